@@ -1,0 +1,318 @@
+package expr
+
+import (
+	"fmt"
+	"regexp/syntax"
+	"slices"
+	"strings"
+)
+
+// Resolver tells Analyze which columns exist and of what kind.
+type Resolver func(name string) (Kind, bool)
+
+// Analyze resolves column references, checks functions, operand kinds and
+// regular expressions, and rewrites JSON type tests into JSONType nodes.
+// It returns the rewritten tree and every error found.
+func Analyze(n Node, cols Resolver) (Node, []*Error) {
+	a := &analyzer{cols: cols}
+	n = a.rewrite(n)
+	a.kind(n)
+	return n, a.errs
+}
+
+type analyzer struct {
+	cols Resolver
+	errs []*Error
+}
+
+func (a *analyzer) errorf(n Node, format string, args ...any) {
+	a.errs = append(a.errs, &Error{n.Offset(), n.Offset() + 1, fmt.Sprintf(format, args...)})
+}
+
+// rewrite turns comparisons of json_type(x) with string literals into JSONType.
+func (a *analyzer) rewrite(n Node) Node {
+	switch n := n.(type) {
+	case *Binary:
+		n.L, n.R = a.rewrite(n.L), a.rewrite(n.R)
+		if n.Op == OpEq || n.Op == OpNe {
+			if arg, ok := jsonTypeCall(n.L); ok {
+				if t, ok := a.jsonTypeName(n.R); ok {
+					return &JSONType{pos(n.Offset()), arg, []string{t}, n.Op == OpNe}
+				}
+				return n
+			}
+			if arg, ok := jsonTypeCall(n.R); ok {
+				if t, ok := a.jsonTypeName(n.L); ok {
+					return &JSONType{pos(n.Offset()), arg, []string{t}, n.Op == OpNe}
+				}
+			}
+		}
+	case *In:
+		n.X = a.rewrite(n.X)
+		if arg, ok := jsonTypeCall(n.X); ok {
+			var types []string
+			for _, x := range n.List {
+				t, ok := a.jsonTypeName(x)
+				if !ok {
+					return n
+				}
+				types = append(types, t)
+			}
+			return &JSONType{pos(n.Offset()), arg, types, n.Not}
+		}
+		for i, x := range n.List {
+			n.List[i] = a.rewrite(x)
+		}
+	case *Not:
+		n.X = a.rewrite(n.X)
+	case *Neg:
+		n.X = a.rewrite(n.X)
+	case *IsNull:
+		n.X = a.rewrite(n.X)
+	case *Between:
+		n.X, n.Lo, n.Hi = a.rewrite(n.X), a.rewrite(n.Lo), a.rewrite(n.Hi)
+	case *Call:
+		for i, x := range n.Args {
+			n.Args[i] = a.rewrite(x)
+		}
+	case *Paren:
+		n.X = a.rewrite(n.X)
+	}
+	return n
+}
+
+func jsonTypeCall(n Node) (Node, bool) {
+	c, ok := n.(*Call)
+	if !ok || c.Name != "json_type" || len(c.Args) != 1 {
+		return nil, false
+	}
+	return c.Args[0], true
+}
+
+func (a *analyzer) jsonTypeName(n Node) (string, bool) {
+	lit, ok := n.(*Literal)
+	if !ok || lit.Kind != LitString {
+		return "", false
+	}
+	if !slices.Contains(JSONTypes, lit.Value) {
+		a.errorf(n, "unknown JSON type '%s'; json_type compares with one of '%s'", lit.Value, strings.Join(JSONTypes, "', '"))
+	}
+	return lit.Value, true
+}
+
+func isNumber(k Kind) bool { return k == KindInteger || k == KindNumeric }
+
+func isText(k Kind) bool { return k == KindString || k == KindUUID }
+
+// kind checks n and returns the kind of its value (KindUnknown when unsure).
+func (a *analyzer) kind(n Node) Kind {
+	switch n := n.(type) {
+	case *Column:
+		k, ok := a.cols(n.Name)
+		if !ok {
+			a.errorf(n, "unknown column %q", n.Name)
+			return KindUnknown
+		}
+		n.Kind = k
+		return k
+	case *Literal:
+		switch n.Kind {
+		case LitString:
+			return KindString
+		case LitNumber:
+			if strings.Contains(n.Value, ".") {
+				return KindNumeric
+			}
+			return KindInteger
+		case LitBool:
+			return KindBool
+		}
+		return KindNull
+	case *Paren:
+		return a.kind(n.X)
+	case *Not:
+		a.want(n.X, KindBool, "NOT")
+		return KindBool
+	case *Neg:
+		a.wantNumber(n.X, "unary -")
+		return a.kind(n.X)
+	case *IsNull:
+		a.kind(n.X)
+		return KindBool
+	case *In:
+		x := a.kind(n.X)
+		for _, e := range n.List {
+			a.comparable(e, x, a.kind(e), "IN")
+		}
+		return KindBool
+	case *Between:
+		x := a.kind(n.X)
+		a.comparable(n.Lo, x, a.kind(n.Lo), "BETWEEN")
+		a.comparable(n.Hi, x, a.kind(n.Hi), "BETWEEN")
+		return KindBool
+	case *JSONType:
+		a.want(n.X, KindJSON, "json_type")
+		return KindBool
+	case *Call:
+		return a.call(n)
+	case *Binary:
+		return a.binary(n)
+	}
+	return KindUnknown
+}
+
+func (a *analyzer) binary(n *Binary) Kind {
+	switch n.Op {
+	case OpAnd, OpOr:
+		a.want(n.L, KindBool, n.Op.String())
+		a.want(n.R, KindBool, n.Op.String())
+		return KindBool
+	case OpAdd, OpSub, OpMul, OpMod:
+		l, r := a.wantNumber(n.L, n.Op.String()), a.wantNumber(n.R, n.Op.String())
+		if l == KindNumeric || r == KindNumeric {
+			return KindNumeric
+		}
+		return KindInteger
+	case OpConcat:
+		a.want(n.L, KindString, "||")
+		a.want(n.R, KindString, "||")
+		return KindString
+	case OpLike, OpNotLike:
+		a.want(n.L, KindString, n.Op.String())
+		if lit, ok := n.R.(*Literal); ok && lit.Kind == LitString && strings.Contains(lit.Value, `\`) {
+			// PostgreSQL and TiDB both treat backslash as LIKE's escape, but TiDB
+			// also unescapes it in the string literal; keep patterns unambiguous.
+			a.errorf(n.R, "backslash in a LIKE pattern is not portable; use a regular expression instead")
+		}
+		a.want(n.R, KindString, n.Op.String())
+		return KindBool
+	case OpRegex, OpNotRegex:
+		a.want(n.L, KindString, "regex match")
+		lit, ok := n.R.(*Literal)
+		if !ok || lit.Kind != LitString {
+			a.errorf(n.R, "the pattern of a regex match must be a string literal")
+			a.kind(n.R)
+			return KindBool
+		}
+		a.regex(lit)
+		return KindBool
+	case OpDistinct, OpNotDistinct:
+		a.comparable(n.R, a.kind(n.L), a.kind(n.R), n.Op.String())
+		return KindBool
+	default: // comparisons
+		l, r := a.kind(n.L), a.kind(n.R)
+		if l == KindJSON || r == KindJSON {
+			a.errorf(n, "comparing JSON values is not portable (PostgreSQL and TiDB order and compare JSON differently); compare json_type(...) or a column instead")
+		}
+		a.comparable(n.R, l, r, n.Op.String())
+		return KindBool
+	}
+}
+
+// regex accepts the patterns that mean the same in PostgreSQL's ARE and in
+// TiDB, whose REGEXP follows Go's RE2 syntax.
+func (a *analyzer) regex(lit *Literal) {
+	re, err := syntax.Parse(lit.Value, syntax.Perl)
+	if err != nil {
+		a.errorf(lit, "regular expression is not portable: %v", err)
+		return
+	}
+	bad := ""
+	var walk func(*syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+			bad = `\b and \B (PostgreSQL reads \b as backspace)`
+		case syntax.OpBeginText, syntax.OpEndText:
+			if strings.Contains(lit.Value, `\A`) || strings.Contains(lit.Value, `\z`) {
+				bad = `\A and \z (use ^ and $)`
+			}
+		}
+		for _, s := range r.Sub {
+			walk(s)
+		}
+	}
+	walk(re)
+	if bad == "" && strings.Contains(lit.Value, "(?") {
+		bad = "(?...) groups and flags"
+	}
+	if bad != "" {
+		a.errorf(lit, "regular expression is not portable: %s", bad)
+	}
+}
+
+func (a *analyzer) call(n *Call) Kind {
+	switch n.Name {
+	case "now", "current_timestamp", "random", "gen_random_uuid", "uuid":
+		a.errorf(n, "%s() is not allowed here: CHECKs and index expressions must give the same result every time", n.Name)
+		return KindUnknown
+	case "json_type":
+		a.errorf(n, "json_type(...) can only be compared with = , <> or IN to JSON type names such as 'object'")
+		return KindString
+	}
+	f, ok := Functions[n.Name]
+	if !ok {
+		a.errorf(n, "unknown function %s; portable functions are %s", n.Name, strings.Join(functionNames(), ", "))
+		for _, x := range n.Args {
+			a.kind(x)
+		}
+		return KindUnknown
+	}
+	if len(n.Args) != len(f.Args) {
+		a.errorf(n, "%s takes %d argument(s), got %d", n.Name, len(f.Args), len(n.Args))
+	}
+	result := f.Result
+	for i, x := range n.Args {
+		switch {
+		case i >= len(f.Args):
+			a.kind(x)
+		case f.Args[i] == KindNumeric:
+			// abs keeps its argument's kind.
+			result = a.wantNumber(x, n.Name)
+		default:
+			a.want(x, f.Args[i], n.Name)
+		}
+	}
+	return result
+}
+
+func functionNames() []string {
+	var names []string
+	for n := range Functions {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// want checks that x has kind k (uuid counts as a string: it is text on TiDB
+// and renderers cast it on PostgreSQL).
+func (a *analyzer) want(x Node, k Kind, what string) {
+	got := a.kind(x)
+	if got == KindUnknown || got == KindNull || got == k || k == KindString && isText(got) {
+		return
+	}
+	a.errorf(x, "%s needs a %s operand, got %s", what, k, got)
+}
+
+func (a *analyzer) wantNumber(x Node, what string) Kind {
+	got := a.kind(x)
+	if got != KindUnknown && got != KindNull && !isNumber(got) {
+		a.errorf(x, "%s needs a number, got %s", what, got)
+	}
+	return got
+}
+
+func (a *analyzer) comparable(at Node, l, r Kind, what string) {
+	if l == KindUnknown || r == KindUnknown || l == KindNull || r == KindNull || l == r {
+		return
+	}
+	if isNumber(l) && isNumber(r) || isText(l) && isText(r) {
+		return
+	}
+	// String literals compare with dates and instants on both dialects.
+	if lit, ok := at.(*Literal); ok && lit.Kind == LitString && (l == KindTime || l == KindDate) {
+		return
+	}
+	a.errorf(at, "%s compares %s with %s", what, l, r)
+}

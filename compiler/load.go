@@ -1,0 +1,577 @@
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// Options configure the compiler. Dialects lists the dialect names that
+// override blocks, `dialect` blocks and `raw` statements may name; the compiler
+// itself knows none.
+type Options struct {
+	Dialects []string
+}
+
+// LoadFiles reads and compiles the given schema files.
+func LoadFiles(opts Options, paths ...string) (*Schema, hcl.Diagnostics) {
+	p := hclparse.NewParser()
+	var diags hcl.Diagnostics
+	var files []*hcl.File
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			detail := err.Error()
+			if errors.Is(err, os.ErrNotExist) {
+				detail = fmt.Sprintf("%s does not exist. Run schemagen in the directory that holds schema.hcl, or pass --schema.", path)
+			}
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read schema file", Detail: detail})
+			continue
+		}
+		f, d := p.ParseHCL(src, path)
+		diags = append(diags, d...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	s, d := Load(opts, p.Files(), files...)
+	return s, append(diags, d...)
+}
+
+// LoadSource compiles one schema held in memory, named filename in messages.
+func LoadSource(opts Options, filename string, src []byte) (*Schema, hcl.Diagnostics) {
+	p := hclparse.NewParser()
+	f, diags := p.ParseHCL(src, filename)
+	if diags.HasErrors() {
+		return &Schema{Files: p.Files()}, diags
+	}
+	s, d := Load(opts, p.Files(), f)
+	return s, append(diags, d...)
+}
+
+// Load builds and validates the neutral model from parsed files.
+func Load(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*Schema, hcl.Diagnostics) {
+	l := &loader{opts: opts, s: &Schema{Dialect: map[string]*DialectSettings{}, Files: all}}
+	for _, f := range files {
+		l.file = f
+		l.top(f.Body)
+	}
+	if !l.diags.HasErrors() {
+		l.diags = append(l.diags, Validate(l.s)...)
+	}
+	return l.s, l.diags
+}
+
+type loader struct {
+	opts  Options
+	s     *Schema
+	file  *hcl.File
+	diags hcl.Diagnostics
+}
+
+func (l *loader) errorf(rng hcl.Range, summary, format string, args ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+func (l *loader) overrideBlocks() []hcl.BlockHeaderSchema {
+	var bs []hcl.BlockHeaderSchema
+	for _, d := range l.opts.Dialects {
+		bs = append(bs, hcl.BlockHeaderSchema{Type: d})
+	}
+	return bs
+}
+
+var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "table", LabelNames: []string{"name"}},
+	{Type: "raw", LabelNames: []string{"name"}},
+	{Type: "dialect", LabelNames: []string{"name"}},
+}}
+
+func (l *loader) top(body hcl.Body) {
+	content, diags := body.Content(topSchema)
+	l.diags = append(l.diags, diags...)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "table":
+			l.table(b)
+		case "raw":
+			l.raw(b)
+		case "dialect":
+			l.dialect(b)
+		}
+	}
+}
+
+func (l *loader) dialect(b *hcl.Block) {
+	name := b.Labels[0]
+	if !slices.Contains(l.opts.Dialects, name) {
+		l.errorf(b.LabelRanges[0], "Unknown dialect", "There is no dialect %q; dialects are %s.", name, strings.Join(l.opts.Dialects, ", "))
+		return
+	}
+	if prev := l.s.Dialect[name]; prev != nil {
+		l.errorf(b.DefRange, "Duplicate dialect block", "The dialect %q is already configured at %s.", name, prev.Range)
+		return
+	}
+	attrs, diags := b.Body.JustAttributes()
+	l.diags = append(l.diags, diags...)
+	l.s.Dialect[name] = &DialectSettings{Name: name, Attrs: attrs, Range: b.DefRange}
+}
+
+func (l *loader) raw(b *hcl.Block) {
+	attrs, diags := b.Body.JustAttributes()
+	l.diags = append(l.diags, diags...)
+	r := &Raw{Name: b.Labels[0], SQL: map[string]string{}, After: true, Range: b.LabelRanges[0]}
+	for name, a := range attrs {
+		if name == "position" {
+			switch v := l.str(a); v {
+			case "before_tables":
+				r.After = false
+			case "after_tables":
+			default:
+				l.errorf(a.Expr.Range(), "Invalid raw position", "position is \"before_tables\" or \"after_tables\" (the default).")
+			}
+			continue
+		}
+		if !slices.Contains(l.opts.Dialects, name) {
+			l.errorf(a.NameRange, "Unsupported argument", "A raw block takes one SQL statement per dialect (%s) and position.", strings.Join(l.opts.Dialects, ", "))
+			continue
+		}
+		r.SQL[name] = l.str(a)
+	}
+	if len(r.SQL) == 0 {
+		l.errorf(b.DefRange, "Empty raw block", "A raw block needs SQL for at least one dialect (%s).", strings.Join(l.opts.Dialects, ", "))
+	}
+	l.s.Raw = append(l.s.Raw, r)
+}
+
+var tableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "comment"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "column", LabelNames: []string{"name"}},
+		{Type: "primary_key"},
+		{Type: "unique", LabelNames: []string{"name"}},
+		{Type: "foreign_key", LabelNames: []string{"name"}},
+		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "index", LabelNames: []string{"name"}},
+	},
+}
+
+func (l *loader) withOverrides(s *hcl.BodySchema) *hcl.BodySchema {
+	c := *s
+	c.Blocks = append(slices.Clip(c.Blocks), l.overrideBlocks()...)
+	return &c
+}
+
+func (l *loader) table(b *hcl.Block) {
+	content, diags := b.Body.Content(l.withOverrides(tableSchema))
+	l.diags = append(l.diags, diags...)
+	t := &Table{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	if a := content.Attributes["comment"]; a != nil {
+		t.Comment = l.str(a)
+	}
+	// Columns first: constraints may come before the columns they name.
+	for _, blk := range content.Blocks {
+		if blk.Type == "column" {
+			l.column(t, blk)
+		}
+	}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "column":
+		case "primary_key":
+			if t.PrimaryKey != nil {
+				l.errorf(blk.DefRange, "Duplicate primary key", "Table %q already has a primary key at %s.", t.Name, t.PrimaryKey.Range)
+				continue
+			}
+			t.PrimaryKey = &PrimaryKey{Range: blk.DefRange}
+			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
+			if a := attrs["columns"]; a != nil {
+				t.PrimaryKey.Columns, t.PrimaryKey.ColumnRanges = l.strList(a), itemRanges(a)
+				t.PrimaryKey.Range = a.Expr.Range()
+			}
+		case "unique":
+			u := &Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0]}
+			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
+			if a := attrs["columns"]; a != nil {
+				u.Columns, u.ColumnRanges = l.strList(a), itemRanges(a)
+			}
+			t.Uniques = append(t.Uniques, u)
+		case "foreign_key":
+			l.foreignKey(t, blk)
+		case "check":
+			l.check(t, blk)
+		case "index":
+			l.index(t, blk)
+		default:
+			l.override(t.Overrides, blk, nil)
+		}
+	}
+	l.s.Tables = append(l.s.Tables, t)
+}
+
+func (l *loader) attrs(b *hcl.Block, s *hcl.BodySchema) hcl.Attributes {
+	content, diags := b.Body.Content(s)
+	l.diags = append(l.diags, diags...)
+	return content.Attributes
+}
+
+var columnSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "type", Required: true}, {Name: "null"}, {Name: "default"}, {Name: "comment"},
+}}
+
+func (l *loader) column(t *Table, b *hcl.Block) {
+	content, diags := b.Body.Content(l.withOverrides(columnSchema))
+	l.diags = append(l.diags, diags...)
+	c := &Column{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	if a := content.Attributes["type"]; a != nil {
+		typ, d := DecodeType(a.Expr)
+		l.diags = append(l.diags, d...)
+		c.Type, c.TypeRange = typ, a.Expr.Range()
+	}
+	if a := content.Attributes["null"]; a != nil {
+		c.Null = l.boolean(a)
+	}
+	if a := content.Attributes["comment"]; a != nil {
+		c.Comment = l.str(a)
+	}
+	if a := content.Attributes["default"]; a != nil {
+		c.Default = l.defaultValue(a)
+	}
+	for _, blk := range content.Blocks {
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}})
+	}
+	t.Columns = append(t.Columns, c)
+}
+
+func (l *loader) defaultValue(a *hcl.Attribute) *Default {
+	d := &Default{Range: a.Expr.Range()}
+	if call, diags := hcl.ExprCall(a.Expr); !diags.HasErrors() {
+		if call.Name != "now" || len(call.Arguments) != 0 {
+			l.errorf(a.Expr.Range(), "Invalid default", "The only function a portable default may call is now(); for other SQL use a per-dialect override such as postgres { default = \"gen_random_uuid()\" }.")
+			return nil
+		}
+		d.Kind = DefaultNow
+		return d
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false or now().")
+		return nil
+	}
+	switch {
+	case v.IsNull():
+		l.errorf(a.Expr.Range(), "Invalid default", "A column without a default has no default attribute; NULL is not a default.")
+		return nil
+	case v.Type() == cty.String:
+		d.Kind, d.Value = DefaultString, v.AsString()
+	case v.Type() == cty.Number:
+		d.Kind, d.Value = DefaultNumber, v.AsBigFloat().Text('f', -1)
+	case v.Type() == cty.Bool:
+		d.Kind, d.Value = DefaultBool, fmt.Sprint(v.True())
+	default:
+		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false or now().")
+		return nil
+	}
+	return d
+}
+
+var foreignKeySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "columns", Required: true}, {Name: "ref_table", Required: true}, {Name: "ref_columns", Required: true},
+	{Name: "on_delete"}, {Name: "on_update"}, {Name: "deferrable"}, {Name: "initially_deferred"},
+}}
+
+func (l *loader) foreignKey(t *Table, b *hcl.Block) {
+	attrs := l.attrs(b, foreignKeySchema)
+	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0]}
+	if a := attrs["columns"]; a != nil {
+		fk.Columns, fk.ColumnRanges = l.strList(a), itemRanges(a)
+	}
+	if a := attrs["ref_table"]; a != nil {
+		fk.RefTable, fk.RefRange = l.str(a), a.Expr.Range()
+	}
+	if a := attrs["ref_columns"]; a != nil {
+		fk.RefColumns, fk.RefColumnRanges = l.strList(a), itemRanges(a)
+	}
+	fk.OnDelete = l.action(attrs["on_delete"])
+	fk.OnUpdate = l.action(attrs["on_update"])
+	if a := attrs["deferrable"]; a != nil {
+		fk.Deferrable = l.boolean(a)
+	}
+	if a := attrs["initially_deferred"]; a != nil {
+		fk.InitiallyDeferred = l.boolean(a)
+		if fk.InitiallyDeferred && !fk.Deferrable {
+			l.errorf(a.Expr.Range(), "Invalid foreign key", "initially_deferred needs deferrable = true.")
+		}
+	}
+	t.ForeignKeys = append(t.ForeignKeys, fk)
+}
+
+var actions = []Action{Cascade, Restrict, SetNull, SetDefault, "no_action"}
+
+func (l *loader) action(a *hcl.Attribute) Action {
+	if a == nil {
+		return NoAction
+	}
+	v := Action(l.str(a))
+	if !slices.Contains(actions, v) {
+		l.errorf(a.Expr.Range(), "Invalid referential action", "%q is not an action; use one of cascade, restrict, set_null, set_default, no_action.", v)
+		return NoAction
+	}
+	if v == "no_action" {
+		return NoAction
+	}
+	return v
+}
+
+func (l *loader) check(t *Table, b *hcl.Block) {
+	content, diags := b.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "expr", Required: true}}}))
+	l.diags = append(l.diags, diags...)
+	c := &Check{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	if a := content.Attributes["expr"]; a != nil {
+		c.Expr, c.Source = l.expression(t, a)
+	}
+	for _, blk := range content.Blocks {
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}})
+	}
+	t.Checks = append(t.Checks, c)
+}
+
+var indexSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "on"}},
+}
+
+var indexPartSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "column"}, {Name: "expr"}, {Name: "desc"}, {Name: "opclass"},
+}}
+
+func (l *loader) index(t *Table, b *hcl.Block) {
+	content, diags := b.Body.Content(l.withOverrides(indexSchema))
+	l.diags = append(l.diags, diags...)
+	idx := &Index{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	if a := content.Attributes["unique"]; a != nil {
+		idx.Unique = l.boolean(a)
+	}
+	if a := content.Attributes["using"]; a != nil {
+		idx.Using = l.str(a)
+	}
+	if a := content.Attributes["columns"]; a != nil {
+		ranges := itemRanges(a)
+		for i, name := range l.strList(a) {
+			idx.Parts = append(idx.Parts, &IndexPart{Column: name, Range: ranges[i]})
+		}
+	}
+	if a := content.Attributes["where"]; a != nil {
+		idx.Where, idx.WhereSrc = l.expression(t, a)
+		idx.WhereRange = a.Expr.Range()
+	}
+	for _, blk := range content.Blocks {
+		if blk.Type != "on" {
+			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}})
+			continue
+		}
+		if content.Attributes["columns"] != nil {
+			l.errorf(blk.DefRange, "Conflicting index parts", "An index lists its parts either in columns or in on blocks, not both.")
+			continue
+		}
+		attrs := l.attrs(blk, indexPartSchema)
+		part := &IndexPart{Range: blk.DefRange}
+		col, ex := attrs["column"], attrs["expr"]
+		switch {
+		case (col == nil) == (ex == nil):
+			l.errorf(blk.DefRange, "Invalid index part", "An on block names either a column or an expr.")
+			continue
+		case col != nil:
+			part.Column, part.Range = l.str(col), col.Expr.Range()
+		default:
+			part.Expr, _ = l.expression(t, ex)
+			part.Range = ex.Expr.Range()
+		}
+		if a := attrs["desc"]; a != nil {
+			part.Desc = l.boolean(a)
+		}
+		if a := attrs["opclass"]; a != nil {
+			part.OpClass = l.str(a)
+		}
+		idx.Parts = append(idx.Parts, part)
+	}
+	if len(idx.Parts) == 0 && !l.diags.HasErrors() {
+		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block.", idx.Name)
+	}
+	t.Indexes = append(t.Indexes, idx)
+}
+
+// override decodes a `DIALECT { ... }` block; attrs are what this kind of
+// object may override besides skip.
+func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSchema) {
+	s := &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{{Name: "skip"}}, attrs...)}
+	content, diags := b.Body.Content(s)
+	l.diags = append(l.diags, diags...)
+	if prev := into[b.Type]; prev != nil {
+		l.errorf(b.DefRange, "Duplicate override", "There is already a %s override at %s.", b.Type, prev.Range)
+		return
+	}
+	o := &Override{Dialect: b.Type, Range: b.DefRange}
+	for name, a := range content.Attributes {
+		switch name {
+		case "skip":
+			o.Skip = l.boolean(a)
+		case "type":
+			if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String {
+				o.RawType = v.AsString()
+			} else {
+				typ, d := DecodeType(a.Expr)
+				l.diags = append(l.diags, d...)
+				o.Type = &typ
+			}
+		case "default":
+			o.Default = l.str(a)
+		case "expr":
+			o.Expr = l.str(a)
+		case "sql":
+			o.SQL = l.str(a)
+		}
+	}
+	if len(content.Attributes) == 0 {
+		l.errorf(b.DefRange, "Empty override", "A %s block needs skip = true or one of the attributes it can override.", b.Type)
+	}
+	if o.Skip && len(content.Attributes) > 1 {
+		l.errorf(b.DefRange, "Conflicting override", "An override with skip = true takes no other attributes.")
+	}
+	into[b.Type] = o
+}
+
+// expression parses a portable expression attribute and checks it against the
+// table's columns, reporting errors at their exact place in the file.
+func (l *loader) expression(t *Table, a *hcl.Attribute) (expr.Node, string) {
+	src := l.str(a)
+	if l.diags.HasErrors() && src == "" {
+		return nil, ""
+	}
+	ss := newStringSource(l.fileBytes(a.Expr.Range().Filename), a.Expr, src)
+	n, err := expr.Parse(src)
+	if err != nil {
+		var pe *expr.Error
+		if errors.As(err, &pe) {
+			l.errorf(ss.Range(pe.Offset, pe.End), "Invalid expression", "%s.", upperFirst(pe.Msg))
+		}
+		return nil, src
+	}
+	n, errs := expr.Analyze(n, func(name string) (expr.Kind, bool) {
+		c := t.Column(name)
+		if c == nil {
+			return expr.KindUnknown, false
+		}
+		return c.Type.ExprKind(), true
+	})
+	for _, e := range errs {
+		msg := upperFirst(e.Msg)
+		if strings.HasPrefix(e.Msg, "unknown column") {
+			msg += fmt.Sprintf(" in table %q", t.Name)
+		}
+		l.errorf(ss.Range(e.Offset, e.End), "Invalid expression", "%s.", msg)
+	}
+	return n, src
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (l *loader) fileBytes(name string) []byte {
+	if f := l.s.Files[name]; f != nil {
+		return f.Bytes
+	}
+	return nil
+}
+
+func (l *loader) value(a *hcl.Attribute, want cty.Type, what string) (cty.Value, bool) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			if d.Subject == nil {
+				d.Subject = a.Expr.Range().Ptr()
+			}
+		}
+		l.diags = append(l.diags, diags...)
+		return cty.NilVal, false
+	}
+	if v.IsNull() || !v.IsKnown() {
+		l.errorf(a.Expr.Range(), "Invalid value", "%s must be %s.", a.Name, what)
+		return cty.NilVal, false
+	}
+	if want != cty.DynamicPseudoType && !v.Type().Equals(want) {
+		l.errorf(a.Expr.Range(), "Invalid value", "%s must be %s.", a.Name, what)
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+func (l *loader) str(a *hcl.Attribute) string {
+	v, ok := l.value(a, cty.String, "a string")
+	if !ok {
+		return ""
+	}
+	return v.AsString()
+}
+
+func (l *loader) boolean(a *hcl.Attribute) bool {
+	v, ok := l.value(a, cty.Bool, "true or false")
+	return ok && v.True()
+}
+
+func (l *loader) strList(a *hcl.Attribute) []string {
+	v, ok := l.value(a, cty.DynamicPseudoType, "a list of strings")
+	if !ok {
+		return nil
+	}
+	if !v.Type().IsTupleType() && !v.Type().IsListType() || v.LengthInt() == 0 {
+		l.errorf(a.Expr.Range(), "Invalid value", "%s must be a non-empty list of column names, such as [\"id\"].", a.Name)
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String {
+			l.errorf(a.Expr.Range(), "Invalid value", "%s must be a list of column names (strings).", a.Name)
+			return nil
+		}
+		out = append(out, e.AsString())
+	}
+	return out
+}
+
+// itemRanges returns the range of each element of a list attribute, or the
+// attribute's range for each when the list is not a literal.
+func itemRanges(a *hcl.Attribute) []hcl.Range {
+	items, diags := hcl.ExprList(a.Expr)
+	v, _ := a.Expr.Value(nil)
+	n := len(items)
+	if !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
+		n = max(n, v.LengthInt())
+	}
+	out := make([]hcl.Range, n)
+	for i := range out {
+		out[i] = a.Expr.Range()
+		if i < len(items) && !diags.HasErrors() {
+			out[i] = items[i].Range()
+		}
+	}
+	return out
+}

@@ -1,0 +1,201 @@
+// Package compiler turns schema.hcl into a dialect-neutral model and validates
+// it. It knows no SQL dialect: the dialects/ packages lower the model.
+package compiler
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// Schema is the neutral model of one schema.hcl (or several files).
+type Schema struct {
+	Tables []*Table
+	Raw    []*Raw
+	// Dialect holds the `dialect "NAME" { ... }` settings, decoded by each dialect.
+	Dialect map[string]*DialectSettings
+	// Files maps file names to their parsed form, for diagnostics with snippets.
+	Files map[string]*hcl.File
+
+	byName map[string]*Table
+}
+
+// DialectSettings is a `dialect "NAME"` block, left for the dialect to decode.
+type DialectSettings struct {
+	Name  string
+	Attrs hcl.Attributes
+	Range hcl.Range
+}
+
+// Table returns the table with the given name, or nil.
+func (s *Schema) Table(name string) *Table {
+	if len(s.byName) != len(s.Tables) {
+		s.byName = make(map[string]*Table, len(s.Tables))
+		for _, t := range s.Tables {
+			if _, dup := s.byName[t.Name]; !dup {
+				s.byName[t.Name] = t
+			}
+		}
+	}
+	return s.byName[name]
+}
+
+// Override is a per-dialect escape hatch on an object (`postgres { ... }`).
+// Raw SQL in an override is passed through untranslated.
+type Override struct {
+	Dialect string
+	Skip    bool   // the object does not exist in this dialect
+	Type    *Type  // a neutral type for this dialect only (columns)
+	RawType string // a raw SQL type (columns)
+	Default string // a raw SQL default (columns)
+	Expr    string // a raw SQL expression (checks)
+	SQL     string // a raw SQL statement (indexes)
+	Range   hcl.Range
+}
+
+// Overrides are an object's overrides by dialect name.
+type Overrides map[string]*Override
+
+// For returns the override for dialect d, or nil.
+func (o Overrides) For(d string) *Override { return o[d] }
+
+// Skipped reports whether the object is left out of dialect d.
+func (o Overrides) Skipped(d string) bool { return o[d] != nil && o[d].Skip }
+
+// Table is a table.
+type Table struct {
+	Name        string
+	Comment     string
+	Columns     []*Column
+	PrimaryKey  *PrimaryKey
+	Uniques     []*Unique
+	ForeignKeys []*ForeignKey
+	Checks      []*Check
+	Indexes     []*Index
+	Overrides   Overrides
+	Range       hcl.Range // the block's label, for messages
+}
+
+// Column returns the column with the given name, or nil.
+func (t *Table) Column(name string) *Column {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Column is a column.
+type Column struct {
+	Name      string
+	Type      Type
+	Null      bool
+	Default   *Default
+	Comment   string
+	Overrides Overrides
+	Range     hcl.Range
+	TypeRange hcl.Range
+}
+
+// DefaultKind tells which kind of default a column has.
+type DefaultKind int
+
+const (
+	DefaultString DefaultKind = iota
+	DefaultNumber
+	DefaultBool
+	DefaultNow
+)
+
+// Default is a portable column default.
+type Default struct {
+	Kind  DefaultKind
+	Value string // decoded string, number text, or "true"/"false"
+	Range hcl.Range
+}
+
+// PrimaryKey is a table's primary key.
+type PrimaryKey struct {
+	Columns      []string
+	ColumnRanges []hcl.Range
+	Range        hcl.Range
+}
+
+// Unique is a named UNIQUE constraint.
+type Unique struct {
+	Name         string
+	Columns      []string
+	ColumnRanges []hcl.Range
+	Range        hcl.Range
+}
+
+// Action is a foreign key's referential action.
+type Action string
+
+const (
+	NoAction   Action = ""
+	Cascade    Action = "cascade"
+	Restrict   Action = "restrict"
+	SetNull    Action = "set_null"
+	SetDefault Action = "set_default"
+)
+
+// ForeignKey is a named foreign key.
+type ForeignKey struct {
+	Name              string
+	Columns           []string
+	RefTable          string
+	RefColumns        []string
+	OnDelete          Action
+	OnUpdate          Action
+	Deferrable        bool
+	InitiallyDeferred bool
+	Range             hcl.Range
+	RefRange          hcl.Range
+	ColumnRanges      []hcl.Range
+	RefColumnRanges   []hcl.Range
+}
+
+// Check is a named CHECK constraint.
+type Check struct {
+	Name      string
+	Expr      expr.Node
+	Source    string
+	Overrides Overrides
+	Range     hcl.Range
+	// Generated is set on checks the compiler or a dialect added.
+	Generated bool
+}
+
+// Index is a named index.
+type Index struct {
+	Name      string
+	Unique    bool
+	Parts     []*IndexPart
+	Where     expr.Node
+	Using     string // index method (PostgreSQL only)
+	Overrides Overrides
+	Range     hcl.Range
+	WhereSrc  string
+	// WhereRange locates the predicate for messages.
+	WhereRange hcl.Range
+}
+
+// IndexPart is one key part of an index: a column or an expression.
+type IndexPart struct {
+	Column  string
+	Expr    expr.Node
+	Desc    bool
+	OpClass string // operator class (PostgreSQL only)
+	Range   hcl.Range
+}
+
+// Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),
+// for objects that exist in one dialect only.
+type Raw struct {
+	Name  string
+	SQL   map[string]string // by dialect
+	After bool              // emitted after the tables (default) or before them
+	Range hcl.Range
+}

@@ -1,0 +1,232 @@
+package compiler
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// TypeKind is a neutral column type.
+type TypeKind int
+
+const (
+	TypeInvalid TypeKind = iota
+	TypeUUID
+	TypeText
+	TypeVarchar
+	TypeChar
+	TypeSmallint
+	TypeInt
+	TypeBigint
+	TypeBool
+	TypeDouble
+	TypeDecimal
+	TypeTimestamp
+	TypeDate
+	TypeJSON
+	TypeBytes
+	TypeVector
+)
+
+type typeInfo struct {
+	name string
+	// args is the number of arguments: required ones, then optional ones.
+	required, optional int
+	kind               expr.Kind
+}
+
+var types = map[TypeKind]typeInfo{
+	TypeUUID:      {"uuid", 0, 0, expr.KindUUID},
+	TypeText:      {"text", 0, 0, expr.KindString},
+	TypeVarchar:   {"varchar", 1, 0, expr.KindString},
+	TypeChar:      {"char", 1, 0, expr.KindString},
+	TypeSmallint:  {"smallint", 0, 0, expr.KindInteger},
+	TypeInt:       {"int", 0, 0, expr.KindInteger},
+	TypeBigint:    {"bigint", 0, 0, expr.KindInteger},
+	TypeBool:      {"bool", 0, 0, expr.KindBool},
+	TypeDouble:    {"double", 0, 0, expr.KindNumeric},
+	TypeDecimal:   {"decimal", 2, 0, expr.KindNumeric},
+	TypeTimestamp: {"timestamp", 0, 1, expr.KindTime},
+	TypeDate:      {"date", 0, 0, expr.KindDate},
+	TypeJSON:      {"json", 0, 0, expr.KindJSON},
+	TypeBytes:     {"bytes", 0, 0, expr.KindBytes},
+	TypeVector:    {"vector", 1, 0, expr.KindVector},
+}
+
+var typeByName = func() map[string]TypeKind {
+	m := map[string]TypeKind{}
+	for k, t := range types {
+		m[t.name] = k
+	}
+	return m
+}()
+
+// Type is a neutral column type with its arguments.
+type Type struct {
+	Kind TypeKind
+	// Args are the type's arguments: length for varchar and char, precision
+	// and scale for decimal, fractional seconds for timestamp, dimensions for vector.
+	Args []int
+}
+
+// Name is the type's neutral name.
+func (t Type) Name() string { return types[t.Kind].name }
+
+// ExprKind is the type's category in expressions.
+func (t Type) ExprKind() expr.Kind { return types[t.Kind].kind }
+
+// Arg returns argument i, or def when it was not given.
+func (t Type) Arg(i, def int) int {
+	if i < len(t.Args) {
+		return t.Args[i]
+	}
+	return def
+}
+
+func (t Type) String() string {
+	if len(t.Args) == 0 {
+		return t.Name()
+	}
+	parts := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		parts[i] = fmt.Sprint(a)
+	}
+	return t.Name() + "(" + strings.Join(parts, ",") + ")"
+}
+
+// IsString reports whether values of t are character strings.
+func (t Type) IsString() bool {
+	return t.Kind == TypeText || t.Kind == TypeVarchar || t.Kind == TypeChar
+}
+
+// Compatible reports whether a foreign key column of type t may reference a
+// column of type u: the same type, or character strings of any length.
+func (t Type) Compatible(u Type) bool {
+	if t.IsString() && u.IsString() {
+		return true
+	}
+	return t.Kind == u.Kind && slices.Equal(t.Args, u.Args)
+}
+
+func typeNames() string {
+	var names []string
+	for _, t := range types {
+		names = append(names, t.name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// DecodeType reads a neutral type written as a keyword (`uuid`) or a call
+// (`varchar(255)`).
+func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
+	bad := func(detail string) (Type, hcl.Diagnostics) {
+		r := e.Range()
+		return Type{}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid column type",
+			Detail:   detail,
+			Subject:  &r,
+		}}
+	}
+	if kw := hcl.ExprAsKeyword(e); kw != "" {
+		k, ok := typeByName[kw]
+		if !ok {
+			return bad(fmt.Sprintf("Unknown type %q. Neutral types are: %s. For a dialect's own type, use a per-dialect override, for example postgres { type = \"CITEXT\" }.", kw, typeNames()))
+		}
+		if types[k].required > 0 {
+			return bad(fmt.Sprintf("Type %s needs %d argument(s), for example %s.", kw, types[k].required, example(k)))
+		}
+		return Type{Kind: k}, nil
+	}
+	call, diags := hcl.ExprCall(e)
+	if diags.HasErrors() {
+		return bad(fmt.Sprintf("A type is a name such as uuid or a call such as varchar(255). Neutral types are: %s.", typeNames()))
+	}
+	k, ok := typeByName[call.Name]
+	if !ok {
+		return bad(fmt.Sprintf("Unknown type %q. Neutral types are: %s.", call.Name, typeNames()))
+	}
+	info := types[k]
+	if n := len(call.Arguments); n < info.required || n > info.required+info.optional {
+		if info.required+info.optional == 0 {
+			return bad(fmt.Sprintf("Type %s takes no arguments.", call.Name))
+		}
+		return bad(fmt.Sprintf("Type %s takes %s, for example %s.", call.Name, argCount(info), example(k)))
+	}
+	t := Type{Kind: k}
+	for _, a := range call.Arguments {
+		v, d := a.Value(nil)
+		if d.HasErrors() || v.Type() != cty.Number || !v.IsKnown() || v.IsNull() {
+			return bad(fmt.Sprintf("Arguments of %s must be whole numbers.", call.Name))
+		}
+		bf := v.AsBigFloat()
+		n, acc := bf.Int64()
+		if !bf.IsInt() || acc != 0 || n < 0 || n > 1<<30 {
+			return bad(fmt.Sprintf("Arguments of %s must be whole numbers.", call.Name))
+		}
+		t.Args = append(t.Args, int(n))
+	}
+	if msg := t.check(); msg != "" {
+		return bad(msg)
+	}
+	return t, nil
+}
+
+func argCount(info typeInfo) string {
+	if info.optional == 0 {
+		return fmt.Sprintf("%d argument(s)", info.required)
+	}
+	return fmt.Sprintf("%d to %d argument(s)", info.required, info.required+info.optional)
+}
+
+func example(k TypeKind) string {
+	switch k {
+	case TypeVarchar:
+		return "varchar(255)"
+	case TypeChar:
+		return "char(36)"
+	case TypeDecimal:
+		return "decimal(12,2)"
+	case TypeTimestamp:
+		return "timestamp(6)"
+	case TypeVector:
+		return "vector(1536)"
+	}
+	return types[k].name
+}
+
+// check validates argument ranges that hold on every dialect.
+func (t Type) check() string {
+	switch t.Kind {
+	case TypeVarchar, TypeChar:
+		if t.Args[0] < 1 {
+			return fmt.Sprintf("The length of %s must be at least 1.", t.Name())
+		}
+		if t.Kind == TypeChar && t.Args[0] > 255 {
+			return "The length of char is at most 255 (TiDB's limit); use varchar(n) or text."
+		}
+	case TypeDecimal:
+		p, s := t.Args[0], t.Args[1]
+		if p < 1 || p > 65 {
+			return "The precision of decimal must be between 1 and 65 (TiDB's limit)."
+		}
+		if s > p || s > 30 {
+			return "The scale of decimal must not exceed its precision or 30 (TiDB's limit)."
+		}
+	case TypeTimestamp:
+		if len(t.Args) == 1 && t.Args[0] > 6 {
+			return "The fractional seconds precision of timestamp must be between 0 and 6."
+		}
+	case TypeVector:
+		if t.Args[0] < 1 || t.Args[0] > 16000 {
+			return "The dimension of vector must be between 1 and 16000."
+		}
+	}
+	return ""
+}

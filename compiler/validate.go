@@ -1,0 +1,257 @@
+package compiler
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// Validate checks the model's cross-references and rules that hold for every
+// dialect, returning all errors at once. Dialects add their own checks.
+func Validate(s *Schema) hcl.Diagnostics {
+	v := &validator{s: s, names: map[string]hcl.Range{}}
+	for _, t := range s.Tables {
+		v.name(t.Name, "table", t.Range)
+	}
+	for _, t := range s.Tables {
+		v.table(t)
+	}
+	for _, r := range s.Raw {
+		if prev, ok := v.raws[r.Name]; ok {
+			v.errorf(r.Range, "Duplicate raw block", "A raw block named %q is already declared at %s.", r.Name, prev)
+		}
+		if v.raws == nil {
+			v.raws = map[string]hcl.Range{}
+		}
+		v.raws[r.Name] = r.Range
+	}
+	return v.diags
+}
+
+type validator struct {
+	s     *Schema
+	names map[string]hcl.Range
+	raws  map[string]hcl.Range
+	diags hcl.Diagnostics
+}
+
+func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
+	v.diags = append(v.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// name registers a table, constraint or index name. They share one namespace:
+// PostgreSQL names indexes and tables per schema, and one rule for all keeps
+// migrations unambiguous on both dialects.
+func (v *validator) name(name, what string, rng hcl.Range) {
+	if name == "" {
+		v.errorf(rng, "Empty name", "A %s needs a name.", what)
+		return
+	}
+	if prev, ok := v.names[name]; ok {
+		v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; table, constraint and index names must be unique in the schema.", what, name, prev)
+		return
+	}
+	v.names[name] = rng
+}
+
+func (v *validator) table(t *Table) {
+	if len(t.Columns) == 0 {
+		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
+	}
+	cols := map[string]hcl.Range{}
+	for _, c := range t.Columns {
+		if prev, ok := cols[c.Name]; ok {
+			v.errorf(c.Range, "Duplicate column", "Column %q of table %q is already declared at %s.", c.Name, t.Name, prev)
+		}
+		cols[c.Name] = c.Range
+		v.defaultValue(t, c)
+	}
+	if pk := t.PrimaryKey; pk != nil {
+		v.columns(t, "primary key", pk.Columns, pk.ColumnRanges)
+		for i, name := range pk.Columns {
+			if c := t.Column(name); c != nil && c.Null {
+				v.errorf(pk.ColumnRanges[i], "Nullable primary key column", "Column %q of table %q is in the primary key, so it cannot be null = true.", name, t.Name)
+			}
+		}
+	}
+	for _, u := range t.Uniques {
+		v.name(u.Name, "unique constraint", u.Range)
+		v.columns(t, "unique constraint "+u.Name, u.Columns, u.ColumnRanges)
+	}
+	for _, c := range t.Checks {
+		v.name(c.Name, "check", c.Range)
+	}
+	for _, idx := range t.Indexes {
+		v.name(idx.Name, "index", idx.Range)
+		var names []string
+		var ranges []hcl.Range
+		for _, p := range idx.Parts {
+			if p.Expr == nil {
+				names, ranges = append(names, p.Column), append(ranges, p.Range)
+			}
+		}
+		v.columns(t, "index "+idx.Name, names, ranges)
+	}
+	for _, fk := range t.ForeignKeys {
+		v.name(fk.Name, "foreign key", fk.Range)
+		v.foreignKey(t, fk)
+	}
+}
+
+func (v *validator) columns(t *Table, what string, names []string, ranges []hcl.Range) {
+	seen := map[string]bool{}
+	for i, name := range names {
+		rng := t.Range
+		if i < len(ranges) {
+			rng = ranges[i]
+		}
+		if t.Column(name) == nil {
+			v.errorf(rng, "Unknown column", "The %s names column %q, which table %q does not have%s.", what, name, t.Name, suggest(name, t))
+		}
+		if seen[name] {
+			v.errorf(rng, "Repeated column", "The %s lists column %q twice.", what, name)
+		}
+		seen[name] = true
+	}
+}
+
+func suggest(name string, t *Table) string {
+	best, bestD := "", 3
+	for _, c := range t.Columns {
+		if d := distance(name, c.Name); d < bestD {
+			best, bestD = c.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func (v *validator) foreignKey(t *Table, fk *ForeignKey) {
+	v.columns(t, "foreign key "+fk.Name, fk.Columns, fk.ColumnRanges)
+	ref := v.s.Table(fk.RefTable)
+	if ref == nil {
+		v.errorf(fk.RefRange, "Unknown table", "Foreign key %q references table %q, which the schema does not declare.", fk.Name, fk.RefTable)
+		return
+	}
+	v.columns(ref, "foreign key "+fk.Name+" (referenced)", fk.RefColumns, fk.RefColumnRanges)
+	if len(fk.Columns) != len(fk.RefColumns) {
+		v.errorf(fk.Range, "Foreign key column count", "Foreign key %q has %d column(s) but references %d.", fk.Name, len(fk.Columns), len(fk.RefColumns))
+		return
+	}
+	for i, name := range fk.Columns {
+		c, rc := t.Column(name), ref.Column(fk.RefColumns[i])
+		if c == nil || rc == nil {
+			return
+		}
+		if !c.Type.Compatible(rc.Type) {
+			v.errorf(fk.ColumnRanges[i], "Foreign key type mismatch", "Column %s.%s is %s but references %s.%s, which is %s.", t.Name, name, c.Type, ref.Name, rc.Name, rc.Type)
+		}
+		if (fk.OnDelete == SetNull || fk.OnUpdate == SetNull) && !c.Null {
+			v.errorf(fk.ColumnRanges[i], "Foreign key sets a NOT NULL column to null", "Foreign key %q uses set_null, but column %q is not null = true.", fk.Name, name)
+		}
+	}
+	if !referencable(ref, fk.RefColumns) {
+		v.errorf(fk.RefRange, "Foreign key target is not unique", "Foreign key %q references (%s) of table %q, which is not its primary key, a unique constraint, or a unique index without a where predicate.", fk.Name, strings.Join(fk.RefColumns, ", "), ref.Name)
+	}
+}
+
+// referencable reports whether cols (in any order) are the primary key, a
+// unique constraint or a full unique index on plain columns of t.
+func referencable(t *Table, cols []string) bool {
+	same := func(other []string) bool {
+		if len(other) != len(cols) {
+			return false
+		}
+		for _, c := range cols {
+			if !slices.Contains(other, c) {
+				return false
+			}
+		}
+		return true
+	}
+	if t.PrimaryKey != nil && same(t.PrimaryKey.Columns) {
+		return true
+	}
+	for _, u := range t.Uniques {
+		if same(u.Columns) {
+			return true
+		}
+	}
+	for _, idx := range t.Indexes {
+		if !idx.Unique || idx.Where != nil {
+			continue
+		}
+		var names []string
+		for _, p := range idx.Parts {
+			if p.Expr != nil {
+				names = nil
+				break
+			}
+			names = append(names, p.Column)
+		}
+		if names != nil && same(names) {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *validator) defaultValue(t *Table, c *Column) {
+	d := c.Default
+	if d == nil {
+		return
+	}
+	k := c.Type.ExprKind()
+	ok := false
+	switch d.Kind {
+	case DefaultNow:
+		ok = k == expr.KindTime
+	case DefaultBool:
+		ok = k == expr.KindBool
+	case DefaultNumber:
+		ok = k == expr.KindInteger || k == expr.KindNumeric
+		if k == expr.KindInteger && strings.Contains(d.Value, ".") {
+			ok = false
+		}
+	case DefaultString:
+		ok = k == expr.KindString || k == expr.KindDate || k == expr.KindUUID
+		if c.Type.Kind == TypeVarchar || c.Type.Kind == TypeChar {
+			if n := len([]rune(d.Value)); n > c.Type.Args[0] {
+				v.errorf(d.Range, "Default too long", "The default of %s.%s has %d characters, more than %s allows.", t.Name, c.Name, n, c.Type)
+			}
+		}
+	}
+	if !ok {
+		v.errorf(d.Range, "Invalid default", "Column %s.%s is %s; this default does not fit it.", t.Name, c.Name, c.Type)
+	}
+}

@@ -1,0 +1,135 @@
+// Package dialects defines what every SQL dialect of schemagen provides.
+// Each dialect lives in its own package and knows nothing of the others.
+package dialects
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
+)
+
+// Dialect lowers the neutral model to one database's DDL.
+type Dialect interface {
+	// Name is the dialect's name in schema.hcl, atlas.hcl and generated/.
+	Name() string
+	// Generate lowers and renders the schema. Errors mean that the model's
+	// meaning cannot be kept in this dialect; warnings are kept in Output too.
+	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)
+}
+
+// Output is one dialect's rendering of a schema.
+type Output struct {
+	SQL       []byte
+	Decisions []Decision
+}
+
+// DecisionKind classifies a lowering decision.
+type DecisionKind int
+
+const (
+	// Lowered: the neutral form maps to a different construct here.
+	Lowered DecisionKind = iota
+	// Overridden: the model gave raw SQL or a type for this dialect.
+	Overridden
+	// Omitted: a feature or object is left out here (with a warning when it
+	// changes behaviour).
+	Omitted
+	// Added: the dialect adds an object to keep a guarantee of the model.
+	Added
+)
+
+var kindNames = [...]string{"lowered", "override", "omitted", "added"}
+
+func (k DecisionKind) String() string { return kindNames[k] }
+
+// Decision explains one lowering decision for `schemagen explain` and for the
+// comments in generated SQL.
+type Decision struct {
+	Table  string // empty for schema-level decisions
+	Object string // "column id", "index x", "check y"
+	Kind   DecisionKind
+	Text   string
+}
+
+func (d Decision) String() string {
+	var b strings.Builder
+	if d.Object != "" {
+		b.WriteString(d.Object + ": ")
+	}
+	b.WriteString(d.Text)
+	if d.Kind != Lowered {
+		fmt.Fprintf(&b, " [%s]", d.Kind)
+	}
+	return b.String()
+}
+
+// Header is the first lines of every generated file.
+func Header(dialect string) string {
+	return fmt.Sprintf("-- Generated from schema.hcl by schemagen for %s. Do not edit:\n-- change schema.hcl and run `schemagen generate`.\n", dialect)
+}
+
+// Group is the decisions of one table that share their text and kind, over
+// the objects they apply to ("created_at, updated_at: timestamp as ...").
+type Group struct {
+	Table   string
+	Objects []string
+	Kind    DecisionKind
+	Text    string
+}
+
+func (g Group) String() string {
+	objects := strings.Join(g.Objects, ", ")
+	// "column a, column b" reads better as "columns a, b".
+	if kind, _, ok := strings.Cut(g.Objects[0], " "); ok && len(g.Objects) > 1 {
+		names := make([]string, len(g.Objects))
+		same := true
+		for i, o := range g.Objects {
+			k, name, _ := strings.Cut(o, " ")
+			same = same && k == kind
+			names[i] = name
+		}
+		if same {
+			plural := kind + "s"
+			if strings.HasSuffix(kind, "x") {
+				plural = kind + "es"
+			}
+			objects = plural + " " + strings.Join(names, ", ")
+		}
+	}
+	d := Decision{Object: objects, Kind: g.Kind, Text: g.Text}
+	return d.String()
+}
+
+// Grouped groups consecutive decisions by table, then by text and kind, in
+// the order each first appears.
+func Grouped(decisions []Decision) []Group {
+	var out []Group
+	for i := 0; i < len(decisions); {
+		j := i
+		for j < len(decisions) && decisions[j].Table == decisions[i].Table {
+			j++
+		}
+		start := len(out)
+		for _, d := range decisions[i:j] {
+			k := -1
+			for n := start; n < len(out); n++ {
+				if out[n].Text == d.Text && out[n].Kind == d.Kind {
+					k = n
+					break
+				}
+			}
+			if k < 0 {
+				out = append(out, Group{Table: d.Table, Kind: d.Kind, Text: d.Text})
+				k = len(out) - 1
+			}
+			if d.Object != "" {
+				out[k].Objects = append(out[k].Objects, d.Object)
+			}
+		}
+		i = j
+	}
+	return out
+}

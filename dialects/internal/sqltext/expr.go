@@ -1,0 +1,171 @@
+// Package sqltext holds rendering helpers shared by the dialect packages:
+// the walk over portable expressions, with hooks where dialects differ.
+package sqltext
+
+import (
+	"strings"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// Syntax is what a dialect says about the parts of an expression that differ
+// between dialects.
+type Syntax interface {
+	Ident(name string) string
+	String(s string) string
+	// TextOperand renders a column used where a string is needed.
+	TextOperand(sql string, k expr.Kind) string
+	Regex(x, pattern string, not bool) string
+	Distinct(l, r string, not bool) string
+	Concat(l, r string) string
+	JSONType(x string, types []string, not bool) string
+	Bool(v bool) string
+}
+
+// Expr renders a portable expression in a dialect's syntax. Every operand that
+// is not atomic is parenthesised, so that the differences in operator
+// precedence between dialects cannot change its meaning.
+func Expr(s Syntax, n expr.Node) string {
+	var b strings.Builder
+	r := renderer{s, &b}
+	r.node(n)
+	return b.String()
+}
+
+type renderer struct {
+	s Syntax
+	b *strings.Builder
+}
+
+func (r renderer) sub(n expr.Node) string {
+	var b strings.Builder
+	renderer{r.s, &b}.node(n)
+	return b.String()
+}
+
+// operand renders n, in parentheses unless it is atomic.
+func (r renderer) operand(n expr.Node) string {
+	switch n.(type) {
+	case *expr.Column, *expr.Literal, *expr.Call, *expr.Paren:
+		return r.sub(n)
+	}
+	return "(" + r.sub(n) + ")"
+}
+
+func (r renderer) text(n expr.Node) string {
+	if c, ok := unparen(n).(*expr.Column); ok {
+		return r.s.TextOperand(r.s.Ident(c.Name), c.Kind)
+	}
+	return r.operand(n)
+}
+
+func unparen(n expr.Node) expr.Node {
+	for {
+		p, ok := n.(*expr.Paren)
+		if !ok {
+			return n
+		}
+		n = p.X
+	}
+}
+
+func (r renderer) node(n expr.Node) {
+	b := r.b
+	switch n := n.(type) {
+	case *expr.Column:
+		b.WriteString(r.s.Ident(n.Name))
+	case *expr.Literal:
+		switch n.Kind {
+		case expr.LitString:
+			b.WriteString(r.s.String(n.Value))
+		case expr.LitNull:
+			b.WriteString("NULL")
+		case expr.LitBool:
+			b.WriteString(r.s.Bool(n.Value == "true"))
+		default:
+			b.WriteString(n.Value)
+		}
+	case *expr.Paren:
+		b.WriteString("(" + r.sub(n.X) + ")")
+	case *expr.Not:
+		b.WriteString("NOT " + r.operand(n.X))
+	case *expr.Neg:
+		b.WriteString("-" + r.operand(n.X))
+	case *expr.IsNull:
+		b.WriteString(r.operand(n.X))
+		if n.Not {
+			b.WriteString(" IS NOT NULL")
+		} else {
+			b.WriteString(" IS NULL")
+		}
+	case *expr.In:
+		b.WriteString(r.operand(n.X))
+		if n.Not {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" IN (")
+		for i, x := range n.List {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(r.operand(x))
+		}
+		b.WriteString(")")
+	case *expr.Between:
+		b.WriteString(r.operand(n.X))
+		if n.Not {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" BETWEEN " + r.operand(n.Lo) + " AND " + r.operand(n.Hi))
+	case *expr.Call:
+		b.WriteString(strings.ToUpper(n.Name) + "(")
+		for i, x := range n.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if f := expr.Functions[n.Name]; i < len(f.Args) && f.Args[i] == expr.KindString {
+				b.WriteString(r.text(x))
+			} else {
+				b.WriteString(r.sub(x))
+			}
+		}
+		b.WriteString(")")
+	case *expr.JSONType:
+		b.WriteString(r.s.JSONType(r.sub(n.X), n.Types, n.Not))
+	case *expr.Binary:
+		r.binary(n)
+	}
+}
+
+func (r renderer) binary(n *expr.Binary) {
+	switch n.Op {
+	case expr.OpAnd, expr.OpOr:
+		r.b.WriteString(r.logical(n.L, n.Op) + " " + n.Op.String() + " " + r.logical(n.R, n.Op))
+	case expr.OpRegex, expr.OpNotRegex:
+		r.b.WriteString(r.s.Regex(r.text(n.L), r.sub(n.R), n.Op == expr.OpNotRegex))
+	case expr.OpDistinct, expr.OpNotDistinct:
+		r.b.WriteString(r.s.Distinct(r.operand(n.L), r.operand(n.R), n.Op == expr.OpNotDistinct))
+	case expr.OpConcat:
+		r.b.WriteString(r.s.Concat(r.text(n.L), r.text(n.R)))
+	case expr.OpLike, expr.OpNotLike:
+		r.b.WriteString(r.text(n.L) + " " + n.Op.String() + " " + r.operand(n.R))
+	default:
+		r.b.WriteString(r.operand(n.L) + " " + n.Op.String() + " " + r.operand(n.R))
+	}
+}
+
+// logical renders an operand of AND/OR: a chain of the same operator needs no
+// parentheses, anything else that is not atomic does.
+func (r renderer) logical(n expr.Node, op expr.Op) string {
+	if b, ok := n.(*expr.Binary); ok && b.Op == op {
+		return r.sub(n)
+	}
+	switch n.(type) {
+	case *expr.Binary, *expr.Not, *expr.In, *expr.IsNull, *expr.Between, *expr.JSONType:
+		if b, ok := n.(*expr.Binary); ok && (b.Op == expr.OpAnd || b.Op == expr.OpOr) {
+			return "(" + r.sub(n) + ")"
+		}
+		return r.sub(n)
+	}
+	return r.operand(n)
+}

@@ -1,0 +1,159 @@
+package sqltext
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+)
+
+// Lowerer lowers single objects for one dialect. Build walks the schema and
+// calls it; a method returns ok = false to leave the object out.
+type Lowerer interface {
+	Column(t *compiler.Table, c *compiler.Column) (*Column, bool)
+	Unique(t *compiler.Table, u *compiler.Unique) (Constraint, bool)
+	Check(t *compiler.Table, c *compiler.Check) (Constraint, bool)
+	ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (Constraint, bool)
+	Index(t *compiler.Table, idx *compiler.Index) (*Index, bool)
+	// Finish may add to a lowered table, after all its parts are lowered.
+	Finish(t *compiler.Table, lt *Table)
+}
+
+// Recorder collects a dialect's decisions and diagnostics.
+type Recorder struct {
+	Dialect   string
+	Decisions []dialects.Decision
+	Diags     hcl.Diagnostics
+	notes     map[*Table][]string
+}
+
+// Decide records a decision; table-level notes are grouped into the comment
+// above the table's CREATE TABLE.
+func (r *Recorder) Decide(table, object string, kind dialects.DecisionKind, format string, args ...any) {
+	r.Decisions = append(r.Decisions, dialects.Decision{Table: table, Object: object, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+// Errorf records an error at rng.
+func (r *Recorder) Errorf(rng hcl.Range, summary, format string, args ...any) {
+	r.Diags = append(r.Diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("%s (%s)", summary, r.Dialect),
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// Warnf records a warning at rng.
+func (r *Recorder) Warnf(rng hcl.Range, summary, format string, args ...any) {
+	r.Diags = append(r.Diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  fmt.Sprintf("%s (%s)", summary, r.Dialect),
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// Build lowers every object of s that exists in the recorder's dialect.
+func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
+	d := rec.Dialect
+	sc := &Script{Header: dialects.Header(d)}
+	for _, r := range s.Raw {
+		sql, ok := r.SQL[d]
+		if !ok {
+			continue
+		}
+		rec.Decide("", "raw "+r.Name, dialects.Overridden, "raw SQL statement, not translated")
+		if r.After {
+			sc.After = append(sc.After, Raw{r.Name, sql})
+		} else {
+			sc.Before = append(sc.Before, Raw{r.Name, sql})
+		}
+	}
+	tables, deferred := s.Order()
+	for _, t := range tables {
+		if t.Overrides.Skipped(d) {
+			rec.Decide(t.Name, "", dialects.Omitted, "table left out of %s by the model", d)
+			continue
+		}
+		lt := &Table{Name: t.Name, Comment: t.Comment}
+		if t.PrimaryKey != nil {
+			lt.PrimaryKey = t.PrimaryKey.Columns
+		}
+		for _, c := range t.Columns {
+			if skipped(rec, t, "column "+c.Name, c.Overrides) {
+				continue
+			}
+			if lc, ok := l.Column(t, c); ok {
+				lt.Columns = append(lt.Columns, lc)
+			}
+		}
+		for _, u := range t.Uniques {
+			if c, ok := l.Unique(t, u); ok {
+				lt.Constraints = append(lt.Constraints, c)
+			}
+		}
+		for _, c := range t.Checks {
+			if skipped(rec, t, "check "+c.Name, c.Overrides) {
+				continue
+			}
+			if lc, ok := l.Check(t, c); ok {
+				lt.Constraints = append(lt.Constraints, lc)
+			}
+		}
+		for _, fk := range t.ForeignKeys {
+			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
+				rec.Errorf(fk.RefRange, "Foreign key to a table left out", "Foreign key %q references table %q, which the model leaves out of %s; leave the foreign key out too or keep the table.", fk.Name, fk.RefTable, d)
+				continue
+			}
+			c, ok := l.ForeignKey(t, fk)
+			if !ok {
+				continue
+			}
+			if deferred[fk] {
+				rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Lowered, "added by ALTER TABLE after all tables, because it closes a cycle of foreign keys")
+				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
+				continue
+			}
+			lt.Constraints = append(lt.Constraints, c)
+		}
+		for _, idx := range t.Indexes {
+			if skipped(rec, t, "index "+idx.Name, idx.Overrides) {
+				continue
+			}
+			if li, ok := l.Index(t, idx); ok {
+				lt.Indexes = append(lt.Indexes, li)
+			}
+		}
+		l.Finish(t, lt)
+		lt.Notes = tableNotes(rec.Decisions, t.Name)
+		sc.Tables = append(sc.Tables, lt)
+	}
+	return sc
+}
+
+func skipped(rec *Recorder, t *compiler.Table, object string, o compiler.Overrides) bool {
+	if o.Skipped(rec.Dialect) {
+		rec.Decide(t.Name, object, dialects.Omitted, "left out of %s by the model", rec.Dialect)
+		return true
+	}
+	return false
+}
+
+// tableNotes turns a table's decisions, the last ones recorded, into comment
+// lines, grouped as explain groups them.
+func tableNotes(all []dialects.Decision, table string) []string {
+	i := len(all)
+	for i > 0 && all[i-1].Table == table {
+		i--
+	}
+	var notes []string
+	for _, g := range dialects.Grouped(all[i:]) {
+		if len(g.Objects) == 0 {
+			g.Objects = []string{table}
+		}
+		notes = append(notes, g.String())
+	}
+	return notes
+}

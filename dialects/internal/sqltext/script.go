@@ -1,0 +1,175 @@
+package sqltext
+
+import (
+	"strings"
+)
+
+// Script is a lowered schema: SQL fragments in the order they are written.
+// Dialects fill it; Write renders it the same way for every dialect.
+type Script struct {
+	Header string
+	Before []Raw
+	Tables []*Table
+	// Deferred foreign keys close cycles; they are added after all tables.
+	Deferred []*Deferred
+	After    []Raw
+}
+
+// Raw is a statement taken as written from the model.
+type Raw struct {
+	Name string
+	SQL  string
+}
+
+// Table is a lowered table.
+type Table struct {
+	Name        string
+	Notes       []string // comment lines on the lowering decisions
+	Columns     []*Column
+	PrimaryKey  []string
+	Constraints []Constraint
+	Comment     string
+	Indexes     []*Index
+}
+
+// Column is a lowered column.
+type Column struct {
+	Name    string
+	Type    string
+	NotNull bool
+	Default string
+	Comment string
+}
+
+// Constraint is a named table constraint; Body is its SQL after the name.
+type Constraint struct {
+	Name string
+	Body string
+}
+
+// Index is a lowered index, or a raw statement when Raw is set.
+type Index struct {
+	Notes  []string
+	Raw    string
+	Name   string
+	Unique bool
+	Using  string
+	Parts  []string
+	Where  string
+}
+
+// Deferred is a foreign key added by ALTER TABLE after all tables.
+type Deferred struct {
+	Table      string
+	Constraint Constraint
+}
+
+// Style is how a dialect writes identifiers, strings and comments.
+type Style struct {
+	Ident  func(string) string
+	String func(string) string
+	// InlineComments puts comments in the table definition (TiDB) instead
+	// of COMMENT ON statements (PostgreSQL).
+	InlineComments bool
+}
+
+// List renders identifiers as a comma-separated list.
+func (st Style) List(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = st.Ident(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// Write renders the script. The output depends only on the script, so the
+// same model gives byte-identical files everywhere.
+func (sc *Script) Write(st Style) []byte {
+	var b strings.Builder
+	b.WriteString(sc.Header)
+	for _, r := range sc.Before {
+		writeRaw(&b, r)
+	}
+	for _, t := range sc.Tables {
+		b.WriteString("\n")
+		writeNotes(&b, t.Notes)
+		b.WriteString("CREATE TABLE " + st.Ident(t.Name) + " (\n")
+		var lines []string
+		for _, c := range t.Columns {
+			line := "  " + st.Ident(c.Name) + " " + c.Type
+			if c.NotNull {
+				line += " NOT NULL"
+			}
+			if c.Default != "" {
+				line += " DEFAULT " + c.Default
+			}
+			if c.Comment != "" && st.InlineComments {
+				line += " COMMENT " + st.String(c.Comment)
+			}
+			lines = append(lines, line)
+		}
+		if len(t.PrimaryKey) > 0 {
+			lines = append(lines, "  PRIMARY KEY ("+st.List(t.PrimaryKey)+")")
+		}
+		for _, c := range t.Constraints {
+			lines = append(lines, "  CONSTRAINT "+st.Ident(c.Name)+" "+c.Body)
+		}
+		b.WriteString(strings.Join(lines, ",\n"))
+		b.WriteString("\n)")
+		if t.Comment != "" && st.InlineComments {
+			b.WriteString(" COMMENT = " + st.String(t.Comment))
+		}
+		b.WriteString(";\n")
+		if !st.InlineComments {
+			if t.Comment != "" {
+				b.WriteString("COMMENT ON TABLE " + st.Ident(t.Name) + " IS " + st.String(t.Comment) + ";\n")
+			}
+			for _, c := range t.Columns {
+				if c.Comment != "" {
+					b.WriteString("COMMENT ON COLUMN " + st.Ident(t.Name) + "." + st.Ident(c.Name) + " IS " + st.String(c.Comment) + ";\n")
+				}
+			}
+		}
+		for _, idx := range t.Indexes {
+			writeNotes(&b, idx.Notes)
+			if idx.Raw != "" {
+				b.WriteString(strings.TrimRight(strings.TrimSpace(idx.Raw), ";") + ";\n")
+				continue
+			}
+			b.WriteString("CREATE ")
+			if idx.Unique {
+				b.WriteString("UNIQUE ")
+			}
+			b.WriteString("INDEX " + st.Ident(idx.Name) + " ON " + st.Ident(t.Name))
+			if idx.Using != "" {
+				b.WriteString(" USING " + idx.Using)
+			}
+			b.WriteString(" (" + strings.Join(idx.Parts, ", ") + ")")
+			if idx.Where != "" {
+				b.WriteString(" WHERE " + idx.Where)
+			}
+			b.WriteString(";\n")
+		}
+	}
+	if len(sc.Deferred) > 0 {
+		b.WriteString("\n-- Foreign keys that close a cycle between tables, added once all exist.\n")
+		for _, d := range sc.Deferred {
+			b.WriteString("ALTER TABLE " + st.Ident(d.Table) + " ADD CONSTRAINT " + st.Ident(d.Constraint.Name) + " " + d.Constraint.Body + ";\n")
+		}
+	}
+	for _, r := range sc.After {
+		writeRaw(&b, r)
+	}
+	return []byte(b.String())
+}
+
+func writeNotes(b *strings.Builder, notes []string) {
+	for _, n := range notes {
+		b.WriteString("-- " + strings.ReplaceAll(n, "\n", " ") + "\n")
+	}
+}
+
+func writeRaw(b *strings.Builder, r Raw) {
+	b.WriteString("\n-- raw " + r.Name + " (from schema.hcl, not translated)\n")
+	b.WriteString(strings.TrimRight(strings.TrimSpace(r.SQL), ";") + ";\n")
+}

@@ -1,0 +1,128 @@
+// Package cli is schemagen's command tree.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes, documented in every command's help.
+const (
+	ExitOK       = 0
+	ExitFindings = 1
+	ExitError    = 2
+)
+
+const exitCodes = `Exit codes:
+  0  success
+  1  findings: validation errors, stale files, drift, lint errors
+  2  usage or internal error`
+
+// findings is an error whose details were already printed; it maps to exit 1.
+type findings struct{ msg string }
+
+func (f findings) Error() string { return f.msg }
+
+type usageError struct{ error }
+
+// App holds what commands share.
+type App struct {
+	Stdout, Stderr io.Writer
+	schema         []string
+	color          string
+}
+
+// Run executes schemagen with args and returns its exit code.
+func Run(args []string, stdout, stderr io.Writer) int {
+	app := &App{Stdout: stdout, Stderr: stderr}
+	root := app.Root()
+	root.SetArgs(args)
+	err := root.Execute()
+	var f findings
+	var u usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &f):
+		if f.msg != "" {
+			fmt.Fprintln(stderr, f.msg)
+		}
+		return ExitFindings
+	case errors.As(err, &u):
+		fmt.Fprintln(stderr, "Error:", err)
+		fmt.Fprintln(stderr, "Run 'schemagen --help' for usage.")
+		return ExitError
+	default:
+		fmt.Fprintln(stderr, "Error:", err)
+		return ExitError
+	}
+}
+
+// Root builds the command tree.
+func (a *App) Root() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "schemagen",
+		Short: "One schema model, compiled to PostgreSQL and TiDB DDL",
+		Long: `schemagen compiles one declarative schema (schema.hcl) to PostgreSQL and TiDB DDL
+that means the same on both, and keeps the generated files in step with it.
+
+` + exitCodes,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(a.Stdout)
+	root.SetErr(a.Stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema file(s) to compile")
+	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: auto, always or never")
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd())
+	for _, c := range root.Commands() {
+		if c.Args == nil {
+			c.Args = cobra.NoArgs
+		}
+		args := c.Args
+		c.Args = func(cmd *cobra.Command, s []string) error {
+			if err := args(cmd, s); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	return root
+}
+
+func (a *App) useColor(w io.Writer) bool {
+	switch a.color {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == ""
+}
+
+// printDiags writes diagnostics with source snippets.
+func (a *App) printDiags(files map[string]*hcl.File, diags hcl.Diagnostics) {
+	if len(diags) == 0 {
+		return
+	}
+	width := uint(100)
+	w := hcl.NewDiagnosticTextWriter(a.Stderr, files, width, a.useColor(a.Stderr))
+	w.WriteDiagnostics(diags)
+}
+
+// errorCount describes diags for a closing line.
+func errorCount(diags hcl.Diagnostics) string {
+	n := len(diags.Errs())
+	if n == 1 {
+		return "1 error"
+	}
+	return fmt.Sprintf("%d errors", n)
+}

@@ -1,0 +1,168 @@
+// Package gen runs the pipeline from schema files to generated DDL:
+// load, validate, lower and render for every dialect.
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/all"
+)
+
+// Result is a compiled schema and its rendering in every dialect.
+type Result struct {
+	Schema  *compiler.Schema
+	Outputs map[string]*dialects.Output // by dialect name
+	Diags   hcl.Diagnostics             // warnings, or errors when Failed
+}
+
+// Failed reports whether any error was found.
+func (r *Result) Failed() bool { return r.Diags.HasErrors() }
+
+// Options returns the compiler options for the known dialects.
+func Options() compiler.Options { return compiler.Options{Dialects: all.Names()} }
+
+// Compile loads the schema files and renders them for every dialect. All
+// errors of every stage are reported together; Outputs is empty on error.
+func Compile(paths ...string) *Result {
+	s, diags := compiler.LoadFiles(Options(), paths...)
+	return Lower(s, diags)
+}
+
+// CompileSource is Compile for a schema held in memory.
+func CompileSource(filename string, src []byte) *Result {
+	s, diags := compiler.LoadSource(Options(), filename, src)
+	return Lower(s, diags)
+}
+
+// Lower renders a loaded schema for every dialect.
+func Lower(s *compiler.Schema, diags hcl.Diagnostics) *Result {
+	r := &Result{Schema: s, Outputs: map[string]*dialects.Output{}, Diags: diags}
+	if diags.HasErrors() {
+		return r
+	}
+	for _, d := range all.Dialects() {
+		out, ds := d.Generate(s)
+		r.Diags = append(r.Diags, ds...)
+		if out != nil {
+			r.Outputs[d.Name()] = out
+		}
+	}
+	if r.Diags.HasErrors() {
+		r.Outputs = map[string]*dialects.Output{}
+	}
+	return r
+}
+
+// Path is where a dialect's schema is written, relative to the output directory.
+func Path(dialect string) string { return filepath.Join(dialect, "schema.sql") }
+
+// Files returns the generated files by path relative to the output directory.
+func (r *Result) Files() map[string][]byte {
+	files := map[string][]byte{}
+	for name, out := range r.Outputs {
+		files[Path(name)] = out.SQL
+	}
+	return files
+}
+
+// Stale returns the files whose content on disk under dir differs from the
+// generated one, with the content found (nil when missing).
+func (r *Result) Stale(dir string) (map[string][]byte, error) {
+	stale := map[string][]byte{}
+	for path, want := range r.Files() {
+		got, err := os.ReadFile(filepath.Join(dir, path))
+		if err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		if !bytes.Equal(got, want) {
+			stale[path] = got
+		}
+	}
+	return stale, nil
+}
+
+// Write writes files under dir. Every file is first written in full next to
+// its target, and only then are the targets replaced by renames, so an error
+// leaves the previous files as they were.
+func Write(dir string, files map[string][]byte) error {
+	type pending struct{ tmp, dst string }
+	var temps []pending
+	removeFrom := func(i int) {
+		for _, p := range temps[i:] {
+			os.Remove(p.tmp)
+		}
+	}
+	for _, path := range sortedPaths(files) {
+		dst := filepath.Join(dir, path)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			removeFrom(0)
+			return err
+		}
+		tmp, err := writeTemp(dst, files[path], 0o644)
+		if err != nil {
+			removeFrom(0)
+			return err
+		}
+		temps = append(temps, pending{tmp, dst})
+	}
+	for i, p := range temps {
+		if err := os.Rename(p.tmp, p.dst); err != nil {
+			removeFrom(i)
+			return fmt.Errorf("replacing %s: %w", p.dst, err)
+		}
+	}
+	return nil
+}
+
+// WriteFile replaces one file atomically, with mode perm.
+func WriteFile(path string, content []byte, perm os.FileMode) error {
+	tmp, err := writeTemp(path, content, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeTemp writes content to a new hidden file beside path and returns its name.
+func writeTemp(path string, content []byte, perm os.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), perm)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Name(), nil
+}
+
+func sortedPaths(files map[string][]byte) []string {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	return paths
+}
