@@ -244,10 +244,10 @@ func (a *analyzer) regex(lit *Literal) {
 func (a *analyzer) call(n *Call) Kind {
 	switch n.Name {
 	case "now", "current_timestamp", "random", "gen_random_uuid", "uuid":
-		a.errorf(n, "%s() is not allowed here: CHECKs and index expressions must give the same result every time", n.Name)
+		a.errorf(n, "the function %s() is not allowed here: CHECKs and index expressions must give the same result every time", n.Name)
 		return KindUnknown
 	case "json_type":
-		a.errorf(n, "json_type(...) can only be compared with = , <> or IN to JSON type names such as 'object'")
+		a.errorf(n, "the function json_type can only be compared with =, <> or IN to JSON type names such as 'object'")
 		return KindString
 	}
 	f, ok := Functions[n.Name]
@@ -259,7 +259,7 @@ func (a *analyzer) call(n *Call) Kind {
 		return KindUnknown
 	}
 	if len(n.Args) != len(f.Args) {
-		a.errorf(n, "%s takes %d argument(s), got %d", n.Name, len(f.Args), len(n.Args))
+		a.errorf(n, "the function %s takes %d argument(s), not %d", n.Name, len(f.Args), len(n.Args))
 	}
 	result := f.Result
 	for i, x := range n.Args {
@@ -292,13 +292,13 @@ func (a *analyzer) want(x Node, k Kind, what string) {
 	if got == KindUnknown || got == KindNull || got == k || k == KindString && isText(got) {
 		return
 	}
-	a.errorf(x, "%s needs a %s operand, got %s", what, k, got)
+	a.errorf(x, "the operand of %s must be %s, not %s", what, k, got)
 }
 
 func (a *analyzer) wantNumber(x Node, what string) Kind {
 	got := a.kind(x)
 	if got != KindUnknown && got != KindNull && !isNumber(got) {
-		a.errorf(x, "%s needs a number, got %s", what, got)
+		a.errorf(x, "the operand of %s must be a number, not %s", what, got)
 	}
 	return got
 }

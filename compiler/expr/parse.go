@@ -132,7 +132,12 @@ func lex(src string) ([]token, error) {
 			i += len(op)
 		}
 	}
-	toks = append(toks, token{tEOF, "", len(src), len(src)})
+	// The end points just after the last token, not at trailing blank lines.
+	end := 0
+	if len(toks) > 0 {
+		end = toks[len(toks)-1].end
+	}
+	toks = append(toks, token{tEOF, "", end, end})
 	return toks, nil
 }
 

@@ -204,7 +204,15 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
 	}
+	l.explainExpr(t, "check "+c.Name, c.Expr)
 	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+}
+
+// explainExpr records the casts an expression needs on PostgreSQL.
+func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
+	if sqltext.UsesAsText(n, expr.KindUUID) {
+		l.rec.Decide(t.Name, object, dialects.Lowered, "uuid read as text (::text) where a string operation applies to it")
+	}
 }
 
 var actions = map[compiler.Action]string{
@@ -240,6 +248,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		part := ""
 		if p.Expr != nil {
 			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
+			l.explainExpr(t, "index "+idx.Name, p.Expr)
 		} else {
 			part = Ident(p.Column)
 		}
@@ -253,6 +262,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	if idx.Where != nil {
 		li.Where = sqltext.Expr(syntax{}, idx.Where)
+		l.explainExpr(t, "index "+idx.Name, idx.Where)
 	}
 	return li, true
 }

@@ -105,6 +105,7 @@ CREATE UNIQUE INDEX "knowledge_space_profile_heads_scope_uq" ON "knowledge_space
 
 -- column source_snapshot: json as JSONB (normalised binary JSON)
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- check knowledge_space_profile_backfills_lease_token_ck: uuid read as text (::text) where a string operation applies to it
 CREATE TABLE "knowledge_space_profile_backfills" (
   "id" UUID NOT NULL,
   "tenant_id" VARCHAR(255) NOT NULL,

@@ -52,9 +52,14 @@ func (r renderer) operand(n expr.Node) string {
 	return "(" + r.sub(n) + ")"
 }
 
-func (r renderer) text(n expr.Node) string {
+// text renders n where a string is needed; arg tells that n is a function
+// argument, which needs no parentheses.
+func (r renderer) text(n expr.Node, arg bool) string {
 	if c, ok := unparen(n).(*expr.Column); ok {
 		return r.s.TextOperand(r.s.Ident(c.Name), c.Kind)
+	}
+	if arg {
+		return r.sub(n)
 	}
 	return r.operand(n)
 }
@@ -124,7 +129,7 @@ func (r renderer) node(n expr.Node) {
 				b.WriteString(", ")
 			}
 			if f := expr.Functions[n.Name]; i < len(f.Args) && f.Args[i] == expr.KindString {
-				b.WriteString(r.text(x))
+				b.WriteString(r.text(x, true))
 			} else {
 				b.WriteString(r.sub(x))
 			}
@@ -142,13 +147,13 @@ func (r renderer) binary(n *expr.Binary) {
 	case expr.OpAnd, expr.OpOr:
 		r.b.WriteString(r.logical(n.L, n.Op) + " " + n.Op.String() + " " + r.logical(n.R, n.Op))
 	case expr.OpRegex, expr.OpNotRegex:
-		r.b.WriteString(r.s.Regex(r.text(n.L), r.sub(n.R), n.Op == expr.OpNotRegex))
+		r.b.WriteString(r.s.Regex(r.text(n.L, false), r.sub(n.R), n.Op == expr.OpNotRegex))
 	case expr.OpDistinct, expr.OpNotDistinct:
 		r.b.WriteString(r.s.Distinct(r.operand(n.L), r.operand(n.R), n.Op == expr.OpNotDistinct))
 	case expr.OpConcat:
-		r.b.WriteString(r.s.Concat(r.text(n.L), r.text(n.R)))
+		r.b.WriteString(r.s.Concat(r.text(n.L, false), r.text(n.R, false)))
 	case expr.OpLike, expr.OpNotLike:
-		r.b.WriteString(r.text(n.L) + " " + n.Op.String() + " " + r.operand(n.R))
+		r.b.WriteString(r.text(n.L, false) + " " + n.Op.String() + " " + r.operand(n.R))
 	default:
 		r.b.WriteString(r.operand(n.L) + " " + n.Op.String() + " " + r.operand(n.R))
 	}
@@ -168,4 +173,32 @@ func (r renderer) logical(n expr.Node, op expr.Op) string {
 		return r.sub(n)
 	}
 	return r.operand(n)
+}
+
+// UsesAsText reports whether n applies a string operation (LIKE, regex, ||,
+// a string function) directly to a column of kind k.
+func UsesAsText(n expr.Node, k expr.Kind) bool {
+	found := false
+	isK := func(x expr.Node) bool {
+		c, ok := unparen(x).(*expr.Column)
+		return ok && c.Kind == k
+	}
+	expr.Walk(n, func(n expr.Node) bool {
+		switch n := n.(type) {
+		case *expr.Binary:
+			switch n.Op {
+			case expr.OpLike, expr.OpNotLike, expr.OpRegex, expr.OpNotRegex:
+				found = found || isK(n.L)
+			case expr.OpConcat:
+				found = found || isK(n.L) || isK(n.R)
+			}
+		case *expr.Call:
+			f := expr.Functions[n.Name]
+			for i, a := range n.Args {
+				found = found || i < len(f.Args) && f.Args[i] == expr.KindString && isK(a)
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -1,0 +1,447 @@
+package gen_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/internal/gen"
+)
+
+// base is a valid table that the invalid models below extend.
+const base = `
+table "spaces" {
+  column "id" {
+    type = uuid
+  }
+  column "tenant_id" {
+    type = varchar(255)
+  }
+  column "doc" {
+    type = json
+  }
+  column "note" {
+    type = text
+    null = true
+  }
+  column "revision" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "spaces_tenant_uq" {
+    columns = ["tenant_id", "id"]
+  }
+}
+`
+
+// table wraps body in a table "items" with a few columns.
+func table(body string) string {
+	return base + `
+table "items" {
+  column "id" {
+    type = uuid
+  }
+  column "space_id" {
+    type = uuid
+  }
+  column "status" {
+    type = varchar(16)
+  }
+  column "count" {
+    type = int
+  }
+  column "payload" {
+    type = json
+  }
+  column "body" {
+    type = text
+  }
+  primary_key {
+    columns = ["id"]
+  }
+` + body + `
+}
+`
+}
+
+func TestInvalidModels(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		// msg must appear in the error's summary or detail.
+		msg string
+		// at is the source text the error points at (its first occurrence
+		// after the base model, or within it when the case edits it); a ‸ in
+		// it marks the exact place when that is not its start.
+		at string
+	}{
+		{"unknown top-level block", base + `view "v" {}`, `Blocks of type "view" are not expected here`, `view`},
+		{"unknown column attribute", table(`  column "x" {
+    type = int
+    size = 3
+  }`), `An argument named "size" is not expected here`, `size`},
+		{"unknown type", table(`  column "x" {
+    type = integer
+  }`), `Unknown type "integer"`, `integer`},
+		{"varchar without length", table(`  column "x" {
+    type = varchar
+  }`), `Type varchar needs 1 argument(s)`, `varchar
+`},
+		{"varchar of length zero", table(`  column "x" {
+    type = varchar(0)
+  }`), `The length of varchar must be at least 1`, `varchar(0)`},
+		{"decimal precision too large", table(`  column "x" {
+    type = decimal(70,2)
+  }`), `precision of decimal must be between 1 and 65`, `decimal(70,2)`},
+		{"timestamp precision too large", table(`  column "x" {
+    type = timestamp(9)
+  }`), `fractional seconds precision`, `timestamp(9)`},
+		{"char too long", table(`  column "x" {
+    type = char(300)
+  }`), `The length of char is at most 255`, `char(300)`},
+		{"type argument not a number", table(`  column "x" {
+    type = varchar("long")
+  }`), `must be whole numbers`, `varchar("long")`},
+		{"missing type", table(`  column "x" {
+    null = true
+  }`), `The argument "type" is required`, `{
+    null = true`},
+		{"duplicate column", table(`  column "status" {
+    type = int
+  }`), `Column "status" of table "items" is already declared`, `"status" {
+    type = int`},
+		{"duplicate table", base + `table "spaces" {
+  column "id" {
+    type = int
+  }
+}`, `The table name "spaces" is already used`, `"spaces" {
+  column "id" {
+    type = int`},
+		{"duplicate index name across tables", table(`  index "spaces_tenant_uq" {
+    columns = ["status"]
+  }`), `The index name "spaces_tenant_uq" is already used`, `"spaces_tenant_uq" {
+    columns = ["status"]`},
+		{"check named like a unique constraint", table(`  check "spaces_tenant_uq" {
+    expr = "count >= 0"
+  }`), `The check name "spaces_tenant_uq" is already used`, `"spaces_tenant_uq" {
+    expr`},
+		{"primary key on unknown column", base + `table "t" {
+  column "id" {
+    type = int
+  }
+  primary_key {
+    columns = ["idd"]
+  }
+}`, `names column "idd", which table "t" does not have (did you mean "id"?)`, `"idd"`},
+		{"nullable primary key column", base + `table "t" {
+  column "id" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}`, `Column "id" of table "t" is in the primary key, so it cannot be null = true`, `"id"]`},
+		{"foreign key to a missing table", table(`  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "space"
+    ref_columns = ["id"]
+  }`), `references table "space", which the schema does not declare`, `"space"
+`},
+		{"foreign key to a missing column", table(`  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["uid"]
+  }`), `names column "uid", which table "spaces" does not have`, `"uid"`},
+		{"foreign key column count", table(`  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["tenant_id", "id"]
+  }`), `Foreign key "items_space_fk" has 1 column(s) but references 2`, `"items_space_fk"`},
+		{"foreign key type mismatch", table(`  foreign_key "items_space_fk" {
+    columns     = ["count"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+  }`), `Column items.count is int but references spaces.id, which is uuid`, `"count"]`},
+		{"foreign key to columns that are not unique", table(`  foreign_key "items_space_fk" {
+    columns     = ["count"]
+    ref_table   = "spaces"
+    ref_columns = ["revision"]
+  }`), `which is not its primary key, a unique constraint, or a unique index`, `"spaces"
+    ref_columns = ["revision"]`},
+		{"set_null on a not null column", table(`  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_delete   = "set_null"
+  }`), `uses set_null, but column "space_id" is not null = true`, `"space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_delete   = "set_null"`},
+		{"unknown referential action", table(`  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_delete   = "explode"
+  }`), `"explode" is not an action`, `"explode"`},
+		{"initially deferred without deferrable", table(`  foreign_key "items_space_fk" {
+    columns            = ["space_id"]
+    ref_table          = "spaces"
+    ref_columns        = ["id"]
+    initially_deferred = true
+  }`), `initially_deferred needs deferrable = true`, `true
+  }`},
+		{"check on an unknown column", table(`  check "items_count_ck" {
+    expr = "count >= 0 AND statuz = 'x'"
+  }`), `Unknown column "statuz" in table "items"`, `statuz`},
+		{"check calls an unknown function", table(`  check "items_count_ck" {
+    expr = "length(status) > 2"
+  }`), `Unknown function length`, `length(`},
+		{"check with an unterminated string", table(`  check "items_count_ck" {
+    expr = "status = 'open"
+  }`), `Unterminated string literal`, `'open`},
+		{"check divides", table(`  check "items_count_ck" {
+    expr = "count / 2 > 1"
+  }`), `Division is not portable`, `/ 2`},
+		{"check with a regex only PostgreSQL reads", table(`  check "items_count_ck" {
+    expr = "status ~ '^(?=a)'"
+  }`), `Regular expression is not portable`, `'^(?=a)'`},
+		{"json_type of a text column", table(`  check "items_count_ck" {
+    expr = "json_type(status) = 'object'"
+  }`), `The operand of json_type must be json, not string`, `status)`},
+		{"json_type with an unknown type name", table(`  check "items_count_ck" {
+    expr = "json_type(payload) = 'dict'"
+  }`), `Unknown JSON type 'dict'`, `'dict'`},
+		{"check calls now()", base + `table "t" {
+  column "id" {
+    type = int
+  }
+  column "at" {
+    type = timestamp
+  }
+  check "t_at_ck" {
+    expr = "at < now()"
+  }
+}`, `The function now() is not allowed here`, `now()`},
+		{"index predicate on an unknown column", table(`  index "items_open_idx" {
+    columns = ["status"]
+    where   = "closed IS NULL"
+  }`), `Unknown column "closed"`, `closed IS`},
+		{"index with columns and on blocks", table(`  index "items_open_idx" {
+    columns = ["status"]
+    on {
+      column = "count"
+    }
+  }`), `either in columns or in on blocks`, `on {`},
+		{"index without parts", table(`  index "items_open_idx" {
+    unique = true
+  }`), `Index "items_open_idx" needs columns`, `index "items_open_idx"`},
+		{"index part with column and expr", table(`  index "items_open_idx" {
+    on {
+      column = "count"
+      expr   = "lower(status)"
+    }
+  }`), `An on block names either a column or an expr`, `on {`},
+		{"string default on an int column", table(`  column "x" {
+    type    = int
+    default = "one"
+  }`), `Column items.x is int; this default does not fit it`, `"one"`},
+		{"now() default on an int column", table(`  column "x" {
+    type    = int
+    default = now()
+  }`), `Column items.x is int; this default does not fit it`, `now()`},
+		{"default calls another function", table(`  column "x" {
+    type    = uuid
+    default = uuid()
+  }`), `The only function a portable default may call is now()`, `uuid()`},
+		{"default longer than the column", table(`  column "x" {
+    type    = varchar(2)
+    default = "abc"
+  }`), `The default of items.x has 3 characters, more than varchar(2) allows`, `"abc"`},
+		{"name too long for PostgreSQL", table(`  index "items_` + strings.Repeat("x", 58) + `" {
+    columns = ["status"]
+  }`), `PostgreSQL allows at most 63`, `"items_xxx`},
+		{"text column in a TiDB index", table(`  index "items_body_idx" {
+    columns = ["body"]
+  }`), `Column items.body is text, which TiDB cannot use in a index`, `"body"]`},
+		{"partial unique index on TiDB", table(`  index "items_open_uq" {
+    unique  = true
+    columns = ["space_id"]
+    where   = "status = 'open'"
+  }`), `TiDB has no partial indexes, and a full unique index "items_open_uq" would reject rows`, `"status = 'open'"`},
+		{"text default on TiDB", table(`  column "x" {
+    type    = text
+    default = "none"
+  }`), `TiDB cannot give a text column a default`, `"none"`},
+		{"json column in a TiDB unique constraint", table(`  unique "items_payload_uq" {
+    columns = ["payload"]
+  }`), `Column items.payload is json, which TiDB cannot use in a unique constraint`, `"payload"]`},
+		{"key longer than TiDB allows", base + `table "t" {
+  column "a" {
+    type = varchar(255)
+  }
+  column "b" {
+    type = varchar(255)
+  }
+  column "c" {
+    type = varchar(255)
+  }
+  column "d" {
+    type = varchar(255)
+  }
+  index "t_abcd_idx" {
+    columns = ["a", "b", "c", "d"]
+  }
+}`, `may take 4080 bytes; TiDB's limit is 3072`, `"t_abcd_idx"`},
+		{"unknown dialect", base + `dialect "oracle" {}`, `There is no dialect "oracle"`, `"oracle"`},
+		{"unknown TiDB setting", base + `dialect "tidb" {
+  uuid_checks = true
+}`, `The tidb dialect has no setting "uuid_checks"`, `uuid_checks`},
+		{"empty override", table(`  column "x" {
+    type = int
+    postgres {
+    }
+  }`), `A postgres block needs skip = true`, `postgres {`},
+		{"skip with other attributes", table(`  column "x" {
+    type = int
+    tidb {
+      skip = true
+      type = bigint
+    }
+  }`), `An override with skip = true takes no other attributes`, `tidb {`},
+		{"comparison of a number with a string", table(`  check "items_count_ck" {
+    expr = "count = 'many'"
+  }`), `= compares integer with string`, `'many'`},
+		{"interpolation in an expression", table(`  check "items_count_ck" {
+    expr = "count > ${var.min}"
+  }`), `Variables not allowed`, `var.min`},
+		{"set default on TiDB", table(`  column "space_ref" {
+    type = uuid
+    null = true
+    default = "00000000-0000-0000-0000-000000000000"
+  }
+  foreign_key "items_space_fk" {
+    columns     = ["space_ref"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_delete   = "set_default"
+  }`), `TiDB does not support SET DEFAULT`, `"items_space_fk"`},
+		{"raw block without SQL", base + `raw "ext" {
+  position = "before_tables"
+}`, `A raw block needs SQL for at least one dialect`, `raw "ext"`},
+		{"trailing tokens in an expression", table(`  check "items_count_ck" {
+    expr = "count >= 1 1"
+  }`), `Unexpected "1" after the end of the expression`, `1"`},
+		{"LIKE on an int column", table(`  check "items_count_ck" {
+    expr = "count LIKE 'a%'"
+  }`), `The operand of LIKE must be string, not integer`, `count LIKE`},
+		{"null is not a bool", table(`  column "x" {
+    type = int
+    null = "yes"
+  }`), `null must be true or false`, `"yes"`},
+		{"empty column list", table(`  index "items_idx" {
+    columns = []
+  }`), `columns must be a non-empty list of column names`, `[]`},
+		{"foreign key to a table left out of TiDB", base + `table "a" {
+  column "id" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  tidb {
+    skip = true
+  }
+}
+table "b" {
+  column "a_id" {
+    type = int
+  }
+  foreign_key "b_a_fk" {
+    columns     = ["a_id"]
+    ref_table   = "a"
+    ref_columns = ["id"]
+  }
+}`, `references table "a", which the model leaves out of tidb`, `"a"
+    ref_columns`},
+		{"heredoc expression error points into the heredoc", table(`  check "items_count_ck" {
+    expr = <<-EXPR
+      count >= 0
+      AND status IN ('a', 'b'
+    EXPR
+  }`), `Expected , or ) in the IN list, found end of expression`, `'b'‸`},
+		{"escaped quote before the error", table(`  check "items_count_ck" {
+    expr = "status <> '\"' AND nope = 1"
+  }`), `Unknown column "nope"`, `nope`},
+	}
+	if len(cases) < 40 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := gen.CompileSource("schema.hcl", []byte(tc.src))
+			if !r.Failed() {
+				t.Fatalf("model compiled without errors; want %q", tc.msg)
+			}
+			if len(r.Outputs) != 0 {
+				t.Errorf("a failed compile produced output for %d dialects", len(r.Outputs))
+			}
+			want := position(t, tc.src, tc.at)
+			var found *hcl.Diagnostic
+			for _, d := range r.Diags.Errs() {
+				d := d.(*hcl.Diagnostic)
+				if strings.Contains(d.Summary+": "+d.Detail, tc.msg) {
+					found = d
+					break
+				}
+			}
+			if found == nil {
+				t.Fatalf("no error says %q; got:\n%s", tc.msg, describe(r.Diags))
+			}
+			if found.Subject == nil {
+				t.Fatalf("error %q has no position", tc.msg)
+			}
+			got := found.Subject.Start
+			if got.Line != want.Line || got.Column != want.Column {
+				t.Errorf("error %q is at %d:%d, want %d:%d (at %q)", tc.msg, got.Line, got.Column, want.Line, want.Column, tc.at)
+			}
+			if found.Subject.Filename != "schema.hcl" {
+				t.Errorf("error names file %q", found.Subject.Filename)
+			}
+		})
+	}
+}
+
+// position returns the line and column of the first occurrence of at in src
+// after the shared base model (or within it when it does not occur later).
+func position(t *testing.T, src, at string) hcl.Pos {
+	shift := 0
+	if pre, post, ok := strings.Cut(at, "‸"); ok {
+		shift, at = len(pre), pre+post
+	}
+	from := len(base)
+	i := strings.Index(src[from:], at)
+	if i < 0 {
+		from = 0
+		i = strings.Index(src, at)
+	}
+	if i < 0 {
+		t.Fatalf("test case error: %q is not in the source", at)
+	}
+	off := from + i + shift
+	line := strings.Count(src[:off], "\n") + 1
+	col := off - strings.LastIndex(src[:off], "\n")
+	return hcl.Pos{Line: line, Column: col, Byte: off}
+}
+
+func describe(diags hcl.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		fmt.Fprintf(&b, "  %s: %s: %s\n", d.Subject, d.Summary, d.Detail)
+	}
+	return b.String()
+}
