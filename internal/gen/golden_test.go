@@ -99,4 +99,3 @@ func firstDiff(want, got []byte) string {
 	}
 	return ""
 }
-
