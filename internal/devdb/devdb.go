@@ -135,8 +135,9 @@ func (s *Server) Addr() string { return s.addr }
 // Dir returns the server's temporary directory, removed by Stop.
 func (s *Server) Dir() string { return s.dir }
 
-// PID returns the server's process id (the postmaster for PostgreSQL). It is
-// also the id of the process group that holds all of the server's processes.
+// PID returns the server's process id (the postmaster for PostgreSQL), which
+// is also the id of its process group. PostgreSQL's backends are its children
+// but make groups of their own.
 func (s *Server) PID() int { return s.cmd.Process.Pid }
 
 // Version returns what the server says of itself in SELECT version().
@@ -177,7 +178,7 @@ func (s *Server) stop() error {
 			<-s.exited
 		}
 	}
-	// Anything left in the group (a backend that outlived its postmaster).
+	// Anything the server started and left in its group.
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	if err := waitGroupGone(pid, stopGrace); err != nil {
 		return fmt.Errorf("stop %s: %w", s.name, err)
@@ -493,7 +494,12 @@ func (s *Server) startFailed(err error) error {
 	if started {
 		// The log is complete once the process is gone; read it before Stop
 		// removes the directory.
-		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		pid := s.cmd.Process.Pid
+		children := childPIDs(pid)
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		for _, c := range children {
+			_ = syscall.Kill(c, syscall.SIGKILL)
+		}
 		<-s.exited
 	}
 	tail := tailFiles(s.logs, defaultLogLines)

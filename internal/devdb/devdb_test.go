@@ -186,17 +186,20 @@ func TestStartStopTwice(t *testing.T) {
 // end of its log, and leaves nothing behind.
 func TestStartFailureShowsLog(t *testing.T) {
 	for _, tc := range []struct {
-		dialect string
-		args    []string
-		want    string
+		name, dialect string
+		args          []string
+		timeout       time.Duration
+		want          string
 	}{
-		{devdb.Postgres, []string{"-c", "no_such_setting=1"}, `unrecognized configuration parameter "no_such_setting"`},
-		{devdb.TiDB, []string{"-config", "/nonexistent/tidb.toml"}, "/nonexistent/tidb.toml"},
+		{"postgres", devdb.Postgres, []string{"-c", "no_such_setting=1"}, time.Minute, `unrecognized configuration parameter "no_such_setting"`},
+		{"tidb", devdb.TiDB, []string{"-config", "/nonexistent/tidb.toml"}, time.Minute, "/nonexistent/tidb.toml"},
+		// Killed while it bootstraps.
+		{"tidb timeout", devdb.TiDB, nil, 300 * time.Millisecond, "not ready after 300ms"},
 	} {
-		t.Run(tc.dialect, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			parent := tempParent(t)
-			s, err := devdb.Start(context.Background(), tc.dialect, devdb.Options{TempDir: parent, Args: tc.args, StartTimeout: time.Minute})
+			s, err := devdb.Start(context.Background(), tc.dialect, devdb.Options{TempDir: parent, Args: tc.args, StartTimeout: tc.timeout})
 			if errors.Is(err, devdb.ErrNotFound) {
 				dbtest.Unavailable(t, err.Error())
 			}
@@ -206,7 +209,7 @@ func TestStartFailureShowsLog(t *testing.T) {
 			}
 			t.Logf("%v", err)
 			if !strings.Contains(err.Error(), "last lines of its log") || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error lacks the log's %q", tc.want)
+				t.Errorf("error lacks the log or %q", tc.want)
 			}
 			assertEmpty(t, parent)
 		})
