@@ -13,6 +13,7 @@ require (
 )
 
 require (
+	ariga.io/atlas v1.2.3 // indirect
 	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/agext/levenshtein v1.2.1 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect

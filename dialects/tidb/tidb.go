@@ -334,6 +334,12 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
+	action := actionColumns(t)
+	for _, col := range expr.Columns(c.Expr) {
+		if fk, ok := action[col]; ok {
+			l.rec.Errorf(c.Range, "CHECK on a foreign key column with an action", "TiDB rejects CHECK %q because it uses column %q, which foreign key %q changes by its ON DELETE/ON UPDATE action. Drop the action, move the rule out of the CHECK, or give a TiDB override: tidb { skip = true }.", c.Name, col, fk)
+		}
+	}
 	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
 }
 
@@ -368,8 +374,26 @@ func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
 	})
 }
 
+// actions are the referential actions TiDB is given. RESTRICT is left
+// implicit: TiDB checks foreign keys immediately, so it means NO ACTION, and
+// TiDB forbids CHECKs on the columns of a foreign key with any written action.
 var actions = map[compiler.Action]string{
-	compiler.Cascade: "CASCADE", compiler.Restrict: "RESTRICT", compiler.SetNull: "SET NULL",
+	compiler.Cascade: "CASCADE", compiler.SetNull: "SET NULL",
+}
+
+// actionColumns returns the columns of t's foreign keys that have a
+// referential action on TiDB: a CHECK may not use them there.
+func actionColumns(t *compiler.Table) map[string]string {
+	cols := map[string]string{}
+	for _, fk := range t.ForeignKeys {
+		if actions[fk.OnDelete] == "" && actions[fk.OnUpdate] == "" {
+			continue
+		}
+		for _, c := range fk.Columns {
+			cols[c] = fk.Name
+		}
+	}
+	return cols
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
@@ -490,9 +514,15 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if !l.set.UUIDCheck {
 		return
 	}
+	action := actionColumns(t)
 	for _, c := range t.Columns {
 		typ, known := effectiveType(c)
 		if !known || typ.Kind != compiler.TypeUUID || c.Overrides.Skipped(Name) {
+			continue
+		}
+		if fk, ok := action[c.Name]; ok {
+			// The foreign key already limits it to values of the referenced column.
+			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
 			continue
 		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)

@@ -374,6 +374,15 @@ table "b" {
       AND status IN ('a', 'b'
     EXPR
   }`), `Expected , or ) in the IN list, found end of expression`, `'b'‸`},
+		{"CHECK on a cascading foreign key column on TiDB", table(`  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_delete   = "cascade"
+  }
+  check "items_space_ck" {
+    expr = "space_id <> '00000000-0000-0000-0000-000000000000'"
+  }`), `TiDB rejects CHECK "items_space_ck" because it uses column "space_id"`, `"items_space_ck"`},
 		{"escaped quote before the error", table(`  check "items_count_ck" {
     expr = "status <> '\"' AND nope = 1"
   }`), `Unknown column "nope"`, `nope`},

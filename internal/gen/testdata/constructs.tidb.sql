@@ -50,7 +50,7 @@ CREATE INDEX `accounts_email_pattern_idx` ON `accounts` (`email`);
 -- check memberships_role_change_ck: IS [NOT] DISTINCT FROM as the NULL-safe <=>
 -- foreign key memberships_group_fk: added by ALTER TABLE after all tables, because it closes a cycle of foreign keys
 -- column id: CHECK memberships_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
--- column group_id: CHECK memberships_group_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
+-- column group_id: no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key memberships_group_fk, which has a referential action, and the key limits the column to checked values [omitted]
 -- column account_id: CHECK memberships_account_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `memberships` (
   `id` CHAR(36) NOT NULL,
@@ -62,9 +62,8 @@ CREATE TABLE `memberships` (
   PRIMARY KEY (`id`),
   CONSTRAINT `memberships_pair_uq` UNIQUE (`group_id`, `account_id`),
   CONSTRAINT `memberships_role_change_ck` CHECK (NOT (`previous_role` <=> `role`) OR `previous_role` <=> NULL),
-  CONSTRAINT `memberships_account_fk` FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`) ON DELETE RESTRICT,
+  CONSTRAINT `memberships_account_fk` FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`),
   CONSTRAINT `memberships_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  CONSTRAINT `memberships_group_id_uuid_ck` CHECK (`group_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
   CONSTRAINT `memberships_account_id_uuid_ck` CHECK (`account_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
 );
 
@@ -76,7 +75,7 @@ CREATE TABLE `memberships` (
 -- index groups_live_uq: raw statement from the model [override]
 -- column id: CHECK groups_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 -- column owner_id: CHECK groups_owner_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
--- column parent_id: CHECK groups_parent_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
+-- column parent_id: no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key groups_parent_fk, which has a referential action, and the key limits the column to checked values [omitted]
 CREATE TABLE `groups` (
   `id` CHAR(36) NOT NULL,
   `owner_id` CHAR(36) NOT NULL,
@@ -87,8 +86,7 @@ CREATE TABLE `groups` (
   CONSTRAINT `groups_owner_fk` FOREIGN KEY (`owner_id`) REFERENCES `memberships` (`id`),
   CONSTRAINT `groups_parent_fk` FOREIGN KEY (`parent_id`) REFERENCES `groups` (`id`) ON DELETE SET NULL ON UPDATE CASCADE,
   CONSTRAINT `groups_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  CONSTRAINT `groups_owner_id_uuid_ck` CHECK (`owner_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  CONSTRAINT `groups_parent_id_uuid_ck` CHECK (`parent_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
+  CONSTRAINT `groups_owner_id_uuid_ck` CHECK (`owner_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
 );
 CREATE UNIQUE INDEX `groups_live_name_uq` ON `groups` (`name`, `parent_id`);
 CREATE INDEX `groups_deleted_idx` ON `groups` (`deleted_at`);
