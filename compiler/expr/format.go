@@ -39,8 +39,12 @@ func write(b *strings.Builder, n Node) {
 		b.WriteString("NOT ")
 		write(b, n.X)
 	case *Neg:
-		b.WriteString("-")
-		write(b, n.X)
+		// "--" would start a comment.
+		x := String(n.X)
+		if strings.HasPrefix(x, "-") {
+			x = "(" + x + ")"
+		}
+		b.WriteString("-" + x)
 	case *IsNull:
 		write(b, n.X)
 		if n.Not {

@@ -463,7 +463,7 @@ func (p *parser) unary() (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lit, ok := x.(*Literal); ok && lit.Kind == LitNumber {
+		if lit, ok := x.(*Literal); ok && lit.Kind == LitNumber && !strings.HasPrefix(lit.Value, "-") {
 			return &Literal{pos(t.off), LitNumber, "-" + lit.Value}, nil
 		}
 		return &Neg{pos(t.off), x}, nil

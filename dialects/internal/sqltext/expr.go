@@ -95,7 +95,12 @@ func (r renderer) node(n expr.Node) {
 	case *expr.Not:
 		b.WriteString("NOT " + r.operand(n.X))
 	case *expr.Neg:
-		b.WriteString("-" + r.operand(n.X))
+		// "--" would start a comment.
+		x := r.operand(n.X)
+		if strings.HasPrefix(x, "-") {
+			x = "(" + x + ")"
+		}
+		b.WriteString("-" + x)
 	case *expr.IsNull:
 		b.WriteString(r.operand(n.X))
 		if n.Not {

@@ -1,0 +1,176 @@
+package expr
+
+import (
+	"strings"
+	"testing"
+)
+
+func kinds(cols map[string]Kind) Resolver {
+	return func(name string) (Kind, bool) {
+		k, ok := cols[name]
+		return k, ok
+	}
+}
+
+var testCols = kinds(map[string]Kind{
+	"a": KindInteger, "b": KindInteger, "s": KindString, "doc": KindJSON, "id": KindUUID, "flag": KindBool,
+})
+
+func TestParsePrecedence(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"a = 1 OR b = 2 AND s = 'x'", "a = 1 OR b = 2 AND s = 'x'"},
+		{"NOT a = 1", "NOT a = 1"},
+		{"a + b * 2 >= 3", "a + b * 2 >= 3"},
+		{"s IN ('it''s', 'b') AND s NOT IN ('c')", "s IN ('it''s', 'b') AND s NOT IN ('c')"},
+		{"s is not null and a is null", "s IS NOT NULL AND a IS NULL"},
+		{"s IS DISTINCT FROM 'x' OR s IS NOT DISTINCT FROM NULL", "s IS DISTINCT FROM 'x' OR s IS NOT DISTINCT FROM NULL"},
+		{"s REGEXP '^a' AND s NOT REGEXP 'b' AND s !~ 'c'", "s ~ '^a' AND s !~ 'b' AND s !~ 'c'"},
+		{"a BETWEEN -1 AND 2", "a BETWEEN -1 AND 2"},
+		{"json_type(doc) IN ('object', 'array')", "json_type(doc) IN ('object', 'array')"},
+		{"'object' = json_type(doc)", "json_type(doc) IN ('object')"},
+		{`"a" != 1 -- a comment`, "a <> 1"},
+		{"char_length(s || 'x') < 10", "char_length(s || 'x') < 10"},
+		{"flag", "flag"},
+	}
+	for _, c := range cases {
+		n, err := Parse(c.src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", c.src, err)
+			continue
+		}
+		n, errs := Analyze(n, testCols)
+		if len(errs) > 0 {
+			t.Errorf("Analyze(%q): %v", c.src, errs[0])
+			continue
+		}
+		if got := String(n); got != c.want {
+			t.Errorf("Parse(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}
+
+func TestParseTree(t *testing.T) {
+	n, err := Parse("a = 1 OR b = 2 AND s = 'x'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	or, ok := n.(*Binary)
+	if !ok || or.Op != OpOr {
+		t.Fatalf("top node is %T, want OR", n)
+	}
+	if and, ok := or.R.(*Binary); !ok || and.Op != OpAnd {
+		t.Fatalf("AND must bind tighter than OR, got %s", String(or.R))
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		src    string
+		msg    string
+		offset int
+	}{
+		{"a = ", "expected a value, found end of expression", 3},
+		{"a = 'x", "unterminated string literal", 4},
+		{"a / 2", "division is not portable", 2},
+		{"a::text", "casts", 1},
+		{"`a` = 1", "backquoted identifiers", 0},
+		{"a IN 1", "expected ( after IN", 5},
+		{"a IS 1", "expected NULL, NOT NULL or [NOT] DISTINCT FROM", 5},
+		{"a NOT 1", "expected IN, LIKE, REGEXP or BETWEEN after NOT", 6},
+		{"(a = 1", "expected ), found end of expression", 6},
+		{"a = 1 )", `unexpected ")" after the end`, 6},
+		{"and = 1", "expected a value, found keyword AND", 0},
+		{"a = 1x", "malformed number", 4},
+		{"a # 1", "unexpected character", 2},
+		{strings.Repeat("(", 300) + "a" + strings.Repeat(")", 300), "nests too deeply", 200},
+	}
+	for _, c := range cases {
+		_, err := Parse(c.src)
+		pe, ok := err.(*Error)
+		if !ok {
+			t.Errorf("Parse(%q) = %v, want an *Error", c.src, err)
+			continue
+		}
+		if !strings.Contains(pe.Msg, c.msg) || pe.Offset != c.offset {
+			t.Errorf("Parse(%q) = %q at %d, want %q at %d", c.src, pe.Msg, pe.Offset, c.msg, c.offset)
+		}
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	cases := []struct {
+		src, msg string
+		offset   int
+	}{
+		{"zz = 1", `unknown column "zz"`, 0},
+		{"a = 'x'", "= compares integer with string", 4},
+		{"s LIKE 'a\\b'", "backslash in a LIKE pattern", 7},
+		{"s ~ s", "must be a string literal", 4},
+		{"s ~ '(a'", "regular expression is not portable", 4},
+		{"s ~ 'a\\b'", `\b and \B`, 4},
+		{"json_type(doc) = 'dict'", "unknown JSON type 'dict'", 17},
+		{"json_type(doc) > 'object'", "can only be compared", 0},
+		{"doc = doc", "comparing JSON values is not portable", 0},
+		{"lower(a) = 'x'", "the operand of lower must be string, not integer", 6},
+		{"upper(s, s) = 'x'", "takes 1 argument(s), not 2", 0},
+		{"nope(a)", "unknown function nope", 0},
+		{"a = now()", "now() is not allowed", 4},
+		{"NOT a", "the operand of NOT must be bool, not integer", 4},
+		{"a AND flag", "the operand of AND must be bool, not integer", 0},
+		{"s + 1 > 0", "the operand of + must be a number, not string", 0},
+	}
+	for _, c := range cases {
+		n, err := Parse(c.src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", c.src, err)
+			continue
+		}
+		_, errs := Analyze(n, testCols)
+		found := false
+		for _, e := range errs {
+			if strings.Contains(e.Msg, c.msg) && e.Offset == c.offset {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Analyze(%q) = %v, want %q at %d", c.src, errs, c.msg, c.offset)
+		}
+	}
+}
+
+func TestUUIDIsText(t *testing.T) {
+	n, _ := Parse("id ~ '^[0-9a-f-]{36}$' AND char_length(id) = 36")
+	if _, errs := Analyze(n, testCols); len(errs) > 0 {
+		t.Fatalf("uuid must be usable as text: %v", errs)
+	}
+}
+
+// FuzzParse checks that no input makes the parser or the analyzer panic, and
+// that what they accept prints back to an expression that parses the same.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"a = 1", "kind IN ('embedding', 'retrieval')", "s ~ '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'",
+		"json_type(doc) = 'object'", "a IS NOT DISTINCT FROM b", "NOT (a < 0 OR a > 150)",
+		"char_length(s) BETWEEN 1 AND 16", "'it''s' = s", `"a" <> -1.5`, "(((a)))", "a -- c\n = 1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		n, err := Parse(src)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("Parse(%q) returned %T", src, err)
+			}
+			return
+		}
+		printed := String(n)
+		again, err := Parse(printed)
+		if err != nil {
+			t.Fatalf("Parse(%q) printed %q, which does not parse: %v", src, printed, err)
+		}
+		if String(again) != printed {
+			t.Fatalf("printing is not stable: %q then %q", printed, String(again))
+		}
+		Analyze(n, testCols)
+	})
+}
