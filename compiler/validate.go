@@ -170,7 +170,7 @@ func (v *validator) foreignKey(t *Table, fk *ForeignKey) {
 	}
 	for i, name := range fk.Columns {
 		c, rc := t.Column(name), ref.Column(fk.RefColumns[i])
-		if c == nil || rc == nil {
+		if c == nil || rc == nil || c.Type.Kind == TypeInvalid || rc.Type.Kind == TypeInvalid {
 			return
 		}
 		if !c.Type.Compatible(rc.Type) {
@@ -228,7 +228,7 @@ func referencable(t *Table, cols []string) bool {
 
 func (v *validator) defaultValue(t *Table, c *Column) {
 	d := c.Default
-	if d == nil {
+	if d == nil || c.Type.Kind == TypeInvalid {
 		return
 	}
 	k := c.Type.ExprKind()
