@@ -66,7 +66,7 @@ validation error. Writes nothing.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := a.compile(true)
+			r, err := a.compile(false)
 			if err != nil {
 				return err
 			}

@@ -383,6 +383,15 @@ table "b" {
   check "items_space_ck" {
     expr = "space_id <> '00000000-0000-0000-0000-000000000000'"
   }`), `TiDB rejects CHECK "items_space_ck" because it uses column "space_id"`, `"items_space_ck"`},
+		{"index on a column left out of TiDB", table(`  column "search" {
+    type = varchar(10)
+    tidb {
+      skip = true
+    }
+  }
+  index "items_search_idx" {
+    columns = ["search"]
+  }`), `The index items_search_idx uses column "search", which the model leaves out of tidb`, `"items_search_idx"`},
 		{"escaped quote before the error", table(`  check "items_count_ck" {
     expr = "status <> '\"' AND nope = 1"
   }`), `Unknown column "nope"`, `nope`},

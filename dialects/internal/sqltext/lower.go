@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -77,6 +78,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			rec.Decide(t.Name, "", dialects.Omitted, "table left out of %s by the model", d)
 			continue
 		}
+		checkSkippedColumns(t, rec)
 		lt := &Table{Name: t.Name, Comment: t.Comment}
 		if t.PrimaryKey != nil {
 			lt.PrimaryKey = t.PrimaryKey.Columns
@@ -131,6 +133,60 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		sc.Tables = append(sc.Tables, lt)
 	}
 	return sc
+}
+
+// checkSkippedColumns reports objects of the dialect that use a column the
+// model leaves out of it.
+func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
+	d := rec.Dialect
+	gone := map[string]bool{}
+	for _, c := range t.Columns {
+		if c.Overrides.Skipped(d) {
+			gone[c.Name] = true
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	use := func(what string, rng hcl.Range, cols []string) {
+		for _, c := range cols {
+			if gone[c] {
+				rec.Errorf(rng, "Column left out is still used", "The %s uses column %q, which the model leaves out of %s; leave the %s out too (%s { skip = true }) or keep the column.", what, c, d, what, d)
+				return
+			}
+		}
+	}
+	if t.PrimaryKey != nil {
+		use("primary key", t.PrimaryKey.Range, t.PrimaryKey.Columns)
+	}
+	for _, u := range t.Uniques {
+		use("unique constraint "+u.Name, u.Range, u.Columns)
+	}
+	for _, fk := range t.ForeignKeys {
+		use("foreign key "+fk.Name, fk.Range, fk.Columns)
+	}
+	for _, c := range t.Checks {
+		if !c.Overrides.Skipped(d) && c.Overrides.For(d) == nil {
+			use("check "+c.Name, c.Range, expr.Columns(c.Expr))
+		}
+	}
+	for _, idx := range t.Indexes {
+		if idx.Overrides.Skipped(d) || idx.Overrides.For(d) != nil {
+			continue
+		}
+		var cols []string
+		for _, p := range idx.Parts {
+			if p.Expr != nil {
+				cols = append(cols, expr.Columns(p.Expr)...)
+			} else {
+				cols = append(cols, p.Column)
+			}
+		}
+		if idx.Where != nil {
+			cols = append(cols, expr.Columns(idx.Where)...)
+		}
+		use("index "+idx.Name, idx.Range, cols)
+	}
 }
 
 func skipped(rec *Recorder, t *compiler.Table, object string, o compiler.Overrides) bool {
