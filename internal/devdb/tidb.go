@@ -54,7 +54,7 @@ func FindTiDBServer(override string) (string, error) {
 		looked = append(looked, p)
 	}
 	return "", fmt.Errorf("%w: tidb-server not found (looked at %s); build it with %s "+
-		"in a schemagen checkout (about 5 minutes the first time, then cached) or set %s",
+		"in a schemagen checkout (about 9 minutes the first time, then cached) or set %s",
 		ErrNotFound, strings.Join(looked, ", "), BuildTiDBCommand, TiDBServerEnv)
 }
 
