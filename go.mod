@@ -3,6 +3,7 @@ module github.com/schemagen/schemagen
 go 1.26.4
 
 require (
+	ariga.io/atlas v1.2.3
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/jackc/pgx/v5 v5.12.0
@@ -13,7 +14,6 @@ require (
 )
 
 require (
-	ariga.io/atlas v1.2.3 // indirect
 	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/agext/levenshtein v1.2.1 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect

@@ -64,6 +64,7 @@ func Load(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*Schema, 
 		l.file = f
 		l.top(f.Body)
 	}
+	l.s.index()
 	// Validate even a partly loaded model, so that every error shows at once.
 	l.diags = append(l.diags, Validate(l.s)...)
 	return l.s, l.diags

@@ -28,16 +28,27 @@ type DialectSettings struct {
 }
 
 // Table returns the table with the given name, or nil.
+// It only reads, so dialects may call it concurrently.
 func (s *Schema) Table(name string) *Table {
-	if len(s.byName) != len(s.Tables) {
-		s.byName = make(map[string]*Table, len(s.Tables))
-		for _, t := range s.Tables {
-			if _, dup := s.byName[t.Name]; !dup {
-				s.byName[t.Name] = t
-			}
+	if s.byName != nil {
+		return s.byName[name]
+	}
+	for _, t := range s.Tables {
+		if t.Name == name {
+			return t
 		}
 	}
-	return s.byName[name]
+	return nil
+}
+
+// index builds the lookup by name once the tables are loaded.
+func (s *Schema) index() {
+	s.byName = make(map[string]*Table, len(s.Tables))
+	for _, t := range s.Tables {
+		if _, dup := s.byName[t.Name]; !dup {
+			s.byName[t.Name] = t
+		}
+	}
 }
 
 // Override is a per-dialect escape hatch on an object (`postgres { ... }`).

@@ -10,6 +10,12 @@ cd "$(dirname "$0")/.."
 pkgs=("$@")
 [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
 
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
 go vet "${pkgs[@]}"
 mkdir -p .cache/bin
 go build -o .cache/bin/devdb ./internal/devdb/cmd/devdb

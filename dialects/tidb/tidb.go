@@ -89,8 +89,10 @@ func Ident(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`
 // String quotes a string literal. TiDB, like MySQL, reads backslash escapes
 // in literals, so a backslash is doubled to keep its meaning.
 func String(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, "'", "''").Replace(s) + "'"
+	return "'" + literalEscaper.Replace(s) + "'"
 }
+
+var literalEscaper = strings.NewReplacer(`\`, `\\`, "'", "''")
 
 // jsonTypes maps portable JSON type names to JSON_TYPE's results.
 var jsonTypes = map[string][]string{

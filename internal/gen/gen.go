@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -48,11 +49,19 @@ func Lower(s *compiler.Schema, diags hcl.Diagnostics) *Result {
 	if diags.HasErrors() {
 		return r
 	}
-	for _, d := range all.Dialects() {
-		out, ds := d.Generate(s)
-		r.Diags = append(r.Diags, ds...)
-		if out != nil {
-			r.Outputs[d.Name()] = out
+	// Dialects only read the model, so they lower it concurrently.
+	ds := all.Dialects()
+	outs := make([]*dialects.Output, len(ds))
+	perDialect := make([]hcl.Diagnostics, len(ds))
+	var wg sync.WaitGroup
+	for i, d := range ds {
+		wg.Go(func() { outs[i], perDialect[i] = d.Generate(s) })
+	}
+	wg.Wait()
+	for i, d := range ds {
+		r.Diags = append(r.Diags, perDialect[i]...)
+		if outs[i] != nil {
+			r.Outputs[d.Name()] = outs[i]
 		}
 	}
 	if r.Diags.HasErrors() {

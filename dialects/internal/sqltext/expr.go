@@ -37,16 +37,34 @@ type renderer struct {
 	b *strings.Builder
 }
 
+// sub renders n on its own, for the dialect hooks that take strings.
 func (r renderer) sub(n expr.Node) string {
 	var b strings.Builder
 	renderer{r.s, &b}.node(n)
 	return b.String()
 }
 
-// operand renders n, in parentheses unless it is atomic.
-func (r renderer) operand(n expr.Node) string {
+func atomic(n expr.Node) bool {
 	switch n.(type) {
 	case *expr.Column, *expr.Literal, *expr.Call, *expr.Paren:
+		return true
+	}
+	return false
+}
+
+// operand writes n, in parentheses unless it is atomic.
+func (r renderer) operand(n expr.Node) {
+	if atomic(n) {
+		r.node(n)
+		return
+	}
+	r.b.WriteByte('(')
+	r.node(n)
+	r.b.WriteByte(')')
+}
+
+func (r renderer) operandString(n expr.Node) string {
+	if atomic(n) {
 		return r.sub(n)
 	}
 	return "(" + r.sub(n) + ")"
@@ -61,7 +79,7 @@ func (r renderer) text(n expr.Node, arg bool) string {
 	if arg {
 		return r.sub(n)
 	}
-	return r.operand(n)
+	return r.operandString(n)
 }
 
 func unparen(n expr.Node) expr.Node {
@@ -91,25 +109,28 @@ func (r renderer) node(n expr.Node) {
 			b.WriteString(n.Value)
 		}
 	case *expr.Paren:
-		b.WriteString("(" + r.sub(n.X) + ")")
+		b.WriteByte('(')
+		r.node(n.X)
+		b.WriteByte(')')
 	case *expr.Not:
-		b.WriteString("NOT " + r.operand(n.X))
+		b.WriteString("NOT ")
+		r.operand(n.X)
 	case *expr.Neg:
 		// "--" would start a comment.
-		x := r.operand(n.X)
+		x := r.operandString(n.X)
 		if strings.HasPrefix(x, "-") {
 			x = "(" + x + ")"
 		}
 		b.WriteString("-" + x)
 	case *expr.IsNull:
-		b.WriteString(r.operand(n.X))
+		r.operand(n.X)
 		if n.Not {
 			b.WriteString(" IS NOT NULL")
 		} else {
 			b.WriteString(" IS NULL")
 		}
 	case *expr.In:
-		b.WriteString(r.operand(n.X))
+		r.operand(n.X)
 		if n.Not {
 			b.WriteString(" NOT")
 		}
@@ -118,17 +139,21 @@ func (r renderer) node(n expr.Node) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(r.operand(x))
+			r.operand(x)
 		}
-		b.WriteString(")")
+		b.WriteByte(')')
 	case *expr.Between:
-		b.WriteString(r.operand(n.X))
+		r.operand(n.X)
 		if n.Not {
 			b.WriteString(" NOT")
 		}
-		b.WriteString(" BETWEEN " + r.operand(n.Lo) + " AND " + r.operand(n.Hi))
+		b.WriteString(" BETWEEN ")
+		r.operand(n.Lo)
+		b.WriteString(" AND ")
+		r.operand(n.Hi)
 	case *expr.Call:
-		b.WriteString(strings.ToUpper(n.Name) + "(")
+		b.WriteString(strings.ToUpper(n.Name))
+		b.WriteByte('(')
 		for i, x := range n.Args {
 			if i > 0 {
 				b.WriteString(", ")
@@ -136,10 +161,10 @@ func (r renderer) node(n expr.Node) {
 			if f := expr.Functions[n.Name]; i < len(f.Args) && f.Args[i] == expr.KindString {
 				b.WriteString(r.text(x, true))
 			} else {
-				b.WriteString(r.sub(x))
+				r.node(x)
 			}
 		}
-		b.WriteString(")")
+		b.WriteByte(')')
 	case *expr.JSONType:
 		b.WriteString(r.s.JSONType(r.sub(n.X), n.Types, n.Not))
 	case *expr.Binary:
@@ -150,34 +175,43 @@ func (r renderer) node(n expr.Node) {
 func (r renderer) binary(n *expr.Binary) {
 	switch n.Op {
 	case expr.OpAnd, expr.OpOr:
-		r.b.WriteString(r.logical(n.L, n.Op) + " " + n.Op.String() + " " + r.logical(n.R, n.Op))
+		r.logical(n.L, n.Op)
+		r.b.WriteString(" " + n.Op.String() + " ")
+		r.logical(n.R, n.Op)
 	case expr.OpRegex, expr.OpNotRegex:
 		r.b.WriteString(r.s.Regex(r.text(n.L, false), r.sub(n.R), n.Op == expr.OpNotRegex))
 	case expr.OpDistinct, expr.OpNotDistinct:
-		r.b.WriteString(r.s.Distinct(r.operand(n.L), r.operand(n.R), n.Op == expr.OpNotDistinct))
+		r.b.WriteString(r.s.Distinct(r.operandString(n.L), r.operandString(n.R), n.Op == expr.OpNotDistinct))
 	case expr.OpConcat:
 		r.b.WriteString(r.s.Concat(r.text(n.L, false), r.text(n.R, false)))
 	case expr.OpLike, expr.OpNotLike:
-		r.b.WriteString(r.text(n.L, false) + " " + n.Op.String() + " " + r.operand(n.R))
+		r.b.WriteString(r.text(n.L, false))
+		r.b.WriteString(" " + n.Op.String() + " ")
+		r.operand(n.R)
 	default:
-		r.b.WriteString(r.operand(n.L) + " " + n.Op.String() + " " + r.operand(n.R))
+		r.operand(n.L)
+		r.b.WriteString(" " + n.Op.String() + " ")
+		r.operand(n.R)
 	}
 }
 
-// logical renders an operand of AND/OR: a chain of the same operator needs no
-// parentheses, anything else that is not atomic does.
-func (r renderer) logical(n expr.Node, op expr.Op) string {
-	if b, ok := n.(*expr.Binary); ok && b.Op == op {
-		return r.sub(n)
-	}
-	switch n.(type) {
-	case *expr.Binary, *expr.Not, *expr.In, *expr.IsNull, *expr.Between, *expr.JSONType:
-		if b, ok := n.(*expr.Binary); ok && (b.Op == expr.OpAnd || b.Op == expr.OpOr) {
-			return "(" + r.sub(n) + ")"
+// logical writes an operand of AND/OR: a chain of the same operator and
+// predicates need no parentheses, anything else that is not atomic does.
+func (r renderer) logical(n expr.Node, op expr.Op) {
+	switch n := n.(type) {
+	case *expr.Binary:
+		if (n.Op == expr.OpAnd || n.Op == expr.OpOr) && n.Op != op {
+			r.b.WriteByte('(')
+			r.node(n)
+			r.b.WriteByte(')')
+			return
 		}
-		return r.sub(n)
+		r.node(n)
+	case *expr.Not, *expr.In, *expr.IsNull, *expr.Between, *expr.JSONType:
+		r.node(n)
+	default:
+		r.operand(n)
 	}
-	return r.operand(n)
 }
 
 // UsesAsText reports whether n applies a string operation (LIKE, regex, ||,

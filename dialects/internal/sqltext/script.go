@@ -86,6 +86,7 @@ func (st Style) List(names []string) string {
 // same model gives byte-identical files everywhere.
 func (sc *Script) Write(st Style) []byte {
 	var b strings.Builder
+	b.Grow(sc.sizeHint())
 	b.WriteString(sc.Header)
 	for _, r := range sc.Before {
 		writeRaw(&b, r)
@@ -172,4 +173,19 @@ func writeNotes(b *strings.Builder, notes []string) {
 func writeRaw(b *strings.Builder, r Raw) {
 	b.WriteString("\n-- raw " + r.Name + " (from schema.hcl, not translated)\n")
 	b.WriteString(strings.TrimRight(strings.TrimSpace(r.SQL), ";") + ";\n")
+}
+
+// sizeHint estimates the output's size, to write it without regrowing.
+func (sc *Script) sizeHint() int {
+	n := 1024
+	for _, t := range sc.Tables {
+		n += 64 + 40*len(t.Columns) + 64*len(t.Notes)
+		for _, c := range t.Constraints {
+			n += 32 + len(c.Name) + len(c.Body)
+		}
+		for _, idx := range t.Indexes {
+			n += 64 + len(idx.Name) + len(idx.Where) + len(idx.Raw) + 24*len(idx.Parts)
+		}
+	}
+	return n
 }
