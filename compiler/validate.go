@@ -124,6 +124,9 @@ func (v *validator) columns(t *Table, what string, names []string, ranges []hcl.
 }
 
 func suggest(name string, t *Table) string {
+	if len(name) > 128 {
+		return ""
+	}
 	best, bestD := "", 3
 	for _, c := range t.Columns {
 		if d := distance(name, c.Name); d < bestD {
