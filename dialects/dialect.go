@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -18,6 +20,10 @@ type Dialect interface {
 	// Generate lowers and renders the schema. Errors mean that the model's
 	// meaning cannot be kept in this dialect; warnings are kept in Output too.
 	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)
+	// OpenAtlas returns the Atlas driver for a connection (*sql.DB, *sql.Conn
+	// or *sql.Tx) to a database of this dialect, seeing everything the
+	// dialect's DDL can declare.
+	OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error)
 }
 
 // Output is one dialect's rendering of a schema.

@@ -36,6 +36,7 @@ type App struct {
 	Stdout, Stderr io.Writer
 	schema         []string
 	color          string
+	migrate        migrateFlags
 }
 
 // Run executes schemagen with args and returns its exit code.
@@ -81,8 +82,13 @@ that means the same on both, and keeps the generated files in step with it.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema file(s) to compile")
 	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: auto, always or never")
-	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd())
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd())
+	var all []*cobra.Command
 	for _, c := range root.Commands() {
+		all = append(all, c)
+		all = append(all, c.Commands()...)
+	}
+	for _, c := range all {
 		if c.Args == nil {
 			c.Args = cobra.NoArgs
 		}

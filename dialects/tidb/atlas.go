@@ -1,0 +1,273 @@
+package tidb
+
+import (
+	"context"
+	"fmt"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/mysql"
+	"ariga.io/atlas/sql/schema"
+)
+
+// OpenAtlas implements dialects.Dialect. Atlas's MySQL driver detects TiDB
+// but, gating CHECKs on MySQL 8.0.16 while TiDB reports 8.0.11, neither
+// inspects nor diffs them: every CHECK would be silently lost. The driver
+// returned here reads TiDB's CHECKs from information_schema and diffs them
+// itself, each change as one ALTER TABLE, as TiDB requires.
+func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
+	drv, err := mysql.Open(conn)
+	if err != nil {
+		return nil, err
+	}
+	return &atlasDriver{Driver: drv, conn: conn}, nil
+}
+
+type atlasDriver struct {
+	migrate.Driver
+	conn schema.ExecQuerier
+}
+
+func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *schema.InspectOptions) (*schema.Schema, error) {
+	s, err := d.Driver.InspectSchema(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	implicitActions(s)
+	return s, d.inspectChecks(ctx, s)
+}
+
+func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectRealmOption) (*schema.Realm, error) {
+	r, err := d.Driver.InspectRealm(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range r.Schemas {
+		implicitActions(s)
+		if err := d.inspectChecks(ctx, s); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// implicitActions drops the NO ACTION and RESTRICT that TiDB reports for
+// foreign keys: TiDB checks keys immediately, so both mean the default, and
+// TiDB rejects a CHECK on the columns of a foreign key with any written
+// action, NO ACTION included, so the planner must not write them.
+func implicitActions(s *schema.Schema) {
+	for _, t := range s.Tables {
+		for _, fk := range t.ForeignKeys {
+			if fk.OnDelete == schema.NoAction || fk.OnDelete == schema.Restrict {
+				fk.OnDelete = ""
+			}
+			if fk.OnUpdate == schema.NoAction || fk.OnUpdate == schema.Restrict {
+				fk.OnUpdate = ""
+			}
+		}
+	}
+}
+
+// checksQuery lists CHECKs as TiDB normalises them. TiDB keeps them in its
+// own table: TABLE_CONSTRAINTS has no CHECK rows there.
+const checksQuery = `SELECT TABLE_NAME, CONSTRAINT_NAME, CHECK_CLAUSE
+FROM INFORMATION_SCHEMA.TIDB_CHECK_CONSTRAINTS
+WHERE CONSTRAINT_SCHEMA = ?
+ORDER BY TABLE_NAME, CONSTRAINT_NAME`
+
+func (d *atlasDriver) inspectChecks(ctx context.Context, s *schema.Schema) error {
+	if len(s.Tables) == 0 {
+		return nil
+	}
+	name := s.Name
+	if name == "" {
+		rows, err := d.conn.QueryContext(ctx, "SELECT DATABASE()")
+		if err != nil {
+			return fmt.Errorf("tidb: current database: %w", err)
+		}
+		for rows.Next() {
+			err = rows.Scan(&name)
+		}
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("tidb: current database: %w", err)
+		}
+	}
+	rows, err := d.conn.QueryContext(ctx, checksQuery, name)
+	if err != nil {
+		return fmt.Errorf("tidb: querying check constraints of %q: %w", name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, check, clause string
+		if err := rows.Scan(&table, &check, &clause); err != nil {
+			return fmt.Errorf("tidb: %w", err)
+		}
+		if t, ok := s.Table(table); ok {
+			t.Attrs = append(t.Attrs, &schema.Check{Name: check, Expr: clause})
+		}
+	}
+	return rows.Err()
+}
+
+// SchemaDiff diffs everything but CHECKs with Atlas, then the CHECKs of the
+// tables that exist on both sides. Added tables keep their CHECKs, which the
+// planner writes into CREATE TABLE.
+func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOption) ([]schema.Change, error) {
+	restore := stripChecks(append(from.Tables, to.Tables...))
+	changes, err := d.Driver.SchemaDiff(from, to, opts...)
+	restore()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range to.Tables {
+		if f, ok := from.Table(t.Name); ok {
+			changes = addCheckChanges(changes, f, t)
+		}
+	}
+	return changes, nil
+}
+
+// RealmDiff is SchemaDiff for every schema on both sides.
+func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOption) ([]schema.Change, error) {
+	var tables []*schema.Table
+	for _, s := range append(from.Schemas, to.Schemas...) {
+		tables = append(tables, s.Tables...)
+	}
+	restore := stripChecks(tables)
+	changes, err := d.Driver.RealmDiff(from, to, opts...)
+	restore()
+	if err != nil {
+		return nil, err
+	}
+	for _, ts := range to.Schemas {
+		fs, ok := from.Schema(ts.Name)
+		if !ok {
+			continue
+		}
+		for _, t := range ts.Tables {
+			if f, ok := fs.Table(t.Name); ok {
+				changes = addCheckChanges(changes, f, t)
+			}
+		}
+	}
+	return changes, nil
+}
+
+// TableDiff diffs two tables, CHECKs included.
+func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
+	restore := stripChecks([]*schema.Table{from, to})
+	changes, err := d.Driver.TableDiff(from, to, opts...)
+	restore()
+	if err != nil {
+		return nil, err
+	}
+	return append(changes, checkChanges(from, to)...), nil
+}
+
+// PlanChanges plans each CHECK change on its own: a changed CHECK is dropped
+// and added again, as two statements.
+func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []schema.Change, opts ...migrate.PlanOption) (*migrate.Plan, error) {
+	return d.Driver.PlanChanges(ctx, name, splitModifyChecks(changes), opts...)
+}
+
+func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change, opts ...migrate.PlanOption) error {
+	return d.Driver.ApplyChanges(ctx, splitModifyChecks(changes), opts...)
+}
+
+// stripChecks removes the CHECKs from tables and returns a function that puts
+// them back.
+func stripChecks(tables []*schema.Table) (restore func()) {
+	saved := make(map[*schema.Table][]schema.Attr, len(tables))
+	for _, t := range tables {
+		if _, done := saved[t]; done {
+			continue
+		}
+		saved[t] = t.Attrs
+		kept := make([]schema.Attr, 0, len(t.Attrs))
+		for _, a := range t.Attrs {
+			if _, ok := a.(*schema.Check); !ok {
+				kept = append(kept, a)
+			}
+		}
+		t.Attrs = kept
+	}
+	return func() {
+		for t, attrs := range saved {
+			t.Attrs = attrs
+		}
+	}
+}
+
+func checks(t *schema.Table) map[string]*schema.Check {
+	m := map[string]*schema.Check{}
+	for _, a := range t.Attrs {
+		if c, ok := a.(*schema.Check); ok {
+			m[c.Name] = c
+		}
+	}
+	return m
+}
+
+// checkChanges compares CHECKs by name; both sides are inspected from TiDB,
+// so equal expressions have equal normalised text.
+func checkChanges(from, to *schema.Table) []schema.Change {
+	var changes []schema.Change
+	fc, tc := checks(from), checks(to)
+	for _, a := range from.Attrs {
+		if c, ok := a.(*schema.Check); ok {
+			if _, kept := tc[c.Name]; !kept {
+				changes = append(changes, &schema.DropCheck{C: c})
+			}
+		}
+	}
+	for _, a := range to.Attrs {
+		c, ok := a.(*schema.Check)
+		if !ok {
+			continue
+		}
+		switch old, existed := fc[c.Name]; {
+		case !existed:
+			changes = append(changes, &schema.AddCheck{C: c})
+		case old.Expr != c.Expr:
+			changes = append(changes, &schema.ModifyCheck{From: old, To: c})
+		}
+	}
+	return changes
+}
+
+// addCheckChanges adds the CHECK changes of one table to the ModifyTable
+// change of that table, or to a new one.
+func addCheckChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
+	cs := checkChanges(from, to)
+	if len(cs) == 0 {
+		return changes
+	}
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok && m.T.Name == to.Name {
+			m.Changes = append(m.Changes, cs...)
+			return changes
+		}
+	}
+	return append(changes, &schema.ModifyTable{T: to, Changes: cs})
+}
+
+func splitModifyChecks(changes []schema.Change) []schema.Change {
+	for _, c := range changes {
+		m, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		var split []schema.Change
+		for _, tc := range m.Changes {
+			if mc, ok := tc.(*schema.ModifyCheck); ok {
+				split = append(split, &schema.DropCheck{C: mc.From}, &schema.AddCheck{C: mc.To})
+				continue
+			}
+			split = append(split, tc)
+		}
+		m.Changes = split
+	}
+	return changes
+}

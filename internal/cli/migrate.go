@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schemagen/schemagen/internal/atlasconf"
+	"github.com/schemagen/schemagen/internal/migration"
+)
+
+// migrateCommands are the subcommands of `schemagen migrate`; each file that
+// defines one registers it here.
+var migrateCommands []func(*App) *cobra.Command
+
+// migrateFlags are shared by the migrate subcommands.
+type migrateFlags struct {
+	config string
+	envs   []string
+	vars   map[string]string
+}
+
+func (a *App) migrateCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "migrate",
+		Short: "Versioned migrations for every dialect, in Atlas's directory format",
+		Long: `Plan, check, lint and apply versioned migration files, one directory per
+dialect (migrations/postgres, migrations/tidb), each with an atlas.sum that the
+Atlas CLI reads. The envs, dev databases and directories come from atlas.hcl.
+
+` + exitCodes,
+	}
+	cmd.PersistentFlags().StringVar(&a.migrate.config, "config", atlasconf.DefaultFile, "the project configuration")
+	cmd.PersistentFlags().StringToStringVar(&a.migrate.vars, "var", nil, "set an atlas.hcl variable (name=value)")
+	for _, sub := range migrateCommands {
+		cmd.AddCommand(sub(a))
+	}
+	return cmd
+}
+
+// targets loads atlas.hcl and resolves the --env flags (all envs when none).
+func (a *App) targets() ([]migration.Target, error) {
+	cfg, diags := atlasconf.Load(a.migrate.config, a.migrate.vars)
+	if diags.HasErrors() {
+		a.printDiags(cfg.Files, diags)
+		return nil, findings{fmt.Sprintf("%s is invalid.", a.migrate.config)}
+	}
+	t, err := migration.Targets(cfg, a.migrate.envs)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return t, nil
+}
+
+func envFlag(cmd *cobra.Command, a *App, many bool) {
+	if many {
+		cmd.Flags().StringSliceVar(&a.migrate.envs, "env", nil, "env(s) of atlas.hcl to work on (default: all)")
+		return
+	}
+	cmd.Flags().StringSliceVar(&a.migrate.envs, "env", nil, "env of atlas.hcl to work on")
+	cmd.MarkFlagRequired("env")
+}
+
+// interruptible returns a context cancelled by Ctrl-C.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+func init() {
+	migrateCommands = append(migrateCommands, (*App).migrateDiffCmd, (*App).migrateHashCmd, (*App).migrateNewCmd)
+}
+
+func (a *App) migrateDiffCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "diff NAME",
+		Short: "Write the migration from the directory's state to the generated DDL",
+		Long: `For each env (all by default): replay the migration directory on a clean dev
+database, load the generated DDL into another, let Atlas diff and plan the
+change, and write migrations/<dialect>/<version>_NAME.sql, with the same
+version in every dialect, then update atlas.sum. With no change, say so and
+write nothing. A directory that does not match its atlas.sum is refused.
+
+Where an env's dev URL is empty, an embedded dev database is started and
+removed afterwards. Data changes (backfills, checks on existing rows) go into
+the written file by hand; then run ` + "`schemagen migrate hash`" + `.
+
+` + exitCodes,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if err := migration.ValidName(name); err != nil {
+				return usageError{err}
+			}
+			targets, err := a.targets()
+			if err != nil {
+				return err
+			}
+			ctx, stop := interruptible()
+			defer stop()
+			dev := &migration.Dev{Progress: a.Stderr}
+			defer dev.Close()
+			planned, err := migration.Plan(ctx, dev, targets, name)
+			if err != nil {
+				return a.migrationError(err)
+			}
+			written, err := migration.Write(planned, name, time.Now())
+			if err != nil {
+				return err
+			}
+			for _, p := range planned {
+				if p.Plan == nil {
+					fmt.Fprintf(a.Stdout, "%s: no changes; %s is up to date with %s\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src)
+				}
+			}
+			for _, w := range written {
+				fmt.Fprintf(a.Stdout, "wrote %s\n", w)
+			}
+			return nil
+		},
+	}
+	envFlag(cmd, a, true)
+	return cmd
+}
+
+// migrationError turns errors the user must act on into findings.
+func (a *App) migrationError(err error) error {
+	var sum *migration.SumError
+	if errors.As(err, &sum) {
+		return findings{"Error: " + sum.Error()}
+	}
+	return err
+}
+
+func (a *App) migrateHashCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hash",
+		Short: "Rewrite atlas.sum after a reviewed edit of migration files",
+		Long: `Recompute atlas.sum of each env's migration directory from its files, as
+` + "`atlas migrate hash`" + ` does. Run it after adding data statements to a file.
+
+` + exitCodes,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			targets, err := a.targets()
+			if err != nil {
+				return err
+			}
+			for _, t := range targets {
+				dir, err := migration.OpenDir(t.Env.Dir, false)
+				if err != nil {
+					return err
+				}
+				if err := migration.Hash(dir); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.Stdout, "wrote %s/atlas.sum\n", strings.TrimSuffix(dir.Path(), "/"))
+			}
+			return nil
+		},
+	}
+	envFlag(cmd, a, true)
+	return cmd
+}
+
+func (a *App) migrateNewCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "new NAME",
+		Short: "Write an empty migration file in every dialect, for data migrations",
+		Long: `Write migrations/<dialect>/<version>_NAME.sql, empty, with the same version in
+every env's directory, and update atlas.sum. Fill in each dialect's statements,
+then run ` + "`schemagen migrate hash`" + `.
+
+` + exitCodes,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := migration.ValidName(args[0]); err != nil {
+				return usageError{err}
+			}
+			targets, err := a.targets()
+			if err != nil {
+				return err
+			}
+			written, err := migration.NewFile(targets, args[0], time.Now())
+			if err != nil {
+				return a.migrationError(err)
+			}
+			for _, w := range written {
+				fmt.Fprintf(a.Stdout, "wrote %s\n", w)
+			}
+			return nil
+		},
+	}
+	envFlag(cmd, a, true)
+	return cmd
+}
