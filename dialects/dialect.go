@@ -24,6 +24,11 @@ type Dialect interface {
 	// or *sql.Tx) to a database of this dialect, seeing everything the
 	// dialect's DDL can declare.
 	OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error)
+	// Renormalizes reports whether the text the database reports for an
+	// expression can change again when that text is executed (PostgreSQL
+	// rewrites `x IN (...)` once more, for example). States compared with a
+	// replayed migration directory must then be rebuilt from planned text.
+	Renormalizes() bool
 }
 
 // Output is one dialect's rendering of a schema.

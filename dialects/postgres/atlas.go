@@ -11,3 +11,7 @@ import (
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	return postgres.Open(conn)
 }
+
+// Renormalizes implements dialects.Dialect: PostgreSQL's deparsed CHECKs,
+// defaults and predicates are not always stable when parsed again.
+func (Dialect) Renormalizes() bool { return true }

@@ -22,6 +22,9 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	return &atlasDriver{Driver: drv, conn: conn}, nil
 }
 
+// Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
+func (Dialect) Renormalizes() bool { return false }
+
 type atlasDriver struct {
 	migrate.Driver
 	conn schema.ExecQuerier

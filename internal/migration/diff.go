@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
 )
 
 // Planned is the migration planned for one target.
@@ -76,17 +77,53 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 	if err != nil {
 		return nil, err
 	}
-	changes, err := drv.SchemaDiff(from, to)
+	// Both states were read from a real database, so they are normalised
+	// alike and CHECK expressions compare as text.
+	if t.Dialect.Renormalizes() {
+		// Rebuild the desired state from the statements a migration would
+		// hold, so that it is normalised as the replayed files are.
+		if to, err = rebuild(ctx, dev, t, drv, to); err != nil {
+			return nil, err
+		}
+	}
+	changes, err := drv.SchemaDiff(from, to, schema.DiffNormalized())
 	if err != nil {
 		return nil, err
 	}
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	return drv.PlanChanges(ctx, name, changes, func(o *migrate.PlanOptions) {
-		o.SchemaQualifier = new(string)
-		o.Indent = "  "
-	})
+	return drv.PlanChanges(ctx, name, changes, planOptions)
+}
+
+func planOptions(o *migrate.PlanOptions) {
+	o.SchemaQualifier = new(string)
+	o.Indent = "  "
+}
+
+// rebuild plans state from an empty database, runs the planned statements on
+// a new scratch database and returns what that database reports.
+func rebuild(ctx context.Context, dev *Dev, t Target, drv migrate.Driver, state *schema.Schema) (*schema.Schema, error) {
+	changes, err := drv.SchemaDiff(schema.New(""), state, schema.DiffNormalized())
+	if err != nil {
+		return nil, err
+	}
+	plan, err := drv.PlanChanges(ctx, "rebuild", changes, planOptions)
+	if err != nil {
+		return nil, err
+	}
+	scratch, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+	if err != nil {
+		return nil, err
+	}
+	defer scratch.Close()
+	for _, c := range plan.Changes {
+		if _, err := scratch.ExecContext(ctx, c.Cmd); err != nil {
+			return nil, fmt.Errorf("rebuilding the desired state: %w\n%s", err, c.Cmd)
+		}
+	}
+	_, s, err := inspect(ctx, t.Dialect, scratch)
+	return s, err
 }
 
 // Write writes the planned files, all with one version, and updates each
