@@ -261,3 +261,36 @@ func names(files []migrate.File) []string {
 	}
 	return out
 }
+
+// TestRepositoryMigrationsUpToDate is the CI check for the repository's own
+// migrations: replaying migrations/ gives exactly generated/, in both dialects.
+func TestRepositoryMigrationsUpToDate(t *testing.T) {
+	t.Setenv("SCHEMAGEN_DEV_POSTGRES_URL", dbtest.ServerURL(t, "postgres"))
+	t.Setenv("SCHEMAGEN_DEV_TIDB_URL", dbtest.ServerURL(t, "tidb"))
+	cfg, diags := atlasconf.Load("../../atlas.hcl", nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	targets, err := migration.Targets(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(targets) != 2 {
+		t.Fatalf("atlas.hcl has %d envs, want postgres and tidb", len(targets))
+	}
+	dev := &migration.Dev{}
+	defer dev.Close()
+	planned, err := migration.Plan(context.Background(), dev, targets, "check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range planned {
+		if p.Plan != nil {
+			var stmts []string
+			for _, c := range p.Plan.Changes {
+				stmts = append(stmts, c.Cmd)
+			}
+			t.Errorf("%s: migrations/ is behind generated/; run `schemagen migrate diff NAME`:\n%s", p.Target.Env.Name, strings.Join(stmts, ";\n"))
+		}
+	}
+}

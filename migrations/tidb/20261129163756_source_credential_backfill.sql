@@ -1,0 +1,4 @@
+-- The hand-written 0014_source_credential_refs migration backfills the
+-- credential lifecycle registry on PostgreSQL only. This file keeps the two
+-- directories' versions aligned; add TiDB statements here if TiDB deployments
+-- hold legacy credential refs.
