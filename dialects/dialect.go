@@ -29,6 +29,9 @@ type Dialect interface {
 	// rewrites `x IN (...)` once more, for example). States compared with a
 	// replayed migration directory must then be rebuilt from planned text.
 	Renormalizes() bool
+	// Revisions returns the migration history of the database conn is
+	// connected to, in the Atlas CLI's revisions table (see Revisions).
+	Revisions(conn schema.ExecQuerier) Revisions
 }
 
 // Output is one dialect's rendering of a schema.

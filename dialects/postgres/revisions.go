@@ -1,0 +1,57 @@
+package postgres
+
+import (
+	"strconv"
+	"strings"
+
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/revisions"
+)
+
+// Revisions implements dialects.Dialect: the Atlas CLI's revisions table,
+// "atlas_schema_revisions"."atlas_schema_revisions", where the CLI keeps it
+// for a connection that names no search_path.
+func (Dialect) Revisions(conn schema.ExecQuerier) dialects.Revisions {
+	return revisions.New(revisionSpec, conn)
+}
+
+// revisionTableDDL is the table the Atlas CLI creates (through Ent).
+const revisionTableDDL = `CREATE TABLE IF NOT EXISTS "atlas_schema_revisions"."atlas_schema_revisions" (` +
+	`"version" character varying NOT NULL, ` +
+	`"description" character varying NOT NULL, ` +
+	`"type" bigint NOT NULL DEFAULT 2, ` +
+	`"applied" bigint NOT NULL DEFAULT 0, ` +
+	`"total" bigint NOT NULL DEFAULT 0, ` +
+	`"executed_at" timestamptz NOT NULL, ` +
+	`"execution_time" bigint NOT NULL, ` +
+	`"error" text NULL, ` +
+	`"error_stmt" text NULL, ` +
+	`"hash" character varying NOT NULL, ` +
+	`"partial_hashes" jsonb NULL, ` +
+	`"operator_version" character varying NOT NULL, ` +
+	`PRIMARY KEY ("version"))`
+
+var revisionSpec = &revisions.Spec{
+	Schema: revisions.Name,
+	Ident:  Ident,
+	Param:  func(n int) string { return "$" + strconv.Itoa(n) },
+	Create: []string{
+		`CREATE SCHEMA IF NOT EXISTS "atlas_schema_revisions"`,
+		revisionTableDDL,
+	},
+	Exists: `SELECT to_regclass('"atlas_schema_revisions"."atlas_schema_revisions"') IS NOT NULL`,
+	// Exact to the microsecond, whatever the session's time zone.
+	TimeIn:  func(p string) string { return "TIMESTAMPTZ 'epoch' + CAST(" + p + " AS bigint) * INTERVAL '1 microsecond'" },
+	TimeOut: func(c string) string { return "CAST(EXTRACT(EPOCH FROM " + c + ") * 1000000 AS bigint)" },
+	JSONIn:  func(p string) string { return "CAST(CAST(" + p + " AS text) AS jsonb)" },
+	JSONOut: func(c string) string { return "CAST(" + c + " AS text)" },
+	Upsert: func(columns []string) string {
+		set := make([]string, len(columns))
+		for i, c := range columns {
+			set[i] = Ident(c) + " = EXCLUDED." + Ident(c)
+		}
+		return `ON CONFLICT ("version") DO UPDATE SET ` + strings.Join(set, ", ")
+	},
+}

@@ -1,0 +1,23 @@
+package dialects
+
+import (
+	"context"
+
+	"ariga.io/atlas/sql/migrate"
+)
+
+// RevisionTable is the name of the table in which the Atlas CLI, and
+// schemagen with it, records the migration files applied to a database.
+const RevisionTable = "atlas_schema_revisions"
+
+// Revisions is the migration history of one database, kept in the table the
+// Atlas CLI keeps it in (RevisionTable), with the same columns and values, so
+// that either tool can continue what the other applied. It is what Atlas's
+// migrate.Executor reads and writes.
+type Revisions interface {
+	migrate.RevisionReadWriter
+	// Exists reports whether the table exists.
+	Exists(ctx context.Context) (bool, error)
+	// Init creates the table, and the schema holding it, when missing.
+	Init(ctx context.Context) error
+}
