@@ -81,7 +81,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions}, rec.Diags
 }
 
-var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true}
+var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true, InlineIndexes: true}
 
 // Ident quotes an identifier.
 func Ident(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }

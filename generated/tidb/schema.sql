@@ -46,12 +46,12 @@ CREATE TABLE `sources` (
   `updated_at` DATETIME(3) NOT NULL,
   `credential_ref` VARCHAR(255),
   PRIMARY KEY (`id`),
-  CONSTRAINT `sources_knowledge_space_id_fkey` FOREIGN KEY (`knowledge_space_id`) REFERENCES `knowledge_spaces` (`id`) ON DELETE CASCADE
+  CONSTRAINT `sources_knowledge_space_id_fkey` FOREIGN KEY (`knowledge_space_id`) REFERENCES `knowledge_spaces` (`id`) ON DELETE CASCADE,
+  INDEX `sources_space_status_idx` (`knowledge_space_id`, `status`),
+  UNIQUE INDEX `sources_credential_ref_uq` (`credential_ref`),
+  INDEX `sources_credential_backfill_discovery_idx` (`id`),
+  UNIQUE INDEX `sources_space_id_uq` (`knowledge_space_id`, `id`)
 );
-CREATE INDEX `sources_space_status_idx` ON `sources` (`knowledge_space_id`, `status`);
-CREATE UNIQUE INDEX `sources_credential_ref_uq` ON `sources` (`credential_ref`);
-CREATE INDEX `sources_credential_backfill_discovery_idx` ON `sources` (`id`);
-CREATE UNIQUE INDEX `sources_space_id_uq` ON `sources` (`knowledge_space_id`, `id`);
 
 -- columns id, knowledge_space_id: uuid as CHAR(36)
 -- column failure_message: text as TEXT (at most 65,535 bytes on TiDB)
@@ -89,9 +89,9 @@ CREATE TABLE `knowledge_space_profile_revisions` (
   CONSTRAINT `knowledge_space_profile_revisions_positive_ck` CHECK (`revision` >= 1 AND (`dimension` IS NULL OR `dimension` >= 1)),
   CONSTRAINT `knowledge_space_profile_revisions_vector_shape_ck` CHECK ((`kind` = 'embedding' AND `vector_space_id` IS NOT NULL AND `dimension` IS NOT NULL AND `dimension` >= 1) OR (`kind` = 'retrieval' AND `vector_space_id` IS NULL AND `dimension` IS NULL)),
   CONSTRAINT `knowledge_space_profile_revisions_lifecycle_ck` CHECK ((`state` = 'candidate' AND `activated_at` IS NULL AND `superseded_at` IS NULL AND `failed_at` IS NULL AND `failure_code` IS NULL AND `failure_message` IS NULL) OR (`state` = 'active' AND `activated_at` IS NOT NULL AND `superseded_at` IS NULL AND `failed_at` IS NULL AND `failure_code` IS NULL AND `failure_message` IS NULL) OR (`state` = 'superseded' AND `activated_at` IS NOT NULL AND `superseded_at` IS NOT NULL AND `failed_at` IS NULL AND `failure_code` IS NULL AND `failure_message` IS NULL) OR (`state` = 'failed' AND `activated_at` IS NULL AND `superseded_at` IS NULL AND `failed_at` IS NOT NULL AND `failure_code` IS NOT NULL AND `failure_message` IS NOT NULL)),
-  CONSTRAINT `knowledge_space_profile_revisions_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE
+  CONSTRAINT `knowledge_space_profile_revisions_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
+  INDEX `knowledge_space_profile_revisions_scope_state_idx` (`tenant_id`, `knowledge_space_id`, `kind`, `state`, `revision`, `id`)
 );
-CREATE INDEX `knowledge_space_profile_revisions_scope_state_idx` ON `knowledge_space_profile_revisions` (`tenant_id`, `knowledge_space_id`, `kind`, `state`, `revision`, `id`);
 
 -- columns id, knowledge_space_id, profile_revision_id: uuid as CHAR(36)
 -- columns created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
@@ -109,9 +109,9 @@ CREATE TABLE `knowledge_space_profile_heads` (
   CONSTRAINT `knowledge_space_profile_heads_kind_ck` CHECK (`kind` IN ('embedding', 'retrieval')),
   CONSTRAINT `knowledge_space_profile_heads_positive_ck` CHECK (`active_revision` >= 1 AND `row_version` >= 1),
   CONSTRAINT `knowledge_space_profile_heads_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
-  CONSTRAINT `knowledge_space_profile_heads_revision_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`, `kind`, `profile_revision_id`, `active_revision`) REFERENCES `knowledge_space_profile_revisions` (`tenant_id`, `knowledge_space_id`, `kind`, `id`, `revision`)
+  CONSTRAINT `knowledge_space_profile_heads_revision_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`, `kind`, `profile_revision_id`, `active_revision`) REFERENCES `knowledge_space_profile_revisions` (`tenant_id`, `knowledge_space_id`, `kind`, `id`, `revision`),
+  UNIQUE INDEX `knowledge_space_profile_heads_scope_uq` (`tenant_id`, `knowledge_space_id`, `kind`)
 );
-CREATE UNIQUE INDEX `knowledge_space_profile_heads_scope_uq` ON `knowledge_space_profile_heads` (`tenant_id`, `knowledge_space_id`, `kind`);
 
 -- columns id, knowledge_space_id, lease_token: uuid as CHAR(36)
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
@@ -145,10 +145,10 @@ CREATE TABLE `knowledge_space_profile_backfills` (
   CONSTRAINT `knowledge_space_profile_backfills_lease_ck` CHECK ((`run_state` = 'running' AND `worker_id` IS NOT NULL AND `lease_token` IS NOT NULL AND `lease_expires_at` IS NOT NULL AND `heartbeat_at` IS NOT NULL) OR (`run_state` <> 'running' AND `worker_id` IS NULL AND `lease_token` IS NULL AND `lease_expires_at` IS NULL AND `heartbeat_at` IS NULL)),
   CONSTRAINT `knowledge_space_profile_backfills_lifecycle_ck` CHECK ((`run_state` IN ('queued', 'running') AND `completed_at` IS NULL AND `last_error_code` IS NULL AND `last_error_message` IS NULL) OR (`run_state` = 'succeeded' AND `completed_at` IS NOT NULL AND `last_error_code` IS NULL AND `last_error_message` IS NULL) OR (`run_state` = 'failed' AND `completed_at` IS NOT NULL AND `last_error_code` IS NOT NULL AND `last_error_message` IS NOT NULL)),
   CONSTRAINT `knowledge_space_profile_backfills_lease_token_ck` CHECK (`lease_token` IS NULL OR (`lease_token` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' AND `lease_token` <> '00000000-0000-0000-0000-000000000000')),
-  CONSTRAINT `knowledge_space_profile_backfills_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE
+  CONSTRAINT `knowledge_space_profile_backfills_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
+  UNIQUE INDEX `knowledge_space_profile_backfills_source_uq` (`tenant_id`, `knowledge_space_id`, `kind`, `source_manifest_version`, `source_snapshot_digest`),
+  INDEX `knowledge_space_profile_backfills_claim_idx` (`run_state`, `lease_expires_at`, `updated_at`, `id`)
 );
-CREATE UNIQUE INDEX `knowledge_space_profile_backfills_source_uq` ON `knowledge_space_profile_backfills` (`tenant_id`, `knowledge_space_id`, `kind`, `source_manifest_version`, `source_snapshot_digest`);
-CREATE INDEX `knowledge_space_profile_backfills_claim_idx` ON `knowledge_space_profile_backfills` (`run_state`, `lease_expires_at`, `updated_at`, `id`);
 
 -- columns id, knowledge_space_id, source_id, lease_token: uuid as CHAR(36)
 -- columns tenant_id, candidate_credential_ref: type varchar(255) instead of text [override]
@@ -182,12 +182,12 @@ CREATE TABLE `source_credential_backfills` (
   CONSTRAINT `source_credential_backfills_lease_ck` CHECK ((`run_state` = 'running' AND `worker_id` IS NOT NULL AND `lease_token` IS NOT NULL AND `lease_expires_at` IS NOT NULL AND `heartbeat_at` IS NOT NULL AND `completed_at` IS NULL) OR (`run_state` <> 'running' AND `worker_id` IS NULL AND `lease_token` IS NULL AND `lease_expires_at` IS NULL AND `heartbeat_at` IS NULL)),
   CONSTRAINT `source_credential_backfills_terminal_ck` CHECK ((`run_state` IN ('succeeded', 'failed') AND `completed_at` IS NOT NULL) OR (`run_state` IN ('queued', 'running') AND `completed_at` IS NULL)),
   CONSTRAINT `source_credential_backfills_tenant_id_knowledge_space_id_fkey` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
-  CONSTRAINT `source_credential_backfills_knowledge_space_id_source_id_fkey` FOREIGN KEY (`knowledge_space_id`, `source_id`) REFERENCES `sources` (`knowledge_space_id`, `id`) ON DELETE CASCADE
+  CONSTRAINT `source_credential_backfills_knowledge_space_id_source_id_fkey` FOREIGN KEY (`knowledge_space_id`, `source_id`) REFERENCES `sources` (`knowledge_space_id`, `id`) ON DELETE CASCADE,
+  UNIQUE INDEX `source_credential_backfills_source_uq` (`tenant_id`, `knowledge_space_id`, `source_id`),
+  UNIQUE INDEX `source_credential_backfills_candidate_ref_uq` (`candidate_credential_ref`),
+  INDEX `source_credential_backfills_claim_idx` (`run_state`, `lease_expires_at`, `updated_at`, `id`),
+  INDEX `source_credential_backfills_scope_idx` (`tenant_id`, `knowledge_space_id`, `source_id`, `id`)
 );
-CREATE UNIQUE INDEX `source_credential_backfills_source_uq` ON `source_credential_backfills` (`tenant_id`, `knowledge_space_id`, `source_id`);
-CREATE UNIQUE INDEX `source_credential_backfills_candidate_ref_uq` ON `source_credential_backfills` (`candidate_credential_ref`);
-CREATE INDEX `source_credential_backfills_claim_idx` ON `source_credential_backfills` (`run_state`, `lease_expires_at`, `updated_at`, `id`);
-CREATE INDEX `source_credential_backfills_scope_idx` ON `source_credential_backfills` (`tenant_id`, `knowledge_space_id`, `source_id`, `id`);
 
 -- columns id, knowledge_space_id, source_id, lease_token: uuid as CHAR(36)
 -- columns tenant_id, credential_ref, operation_id: type varchar(255) instead of text [override]
@@ -223,10 +223,10 @@ CREATE TABLE `source_secret_lifecycle_refs` (
   CONSTRAINT `source_secret_lifecycle_refs_counts_ck` CHECK (`delete_attempts` >= 0 AND `row_version` >= 0),
   CONSTRAINT `source_secret_lifecycle_refs_state_ck` CHECK (`state` IN ('staged', 'candidate', 'active', 'retired', 'deleting', 'deleted')),
   CONSTRAINT `source_secret_lifecycle_refs_lease_ck` CHECK ((`state` = 'deleting' AND `worker_id` IS NOT NULL AND `lease_token` IS NOT NULL AND `lease_expires_at` IS NOT NULL AND `heartbeat_at` IS NOT NULL AND `deleted_at` IS NULL) OR (`state` <> 'deleting' AND `worker_id` IS NULL AND `lease_token` IS NULL AND `lease_expires_at` IS NULL AND `heartbeat_at` IS NULL)),
-  CONSTRAINT `source_secret_lifecycle_refs_terminal_ck` CHECK ((`state` = 'deleted' AND `deleted_at` IS NOT NULL) OR (`state` <> 'deleted' AND `deleted_at` IS NULL))
+  CONSTRAINT `source_secret_lifecycle_refs_terminal_ck` CHECK ((`state` = 'deleted' AND `deleted_at` IS NOT NULL) OR (`state` <> 'deleted' AND `deleted_at` IS NULL)),
+  UNIQUE INDEX `source_secret_lifecycle_refs_ref_uq` (`credential_ref`),
+  INDEX `source_secret_lifecycle_refs_operation_idx` (`operation_id`, `state`, `id`),
+  INDEX `source_secret_lifecycle_refs_claim_idx` (`state`, `next_delete_at`, `lease_expires_at`, `updated_at`, `id`),
+  INDEX `source_secret_lifecycle_refs_recovery_idx` (`state`, `recover_after`, `id`),
+  INDEX `source_secret_lifecycle_refs_scope_idx` (`tenant_id`, `knowledge_space_id`, `source_id`, `id`)
 );
-CREATE UNIQUE INDEX `source_secret_lifecycle_refs_ref_uq` ON `source_secret_lifecycle_refs` (`credential_ref`);
-CREATE INDEX `source_secret_lifecycle_refs_operation_idx` ON `source_secret_lifecycle_refs` (`operation_id`, `state`, `id`);
-CREATE INDEX `source_secret_lifecycle_refs_claim_idx` ON `source_secret_lifecycle_refs` (`state`, `next_delete_at`, `lease_expires_at`, `updated_at`, `id`);
-CREATE INDEX `source_secret_lifecycle_refs_recovery_idx` ON `source_secret_lifecycle_refs` (`state`, `recover_after`, `id`);
-CREATE INDEX `source_secret_lifecycle_refs_scope_idx` ON `source_secret_lifecycle_refs` (`tenant_id`, `knowledge_space_id`, `source_id`, `id`);

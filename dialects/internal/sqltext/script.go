@@ -71,6 +71,9 @@ type Style struct {
 	// InlineComments puts comments in the table definition (TiDB) instead
 	// of COMMENT ON statements (PostgreSQL).
 	InlineComments bool
+	// InlineIndexes declares indexes in CREATE TABLE (TiDB, where every DDL
+	// statement is a slow job of its own) instead of CREATE INDEX statements.
+	InlineIndexes bool
 }
 
 // List renders identifiers as a comma-separated list.
@@ -115,6 +118,13 @@ func (sc *Script) Write(st Style) []byte {
 		for _, c := range t.Constraints {
 			lines = append(lines, "  CONSTRAINT "+st.Ident(c.Name)+" "+c.Body)
 		}
+		if st.InlineIndexes {
+			for _, idx := range t.Indexes {
+				if idx.Raw == "" {
+					lines = append(lines, "  "+indexDef(st, idx))
+				}
+			}
+		}
 		b.WriteString(strings.Join(lines, ",\n"))
 		b.WriteString("\n)")
 		if t.Comment != "" && st.InlineComments {
@@ -133,23 +143,24 @@ func (sc *Script) Write(st Style) []byte {
 		}
 		for _, idx := range t.Indexes {
 			writeNotes(&b, idx.Notes)
-			if idx.Raw != "" {
+			switch {
+			case idx.Raw != "":
 				b.WriteString(strings.TrimRight(strings.TrimSpace(idx.Raw), ";") + ";\n")
-				continue
+			case !st.InlineIndexes:
+				b.WriteString("CREATE ")
+				if idx.Unique {
+					b.WriteString("UNIQUE ")
+				}
+				b.WriteString("INDEX " + st.Ident(idx.Name) + " ON " + st.Ident(t.Name))
+				if idx.Using != "" {
+					b.WriteString(" USING " + idx.Using)
+				}
+				b.WriteString(" (" + strings.Join(idx.Parts, ", ") + ")")
+				if idx.Where != "" {
+					b.WriteString(" WHERE " + idx.Where)
+				}
+				b.WriteString(";\n")
 			}
-			b.WriteString("CREATE ")
-			if idx.Unique {
-				b.WriteString("UNIQUE ")
-			}
-			b.WriteString("INDEX " + st.Ident(idx.Name) + " ON " + st.Ident(t.Name))
-			if idx.Using != "" {
-				b.WriteString(" USING " + idx.Using)
-			}
-			b.WriteString(" (" + strings.Join(idx.Parts, ", ") + ")")
-			if idx.Where != "" {
-				b.WriteString(" WHERE " + idx.Where)
-			}
-			b.WriteString(";\n")
 		}
 	}
 	if len(sc.Deferred) > 0 {
@@ -162,6 +173,16 @@ func (sc *Script) Write(st Style) []byte {
 		writeRaw(&b, r)
 	}
 	return []byte(b.String())
+}
+
+// indexDef is an index declared in CREATE TABLE, which takes no method or
+// predicate (the dialects that inline indexes have neither).
+func indexDef(st Style, idx *Index) string {
+	kw := "INDEX "
+	if idx.Unique {
+		kw = "UNIQUE INDEX "
+	}
+	return kw + st.Ident(idx.Name) + " (" + strings.Join(idx.Parts, ", ") + ")"
 }
 
 func writeNotes(b *strings.Builder, notes []string) {

@@ -41,10 +41,10 @@ CREATE TABLE `accounts` (
   CONSTRAINT `accounts_age_ck` CHECK (`age` IS NULL OR NOT (`age` < 0 OR `age` > 150)),
   CONSTRAINT `accounts_id_text_ck` CHECK (CHAR_LENGTH(`id`) = 36 AND LOWER(CONCAT(`code`, 'x')) <> 'x'),
   CONSTRAINT `accounts_raw_ck` CHECK (`score` IS NULL OR `score` >= 0),
-  CONSTRAINT `accounts_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
+  CONSTRAINT `accounts_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
+  INDEX `accounts_lower_email_idx` ((LOWER(`email`)), `created_at` DESC),
+  INDEX `accounts_email_pattern_idx` (`email`)
 ) COMMENT = 'People''s accounts; ''quoted'' text and a back\\slash';
-CREATE INDEX `accounts_lower_email_idx` ON `accounts` ((LOWER(`email`)), `created_at` DESC);
-CREATE INDEX `accounts_email_pattern_idx` ON `accounts` (`email`);
 
 -- columns id, group_id, account_id: uuid as CHAR(36)
 -- check memberships_role_change_ck: IS [NOT] DISTINCT FROM as the NULL-safe <=>
@@ -86,10 +86,10 @@ CREATE TABLE `groups` (
   CONSTRAINT `groups_owner_fk` FOREIGN KEY (`owner_id`) REFERENCES `memberships` (`id`),
   CONSTRAINT `groups_parent_fk` FOREIGN KEY (`parent_id`) REFERENCES `groups` (`id`) ON DELETE SET NULL ON UPDATE CASCADE,
   CONSTRAINT `groups_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  CONSTRAINT `groups_owner_id_uuid_ck` CHECK (`owner_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
+  CONSTRAINT `groups_owner_id_uuid_ck` CHECK (`owner_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
+  UNIQUE INDEX `groups_live_name_uq` (`name`, `parent_id`),
+  INDEX `groups_deleted_idx` (`deleted_at`)
 );
-CREATE UNIQUE INDEX `groups_live_name_uq` ON `groups` (`name`, `parent_id`);
-CREATE INDEX `groups_deleted_idx` ON `groups` (`deleted_at`);
 CREATE UNIQUE INDEX `groups_live_uq` ON `groups` (`owner_id`, (CASE WHEN `deleted_at` IS NULL THEN `name` END));
 
 -- Foreign keys that close a cycle between tables, added once all exist.
