@@ -77,6 +77,7 @@ func init() {
 }
 
 func (a *App) migrateDiffCmd() *cobra.Command {
+	var noCache bool
 	cmd := &cobra.Command{
 		Use:   "diff NAME",
 		Short: "Write the migration from the directory's state to the generated DDL",
@@ -105,17 +106,25 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			defer stop()
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			planned, err := migration.Plan(ctx, dev, targets, name)
+			cache := migration.DefaultCache()
+			if noCache {
+				cache = nil
+			}
+			planned, err := migration.Plan(ctx, dev, cache, targets, name)
 			if err != nil {
 				return a.migrationError(err)
 			}
-			written, err := migration.Write(planned, name, time.Now())
+			written, err := migration.Write(planned, name, time.Now(), cache)
 			if err != nil {
 				return err
 			}
 			for _, p := range planned {
 				if p.Plan == nil {
-					fmt.Fprintf(a.Stdout, "%s: no changes; %s is up to date with %s\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src)
+					how := ""
+					if p.Cached {
+						how = " (known from an earlier run; --no-cache replays it)"
+					}
+					fmt.Fprintf(a.Stdout, "%s: no changes; %s is up to date with %s%s\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src, how)
 				}
 			}
 			for _, w := range written {
@@ -125,6 +134,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 		},
 	}
 	envFlag(cmd, a, true)
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "replay the directory even when an earlier run found it up to date")
 	return cmd
 }
 

@@ -2,9 +2,11 @@ package migration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
@@ -16,13 +18,17 @@ type Planned struct {
 	Target Target
 	Dir    *migrate.LocalDir
 	Plan   *migrate.Plan // nil when the directory is up to date
+	// Cached is set when the cache knew the directory to be up to date.
+	Cached bool
+	src    []byte
 }
 
 // Plan computes, for every target, the migration from the state its
 // directory produces to the state of its generated DDL. Nothing is written.
-func Plan(ctx context.Context, dev *Dev, targets []Target, name string) ([]*Planned, error) {
-	var out []*Planned
-	for _, t := range targets {
+// The targets are planned concurrently; cache may be nil.
+func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name string) ([]*Planned, error) {
+	out := make([]*Planned, len(targets))
+	for i, t := range targets {
 		dir, err := OpenDir(t.Env.Dir, true)
 		if err != nil {
 			return nil, err
@@ -30,58 +36,95 @@ func Plan(ctx context.Context, dev *Dev, targets []Target, name string) ([]*Plan
 		if err := CheckSum(dir); err != nil {
 			return nil, err
 		}
-		plan, err := planTarget(ctx, dev, t, dir, name)
-		if err != nil {
-			return nil, fmt.Errorf("env %s: %w", t.Env.Name, err)
+		if t.Env.Src == "" {
+			return nil, fmt.Errorf("env %q has no src", t.Env.Name)
 		}
-		out = append(out, &Planned{Target: t, Dir: dir, Plan: plan})
+		src, err := os.ReadFile(t.Env.Src)
+		if err != nil {
+			return nil, fmt.Errorf("env %s: %w (run `schemagen generate` first)", t.Env.Name, err)
+		}
+		out[i] = &Planned{Target: t, Dir: dir, src: src}
+	}
+	errs := make([]error, len(out))
+	var wg sync.WaitGroup
+	for i, p := range out {
+		wg.Go(func() {
+			key, err := cache.key(p.Target, p.Dir, p.src)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if cache.inStep(key) {
+				p.Cached = true
+				return
+			}
+			if p.Plan, err = planTarget(ctx, dev, p.Target, p.Dir, p.src, name); err != nil {
+				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
+				return
+			}
+			if p.Plan == nil {
+				cache.markInStep(key)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, name string) (*migrate.Plan, error) {
-	if t.Env.Src == "" {
-		return nil, fmt.Errorf("env %q has no src", t.Env.Name)
-	}
-	desiredSQL, err := os.ReadFile(t.Env.Src)
-	if err != nil {
-		return nil, fmt.Errorf("%w (run `schemagen generate` first)", err)
-	}
-	current, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
-	if err != nil {
-		return nil, err
-	}
-	defer current.Close()
-	desired, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
-	if err != nil {
-		return nil, err
-	}
-	defer desired.Close()
+func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, desiredSQL []byte, name string) (*migrate.Plan, error) {
 	files, err := dir.Files()
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		if err := execScript(ctx, current, filepath.Join(dir.Path(), f.Name()), string(f.Bytes())); err != nil {
-			return nil, fmt.Errorf("replaying the migration directory: %w", err)
+	// The current and the desired state are built concurrently, each on its
+	// own scratch database, kept until planning is done.
+	var (
+		current, desired *Scratch
+		drv              migrate.Driver
+		from, to         *schema.Schema
+		errs             [2]error
+		wg               sync.WaitGroup
+	)
+	defer func() {
+		for _, db := range []*Scratch{current, desired} {
+			if db != nil {
+				db.Close()
+			}
 		}
-	}
-	if err := execScript(ctx, desired, t.Env.Src, string(desiredSQL)); err != nil {
-		return nil, fmt.Errorf("loading the generated schema: %w", err)
-	}
-	drv, from, err := inspect(ctx, t.Dialect, current)
-	if err != nil {
+	}()
+	wg.Go(func() {
+		if current, errs[0] = dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev); errs[0] != nil {
+			return
+		}
+		for _, f := range files {
+			if err := execScript(ctx, current, filepath.Join(dir.Path(), f.Name()), string(f.Bytes())); err != nil {
+				errs[0] = fmt.Errorf("replaying the migration directory: %w", err)
+				return
+			}
+		}
+		drv, from, errs[0] = inspect(ctx, t.Dialect, current)
+	})
+	wg.Go(func() {
+		if desired, errs[1] = dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev); errs[1] != nil {
+			return
+		}
+		if err := execScript(ctx, desired, t.Env.Src, string(desiredSQL)); err != nil {
+			errs[1] = fmt.Errorf("loading the generated schema: %w", err)
+			return
+		}
+		_, to, errs[1] = inspect(ctx, t.Dialect, desired)
+	})
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
-	_, to, err := inspect(ctx, t.Dialect, desired)
-	if err != nil {
-		return nil, err
-	}
-	// Both states were read from a real database, so they are normalised
-	// alike and CHECK expressions compare as text.
-	if t.Dialect.Renormalizes() {
+	if t.Dialect.Renormalizes() && len(from.Tables) > 0 {
 		// Rebuild the desired state from the statements a migration would
-		// hold, so that it is normalised as the replayed files are.
+		// hold, so that it is normalised as the replayed files are. (From an
+		// empty state there is nothing to compare text with.)
 		if to, err = rebuild(ctx, dev, t, drv, to); err != nil {
 			return nil, err
 		}
@@ -94,6 +137,16 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 		return nil, nil
 	}
 	return drv.PlanChanges(ctx, name, changes, planOptions)
+}
+
+// withScratch runs fn on a new scratch database and drops it afterwards.
+func withScratch(ctx context.Context, dev *Dev, t Target, fn func(*Scratch) error) error {
+	db, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return fn(db)
 }
 
 func planOptions(o *migrate.PlanOptions) {
@@ -112,23 +165,23 @@ func rebuild(ctx context.Context, dev *Dev, t Target, drv migrate.Driver, state 
 	if err != nil {
 		return nil, err
 	}
-	scratch, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
-	if err != nil {
-		return nil, err
-	}
-	defer scratch.Close()
-	for _, c := range plan.Changes {
-		if _, err := scratch.ExecContext(ctx, c.Cmd); err != nil {
-			return nil, fmt.Errorf("rebuilding the desired state: %w\n%s", err, c.Cmd)
+	var rebuilt *schema.Schema
+	err = withScratch(ctx, dev, t, func(db *Scratch) (err error) {
+		for _, c := range plan.Changes {
+			if _, err := db.ExecContext(ctx, c.Cmd); err != nil {
+				return fmt.Errorf("rebuilding the desired state: %w\n%s", err, c.Cmd)
+			}
 		}
-	}
-	_, s, err := inspect(ctx, t.Dialect, scratch)
-	return s, err
+		_, rebuilt, err = inspect(ctx, t.Dialect, db)
+		return err
+	})
+	return rebuilt, err
 }
 
 // Write writes the planned files, all with one version, and updates each
-// directory's atlas.sum. It returns the paths written.
-func Write(planned []*Planned, name string, now time.Time) ([]string, error) {
+// directory's atlas.sum. It returns the paths written. The directories then
+// produce the generated DDL, which the cache (nil for none) remembers.
+func Write(planned []*Planned, name string, now time.Time, cache *Cache) ([]string, error) {
 	var dirs []*migrate.LocalDir
 	for _, p := range planned {
 		if p.Plan != nil {
@@ -159,6 +212,9 @@ func Write(planned []*Planned, name string, now time.Time) ([]string, error) {
 		written = append(written, filepath.Join(p.Dir.Path(), file))
 		if err := Hash(p.Dir); err != nil {
 			return written, err
+		}
+		if key, err := cache.key(p.Target, p.Dir, p.src); err == nil {
+			cache.markInStep(key)
 		}
 	}
 	return written, nil

@@ -78,12 +78,13 @@ func (p *project) generate(model string) {
 // diff plans and writes a migration, returning each dialect's statements.
 func (p *project) diff(name string) map[string][]string {
 	p.t.Helper()
-	planned, err := migration.Plan(context.Background(), p.dev, p.targets, name)
+	// No cache: every step replays the directory on a real database.
+	planned, err := migration.Plan(context.Background(), p.dev, nil, p.targets, name)
 	if err != nil {
 		p.t.Fatalf("migrate diff %s: %v", name, err)
 	}
 	p.now = p.now.Add(time.Minute)
-	if _, err := migration.Write(planned, name, p.now); err != nil {
+	if _, err := migration.Write(planned, name, p.now, nil); err != nil {
 		p.t.Fatal(err)
 	}
 	out := map[string][]string{}
@@ -279,7 +280,7 @@ func TestRepositoryMigrationsUpToDate(t *testing.T) {
 	}
 	dev := &migration.Dev{}
 	defer dev.Close()
-	planned, err := migration.Plan(context.Background(), dev, targets, "check")
+	planned, err := migration.Plan(context.Background(), dev, nil, targets, "check")
 	if err != nil {
 		t.Fatal(err)
 	}
