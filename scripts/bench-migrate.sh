@@ -39,9 +39,9 @@ exec .cache/bin/devdb -- bash -c '
 	ms() { date +%s%N | cut -b1-13; }
 	run() { # env, name, goal in ms (0: none), flags
 		local t0 t1 verdict=""
-		t0=$(ms); $sg migrate diff "$2" --env "$1" $4 > /dev/null 2> "$2.$1.log" || { cat "$2.$1.log"; exit 1; }; t1=$(ms)
+		t0=$(ms); $sg migrate diff "$2" --env "$1" ${4:-} > /dev/null 2> "$2.$1.log" || { cat "$2.$1.log"; exit 1; }; t1=$(ms)
 		[ "$3" -gt 0 ] && verdict=$(printf "goal %6d ms   %s" "$3" "$([ $((t1 - t0)) -le $3 ] && echo ok || echo MISSED)")
-		printf "%-9s %-28s %6d ms   %s\n" "$1" "$2 $4" $((t1 - t0)) "$verdict"
+		printf "%-9s %-28s %6d ms   %s\n" "$1" "$2 ${4:-}" $((t1 - t0)) "$verdict"
 	}
 	echo "migrate diff of a $tables-table model"
 	run postgres init 1800
