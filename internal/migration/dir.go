@@ -128,7 +128,7 @@ const versionLayout = "20060102150405"
 // NextVersion returns a version for a new migration in every dir: now, or
 // one second after the newest existing file, whichever is later.
 func NextVersion(now time.Time, dirs ...*migrate.LocalDir) (string, error) {
-	v := now.UTC()
+	v := now.UTC().Truncate(time.Second)
 	for _, d := range dirs {
 		files, err := d.Files()
 		if err != nil {
