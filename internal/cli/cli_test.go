@@ -181,7 +181,7 @@ func TestFmt(t *testing.T) {
 	messy := "table \"t\" {\ncolumn \"id\" {\n type=int\n}\n}\n"
 	dir := project(t, messy)
 	path := filepath.Join(dir, "schema.hcl")
-	r := schemagen(t, dir, "fmt", "--check")
+	r := schemagen(t, dir, "fmt", "-check")
 	if r.code != 1 || !strings.Contains(r.stdout, path) {
 		t.Fatalf("fmt --check of a messy file: exit %d\n%s", r.code, r.stdout)
 	}

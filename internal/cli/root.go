@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -43,7 +45,7 @@ type App struct {
 func Run(args []string, stdout, stderr io.Writer) int {
 	app := &App{Stdout: stdout, Stderr: stderr}
 	root := app.Root()
-	root.SetArgs(args)
+	root.SetArgs(longFlags(root, args))
 	err := root.Execute()
 	var f findings
 	var u usageError
@@ -63,6 +65,34 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 		return ExitError
 	}
+}
+
+// longFlags accepts Go-style single-dash long flags (`fmt -check`), which
+// pflag would read as a row of one-letter flags.
+func longFlags(root *cobra.Command, args []string) []string {
+	known := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	out := make([]string, len(args))
+	for i, a := range args {
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if a == "--" {
+			copy(out[i:], args[i:])
+			break
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(name) > 1 && known[name] {
+			a = "-" + a
+		}
+		out[i] = a
+	}
+	return out
 }
 
 // Root builds the command tree.
