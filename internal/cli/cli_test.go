@@ -86,7 +86,7 @@ func TestGenerateAndCheck(t *testing.T) {
 			t.Errorf("postgres output lacks %q:\n%s", want, pg)
 		}
 	}
-	for _, want := range []string{"Do not edit", "CREATE TABLE `items`", "`id` CHAR(36) NOT NULL", "CREATE INDEX `items_open_idx` ON `items` (`state`);"} {
+	for _, want := range []string{"Do not edit", "CREATE TABLE `items`", "`id` CHAR(36) NOT NULL", "  INDEX `items_open_idx` (`state`)\n);"} {
 		if !strings.Contains(ti, want) {
 			t.Errorf("tidb output lacks %q:\n%s", want, ti)
 		}
