@@ -82,50 +82,26 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 	// The current and the desired state are built concurrently, each on its
 	// own scratch database, kept until planning is done.
 	var (
-		current, desired *Scratch
-		drv              migrate.Driver
-		from, to         *schema.Schema
+		current, desired *State
 		errs             [2]error
 		wg               sync.WaitGroup
 	)
 	defer func() {
-		for _, db := range []*Scratch{current, desired} {
-			if db != nil {
-				db.Close()
-			}
-		}
+		current.Close()
+		desired.Close()
 	}()
-	wg.Go(func() {
-		if current, errs[0] = dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev); errs[0] != nil {
-			return
-		}
-		for _, f := range files {
-			if err := execScript(ctx, current, filepath.Join(dir.Path(), f.Name()), string(f.Bytes())); err != nil {
-				errs[0] = fmt.Errorf("replaying the migration directory: %w", err)
-				return
-			}
-		}
-		drv, from, errs[0] = inspect(ctx, t.Dialect, current)
-	})
-	wg.Go(func() {
-		if desired, errs[1] = dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev); errs[1] != nil {
-			return
-		}
-		if err := execScript(ctx, desired, t.Env.Src, string(desiredSQL)); err != nil {
-			errs[1] = fmt.Errorf("loading the generated schema: %w", err)
-			return
-		}
-		_, to, errs[1] = inspect(ctx, t.Dialect, desired)
-	})
+	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, dir.Path(), files) })
+	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, desiredSQL) })
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
+	drv, from, to := current.Driver, current.Schema, desired.Schema
 	if t.Dialect.Renormalizes() && len(from.Tables) > 0 {
 		// Rebuild the desired state from the statements a migration would
 		// hold, so that it is normalised as the replayed files are. (From an
 		// empty state there is nothing to compare text with.)
-		if to, err = rebuild(ctx, dev, t, drv, to); err != nil {
+		if to, err = Rebuild(ctx, dev, t, drv, to); err != nil {
 			return nil, err
 		}
 	}
@@ -137,6 +113,62 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 		return nil, nil
 	}
 	return drv.PlanChanges(ctx, name, changes, planOptions)
+}
+
+// State is a schema as a scratch dev database reports it, with the Atlas
+// driver opened there; Close drops the database.
+type State struct {
+	Schema *schema.Schema
+	Driver migrate.Driver
+	db     *Scratch
+}
+
+// Close drops the state's scratch database; a nil State is fine.
+func (s *State) Close() {
+	if s != nil && s.db != nil {
+		s.db.Close()
+	}
+}
+
+// DirState replays migration files (of the directory at dirPath) on a new
+// scratch database and inspects the result.
+func DirState(ctx context.Context, dev *Dev, t Target, dirPath string, files []migrate.File) (*State, error) {
+	return newState(ctx, dev, t, func(db *Scratch) error {
+		for _, f := range files {
+			if err := execScript(ctx, db, filepath.Join(dirPath, f.Name()), string(f.Bytes())); err != nil {
+				return fmt.Errorf("replaying the migration directory: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// SQLState runs a DDL script (a generated file named source) on a new
+// scratch database and inspects the result.
+func SQLState(ctx context.Context, dev *Dev, t Target, source string, sql []byte) (*State, error) {
+	return newState(ctx, dev, t, func(db *Scratch) error {
+		if err := execScript(ctx, db, source, string(sql)); err != nil {
+			return fmt.Errorf("loading the generated schema: %w", err)
+		}
+		return nil
+	})
+}
+
+func newState(ctx context.Context, dev *Dev, t Target, load func(*Scratch) error) (*State, error) {
+	db, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+	if err != nil {
+		return nil, err
+	}
+	s := &State{db: db}
+	if err := load(db); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if s.Driver, s.Schema, err = inspect(ctx, t.Dialect, db); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // withScratch runs fn on a new scratch database and drops it afterwards.
@@ -154,9 +186,10 @@ func planOptions(o *migrate.PlanOptions) {
 	o.Indent = "  "
 }
 
-// rebuild plans state from an empty database, runs the planned statements on
-// a new scratch database and returns what that database reports.
-func rebuild(ctx context.Context, dev *Dev, t Target, drv migrate.Driver, state *schema.Schema) (*schema.Schema, error) {
+// Rebuild plans state from an empty database, runs the planned statements on
+// a new scratch database and returns what that database reports: the state
+// as a database built by migration files reports it.
+func Rebuild(ctx context.Context, dev *Dev, t Target, drv migrate.Driver, state *schema.Schema) (*schema.Schema, error) {
 	changes, err := drv.SchemaDiff(schema.New(""), state, schema.DiffNormalized())
 	if err != nil {
 		return nil, err
