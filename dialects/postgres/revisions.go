@@ -43,7 +43,9 @@ var revisionSpec = &revisions.Spec{
 	},
 	Exists: `SELECT to_regclass('"atlas_schema_revisions"."atlas_schema_revisions"') IS NOT NULL`,
 	// Exact to the microsecond, whatever the session's time zone.
-	TimeIn:  func(p string) string { return "TIMESTAMPTZ 'epoch' + CAST(" + p + " AS bigint) * INTERVAL '1 microsecond'" },
+	TimeIn: func(p string) string {
+		return "TIMESTAMPTZ 'epoch' + CAST(" + p + " AS bigint) * INTERVAL '1 microsecond'"
+	},
 	TimeOut: func(c string) string { return "CAST(EXTRACT(EPOCH FROM " + c + ") * 1000000 AS bigint)" },
 	JSONIn:  func(p string) string { return "CAST(CAST(" + p + " AS text) AS jsonb)" },
 	JSONOut: func(c string) string { return "CAST(" + c + " AS text)" },

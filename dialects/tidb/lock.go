@@ -1,0 +1,39 @@
+package tidb
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"ariga.io/atlas/sql/schema"
+)
+
+// Lock implements schema.Locker with GET_LOCK, as Atlas's MySQL driver does.
+// TiDB implements GET_LOCK with pessimistic transactions on an internal
+// table: while several sessions wait for one lock, some get "pessimistic lock
+// retry limit reached" (error 1105) instead of an answer. Such a session has
+// not got the lock and may keep waiting, so it asks again until the timeout,
+// after which the lock is reported held (schema.ErrLocked).
+func (d *atlasDriver) Lock(ctx context.Context, name string, timeout time.Duration) (schema.UnlockFunc, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		unlock, err := d.Driver.Lock(ctx, name, max(time.Until(deadline), 0))
+		if err == nil || !lockContention(err) {
+			return unlock, err
+		}
+		if time.Now().After(deadline) {
+			return nil, schema.ErrLocked
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(50+rand.IntN(150)) * time.Millisecond):
+		}
+	}
+}
+
+func lockContention(err error) bool {
+	return !errors.Is(err, schema.ErrLocked) && strings.Contains(err.Error(), "pessimistic lock retry limit reached")
+}

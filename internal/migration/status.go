@@ -1,0 +1,171 @@
+package migration
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+
+	"github.com/schemagen/schemagen/internal/redact"
+)
+
+// The states of a database's migrations.
+const (
+	StateUpToDate = "up-to-date" // every file is applied
+	StatePending  = "pending"    // files remain to apply
+	StateFailed   = "failed"     // the last apply failed in a file
+)
+
+// Status is the migration state of one database: what its revisions table
+// records against the env's migration directory.
+type Status struct {
+	Env string `json:"env"`
+	Dir string `json:"dir"`
+	URL string `json:"url"` // password redacted
+	// State is StateUpToDate, StatePending or StateFailed.
+	State string `json:"state"`
+	// Current is the version of the last file fully applied, "" for none.
+	Current string `json:"current_version"`
+	// Applied are the files fully applied (baselines included), by version.
+	Applied []FileStatus `json:"applied"`
+	// Partial is the file the last apply left incomplete: failed, or
+	// interrupted. It is also the first of Pending.
+	Partial *FileStatus `json:"partial,omitempty"`
+	// Pending are the files the next apply runs, in order.
+	Pending []FileStatus `json:"pending"`
+	// NotClean is set when nothing was applied yet but the database has
+	// tables: the first apply needs --baseline or --allow-dirty.
+	NotClean string `json:"not_clean,omitempty"`
+}
+
+// FileStatus is one migration file, or the revision of one.
+type FileStatus struct {
+	Version string `json:"version"`
+	Name    string `json:"name"`
+	// Missing marks a revision whose file is no longer in the directory.
+	Missing bool `json:"missing,omitempty"`
+	// Type is the revision's type as the Atlas CLI names it ("applied",
+	// "baseline", …); empty for a file never run.
+	Type string `json:"type,omitempty"`
+	// Applied of Total statements.
+	Applied    int       `json:"applied_statements"`
+	Total      int       `json:"total_statements"`
+	ExecutedAt time.Time `json:"executed_at,omitzero"`
+	// Error and ErrorStmt are the last attempt's failure.
+	Error     string `json:"error,omitempty"`
+	ErrorStmt string `json:"error_statement,omitempty"`
+}
+
+// ReadStatus reads the migration state of the database at rawURL against
+// the target's migration directory. It writes nothing: a database without a
+// revisions table has every file pending.
+func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
+	dir, err := OpenDir(t.Env.Dir, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckSum(dir); err != nil {
+		return nil, err
+	}
+	db, err := openTarget(ctx, t, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	drv, err := t.Dialect.OpenAtlas(db)
+	if err != nil {
+		return nil, connError(rawURL, err)
+	}
+	store := t.Dialect.Revisions(db)
+	var revs migrate.RevisionReadWriter = store
+	switch ok, err := store.Exists(ctx); {
+	case err != nil:
+		return nil, connError(rawURL, err)
+	case !ok:
+		revs = noRevisions{store.Ident()}
+	}
+	s := &Status{Env: t.Env.Name, Dir: dir.Path(), URL: redact.URL(rawURL), Applied: []FileStatus{}, Pending: []FileStatus{}}
+	files, err := dir.Files()
+	if err != nil {
+		return nil, err
+	}
+	ex, err := migrate.NewExecutor(drv, dir, revs)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := ex.Pending(ctx)
+	var nc *migrate.NotCleanError
+	switch {
+	case errors.Is(err, migrate.ErrNoPendingFiles):
+	case errors.As(err, &nc):
+		s.NotClean = nc.Reason
+		pending = migrate.SkipCheckpointFiles(files)
+	case err != nil:
+		return nil, err
+	}
+	done, err := revs.ReadRevisions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byVersion := map[string]migrate.File{}
+	for _, f := range files {
+		byVersion[f.Version()] = f
+	}
+	for _, r := range done {
+		fs := FileStatus{
+			Version: r.Version, Type: r.Type.String(), Applied: r.Applied, Total: r.Total,
+			ExecutedAt: r.ExecutedAt.UTC(), Error: r.Error, ErrorStmt: r.ErrorStmt,
+		}
+		if f, ok := byVersion[r.Version]; ok {
+			fs.Name = f.Name()
+		} else {
+			fs.Name, fs.Missing = FileName(r.Version, r.Description), true
+		}
+		if r.Applied == r.Total && r.Error == "" {
+			s.Applied = append(s.Applied, fs)
+			s.Current = r.Version
+		} else {
+			s.Partial = &fs
+		}
+	}
+	for _, f := range pending {
+		if s.Partial != nil && f.Version() == s.Partial.Version {
+			s.Pending = append(s.Pending, *s.Partial)
+			continue
+		}
+		fs := FileStatus{Version: f.Version(), Name: f.Name()}
+		if stmts, err := migrate.FileStmtDecls(drv, f); err == nil {
+			fs.Total = len(stmts)
+		}
+		s.Pending = append(s.Pending, fs)
+	}
+	switch {
+	case s.Partial != nil && s.Partial.Error != "":
+		s.State = StateFailed
+	case len(s.Pending) > 0:
+		s.State = StatePending
+	default:
+		s.State = StateUpToDate
+	}
+	return s, nil
+}
+
+// noRevisions is the history of a database without a revisions table.
+type noRevisions struct{ ident *migrate.TableIdent }
+
+func (n noRevisions) Ident() *migrate.TableIdent { return n.ident }
+
+func (noRevisions) ReadRevisions(context.Context) ([]*migrate.Revision, error) { return nil, nil }
+
+func (noRevisions) ReadRevision(context.Context, string) (*migrate.Revision, error) {
+	return nil, migrate.ErrRevisionNotExist
+}
+
+func (noRevisions) WriteRevision(context.Context, *migrate.Revision) error {
+	return errors.New("migrate status writes no revisions")
+}
+
+func (noRevisions) DeleteRevision(context.Context, string) error {
+	return errors.New("migrate status writes no revisions")
+}

@@ -1,0 +1,90 @@
+package migration_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/migration"
+)
+
+func statusNames(fs []migration.FileStatus) []string {
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// TestStatus reads the state of a fresh database (without creating the
+// revisions table), of a partly migrated one, and of one that has tables but
+// no revisions, which the first apply then baselines.
+func TestStatus(t *testing.T) {
+	for _, dialect := range applyDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := applyDB(t, dialect)
+			dir := migrationDir(t,
+				migFile{"20260101000001_items.sql", "CREATE TABLE items (id int PRIMARY KEY);\n"},
+				migFile{"20260101000002_seed.sql", "INSERT INTO items VALUES (1);\nINSERT INTO items VALUES (2);\n"},
+			)
+			tg := applyTarget(dialect, dir)
+			st, err := migration.ReadStatus(ctx, tg, db.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.State != migration.StatePending || st.Current != "" || len(st.Applied) != 0 || st.NotClean != "" ||
+				len(st.Pending) != 2 || st.Pending[1].Name != "20260101000002_seed.sql" || st.Pending[1].Total != 2 {
+				t.Errorf("status of a fresh database: %+v", st)
+			}
+			if ok, err := tg.Dialect.Revisions(db.DB).Exists(ctx); err != nil || ok {
+				t.Errorf("status created the revisions table (%v, %v)", ok, err)
+			}
+
+			mustRunApply(t, tg, db)
+			addMigrations(t, dir, migFile{"20260101000003_more.sql", "CREATE TABLE more (id int);\n"})
+			st, err = migration.ReadStatus(ctx, tg, db.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.State != migration.StatePending || st.Current != "20260101000002" || st.Partial != nil ||
+				len(st.Applied) != 2 || st.Applied[1].Applied != 2 || st.Applied[1].Total != 2 || st.Applied[1].Type != "applied" ||
+				len(st.Pending) != 1 || st.Pending[0].Name != "20260101000003_more.sql" {
+				t.Errorf("status with one pending file: %+v", st)
+			}
+
+			// A database with tables but no revisions.
+			other := applyDB(t, dialect)
+			if _, err := other.Exec("CREATE TABLE items (id int PRIMARY KEY)"); err != nil {
+				t.Fatal(err)
+			}
+			st, err = migration.ReadStatus(ctx, tg, other.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.NotClean == "" || len(st.Pending) != 3 {
+				t.Errorf("status of a database with tables: %+v", st)
+			}
+			_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL})
+			var nc *migration.NotCleanError
+			if !errors.As(err, &nc) {
+				t.Fatalf("first apply to a database with tables: %v", err)
+			}
+			res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, Baseline: "20260101000001"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Files) != 2 || res.Files[0].Name != "20260101000002_seed.sql" {
+				t.Errorf("apply with a baseline: %+v", res)
+			}
+			st, err = migration.ReadStatus(ctx, tg, other.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.State != migration.StateUpToDate || len(st.Applied) != 3 || st.Applied[0].Type != "baseline" {
+				t.Errorf("status after a baseline: %+v (applied %v)", st, statusNames(st.Applied))
+			}
+		})
+	}
+}
