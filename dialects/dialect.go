@@ -3,6 +3,7 @@
 package dialects
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -32,6 +33,10 @@ type Dialect interface {
 	// Revisions returns the migration history of the database conn is
 	// connected to, in the Atlas CLI's revisions table (see Revisions).
 	Revisions(conn schema.ExecQuerier) Revisions
+	// ServerWarnings reads the server settings under which the generated DDL
+	// would not mean what it says (TiDB with CHECKs disabled), one sentence
+	// each. It only reads.
+	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error)
 }
 
 // Output is one dialect's rendering of a schema.

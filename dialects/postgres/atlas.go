@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"context"
+
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
@@ -15,3 +17,9 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 // Renormalizes implements dialects.Dialect: PostgreSQL's deparsed CHECKs,
 // defaults and predicates are not always stable when parsed again.
 func (Dialect) Renormalizes() bool { return true }
+
+// ServerWarnings implements dialects.Dialect: no PostgreSQL setting changes
+// what the generated DDL means.
+func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]string, error) {
+	return nil, nil
+}

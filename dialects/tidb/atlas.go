@@ -3,6 +3,7 @@ package tidb
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
@@ -20,6 +21,30 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 		return nil, err
 	}
 	return &atlasDriver{Driver: drv, conn: conn}, nil
+}
+
+// ServerWarnings implements dialects.Dialect: a TiDB whose
+// tidb_enable_check_constraint is off accepts CHECK constraints and ignores
+// them.
+func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT @@GLOBAL.tidb_enable_check_constraint")
+	if err != nil {
+		return nil, fmt.Errorf("tidb: reading tidb_enable_check_constraint: %w", err)
+	}
+	defer rows.Close()
+	var on string
+	for rows.Next() {
+		if err := rows.Scan(&on); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if on == "1" || strings.EqualFold(on, "ON") {
+		return nil, nil
+	}
+	return []string{"tidb_enable_check_constraint is OFF: this TiDB accepts CHECK constraints and silently ignores them (SET GLOBAL tidb_enable_check_constraint = ON)"}, nil
 }
 
 // Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
