@@ -413,9 +413,13 @@ func (e *ApplyError) Error() string {
 		b.WriteString("The file ran in one transaction, which was rolled back: none of its statements is applied.\n" +
 			"Fix the cause, then run `schemagen migrate apply` again to run the whole file.")
 	case e.Applied > 0:
-		fmt.Fprintf(&b, "Statements 1 to %d of the file stay applied (TiDB commits each DDL statement) and are recorded in %s.\n"+
+		stays := "Statement 1 of the file stays applied"
+		if e.Applied > 1 {
+			stays = fmt.Sprintf("Statements 1 to %d of the file stay applied", e.Applied)
+		}
+		fmt.Fprintf(&b, "%s (TiDB commits each DDL statement) and recorded in %s.\n"+
 			"Fix the cause (the data, or statement %d and the ones after it, then `schemagen migrate hash`),\n"+
-			"then run `schemagen migrate apply` again: it resumes at statement %d.", e.Applied, dialects.RevisionTable, e.Stmt, e.Stmt)
+			"then run `schemagen migrate apply` again: it resumes at statement %d.", stays, dialects.RevisionTable, e.Stmt, e.Stmt)
 	default:
 		b.WriteString("No statement of the file is applied. Fix the cause, then run `schemagen migrate apply` again.")
 	}
