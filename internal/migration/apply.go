@@ -293,15 +293,15 @@ func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.Local
 	if err != nil {
 		return AppliedFile{}, err
 	}
-	rec := &recorder{Revisions: t.Dialect.Revisions(on)}
-	// A failure recorded with no statement applied is forgotten before the
-	// file runs again: the executor would otherwise keep its hash, that of
-	// the file before it was fixed.
-	if r, err := rec.ReadRevision(ctx, f.Version()); err == nil && r.Applied == 0 && r.Error != "" {
-		if err := rec.DeleteRevision(ctx, f.Version()); err != nil {
-			return AppliedFile{}, err
-		}
+	sum, err := dir.Checksum()
+	if err != nil {
+		return AppliedFile{}, err
 	}
+	hash, err := sum.SumByName(f.Name())
+	if err != nil {
+		return AppliedFile{}, fmt.Errorf("%s: %w", path, err)
+	}
+	rec := &recorder{Revisions: t.Dialect.Revisions(on), version: f.Version(), hash: hash}
 	log := &progress{w: opts.Progress}
 	ex, err := migrate.NewExecutor(drv, dir, rec, migrate.WithOperatorVersion(OperatorVersion), migrate.WithLogger(log))
 	if err != nil {
@@ -444,13 +444,19 @@ func (e *HistoryError) Error() string {
 }
 
 // recorder passes revisions on and keeps a copy of the last one written,
-// even when writing it failed (an aborted transaction).
+// even when writing it failed (an aborted transaction). It records the
+// file's hash as it is now: the executor keeps the hash a failed attempt
+// recorded, from before the statements not yet applied were fixed.
 type recorder struct {
 	dialects.Revisions
-	last *migrate.Revision
+	version, hash string
+	last          *migrate.Revision
 }
 
 func (r *recorder) WriteRevision(ctx context.Context, rev *migrate.Revision) error {
+	if rev.Version == r.version {
+		rev.Hash = r.hash
+	}
 	c := *rev
 	c.PartialHashes = append([]string(nil), rev.PartialHashes...)
 	r.last = &c

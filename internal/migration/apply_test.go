@@ -412,17 +412,22 @@ func TestTiDBResumesAfterFailedStatement(t *testing.T) {
 		t.Errorf("status after the failure: %+v (partial %+v)", st, st.Partial)
 	}
 
-	// Fix the data; the next apply runs statements 3 and 4 only.
+	// Fix the data, and edit a statement not yet applied (then hash); the
+	// next apply runs statements 3 and 4 only.
 	if _, err := db.Exec("DELETE FROM items WHERE id = 2"); err != nil {
 		t.Fatal(err)
 	}
+	addMigrations(t, dir, migFile{name, "CREATE TABLE audit (id int PRIMARY KEY);\n" +
+		"INSERT INTO audit VALUES (1);\n" +
+		"CREATE UNIQUE INDEX items_code_uq ON items (code);\n" +
+		"ALTER TABLE items ADD CONSTRAINT items_code_ck CHECK (code <> '' AND code <> '-');\n"})
 	res = mustRunApply(t, tg, db)
 	if len(res.Files) != 1 || res.Files[0].Resumed != 2 || res.Files[0].Stmts != 2 {
 		t.Fatalf("resumed apply: %+v", res)
 	}
 	r = revisionRows(t, db)["20260101000002"]
-	if r.applied != 4 || r.total != 4 || r.err.Valid || r.errStmt.Valid || r.partial.Valid {
-		t.Errorf("revision after the resumed apply: %+v", r)
+	if r.applied != 4 || r.total != 4 || r.err.Valid || r.errStmt.Valid || r.partial.Valid || r.hash != fileSum(t, dir, name) {
+		t.Errorf("revision after the resumed apply: %+v; want the edited file's hash %s", r, fileSum(t, dir, name))
 	}
 	if n := queryCount(t, db, "SELECT COUNT(*) FROM audit"); n != 1 {
 		t.Errorf("audit has %d rows, want 1", n)
@@ -430,8 +435,8 @@ func TestTiDBResumesAfterFailedStatement(t *testing.T) {
 	if _, err := db.Exec("INSERT INTO items VALUES (3, 'a')"); err == nil {
 		t.Error("the unique index was not created")
 	}
-	if _, err := db.Exec("INSERT INTO items VALUES (4, '')"); err == nil {
-		t.Error("the CHECK was not added")
+	if _, err := db.Exec("INSERT INTO items VALUES (4, '-')"); err == nil {
+		t.Error("the edited CHECK was not added")
 	}
 }
 
@@ -586,4 +591,56 @@ func TestTiDBSplitsStatementsAsMySQL(t *testing.T) {
 	if err := db.QueryRow("SELECT body FROM notes").Scan(&body); err != nil || body != "it's; done" {
 		t.Errorf("notes holds %q (%v)", body, err)
 	}
+}
+
+// TestApplyLockTimeout: while another session holds the Atlas CLI's lock, an
+// apply waits up to its timeout, then gives up without running anything.
+func TestApplyLockTimeout(t *testing.T) {
+	for _, dialect := range applyDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := applyDB(t, dialect)
+			dir := migrationDir(t, migFile{"20260101000001_items.sql", "CREATE TABLE items (id int);\n"})
+			tg := applyTarget(dialect, dir)
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			drv, err := tg.Dialect.OpenAtlas(conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unlock, err := drv.Lock(ctx, migration.LockName, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var notices bytes.Buffer
+			start := time.Now()
+			_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 2 * time.Second, Notices: &notices})
+			var le *migration.LockError
+			if !errors.As(err, &le) {
+				t.Fatalf("apply while the lock is held: %v, want a *LockError", err)
+			}
+			if took := time.Since(start); took < 2*time.Second {
+				t.Errorf("apply gave up after %s, before its timeout", took)
+			}
+			if !strings.Contains(notices.String(), "waiting up to 2s") {
+				t.Errorf("notices: %q", notices.String())
+			}
+			if n := queryCount(t, db, tableCount[dialect]); n != 0 {
+				t.Errorf("%d tables after the refused apply", n)
+			}
+			if err := unlock(); err != nil {
+				t.Fatal(err)
+			}
+			mustRunApply(t, tg, db)
+		})
+	}
+}
+
+var tableCount = map[string]string{
+	"postgres": "SELECT COUNT(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
+	"tidb":     "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = DATABASE()",
 }
