@@ -1,0 +1,790 @@
+package migration
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/mysql"
+	_ "ariga.io/atlas/sql/mysql/mysqlcheck" // registers Atlas's analyzers for MySQL/TiDB
+	"ariga.io/atlas/sql/postgres"
+	_ "ariga.io/atlas/sql/postgres/postgrescheck" // registers Atlas's analyzers for PostgreSQL
+	"ariga.io/atlas/sql/schema"
+	"ariga.io/atlas/sql/sqlcheck"
+	"ariga.io/atlas/sql/sqlclient"
+	gomysql "github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/redact"
+)
+
+// LintOptions selects the files `migrate lint` checks in each directory.
+type LintOptions struct {
+	// GitBase lints the files added or changed since this git ref (in the
+	// working tree, untracked files included).
+	GitBase string
+	// Latest lints the latest N files when GitBase is empty (default 1).
+	Latest int
+}
+
+// LintFinding is one lint result.
+type LintFinding struct {
+	Env       string       `json:"env"`
+	Dialect   string       `json:"dialect"`
+	File      string       `json:"file"`
+	Line      int          `json:"line"`
+	Column    int          `json:"column"`
+	Statement int          `json:"statement,omitempty"` // 1-based; 0: the file
+	Code      string       `json:"code"`
+	Severity  LintSeverity `json:"severity"`
+	Message   string       `json:"message"`
+	// Suppressed by a nolint comment, whose reason is Reason.
+	Suppressed bool   `json:"suppressed"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+// LintedFile is a migration file that was linted.
+type LintedFile struct {
+	Env        string `json:"env"`
+	Dialect    string `json:"dialect"`
+	File       string `json:"file"`
+	Statements int    `json:"statements"`
+}
+
+// LintReport is the result of Lint.
+type LintReport struct {
+	Files    []LintedFile
+	Findings []LintFinding
+	// Notes say what was not checked and why.
+	Notes []string
+}
+
+// Counts returns the numbers of unsuppressed errors and warnings, and of
+// suppressed findings.
+func (r *LintReport) Counts() (errs, warnings, suppressed int) {
+	for _, f := range r.Findings {
+		switch {
+		case f.Suppressed:
+			suppressed++
+		case f.Severity == SeverityError:
+			errs++
+		default:
+			warnings++
+		}
+	}
+	return
+}
+
+// Lint checks the new migration files of every target: it replays each
+// directory on a scratch dev database, statement by statement for the files
+// it lints, computes what each statement changes, and runs Atlas's analyzers
+// and schemagen's rules on that. Files that do not match atlas.sum are
+// refused (*SumError).
+func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*LintReport, error) {
+	if opts.GitBase == "" && opts.Latest <= 0 {
+		opts.Latest = 1
+	}
+	r := &LintReport{}
+	for _, t := range targets {
+		if err := lintTarget(ctx, dev, t, opts, r); err != nil {
+			return nil, fmt.Errorf("env %s: %w", t.Env.Name, err)
+		}
+	}
+	return r, nil
+}
+
+func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *LintReport) error {
+	dir, err := OpenDir(t.Env.Dir, false)
+	if err != nil {
+		return err
+	}
+	if err := CheckSum(dir); err != nil {
+		return err
+	}
+	files, err := dir.Files()
+	if err != nil {
+		return err
+	}
+	selected, err := lintSelect(ctx, dir.Path(), files, opts)
+	if err != nil {
+		return err
+	}
+	last := -1
+	for i := range selected {
+		if selected[i] {
+			last = i
+		}
+	}
+	if last < 0 {
+		why := "it has no migration files"
+		if opts.GitBase != "" {
+			why = "no file was added or changed since " + opts.GitBase
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: nothing to lint in %s: %s", t.Env.Name, dir.Path(), why))
+		return nil
+	}
+	scratch, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+	if err != nil {
+		return err
+	}
+	defer scratch.Close()
+	l, err := newLinter(ctx, t, scratch.DB)
+	if err != nil {
+		return err
+	}
+	for i, f := range files[:last+1] {
+		path := filepath.Join(dir.Path(), f.Name())
+		if !selected[i] {
+			if l.broken != "" {
+				continue
+			}
+			if err := l.replay(ctx, path, f); err != nil {
+				return fmt.Errorf("replaying the migration directory: %w", err)
+			}
+			continue
+		}
+		lf, findings, err := l.lintFile(ctx, path, f)
+		if err != nil {
+			return err
+		}
+		r.Files = append(r.Files, lf)
+		r.Findings = append(r.Findings, findings...)
+	}
+	r.Notes = append(r.Notes, l.notes...)
+	return nil
+}
+
+// linter lints the files of one directory on one scratch database, in order.
+type linter struct {
+	t         Target
+	db        *sql.DB
+	mysql     bool           // TiDB: MySQL quoting and comments
+	drv       migrate.Driver // the dialect's driver: inspects and diffs
+	dev       *sqlclient.Client
+	scanner   migrate.StmtScanner
+	analyzers []sqlcheck.Analyzer
+	state     *schema.Realm // the database's schemas now
+	replayed  bool          // whether any statement ran
+	broken    string        // where the replay stopped, if it did
+	checks    *checkSetting
+	notes     []string
+}
+
+func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
+	l := &linter{t: t, db: db}
+	drv, err := t.Dialect.OpenAtlas(db)
+	if err != nil {
+		return nil, err
+	}
+	l.drv = drv
+	// Atlas's analyzers and statement scanners come with its own drivers.
+	var (
+		raw  migrate.Driver
+		name string
+	)
+	switch t.Dialect.Name() {
+	case "postgres":
+		name = postgres.DriverName
+		raw, err = postgres.Open(db)
+	case "tidb":
+		name, l.mysql = mysql.DriverName, true
+		raw, err = mysql.Open(db)
+	default:
+		return nil, fmt.Errorf("migrate lint: dialect %q is not supported", t.Dialect.Name())
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.dev = &sqlclient.Client{Name: name, DB: db, Driver: raw}
+	if s, ok := raw.(migrate.StmtScanner); ok {
+		l.scanner = s
+	}
+	if l.analyzers, err = sqlcheck.AnalyzerFor(name, nil); err != nil {
+		return nil, err
+	}
+	if l.state, err = l.inspect(ctx); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// inspect reads the scratch database: on TiDB the database itself, on
+// PostgreSQL every schema of it (so that DROP SCHEMA is seen, DS101).
+func (l *linter) inspect(ctx context.Context) (*schema.Realm, error) {
+	if l.mysql {
+		s, err := l.drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{revisionTable}})
+		if err != nil {
+			return nil, err
+		}
+		return schema.NewRealm(s), nil
+	}
+	return l.drv.InspectRealm(ctx, &schema.InspectRealmOption{Exclude: []string{revisionTable, "*." + revisionTable}})
+}
+
+// tables counts the tables of a state.
+func tables(r *schema.Realm) int {
+	n := 0
+	for _, s := range r.Schemas {
+		n += len(s.Tables)
+	}
+	return n
+}
+
+// hasTable reports whether a state holds a table of that schema and name.
+func hasTable(r *schema.Realm, t *schema.Table) bool {
+	name := ""
+	if t.Schema != nil {
+		name = t.Schema.Name
+	}
+	if s, ok := r.Schema(name); ok {
+		_, ok = s.Table(t.Name)
+		return ok
+	}
+	return false
+}
+
+func (l *linter) stmts(src string) ([]*migrate.Stmt, error) {
+	var (
+		stmts []*migrate.Stmt
+		err   error
+	)
+	if l.scanner != nil {
+		stmts, err = l.scanner.ScanStmts(src)
+	} else {
+		stmts, err = migrate.Stmts(src)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fixPositions(src, stmts)
+	return stmts, nil
+}
+
+// fixPositions makes every statement's Pos its byte offset in src (the
+// scanner's is off after an atlas:delimiter line).
+func fixPositions(src string, stmts []*migrate.Stmt) {
+	from := 0
+	for _, s := range stmts {
+		if s.Pos >= from && strings.HasPrefix(src[min(s.Pos, len(src)):], s.Text) {
+			from = s.Pos + len(s.Text)
+			continue
+		}
+		if i := strings.Index(src[from:], s.Text); i >= 0 {
+			s.Pos = from + i
+			from = s.Pos + len(s.Text)
+		}
+	}
+}
+
+// replay runs a file that is not linted.
+func (l *linter) replay(ctx context.Context, path string, f migrate.File) error {
+	stmts, err := l.stmts(string(f.Bytes()))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for i, s := range stmts {
+		if _, err := l.db.ExecContext(ctx, s.Text); err != nil {
+			return &ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
+		}
+		l.replayed = true
+	}
+	l.state, err = l.inspect(ctx)
+	return err
+}
+
+// fileLint collects the findings of one file.
+type fileLint struct {
+	l        *linter
+	path     string
+	src      string
+	stmts    []*migrate.Stmt
+	toks     [][]sqlToken
+	findings []LintFinding
+}
+
+// add records a finding at byte offset off of the file, on statement stmt
+// (1-based, 0 for the file).
+func (fl *fileLint) add(stmt, off int, code, msg string) {
+	sev := SeverityWarning
+	if rule, ok := LookupLintRule(code); ok {
+		sev = rule.Severity
+	}
+	line, col := lintLineCol(fl.src, off)
+	fl.findings = append(fl.findings, LintFinding{
+		Env: fl.l.t.Env.Name, Dialect: fl.l.t.Dialect.Name(), File: fl.path,
+		Line: line, Column: col, Statement: stmt, Code: code, Severity: sev, Message: msg,
+	})
+}
+
+// stmtAt returns the 1-based statement at byte offset off.
+func (fl *fileLint) stmtAt(off int) int {
+	n := 0
+	for i, s := range fl.stmts {
+		if s.Pos <= off {
+			n = i + 1
+		}
+	}
+	return n
+}
+
+func lintLineCol(src string, off int) (line, col int) {
+	off = max(0, min(off, len(src)))
+	before := src[:off]
+	line = 1 + strings.Count(before, "\n")
+	col = 1 + utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:])
+	return line, col
+}
+
+func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (LintedFile, []LintFinding, error) {
+	src := string(f.Bytes())
+	fl := &fileLint{l: l, path: path, src: src}
+	lf := LintedFile{Env: l.t.Env.Name, Dialect: l.t.Dialect.Name(), File: path}
+	stmts, err := l.stmts(src)
+	if err != nil {
+		// The file does not even split into statements.
+		off := 0
+		if m := regexp.MustCompile(`^(\d+):(\d+): `).FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			col, _ := strconv.Atoi(m[2])
+			off = lintOffset(src, line, col)
+		}
+		fl.add(0, off, "SG100", fmt.Sprintf("the file does not split into statements: %v; it was not analyzed", err))
+		l.broken = path
+		return lf, fl.findings, nil
+	}
+	fl.stmts = stmts
+	lf.Statements = len(stmts)
+	nolints, nlFinds := parseNolints(src, stmts)
+	for _, n := range nlFinds {
+		fl.add(0, n.off, n.code, n.msg)
+	}
+	lexSG103 := map[int]bool{} // statements with a lexical SG103
+	for i, s := range stmts {
+		toks := tokenizeSQL(s.Text, l.mysql)
+		fl.toks = append(fl.toks, toks)
+		for _, x := range lexicalFindings(l.t.Dialect.Name(), toks) {
+			fl.add(i+1, s.Pos+x.off, x.code, x.msg)
+			if x.code == "SG103" {
+				lexSG103[i+1] = true
+			}
+		}
+	}
+	if l.mysql {
+		l.checkRule(ctx, fl)
+	}
+	if l.broken == "" {
+		if err := l.execFile(ctx, fl, f, lexSG103); err != nil {
+			return lf, nil, err
+		}
+	} else {
+		l.notes = append(l.notes, fmt.Sprintf("%s: only checked lexically: the replay stopped at %s", path, l.broken))
+	}
+	// Apply the nolint comments.
+	for i := range fl.findings {
+		fd := &fl.findings[i]
+		if fd.Statement == 0 {
+			continue
+		}
+		if reason, ok := nolintReason(nolints, fd.Statement, fd.Code); ok {
+			fd.Suppressed, fd.Reason = true, reason
+		}
+	}
+	slices.SortStableFunc(fl.findings, func(a, b LintFinding) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		return strings.Compare(a.Code, b.Code)
+	})
+	return lf, fl.findings, nil
+}
+
+// lintOffset returns the byte offset of a 1-based line and 0-based column.
+func lintOffset(src string, line, col int) int {
+	off := 0
+	for n := 1; n < line; n++ {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return min(off+col, len(src))
+}
+
+// execFile runs the statements of a linted file one by one, reads what each
+// changed, and runs the analyzers on it.
+func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lexSG103 map[int]bool) error {
+	from := l.state
+	file := &sqlcheck.File{File: f}
+	// On an empty database (a baseline file), the statements only create
+	// objects: diff the whole file once instead of after every statement.
+	whole := !l.replayed && tables(from) == 0
+	for i, s := range fl.stmts {
+		if _, err := l.db.ExecContext(ctx, s.Text); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			l.execFailed(fl, i, err, lexSG103[i+1])
+			break
+		}
+		l.replayed = true
+		if whole {
+			continue
+		}
+		next, err := l.inspect(ctx)
+		if err != nil {
+			return err
+		}
+		changes, err := l.drv.RealmDiff(l.state, next, schema.DiffNormalized())
+		if err != nil {
+			return fmt.Errorf("%s: statement %d: %w", fl.path, i+1, err)
+		}
+		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.toks[i])})
+		l.state = next
+	}
+	if whole && len(fl.stmts) > 0 {
+		next, err := l.inspect(ctx)
+		if err != nil {
+			return err
+		}
+		changes, err := l.drv.RealmDiff(l.state, next, schema.DiffNormalized())
+		if err != nil {
+			return fmt.Errorf("%s: %w", fl.path, err)
+		}
+		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: fl.stmts[0], Changes: changes})
+		l.state = next
+	}
+	var err error
+	if file.Sum, err = l.drv.RealmDiff(from, l.state, schema.DiffNormalized()); err != nil {
+		return fmt.Errorf("%s: %w", fl.path, err)
+	}
+	file.From, file.To = from, l.state
+	if err := l.analyze(ctx, fl, file); err != nil {
+		return err
+	}
+	notNullRule(fl, file, from)
+	return nil
+}
+
+// analyze runs Atlas's analyzers on a file's changes.
+func (l *linter) analyze(ctx context.Context, fl *fileLint, file *sqlcheck.File) error {
+	for _, a := range l.analyzers {
+		var reports []sqlcheck.Report
+		pass := &sqlcheck.Pass{File: file, Dev: l.dev, Reporter: sqlcheck.ReportWriterFunc(func(r sqlcheck.Report) {
+			reports = append(reports, r)
+		})}
+		// An analyzer configured to fail returns an error after reporting;
+		// schemagen's severities decide instead.
+		if err := a.Analyze(ctx, pass); err != nil && len(reports) == 0 {
+			name := fmt.Sprintf("%T", a)
+			if n, ok := a.(sqlcheck.NamedAnalyzer); ok {
+				name = n.Name()
+			}
+			return fmt.Errorf("%s: Atlas analyzer %s: %w", fl.path, name, err)
+		}
+		for _, r := range reports {
+			for _, d := range r.Diagnostics {
+				code := d.Code
+				if code == "" {
+					code = "MF103"
+				}
+				fl.add(fl.stmtAt(d.Pos), d.Pos, code, d.Text)
+			}
+		}
+	}
+	return nil
+}
+
+// notNullRule is SG102: a NOT NULL column without a default added to a
+// table that existed before the file.
+func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
+	for _, c := range file.Changes {
+		for _, ch := range c.Changes {
+			m, ok := ch.(*schema.ModifyTable)
+			if !ok {
+				continue
+			}
+			if !hasTable(from, m.T) {
+				continue
+			}
+			for _, mc := range m.Changes {
+				add, ok := mc.(*schema.AddColumn)
+				if !ok || add.C.Type == nil || add.C.Type.Null || add.C.Default != nil || fillsItself(add.C) {
+					continue
+				}
+				fl.add(fl.stmtAt(c.Stmt.Pos), c.Stmt.Pos, "SG102", fmt.Sprintf(
+					"NOT NULL column %q is added without a default to table %q, which existed before this file: PostgreSQL fails if the table has rows, TiDB fills them with a zero value",
+					add.C.Name, m.T.Name))
+			}
+		}
+	}
+}
+
+// fillsItself reports generated, identity and AUTO_INCREMENT columns.
+func fillsItself(c *schema.Column) bool {
+	for _, a := range c.Attrs {
+		switch a.(type) {
+		case *schema.GeneratedExpr, *postgres.Identity, *mysql.AutoIncrement:
+			return true
+		}
+	}
+	return false
+}
+
+// execFailed reports a statement the dev database refused: SG103 for a
+// syntax error (unless a lexical SG103 already explains it), else SG100.
+func (l *linter) execFailed(fl *fileLint, i int, err error, explained bool) {
+	s := fl.stmts[i]
+	l.broken = fmt.Sprintf("%s:%d", fl.path, func() int { n, _ := lintLineCol(fl.src, s.Pos); return n }())
+	off, msg, syntax := execSyntaxError(err, s.Text)
+	switch {
+	case syntax && explained:
+	case syntax:
+		fl.add(i+1, s.Pos+off, "SG103", fmt.Sprintf("the %s dev database rejects this statement: %s; is it written for another dialect?", l.t.Dialect.Name(), msg))
+	default:
+		fl.add(i+1, s.Pos, "SG100", fmt.Sprintf("the statement fails on a clean %s dev database after the files before it: %v", l.t.Dialect.Name(), err))
+	}
+	if i+1 < len(fl.stmts) {
+		l.notes = append(l.notes, fmt.Sprintf("%s: statements after %d were only checked lexically: statement %d failed on the dev database", fl.path, i+1, i+1))
+	}
+}
+
+var tidbSyntax = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*)"\s*$`)
+
+// execSyntaxError tells whether err is a syntax error, with its byte offset in
+// the statement and a short message.
+func execSyntaxError(err error, text string) (off int, msg string, ok bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42601" {
+		if pe.Position > 0 {
+			off = lintRuneOffset(text, int(pe.Position)-1)
+		}
+		return off, pe.Message, true
+	}
+	var me *gomysql.MySQLError
+	if errors.As(err, &me) && (me.Number == 1064 || me.Number == 1149) {
+		msg = "syntax error"
+		if m := tidbSyntax.FindStringSubmatch(me.Message); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			near := strings.TrimSuffix(strings.TrimSpace(m[3]), ";")
+			msg = fmt.Sprintf("syntax error near %q", lintFirstLine(near))
+			start := lintOffset(text, line, 0)
+			if i := strings.Index(text[start:], near); near != "" && i >= 0 {
+				off = start + i
+			} else if i := strings.Index(text, near); near != "" && i >= 0 {
+				off = i
+			} else {
+				col, _ := strconv.Atoi(m[2])
+				off = lintOffset(text, line, col)
+			}
+		}
+		return off, msg, true
+	}
+	return 0, "", false
+}
+
+func lintRuneOffset(s string, runes int) int {
+	for i := range s {
+		if runes == 0 {
+			return i
+		}
+		runes--
+	}
+	return len(s)
+}
+
+func lintFirstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return s
+}
+
+// fixRenames turns the drop and add that a diff sees for a renaming
+// statement into the rename it is, as Atlas's CLI does with its SQL parser,
+// so that BC101/BC102 report renames and DS102/DS103 do not.
+func fixRenames(changes schema.Changes, toks []sqlToken) schema.Changes {
+	kind := stmtKind(toks)
+	name := func(i int) string {
+		if i < len(toks) && (toks[i].kind == tokWord || toks[i].kind == tokDQuote || toks[i].kind == tokBQuote) {
+			return unquoteIdent(toks[i])
+		}
+		return ""
+	}
+	var fromT, toT, fromC, toC string
+	switch kind {
+	case "RENAME TABLE":
+		if len(toks) >= 5 && toks[3].upper() == "TO" {
+			fromT, toT = name(2), name(4)
+		}
+	case "ALTER TABLE":
+		for i := 2; i < len(toks); i++ {
+			if toks[i].depth != 0 {
+				continue
+			}
+			switch toks[i].upper() {
+			case "RENAME":
+				switch n := toks[min(i+1, len(toks)-1)].upper(); {
+				case n == "TO" || n == "AS":
+					toT = name(i + 2)
+				case n == "COLUMN":
+					if toks[min(i+3, len(toks)-1)].upper() == "TO" {
+						fromC, toC = name(i+2), name(i+4)
+					}
+				case toks[min(i+2, len(toks)-1)].upper() == "TO":
+					fromC, toC = name(i+1), name(i+3)
+				}
+			case "CHANGE":
+				j := i + 1
+				if toks[min(j, len(toks)-1)].upper() == "COLUMN" {
+					j++
+				}
+				fromC, toC = name(j), name(j+1)
+			}
+		}
+	}
+	if fromC != "" && toC != "" && !strings.EqualFold(fromC, toC) {
+		for _, c := range changes {
+			m, ok := c.(*schema.ModifyTable)
+			if !ok {
+				continue
+			}
+			d := slices.IndexFunc(m.Changes, func(c schema.Change) bool {
+				x, ok := c.(*schema.DropColumn)
+				return ok && strings.EqualFold(x.C.Name, fromC)
+			})
+			a := slices.IndexFunc(m.Changes, func(c schema.Change) bool {
+				x, ok := c.(*schema.AddColumn)
+				return ok && strings.EqualFold(x.C.Name, toC)
+			})
+			if d < 0 || a < 0 {
+				continue
+			}
+			rename := &schema.RenameColumn{From: m.Changes[d].(*schema.DropColumn).C, To: m.Changes[a].(*schema.AddColumn).C}
+			m.Changes[d] = rename
+			m.Changes = slices.Delete(m.Changes, a, a+1)
+		}
+	}
+	if toT != "" {
+		a := slices.IndexFunc(changes, func(c schema.Change) bool {
+			x, ok := c.(*schema.AddTable)
+			return ok && strings.EqualFold(x.T.Name, toT)
+		})
+		d := slices.IndexFunc(changes, func(c schema.Change) bool {
+			x, ok := c.(*schema.DropTable)
+			return ok && (fromT == "" || strings.EqualFold(x.T.Name, fromT))
+		})
+		if a >= 0 && d >= 0 {
+			changes[d] = &schema.RenameTable{From: changes[d].(*schema.DropTable).T, To: changes[a].(*schema.AddTable).T}
+			changes = slices.Delete(changes, a, a+1)
+		}
+	}
+	return changes
+}
+
+// checkSetting is what a TiDB says about tidb_enable_check_constraint.
+type checkSetting struct {
+	asked bool
+	off   bool
+	where string // which database said so
+}
+
+// checkRule is SG101: CHECKs in a TiDB migration that the env's TiDB would
+// silently ignore.
+func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
+	type hit struct {
+		stmt int
+		tok  sqlToken
+	}
+	var hits []hit
+	for i, toks := range fl.toks {
+		for _, t := range checkTokens(toks) {
+			hits = append(hits, hit{i, t})
+		}
+	}
+	if len(hits) == 0 {
+		return
+	}
+	s := l.checkSetting(ctx)
+	if !s.asked || !s.off {
+		return
+	}
+	for _, h := range hits {
+		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.tok.off, "SG101",
+			"this CHECK is silently ignored: tidb_enable_check_constraint is OFF on "+s.where+", so TiDB accepts CHECKs but neither stores nor enforces them")
+	}
+}
+
+// checkSetting asks the env's TiDB (url), else its configured dev server,
+// whether CHECKs are enforced. The embedded dev server always enforces them,
+// so it is not asked.
+func (l *linter) checkSetting(ctx context.Context) *checkSetting {
+	if l.checks != nil {
+		return l.checks
+	}
+	l.checks = &checkSetting{}
+	env := l.t.Env
+	if env.URL != "" {
+		where := "the env's url (" + devdb.Host(env.URL) + ")"
+		off, err := askChecks(ctx, env.URL, nil)
+		if err == nil {
+			*l.checks = checkSetting{asked: true, off: off, where: where}
+			return l.checks
+		}
+		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about tidb_enable_check_constraint: %s", env.Name, where,
+			redact.Secrets(err.Error(), redact.Password(env.URL))))
+	}
+	if env.Dev != "" {
+		where := "the dev database (" + devdb.Host(env.Dev) + ")"
+		off, err := askChecks(ctx, "", l.db)
+		if err == nil {
+			*l.checks = checkSetting{asked: true, off: off, where: where}
+			return l.checks
+		}
+		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about tidb_enable_check_constraint: %v", env.Name, where, err))
+		return l.checks
+	}
+	l.notes = append(l.notes, env.Name+": tidb_enable_check_constraint not checked (SG101): the env has neither url nor dev")
+	return l.checks
+}
+
+// askChecks reads @@GLOBAL.tidb_enable_check_constraint from the TiDB at
+// url, or on db. A TiDB without the variable (before v7.2) ignores CHECKs.
+func askChecks(ctx context.Context, url string, db *sql.DB) (off bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if db == nil {
+		if db, err = devdb.Open(url); err != nil {
+			return false, err
+		}
+		defer db.Close()
+	}
+	var v string
+	err = db.QueryRowContext(ctx, "SELECT @@GLOBAL.tidb_enable_check_constraint").Scan(&v)
+	var me *gomysql.MySQLError
+	if errors.As(err, &me) && me.Number == 1193 { // unknown system variable
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToUpper(v) {
+	case "ON", "1", "TRUE":
+		return false, nil
+	}
+	return true, nil
+}
