@@ -33,6 +33,11 @@ func (f findings) Error() string { return f.msg }
 
 type usageError struct{ error }
 
+// exitError exits with code after its details were printed.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
 // App holds what commands share.
 type App struct {
 	Stdout, Stderr io.Writer
@@ -49,9 +54,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	err := root.Execute()
 	var f findings
 	var u usageError
+	var x exitError
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.As(err, &x):
+		return x.code
 	case errors.As(err, &f):
 		if f.msg != "" {
 			fmt.Fprintln(stderr, f.msg)
@@ -112,7 +120,7 @@ that means the same on both, and keeps the generated files in step with it.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema file(s) to compile")
 	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: auto, always or never")
-	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd())
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd(), a.driftCmd())
 	var all []*cobra.Command
 	for _, c := range root.Commands() {
 		all = append(all, c)

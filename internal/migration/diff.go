@@ -112,7 +112,7 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	return drv.PlanChanges(ctx, name, changes, planOptions)
+	return drv.PlanChanges(ctx, name, changes, PlanOptions)
 }
 
 // State is a schema as a scratch dev database reports it, with the Atlas
@@ -181,7 +181,9 @@ func withScratch(ctx context.Context, dev *Dev, t Target, fn func(*Scratch) erro
 	return fn(db)
 }
 
-func planOptions(o *migrate.PlanOptions) {
+// PlanOptions are the options of every plan schemagen writes: no schema
+// qualifier (a file applies to any database) and indented statements.
+func PlanOptions(o *migrate.PlanOptions) {
 	o.SchemaQualifier = new(string)
 	o.Indent = "  "
 }
@@ -194,7 +196,7 @@ func Rebuild(ctx context.Context, dev *Dev, t Target, drv migrate.Driver, state 
 	if err != nil {
 		return nil, err
 	}
-	plan, err := drv.PlanChanges(ctx, "rebuild", changes, planOptions)
+	plan, err := drv.PlanChanges(ctx, "rebuild", changes, PlanOptions)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,347 @@
+// Package drift compares live databases with what the migration directory
+// and the model say they should be, read-only.
+package drift
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/redact"
+)
+
+// Status of a target, also its exit code.
+const (
+	NoDrift    = 0
+	Drift      = 1
+	CouldNotDo = 2
+)
+
+// Finding is one object that differs.
+type Finding struct {
+	// Change is "missing" (expected, not found), "extra" (found, not
+	// expected) or "changed".
+	Change string `json:"change"`
+	// Kind is table, column, index, foreign_key, check or table_attribute.
+	Kind     string `json:"kind"`
+	Table    string `json:"table"`
+	Name     string `json:"name,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	Found    string `json:"found,omitempty"`
+}
+
+// Comparison is a database compared with one expected state.
+type Comparison struct {
+	// Against is "migrations" (the directory replayed to the database's
+	// version) or "model" (the generated DDL of schema.hcl).
+	Against  string    `json:"against"`
+	Findings []Finding `json:"findings"`
+	// Fix is the SQL that would bring the database to the expected state.
+	Fix []string `json:"fix"`
+}
+
+// Report is the result for one target database.
+type Report struct {
+	Target  string `json:"target"` // the URL, password redacted
+	Env     string `json:"env"`
+	Dialect string `json:"dialect"`
+	// Version is the last fully applied migration, "" when none.
+	Version string `json:"version"`
+	// Partial is a migration that failed part-way, if any.
+	Partial *Partial `json:"partial,omitempty"`
+	// Pending are the directory's files not applied yet.
+	Pending        []string    `json:"pending"`
+	ServerWarnings []string    `json:"server_warnings"`
+	Migrations     *Comparison `json:"migrations,omitempty"`
+	Model          *Comparison `json:"model,omitempty"`
+	Error          string      `json:"error,omitempty"`
+	Status         int         `json:"status"`
+	Seconds        float64     `json:"seconds"`
+}
+
+// Partial is a partly applied migration file.
+type Partial struct {
+	Version string `json:"version"`
+	Applied int    `json:"applied"`
+	Total   int    `json:"total"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Options configure a drift check.
+type Options struct {
+	Target migration.Target
+	Dev    *migration.Dev
+	// Ignore are table name patterns (globs) left out of the comparison,
+	// besides the revisions table.
+	Ignore []string
+	// Timeout bounds each target's check; 0 for none.
+	Timeout time.Duration
+	// Parallel bounds how many targets are checked at once.
+	Parallel int
+}
+
+// Check checks every URL against the env's migration directory and model.
+// Reports come back in the order of urls; one target's failure never hides
+// another's result.
+func Check(ctx context.Context, opts Options, urls []string) []*Report {
+	c := &checker{opts: opts, states: map[string]*lazyState{}, ctx: ctx}
+	reports := make([]*Report, len(urls))
+	sem := make(chan struct{}, max(1, opts.Parallel))
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			reports[i] = c.check(ctx, u)
+		})
+	}
+	wg.Wait()
+	c.close()
+	return reports
+}
+
+type checker struct {
+	opts Options
+	// ctx builds the shared expected states, which must not fail with the
+	// timeout of the target that happened to ask first.
+	ctx    context.Context
+	mu     sync.Mutex
+	states map[string]*lazyState
+}
+
+// lazyState is an expected state built once and shared by all targets.
+type lazyState struct {
+	once  sync.Once
+	state *migration.State
+	err   error
+}
+
+func (c *checker) state(key string, build func() (*migration.State, error)) (*migration.State, error) {
+	c.mu.Lock()
+	s := c.states[key]
+	if s == nil {
+		s = &lazyState{}
+		c.states[key] = s
+	}
+	c.mu.Unlock()
+	s.once.Do(func() { s.state, s.err = build() })
+	return s.state, s.err
+}
+
+func (c *checker) close() {
+	for _, s := range c.states {
+		s.state.Close()
+	}
+}
+
+func (c *checker) check(parent context.Context, rawURL string) *Report {
+	start := time.Now()
+	t := c.opts.Target
+	r := &Report{Target: redact.URL(rawURL), Env: t.Env.Name, Dialect: t.Dialect.Name(), Pending: []string{}, ServerWarnings: []string{}}
+	ctx := parent
+	if c.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(parent, c.opts.Timeout)
+		defer cancel()
+	}
+	err := c.run(ctx, rawURL, r)
+	r.Seconds = time.Since(start).Seconds()
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %s: %w", c.opts.Timeout, err)
+		}
+		r.Error = redact.Secrets(err.Error(), redact.Password(rawURL))
+		r.Status = CouldNotDo
+		return r
+	}
+	if len(r.ServerWarnings) > 0 || r.Partial != nil ||
+		r.Migrations != nil && len(r.Migrations.Findings) > 0 || r.Model != nil && len(r.Model.Findings) > 0 {
+		r.Status = Drift
+	}
+	return r
+}
+
+func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
+	t := c.opts.Target
+	if d, err := devdb.DialectOf(rawURL); err != nil {
+		return err
+	} else if d != t.Dialect.Name() {
+		return fmt.Errorf("env %s is %s, but the URL is %s", t.Env.Name, t.Dialect.Name(), d)
+	}
+	db, err := devdb.Open(rawURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// One connection, so that the check is one session doing only reads.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", devdb.Host(rawURL), err)
+	}
+	defer conn.Close()
+	if r.ServerWarnings, err = t.Dialect.ServerWarnings(ctx, conn); err != nil {
+		return err
+	}
+	if r.ServerWarnings == nil {
+		r.ServerWarnings = []string{}
+	}
+	files, err := c.history(ctx, conn, r)
+	if err != nil {
+		return err
+	}
+	drv, err := t.Dialect.OpenAtlas(conn)
+	if err != nil {
+		return err
+	}
+	live, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{"atlas_schema_revisions"}, c.opts.Ignore...)})
+	if err != nil {
+		return fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
+	}
+	live.Name = ""
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name())
+	}
+	atVersion, err := c.state("dir "+strings.Join(names, " "), func() (*migration.State, error) {
+		return migration.DirState(c.ctx, c.opts.Dev, t, t.Env.Dir, files)
+	})
+	if err != nil {
+		return err
+	}
+	if r.Migrations, err = compare(ctx, "migrations", atVersion.Driver, live, c.ignored(atVersion.Schema)); err != nil {
+		return err
+	}
+	model, err := c.model(atVersion.Driver)
+	if err != nil {
+		return err
+	}
+	r.Model, err = compare(ctx, "model", atVersion.Driver, live, c.ignored(model))
+	return err
+}
+
+// history reads the applied version and returns the files up to it; the
+// others are pending.
+func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Report) ([]migrate.File, error) {
+	t := c.opts.Target
+	dir, err := migration.OpenDir(t.Env.Dir, false)
+	if err != nil {
+		return nil, err
+	}
+	all, err := dir.Files()
+	if err != nil {
+		return nil, err
+	}
+	revs := t.Dialect.Revisions(conn)
+	exists, err := revs.Exists(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var applied []*migrate.Revision
+	if exists {
+		if applied, err = revs.ReadRevisions(ctx); err != nil {
+			return nil, err
+		}
+	}
+	done := map[string]bool{}
+	for _, rev := range applied {
+		if rev.Applied < rev.Total || rev.Error != "" {
+			r.Partial = &Partial{Version: rev.Version, Applied: rev.Applied, Total: rev.Total, Error: rev.Error}
+			continue
+		}
+		done[rev.Version] = true
+		if rev.Version > r.Version {
+			r.Version = rev.Version
+		}
+	}
+	var files []migrate.File
+	for _, f := range all {
+		if done[f.Version()] {
+			files = append(files, f)
+		} else {
+			r.Pending = append(r.Pending, f.Name())
+		}
+	}
+	return files, nil
+}
+
+// model is the state of the generated DDL, normalised as a database built by
+// migrations reports it.
+func (c *checker) model(drv migrate.Driver) (*schema.Schema, error) {
+	ctx := c.ctx
+	t := c.opts.Target
+	s, err := c.state("model", func() (*migration.State, error) {
+		src, err := readFile(t.Env.Src)
+		if err != nil {
+			return nil, err
+		}
+		return migration.SQLState(ctx, c.opts.Dev, t, t.Env.Src, src)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !t.Dialect.Renormalizes() {
+		return s.Schema, nil
+	}
+	rebuilt, err := c.state("model rebuilt", func() (*migration.State, error) {
+		rs, err := migration.Rebuild(ctx, c.opts.Dev, t, drv, s.Schema)
+		return &migration.State{Schema: rs}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rebuilt.Schema, nil
+}
+
+// ignored removes the ignored tables from an expected state (the live one
+// was inspected without them).
+func (c *checker) ignored(s *schema.Schema) *schema.Schema {
+	if len(c.opts.Ignore) == 0 {
+		return s
+	}
+	out := *s
+	out.Tables = slices.DeleteFunc(slices.Clone(s.Tables), func(t *schema.Table) bool { return matchAny(c.opts.Ignore, t.Name) })
+	return &out
+}
+
+// compare diffs the live state against an expected one.
+func compare(ctx context.Context, against string, drv migrate.Driver, live, expected *schema.Schema) (*Comparison, error) {
+	changes, err := drv.SchemaDiff(live, expected, schema.DiffNormalized())
+	if err != nil {
+		return nil, err
+	}
+	c := &Comparison{Against: against, Findings: findings(changes), Fix: []string{}}
+	if len(changes) > 0 {
+		plan, err := drv.PlanChanges(ctx, "drift", changes, migration.PlanOptions)
+		if err != nil {
+			return nil, fmt.Errorf("planning the fix: %w", err)
+		}
+		for _, ch := range plan.Changes {
+			c.Fix = append(c.Fix, strings.TrimRight(ch.Cmd, ";")+";")
+		}
+	}
+	return c, nil
+}
+
+// Describe describes a finding in one line.
+func (f Finding) Describe() string {
+	obj := strings.ReplaceAll(f.Kind, "_", " ") + " " + f.Table
+	if f.Name != "" {
+		obj += "." + f.Name
+	}
+	switch f.Change {
+	case "missing":
+		return fmt.Sprintf("%s is missing (expected %s)", obj, f.Expected)
+	case "extra":
+		return fmt.Sprintf("%s is not expected (found %s)", obj, f.Found)
+	}
+	return fmt.Sprintf("%s differs: expected %s, found %s", obj, f.Expected, f.Found)
+}

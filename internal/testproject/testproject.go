@@ -1,0 +1,128 @@
+// Package testproject makes throwaway schemagen projects for tests: a model,
+// its generated DDL, and an atlas.hcl whose dev databases are the test
+// servers of internal/dbtest.
+package testproject
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/schemagen/schemagen/internal/atlasconf"
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/migration"
+)
+
+// Project is a project in a temporary directory.
+type Project struct {
+	T       testing.TB
+	Dir     string
+	Config  string // atlas.hcl's path
+	Targets []migration.Target
+	Dev     *migration.Dev
+	now     time.Time
+}
+
+// AtlasHCL is an atlas.hcl for both dialects with the given dev URLs.
+func AtlasHCL(postgresDev, tidbDev string) string {
+	return fmt.Sprintf(`
+env "postgres" {
+  src = "file://generated/postgres/schema.sql"
+  dev = %q
+  migration {
+    dir = "file://migrations/postgres"
+  }
+}
+env "tidb" {
+  src = "file://generated/tidb/schema.sql"
+  dev = %q
+  migration {
+    dir = "file://migrations/tidb"
+  }
+}
+`, postgresDev, tidbDev)
+}
+
+// New writes model and atlas.hcl to a new directory and generates the DDL.
+func New(t testing.TB, model string) *Project {
+	t.Helper()
+	dir := t.TempDir()
+	p := &Project{T: t, Dir: dir, Config: filepath.Join(dir, "atlas.hcl"), Dev: &migration.Dev{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	t.Cleanup(p.Dev.Close)
+	if err := os.WriteFile(p.Config, []byte(AtlasHCL(dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := atlasconf.Load(p.Config, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	targets, err := migration.Targets(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Targets = targets
+	p.Generate(model)
+	return p
+}
+
+// Generate writes the model and its generated DDL.
+func (p *Project) Generate(model string) {
+	p.T.Helper()
+	if err := os.WriteFile(filepath.Join(p.Dir, "schema.hcl"), []byte(model), 0o644); err != nil {
+		p.T.Fatal(err)
+	}
+	r := gen.CompileSource("schema.hcl", []byte(model))
+	if r.Failed() {
+		p.T.Fatalf("model: %v", r.Diags)
+	}
+	if err := gen.Write(filepath.Join(p.Dir, "generated"), r.Files()); err != nil {
+		p.T.Fatal(err)
+	}
+}
+
+// Target returns the target of a dialect.
+func (p *Project) Target(dialect string) migration.Target {
+	for _, t := range p.Targets {
+		if t.Dialect.Name() == dialect {
+			return t
+		}
+	}
+	p.T.Fatalf("no target %s", dialect)
+	return migration.Target{}
+}
+
+// Diff plans and writes a migration without the cache (every step replays
+// on a real database), returning each dialect's statements.
+func (p *Project) Diff(name string) map[string][]string {
+	p.T.Helper()
+	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, name)
+	if err != nil {
+		p.T.Fatalf("migrate diff %s: %v", name, err)
+	}
+	p.now = p.now.Add(time.Minute)
+	if _, err := migration.Write(planned, name, p.now, nil); err != nil {
+		p.T.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, pl := range planned {
+		if pl.Plan == nil {
+			continue
+		}
+		for _, c := range pl.Plan.Changes {
+			out[pl.Target.Dialect.Name()] = append(out[pl.Target.Dialect.Name()], c.Cmd)
+		}
+	}
+	return out
+}
+
+// Apply applies the pending migrations of a dialect to the database at url.
+func (p *Project) Apply(dialect, url string) {
+	p.T.Helper()
+	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url}); err != nil {
+		p.T.Fatalf("migrate apply: %v", err)
+	}
+}
