@@ -13,9 +13,10 @@ import (
 // Lock implements schema.Locker with GET_LOCK, as Atlas's MySQL driver does.
 // TiDB implements GET_LOCK with pessimistic transactions on an internal
 // table: while several sessions wait for one lock, some get "pessimistic lock
-// retry limit reached" (error 1105) instead of an answer. Such a session has
-// not got the lock and may keep waiting, so it asks again until the timeout,
-// after which the lock is reported held (schema.ErrLocked).
+// retry limit reached" or "lock wait timeout" as error 1105 instead of an
+// answer, sometimes before their timeout. Such a session has not got the
+// lock and may keep waiting, so it asks again until the timeout, after which
+// the lock is reported held (schema.ErrLocked).
 func (d *atlasDriver) Lock(ctx context.Context, name string, timeout time.Duration) (schema.UnlockFunc, error) {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -35,5 +36,9 @@ func (d *atlasDriver) Lock(ctx context.Context, name string, timeout time.Durati
 }
 
 func lockContention(err error) bool {
-	return !errors.Is(err, schema.ErrLocked) && strings.Contains(err.Error(), "pessimistic lock retry limit reached")
+	if errors.Is(err, schema.ErrLocked) {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "pessimistic lock retry limit reached") || strings.Contains(msg, "lock wait timeout")
 }
