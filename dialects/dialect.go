@@ -33,6 +33,10 @@ type Dialect interface {
 	// Revisions returns the migration history of the database conn is
 	// connected to, in the Atlas CLI's revisions table (see Revisions).
 	Revisions(conn schema.ExecQuerier) Revisions
+	// MarshalState and UnmarshalState store an inspected schema as Atlas's
+	// HCL and read it back, such that it diffs as the original does.
+	MarshalState(s *schema.Schema) ([]byte, error)
+	UnmarshalState(b []byte) (*schema.Schema, error)
 	// ServerWarnings reads the server settings under which the generated DDL
 	// would not mean what it says (TiDB with CHECKs disabled), one sentence
 	// each. It only reads.

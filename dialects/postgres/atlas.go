@@ -6,6 +6,8 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // OpenAtlas implements dialects.Dialect: Atlas's PostgreSQL driver sees
@@ -22,4 +24,14 @@ func (Dialect) Renormalizes() bool { return true }
 // what the generated DDL means.
 func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]string, error) {
 	return nil, nil
+}
+
+// MarshalState implements dialects.Dialect.
+func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
+	return sqltext.MarshalState(s, postgres.MarshalHCL)
+}
+
+// UnmarshalState implements dialects.Dialect.
+func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
+	return sqltext.UnmarshalState(b, postgres.EvalHCLBytes)
 }

@@ -8,6 +8,8 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // OpenAtlas implements dialects.Dialect. Atlas's MySQL driver detects TiDB
@@ -45,6 +47,16 @@ func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]s
 		return nil, nil
 	}
 	return []string{"tidb_enable_check_constraint is OFF: this TiDB accepts CHECK constraints and silently ignores them (SET GLOBAL tidb_enable_check_constraint = ON)"}, nil
+}
+
+// MarshalState implements dialects.Dialect.
+func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
+	return sqltext.MarshalState(s, mysql.MarshalHCL)
+}
+
+// UnmarshalState implements dialects.Dialect.
+func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
+	return sqltext.UnmarshalState(b, mysql.EvalHCLBytes)
 }
 
 // Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.

@@ -23,6 +23,7 @@ func (a *App) driftCmd() *cobra.Command {
 		parallel int
 		timeout  time.Duration
 		ignore   []string
+		noCache  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "drift --env E [--url U ...] [--targets FILE]",
@@ -38,6 +39,8 @@ that would bring the database back. Drift never writes to a target.
 Targets come from --url (repeatable), lines of --targets FILE (# comments),
 or the env's url. They are checked concurrently, --parallel at a time, each
 within --timeout. The revisions table and --ignore patterns are left out.
+The expected states are built once per run on the dev database and kept, by
+the hash of the files they come from, in the user cache directory.
 
 Formats: text (coloured on a terminal), json (an array of reports, see
 docs/drift.md), github (workflow annotations).
@@ -76,7 +79,11 @@ Exit codes, per target in the output and overall (the highest):
 			defer stop()
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			reports := drift.Check(ctx, drift.Options{Target: t, Dev: dev, Ignore: ignore, Timeout: timeout, Parallel: parallel}, list)
+			cache := migration.DefaultCache()
+			if noCache {
+				cache = nil
+			}
+			reports := drift.Check(ctx, drift.Options{Target: t, Dev: dev, Ignore: ignore, Timeout: timeout, Parallel: parallel, Cache: cache}, list)
 			worst := 0
 			for _, r := range reports {
 				worst = max(worst, r.Status)
@@ -111,6 +118,7 @@ Exit codes, per target in the output and overall (the highest):
 	cmd.Flags().IntVar(&parallel, "parallel", 4, "targets checked at once")
 	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "time allowed for each target")
 	cmd.Flags().StringSliceVar(&ignore, "ignore", nil, "table name patterns to leave out (globs, repeatable)")
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "rebuild the expected states on the dev database even when an earlier run stored them")
 	return cmd
 }
 

@@ -87,6 +87,8 @@ type Options struct {
 	Timeout time.Duration
 	// Parallel bounds how many targets are checked at once.
 	Parallel int
+	// Cache keeps the expected states between runs; nil for none.
+	Cache *migration.Cache
 }
 
 // Check checks every URL against the env's migration directory and model.
@@ -105,7 +107,6 @@ func Check(ctx context.Context, opts Options, urls []string) []*Report {
 		})
 	}
 	wg.Wait()
-	c.close()
 	return reports
 }
 
@@ -120,12 +121,15 @@ type checker struct {
 
 // lazyState is an expected state built once and shared by all targets.
 type lazyState struct {
-	once  sync.Once
-	state *migration.State
-	err   error
+	once   sync.Once
+	schema *schema.Schema
+	err    error
 }
 
-func (c *checker) state(key string, build func() (*migration.State, error)) (*migration.State, error) {
+// state returns the expected state identified by parts: from this run, else
+// from the cache, else built on a dev database.
+func (c *checker) state(parts []string, build func() (*schema.Schema, error)) (*schema.Schema, error) {
+	key := strings.Join(parts, "\x00")
 	c.mu.Lock()
 	s := c.states[key]
 	if s == nil {
@@ -133,14 +137,17 @@ func (c *checker) state(key string, build func() (*migration.State, error)) (*mi
 		c.states[key] = s
 	}
 	c.mu.Unlock()
-	s.once.Do(func() { s.state, s.err = build() })
-	return s.state, s.err
+	s.once.Do(func() { s.schema, s.err = c.opts.Cache.State(c.opts.Target, parts, build) })
+	return s.schema, s.err
 }
 
-func (c *checker) close() {
-	for _, s := range c.states {
-		s.state.Close()
+// fromDev inspects a state built on a scratch dev database and drops it.
+func fromDev(st *migration.State, err error) (*schema.Schema, error) {
+	if err != nil {
+		return nil, err
 	}
+	defer st.Close()
+	return st.Schema, nil
 }
 
 func (c *checker) check(parent context.Context, rawURL string) *Report {
@@ -207,24 +214,26 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 		return fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
 	}
 	live.Name = ""
-	var names []string
+	parts := []string{"migrations"}
 	for _, f := range files {
-		names = append(names, f.Name())
+		parts = append(parts, f.Name(), string(f.Bytes()))
 	}
-	atVersion, err := c.state("dir "+strings.Join(names, " "), func() (*migration.State, error) {
-		return migration.DirState(c.ctx, c.opts.Dev, t, t.Env.Dir, files)
+	atVersion, err := c.state(parts, func() (*schema.Schema, error) {
+		return fromDev(migration.DirState(c.ctx, c.opts.Dev, t, t.Env.Dir, files))
 	})
 	if err != nil {
 		return err
 	}
-	if r.Migrations, err = compare(ctx, "migrations", atVersion.Driver, live, c.ignored(atVersion.Schema)); err != nil {
+	// Diffs and plans need no database: the live connection's driver does
+	// them, and only reads.
+	if r.Migrations, err = compare(ctx, "migrations", drv, live, c.ignored(atVersion)); err != nil {
 		return err
 	}
-	model, err := c.model(atVersion.Driver)
+	model, err := c.model(drv)
 	if err != nil {
 		return err
 	}
-	r.Model, err = compare(ctx, "model", atVersion.Driver, live, c.ignored(model))
+	r.Model, err = compare(ctx, "model", drv, live, c.ignored(model))
 	return err
 }
 
@@ -276,29 +285,22 @@ func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Repor
 // model is the state of the generated DDL, normalised as a database built by
 // migrations reports it.
 func (c *checker) model(drv migrate.Driver) (*schema.Schema, error) {
-	ctx := c.ctx
 	t := c.opts.Target
-	s, err := c.state("model", func() (*migration.State, error) {
-		src, err := readFile(t.Env.Src)
-		if err != nil {
-			return nil, err
+	src, err := readFile(t.Env.Src)
+	if err != nil {
+		return nil, err
+	}
+	kind := "model"
+	if t.Dialect.Renormalizes() {
+		kind = "model rebuilt"
+	}
+	return c.state([]string{kind, string(src)}, func() (*schema.Schema, error) {
+		s, err := fromDev(migration.SQLState(c.ctx, c.opts.Dev, t, t.Env.Src, src))
+		if err != nil || !t.Dialect.Renormalizes() {
+			return s, err
 		}
-		return migration.SQLState(ctx, c.opts.Dev, t, t.Env.Src, src)
+		return migration.Rebuild(c.ctx, c.opts.Dev, t, drv, s)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if !t.Dialect.Renormalizes() {
-		return s.Schema, nil
-	}
-	rebuilt, err := c.state("model rebuilt", func() (*migration.State, error) {
-		rs, err := migration.Rebuild(ctx, c.opts.Dev, t, drv, s.Schema)
-		return &migration.State{Schema: rs}, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rebuilt.Schema, nil
 }
 
 // ignored removes the ignored tables from an expected state (the live one

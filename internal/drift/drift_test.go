@@ -17,6 +17,7 @@ import (
 	"github.com/schemagen/schemagen/internal/cli"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/drift"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -252,7 +253,7 @@ func TestDriftReadOnlyAndSecret(t *testing.T) {
 			bad.User = url.UserPassword("nobody", password)
 			for _, format := range []string{"text", "json", "github"} {
 				var out, errb bytes.Buffer
-				code := cli.Run([]string{"drift", "--config", f.p.Config, "--env", d, "--url", reader, "--url", bad.String(), "--format", format}, &out, &errb)
+				code := cli.Run([]string{"drift", "--no-cache", "--config", f.p.Config, "--env", d, "--url", reader, "--url", bad.String(), "--format", format}, &out, &errb)
 				all := out.String() + errb.String()
 				if strings.Contains(all, password) {
 					t.Fatalf("%s output holds the password:\n%s", format, all)
@@ -330,12 +331,45 @@ func TestDriftTargetsFile(t *testing.T) {
 	list := filepath.Join(t.TempDir(), "targets")
 	os.WriteFile(list, []byte("# production\n"+f.head.URL+"\n\n"), 0o644)
 	var out, errb bytes.Buffer
-	code := cli.Run([]string{"drift", "--config", f.p.Config, "--env", "postgres", "--targets", list, "--ignore", "owned_by_*"}, &out, &errb)
+	code := cli.Run([]string{"drift", "--no-cache", "--config", f.p.Config, "--env", "postgres", "--targets", list, "--ignore", "owned_by_*"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	code = cli.Run([]string{"drift", "--config", f.p.Config, "--env", "postgres", "--targets", list}, &out, &errb)
+	code = cli.Run([]string{"drift", "--no-cache", "--config", f.p.Config, "--env", "postgres", "--targets", list}, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "owned_by_other_tool") {
 		t.Fatalf("without --ignore: exit %d\n%s", code, out.String())
+	}
+}
+
+// TestDriftCache checks that a second run takes the expected states from the
+// cache, building nothing on the dev database, and finds the same drift.
+func TestDriftCache(t *testing.T) {
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, d)
+			exec(t, f.behind, map[string]string{"postgres": `CREATE TABLE "stray" ("id" integer)`, "tidb": "CREATE TABLE `stray` (`id` INT)"}[d])
+			cache := &migration.Cache{Dir: t.TempDir()}
+			opts := drift.Options{Target: f.p.Target(d), Dev: &migration.Dev{}, Timeout: time.Minute, Parallel: 2, Cache: cache}
+			defer opts.Dev.Close()
+			first := drift.Check(context.Background(), opts, []string{f.head.URL, f.behind.URL})
+			built := opts.Dev.Scratches()
+			if built == 0 {
+				t.Fatal("the first run built no state")
+			}
+			second := drift.Check(context.Background(), opts, []string{f.head.URL, f.behind.URL})
+			if n := opts.Dev.Scratches(); n != built {
+				t.Errorf("the second run made %d scratch databases", n-built)
+			}
+			for i := range first {
+				a, b := first[i], second[i]
+				if a.Status != b.Status || !slices.Equal(described(a.Migrations), described(b.Migrations)) || !slices.Equal(described(a.Model), described(b.Model)) {
+					t.Errorf("target %d: first %d %v %v, second %d %v %v", i, a.Status, described(a.Migrations), described(a.Model), b.Status, described(b.Migrations), described(b.Model))
+				}
+			}
+			if second[0].Status != drift.NoDrift || second[1].Status != drift.Drift || !slices.Contains(described(second[1].Migrations), "extra table stray.") {
+				t.Errorf("second run: %d, %d %v", second[0].Status, second[1].Status, described(second[1].Migrations))
+			}
+		})
 	}
 }

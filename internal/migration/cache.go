@@ -8,14 +8,18 @@ import (
 	"path/filepath"
 
 	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
 )
 
-// Cache remembers, by content hash, which (migration directory, generated
-// DDL) pairs are known to be in step, so that a repeated `migrate diff` with
-// no model change answers without starting or loading a dev database. A
-// directory is known to be in step when a diff found nothing to do, and after
-// `migrate diff` wrote the file that brings it there. Anything that changes a
-// file, the dev database or schemagen itself changes the key.
+// Cache remembers results by the hash of everything they depend on, so that
+// repeated runs need no dev database:
+//   - which (migration directory, generated DDL) pairs are in step: a diff
+//     found nothing to do, or `migrate diff` wrote the file that gets there;
+//   - states that dev databases reported (a directory replayed, a generated
+//     file loaded), stored as Atlas HCL.
+//
+// Anything that changes a file, the dev database or schemagen itself changes
+// the key.
 type Cache struct {
 	Dir string // empty disables the cache
 }
@@ -26,10 +30,10 @@ func DefaultCache() *Cache {
 	if err != nil {
 		return &Cache{}
 	}
-	return &Cache{Dir: filepath.Join(dir, "schemagen", "in-step")}
+	return &Cache{Dir: filepath.Join(dir, "schemagen")}
 }
 
-const cacheFormat = "schemagen in-step v1"
+const cacheFormat = "schemagen cache v1"
 
 // key hashes everything the result of a diff depends on.
 func (c *Cache) key(t Target, dir *migrate.LocalDir, src []byte) (string, error) {
@@ -60,7 +64,7 @@ func (c *Cache) inStep(key string) bool {
 	if c == nil || key == "" {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(c.Dir, key))
+	_, err := os.Stat(filepath.Join(c.Dir, "in-step", key))
 	return err == nil
 }
 
@@ -68,10 +72,55 @@ func (c *Cache) markInStep(key string) {
 	if c == nil || key == "" {
 		return
 	}
-	// The cache only saves time: failing to write it is not an error.
-	if os.MkdirAll(c.Dir, 0o755) == nil {
-		os.WriteFile(filepath.Join(c.Dir, key), []byte(cacheFormat+"\n"), 0o644)
+	c.put("in-step", key, []byte(cacheFormat+"\n"))
+}
+
+// put stores a cache entry. The cache only saves time: failing to write it
+// is not an error, and a half-written entry is never read (it is renamed
+// into place).
+func (c *Cache) put(kind, key string, b []byte) {
+	dir := filepath.Join(c.Dir, kind)
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
 	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil && cerr == nil {
+		if os.Rename(f.Name(), filepath.Join(dir, key)) == nil {
+			return
+		}
+	}
+	os.Remove(f.Name())
+}
+
+// State returns the schema stored under the hash of parts (with what every
+// key holds: the dialect, the dev database and the schemagen build), or
+// builds it, stores it and returns it.
+func (c *Cache) State(t Target, parts []string, build func() (*schema.Schema, error)) (*schema.Schema, error) {
+	key := ""
+	if c != nil && c.Dir != "" {
+		h := sha256.New()
+		for _, p := range append([]string{cacheFormat, binaryIdentity(), t.Dialect.Name(), t.Env.Dev}, parts...) {
+			fmt.Fprintf(h, "%d:%s\n", len(p), p)
+		}
+		key = hex.EncodeToString(h.Sum(nil))
+		if b, err := os.ReadFile(filepath.Join(c.Dir, "states", key)); err == nil {
+			if s, err := t.Dialect.UnmarshalState(b); err == nil {
+				return s, nil
+			}
+		}
+	}
+	s, err := build()
+	if err != nil || key == "" {
+		return s, err
+	}
+	if b, err := t.Dialect.MarshalState(s); err == nil {
+		c.put("states", key, b)
+	}
+	return s, nil
 }
 
 // binaryIdentity names the running schemagen build, whose planning rules are

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
@@ -24,7 +25,11 @@ type Dev struct {
 	Progress io.Writer
 	mu       sync.Mutex
 	servers  map[string]*devServer
+	scratch  atomic.Int64
 }
+
+// Scratches is how many scratch databases Dev has made.
+func (d *Dev) Scratches() int64 { return d.scratch.Load() }
 
 type devServer struct {
 	once    sync.Once
@@ -85,6 +90,7 @@ func (d *Dev) Scratch(ctx context.Context, dialect, configured string) (*Scratch
 	if err != nil {
 		return nil, err
 	}
+	d.scratch.Add(1)
 	b := make([]byte, 6)
 	rand.Read(b)
 	name := "schemagen_scratch_" + hex.EncodeToString(b)
