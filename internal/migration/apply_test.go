@@ -307,9 +307,10 @@ var insertIdentifier = map[string]string{
 // the others wait, then find nothing pending. A file run twice would insert
 // its row twice.
 func TestConcurrentApply(t *testing.T) {
-	// Long enough for the others to find the lock taken (TiDB's GET_LOCK
-	// with a zero timeout takes about a second to give up).
-	sleep := map[string]string{"postgres": "SELECT pg_sleep(1);", "tidb": "SELECT SLEEP(3);"}
+	// Long enough for the others to find the lock taken, even on a loaded
+	// machine (TiDB's GET_LOCK with a zero timeout takes about a second to
+	// give up).
+	sleep := map[string]string{"postgres": "SELECT pg_sleep(2);", "tidb": "SELECT SLEEP(3);"}
 	for _, dialect := range applyDialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
