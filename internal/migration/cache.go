@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
@@ -96,10 +97,42 @@ func (c *Cache) put(kind, key string, b []byte) {
 	os.Remove(f.Name())
 }
 
-// State returns the schema stored under the hash of parts (with what every
+// StoredState is a state as the cache keeps it: its fingerprint, the hash of
+// its stored form, is known without reading the state back, which is slow.
+type StoredState struct {
+	Fingerprint string
+	t           Target
+	raw         []byte
+	once        sync.Once
+	schema      *schema.Schema
+	err         error
+}
+
+// Schema returns the state, reading it back on first use.
+func (s *StoredState) Schema() (*schema.Schema, error) {
+	s.once.Do(func() {
+		if s.schema == nil {
+			s.schema, s.err = s.t.Dialect.UnmarshalState(s.raw)
+		}
+	})
+	return s.schema, s.err
+}
+
+// Fingerprint is the hash of a state's stored form: two states with the same
+// fingerprint diff as equal.
+func Fingerprint(t Target, s *schema.Schema) (string, []byte, error) {
+	b, err := t.Dialect.MarshalState(s)
+	if err != nil {
+		return "", nil, err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), b, nil
+}
+
+// Stored returns the state stored under the hash of parts (with what every
 // key holds: the dialect, the dev database and the schemagen build), or
-// builds it, stores it and returns it.
-func (c *Cache) State(t Target, parts []string, build func() (*schema.Schema, error)) (*schema.Schema, error) {
+// builds it with build and stores it. A nil or disabled cache only builds.
+func (c *Cache) Stored(t Target, parts []string, build func() (*schema.Schema, error)) (*StoredState, error) {
 	key := ""
 	if c != nil && c.Dir != "" {
 		h := sha256.New()
@@ -108,19 +141,22 @@ func (c *Cache) State(t Target, parts []string, build func() (*schema.Schema, er
 		}
 		key = hex.EncodeToString(h.Sum(nil))
 		if b, err := os.ReadFile(filepath.Join(c.Dir, "states", key)); err == nil {
-			if s, err := t.Dialect.UnmarshalState(b); err == nil {
-				return s, nil
-			}
+			sum := sha256.Sum256(b)
+			return &StoredState{Fingerprint: hex.EncodeToString(sum[:]), t: t, raw: b}, nil
 		}
 	}
 	s, err := build()
-	if err != nil || key == "" {
-		return s, err
+	if err != nil {
+		return nil, err
 	}
-	if b, err := t.Dialect.MarshalState(s); err == nil {
+	fp, b, err := Fingerprint(t, s)
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
 		c.put("states", key, b)
 	}
-	return s, nil
+	return &StoredState{Fingerprint: fp, t: t, raw: b, schema: s}, nil
 }
 
 // binaryIdentity names the running schemagen build, whose planning rules are
