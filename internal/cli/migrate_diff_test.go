@@ -1,13 +1,13 @@
 package cli_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 // migrateProject is a project with atlas.hcl whose dev databases are the test
@@ -15,22 +15,7 @@ import (
 func migrateProject(t *testing.T) string {
 	t.Helper()
 	dir := project(t, model)
-	cfg := fmt.Sprintf(`
-env "postgres" {
-  src = "file://generated/postgres/schema.sql"
-  dev = %q
-  migration {
-    dir = "file://migrations/postgres"
-  }
-}
-env "tidb" {
-  src = "file://generated/tidb/schema.sql"
-  dev = %q
-  migration {
-    dir = "file://migrations/tidb"
-  }
-}
-`, dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))
+	cfg := testproject.AtlasHCL(dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))
 	if err := os.WriteFile(filepath.Join(dir, "atlas.hcl"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,114 +2,29 @@ package migration_test
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"ariga.io/atlas/sql/migrate"
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
-	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
-// project is a temporary schemagen project whose dev databases are the
-// test servers.
-type project struct {
-	t       *testing.T
-	dir     string
-	targets []migration.Target
-	dev     *migration.Dev
-	now     time.Time
-}
-
-func newProject(t *testing.T, model string) *project {
+func files(t *testing.T, p *testproject.Project, dialect string) []migrate.File {
 	t.Helper()
-	dir := t.TempDir()
-	cfg := fmt.Sprintf(`
-env "postgres" {
-  src = "file://generated/postgres/schema.sql"
-  dev = %q
-  migration {
-    dir = "file://migrations/postgres"
-  }
-}
-env "tidb" {
-  src = "file://generated/tidb/schema.sql"
-  dev = %q
-  migration {
-    dir = "file://migrations/tidb"
-  }
-}
-`, dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))
-	path := filepath.Join(dir, "atlas.hcl")
-	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, diags := atlasconf.Load(path, nil)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	targets, err := migration.Targets(c, nil)
+	dir, err := migrate.NewLocalDir(filepath.Join(p.Dir, "migrations", dialect))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &project{t: t, dir: dir, targets: targets, dev: &migration.Dev{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	t.Cleanup(p.dev.Close)
-	p.generate(model)
-	return p
-}
-
-func (p *project) generate(model string) {
-	p.t.Helper()
-	r := gen.CompileSource("schema.hcl", []byte(model))
-	if r.Failed() {
-		p.t.Fatalf("model: %v", r.Diags)
-	}
-	if err := gen.Write(filepath.Join(p.dir, "generated"), r.Files()); err != nil {
-		p.t.Fatal(err)
-	}
-}
-
-// diff plans and writes a migration, returning each dialect's statements.
-func (p *project) diff(name string) map[string][]string {
-	p.t.Helper()
-	// No cache: every step replays the directory on a real database.
-	planned, err := migration.Plan(context.Background(), p.dev, nil, p.targets, name)
+	fs, err := dir.Files()
 	if err != nil {
-		p.t.Fatalf("migrate diff %s: %v", name, err)
+		t.Fatal(err)
 	}
-	p.now = p.now.Add(time.Minute)
-	if _, err := migration.Write(planned, name, p.now, nil); err != nil {
-		p.t.Fatal(err)
-	}
-	out := map[string][]string{}
-	for _, pl := range planned {
-		if pl.Plan == nil {
-			continue
-		}
-		for _, c := range pl.Plan.Changes {
-			out[pl.Target.Dialect.Name()] = append(out[pl.Target.Dialect.Name()], c.Cmd)
-		}
-	}
-	return out
-}
-
-func (p *project) files(dialect string) []migrate.File {
-	p.t.Helper()
-	dir, err := migrate.NewLocalDir(filepath.Join(p.dir, "migrations", dialect))
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	files, err := dir.Files()
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	return files
+	return fs
 }
 
 const baseModel = `
@@ -159,13 +74,13 @@ func edit(model, extra string) string {
 // TestDiffSequence runs the model edits a team makes, checking that each
 // migration holds exactly the expected statements in both dialects.
 func TestDiffSequence(t *testing.T) {
-	p := newProject(t, baseModel)
+	p := testproject.New(t, baseModel)
 
-	init := p.diff("init")
+	init := p.Diff("init")
 	if len(init["postgres"]) == 0 || len(init["tidb"]) == 0 {
 		t.Fatalf("init wrote %d postgres and %d tidb statements", len(init["postgres"]), len(init["tidb"]))
 	}
-	pf, tf := p.files("postgres"), p.files("tidb")
+	pf, tf := files(t, p, "postgres"), files(t, p, "tidb")
 	if len(pf) != 1 || len(tf) != 1 || pf[0].Name() != tf[0].Name() {
 		t.Fatalf("init files: %v / %v, want one each with the same name", names(pf), names(tf))
 	}
@@ -173,7 +88,7 @@ func TestDiffSequence(t *testing.T) {
 		t.Errorf("the TiDB init migration lost the CHECK:\n%s", tf[0].Bytes())
 	}
 	// Applying the init files gives the generated schema: nothing to do.
-	if again := p.diff("again"); len(again) != 0 {
+	if again := p.Diff("again"); len(again) != 0 {
 		t.Fatalf("a second diff found changes: %v", again)
 	}
 
@@ -233,8 +148,8 @@ func TestDiffSequence(t *testing.T) {
 	}
 	for _, s := range steps {
 		model = s.model(model)
-		p.generate(model)
-		got := p.diff(s.name)
+		p.Generate(model)
+		got := p.Diff(s.name)
 		for _, d := range []string{"postgres", "tidb"} {
 			if strings.Join(got[d], "\n") != strings.Join(s.want[d], "\n") {
 				t.Errorf("%s on %s:\n got: %q\nwant: %q", s.name, d, got[d], s.want[d])
@@ -246,10 +161,10 @@ func TestDiffSequence(t *testing.T) {
 			}
 		}
 	}
-	if again := p.diff("final"); len(again) != 0 {
+	if again := p.Diff("final"); len(again) != 0 {
 		t.Fatalf("after the sequence, diff found changes: %v", again)
 	}
-	if pf, tf := p.files("postgres"), p.files("tidb"); len(pf) != len(steps)+1 || len(tf) != len(steps)+1 {
+	if pf, tf := files(t, p, "postgres"), files(t, p, "tidb"); len(pf) != len(steps)+1 || len(tf) != len(steps)+1 {
 		t.Errorf("got %d postgres and %d tidb files, want %d each", len(pf), len(tf), len(steps)+1)
 	}
 }
