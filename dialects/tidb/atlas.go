@@ -2,12 +2,14 @@ package tidb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
+	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
@@ -30,6 +32,11 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 // them.
 func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
 	rows, err := conn.QueryContext(ctx, "SELECT @@GLOBAL.tidb_enable_check_constraint")
+	var me *gomysql.MySQLError
+	if errors.As(err, &me) && me.Number == 1193 {
+		// Unknown variable: a TiDB before 7.2, which ignores CHECKs.
+		return []string{"this TiDB has no tidb_enable_check_constraint (before v7.2): it accepts CHECK constraints and silently ignores them"}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tidb: reading tidb_enable_check_constraint: %w", err)
 	}

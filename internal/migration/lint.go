@@ -740,7 +740,7 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 	env := l.t.Env
 	if env.URL != "" {
 		where := "the env's url (" + devdb.Host(env.URL) + ")"
-		off, err := askChecks(ctx, env.URL, nil)
+		off, err := askChecks(ctx, l.t, env.URL, nil)
 		if err == nil {
 			*l.checks = checkSetting{asked: true, off: off, where: where}
 			return l.checks
@@ -750,7 +750,7 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 	}
 	if env.Dev != "" {
 		where := "the dev database (" + devdb.Host(env.Dev) + ")"
-		off, err := askChecks(ctx, "", l.db)
+		off, err := askChecks(ctx, l.t, "", l.db)
 		if err == nil {
 			*l.checks = checkSetting{asked: true, off: off, where: where}
 			return l.checks
@@ -762,9 +762,9 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 	return l.checks
 }
 
-// askChecks reads @@GLOBAL.tidb_enable_check_constraint from the TiDB at
-// url, or on db. A TiDB without the variable (before v7.2) ignores CHECKs.
-func askChecks(ctx context.Context, url string, db *sql.DB) (off bool, err error) {
+// askChecks asks the TiDB at url, or on db, whether it ignores CHECKs: the
+// dialect reports that among its server warnings.
+func askChecks(ctx context.Context, t Target, url string, db *sql.DB) (off bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if db == nil {
@@ -773,18 +773,6 @@ func askChecks(ctx context.Context, url string, db *sql.DB) (off bool, err error
 		}
 		defer db.Close()
 	}
-	var v string
-	err = db.QueryRowContext(ctx, "SELECT @@GLOBAL.tidb_enable_check_constraint").Scan(&v)
-	var me *gomysql.MySQLError
-	if errors.As(err, &me) && me.Number == 1193 { // unknown system variable
-		return true, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	switch strings.ToUpper(v) {
-	case "ON", "1", "TRUE":
-		return false, nil
-	}
-	return true, nil
+	warnings, err := t.Dialect.ServerWarnings(ctx, db)
+	return len(warnings) > 0, err
 }
