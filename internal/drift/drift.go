@@ -189,37 +189,42 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 		return err
 	}
 	defer db.Close()
-	// One connection, so that the check is one session doing only reads.
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", devdb.Host(rawURL), err)
 	}
 	defer conn.Close()
-	if r.ServerWarnings, err = t.Dialect.ServerWarnings(ctx, conn); err != nil {
+	// The history and the server settings are read on a second session while
+	// the first inspects the schema: both only read.
+	var (
+		files   []migrate.File
+		histErr error
+		wg      sync.WaitGroup
+	)
+	wg.Go(func() {
+		if r.ServerWarnings, histErr = t.Dialect.ServerWarnings(ctx, db); histErr == nil {
+			files, histErr = c.history(ctx, db, r)
+		}
+	})
+	drv, err := t.Dialect.OpenAtlas(conn)
+	var live *schema.Schema
+	if err == nil {
+		live, err = drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{"atlas_schema_revisions"}, c.opts.Ignore...)})
+		if err != nil {
+			err = fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(err, histErr); err != nil {
 		return err
 	}
 	if r.ServerWarnings == nil {
 		r.ServerWarnings = []string{}
 	}
-	files, err := c.history(ctx, conn, r)
-	if err != nil {
-		return err
-	}
-	drv, err := t.Dialect.OpenAtlas(conn)
-	if err != nil {
-		return err
-	}
-	live, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{"atlas_schema_revisions"}, c.opts.Ignore...)})
-	if err != nil {
-		return fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
-	}
 	live.Name = ""
-	// Without drift the live state is stored exactly as the expected one, and
+	// Without drift the live state has the expected state's fingerprint, and
 	// the comparison needs neither to read that back nor to diff.
-	liveFP, _, err := migration.Fingerprint(t, live)
-	if err != nil {
-		return err
-	}
+	liveFP := migration.Fingerprint(live)
 	parts := []string{"migrations"}
 	for _, f := range files {
 		parts = append(parts, f.Name(), string(f.Bytes()))

@@ -97,8 +97,8 @@ func (c *Cache) put(kind, key string, b []byte) {
 	os.Remove(f.Name())
 }
 
-// StoredState is a state as the cache keeps it: its fingerprint, the hash of
-// its stored form, is known without reading the state back, which is slow.
+// StoredState is a state as the cache keeps it: its Fingerprint is known
+// without reading the state back, which is slow.
 type StoredState struct {
 	Fingerprint string
 	t           Target
@@ -118,17 +118,6 @@ func (s *StoredState) Schema() (*schema.Schema, error) {
 	return s.schema, s.err
 }
 
-// Fingerprint is the hash of a state's stored form: two states with the same
-// fingerprint diff as equal.
-func Fingerprint(t Target, s *schema.Schema) (string, []byte, error) {
-	b, err := t.Dialect.MarshalState(s)
-	if err != nil {
-		return "", nil, err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), b, nil
-}
-
 // Stored returns the state stored under the hash of parts (with what every
 // key holds: the dialect, the dev database and the schemagen build), or
 // builds it with build and stores it. A nil or disabled cache only builds.
@@ -140,23 +129,24 @@ func (c *Cache) Stored(t Target, parts []string, build func() (*schema.Schema, e
 			fmt.Fprintf(h, "%d:%s\n", len(p), p)
 		}
 		key = hex.EncodeToString(h.Sum(nil))
-		if b, err := os.ReadFile(filepath.Join(c.Dir, "states", key)); err == nil {
-			sum := sha256.Sum256(b)
-			return &StoredState{Fingerprint: hex.EncodeToString(sum[:]), t: t, raw: b}, nil
+		b, err := os.ReadFile(filepath.Join(c.Dir, "states", key))
+		fp, ferr := os.ReadFile(filepath.Join(c.Dir, "states", key+".fingerprint"))
+		if err == nil && ferr == nil {
+			return &StoredState{Fingerprint: string(fp), t: t, raw: b}, nil
 		}
 	}
 	s, err := build()
 	if err != nil {
 		return nil, err
 	}
-	fp, b, err := Fingerprint(t, s)
-	if err != nil {
-		return nil, err
-	}
+	fp := Fingerprint(s)
 	if key != "" {
-		c.put("states", key, b)
+		if b, err := t.Dialect.MarshalState(s); err == nil {
+			c.put("states", key, b)
+			c.put("states", key+".fingerprint", []byte(fp))
+		}
 	}
-	return &StoredState{Fingerprint: fp, t: t, raw: b, schema: s}, nil
+	return &StoredState{Fingerprint: fp, t: t, schema: s}, nil
 }
 
 // binaryIdentity names the running schemagen build, whose planning rules are

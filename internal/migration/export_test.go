@@ -1,0 +1,10 @@
+package migration
+
+import (
+	"io"
+
+	"ariga.io/atlas/sql/schema"
+)
+
+// WriteCanonical exposes what Fingerprint hashes, for tests.
+func WriteCanonical(w io.Writer, s *schema.Schema) { writeCanonical(w, s) }
