@@ -120,9 +120,11 @@ func (p *Project) Diff(name string) map[string][]string {
 }
 
 // Apply applies the pending migrations of a dialect to the database at url.
+// It waits for the lock: on TiDB GET_LOCK names are server-wide, so applies
+// to other databases of the test server take turns.
 func (p *Project) Apply(dialect, url string) {
 	p.T.Helper()
-	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url}); err != nil {
+	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url, LockTimeout: migration.DefaultLockTimeout}); err != nil {
 		p.T.Fatalf("migrate apply: %v", err)
 	}
 }
