@@ -337,14 +337,28 @@ func (l *loader) action(a *hcl.Attribute) Action {
 }
 
 func (l *loader) check(t *Table, b *hcl.Block) {
-	content, diags := b.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "expr", Required: true}}}))
+	content, diags := b.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "expr"}}}))
 	l.diags = append(l.diags, diags...)
 	c := &Check{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
-	if a := content.Attributes["expr"]; a != nil {
+	a := content.Attributes["expr"]
+	if a != nil {
 		c.Expr, c.Source = l.expression(t, a)
 	}
 	for _, blk := range content.Blocks {
 		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}})
+	}
+	if a == nil {
+		// A CHECK without a portable form: every dialect gives raw SQL or
+		// leaves it out.
+		var missing []string
+		for _, d := range l.opts.Dialects {
+			if o := c.Overrides.For(d); o == nil || (!o.Skip && o.Expr == "") {
+				missing = append(missing, d)
+			}
+		}
+		if len(missing) > 0 {
+			l.errorf(b.DefRange, "Missing expression", "Check %q needs expr, or for each dialect a raw expr or skip = true (missing for %s).", c.Name, strings.Join(missing, ", "))
+		}
 	}
 	t.Checks = append(t.Checks, c)
 }

@@ -1,0 +1,249 @@
+package compiler
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// Write renders a model as canonical schema HCL, as `schemagen fmt` formats
+// it. Loading the result gives the same model. Comments of tables and columns
+// go into the file as comments; notes are written above the tables they name.
+func Write(s *Schema, notes map[string][]string) []byte {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	for _, name := range sortedDialects(s.Dialect) {
+		ds := s.Dialect[name]
+		blk := body.AppendNewBlock("dialect", []string{name})
+		for _, a := range sortedAttrs(ds.Attrs) {
+			if v, d := a.Expr.Value(nil); !d.HasErrors() {
+				blk.Body().SetAttributeValue(a.Name, v)
+			}
+		}
+		body.AppendNewline()
+	}
+	for _, r := range s.Raw {
+		if r.After {
+			continue
+		}
+		writeRaw(body, r)
+	}
+	for i, t := range s.Tables {
+		if i > 0 || len(s.Dialect) > 0 {
+			body.AppendNewline()
+		}
+		for _, n := range notes[t.Name] {
+			body.AppendUnstructuredTokens(comment(n))
+		}
+		writeTable(body, t)
+	}
+	for _, r := range s.Raw {
+		if r.After {
+			body.AppendNewline()
+			writeRaw(body, r)
+		}
+	}
+	return hclwrite.Format(f.Bytes())
+}
+
+func comment(text string) hclwrite.Tokens {
+	var toks hclwrite.Tokens
+	for _, line := range strings.Split(text, "\n") {
+		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComment, Bytes: []byte("# " + line + "\n")})
+	}
+	return toks
+}
+
+func sortedDialects(m map[string]*DialectSettings) []string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func sortedAttrs(attrs hcl.Attributes) []*hcl.Attribute {
+	var out []*hcl.Attribute
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b *hcl.Attribute) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func writeRaw(body *hclwrite.Body, r *Raw) {
+	blk := body.AppendNewBlock("raw", []string{r.Name})
+	if !r.After {
+		blk.Body().SetAttributeValue("position", cty.StringVal("before_tables"))
+	}
+	var names []string
+	for d := range r.SQL {
+		names = append(names, d)
+	}
+	slices.Sort(names)
+	for _, d := range names {
+		blk.Body().SetAttributeValue(d, cty.StringVal(r.SQL[d]))
+	}
+}
+
+func strList(names []string) cty.Value {
+	vals := make([]cty.Value, len(names))
+	for i, n := range names {
+		vals[i] = cty.StringVal(n)
+	}
+	return cty.TupleVal(vals)
+}
+
+func writeTable(body *hclwrite.Body, t *Table) {
+	tb := body.AppendNewBlock("table", []string{t.Name}).Body()
+	if t.Comment != "" {
+		tb.SetAttributeValue("comment", cty.StringVal(t.Comment))
+	}
+	for _, c := range t.Columns {
+		cb := tb.AppendNewBlock("column", []string{c.Name}).Body()
+		cb.SetAttributeRaw("type", typeTokens(c.Type))
+		if c.Null {
+			cb.SetAttributeValue("null", cty.True)
+		}
+		if d := c.Default; d != nil {
+			switch d.Kind {
+			case DefaultNow:
+				cb.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("now"))
+			case DefaultString:
+				cb.SetAttributeValue("default", cty.StringVal(d.Value))
+			case DefaultBool:
+				cb.SetAttributeValue("default", cty.BoolVal(d.Value == "true"))
+			case DefaultNumber:
+				n, _, err := big.ParseFloat(d.Value, 10, 512, big.ToNearestEven)
+				if err == nil {
+					cb.SetAttributeValue("default", cty.NumberVal(n))
+				}
+			}
+		}
+		if c.Comment != "" {
+			cb.SetAttributeValue("comment", cty.StringVal(c.Comment))
+		}
+		writeOverrides(cb, c.Overrides)
+	}
+	if pk := t.PrimaryKey; pk != nil {
+		tb.AppendNewBlock("primary_key", nil).Body().SetAttributeValue("columns", strList(pk.Columns))
+	}
+	for _, u := range t.Uniques {
+		tb.AppendNewBlock("unique", []string{u.Name}).Body().SetAttributeValue("columns", strList(u.Columns))
+	}
+	for _, c := range t.Checks {
+		cb := tb.AppendNewBlock("check", []string{c.Name}).Body()
+		if c.Expr != nil {
+			cb.SetAttributeValue("expr", cty.StringVal(expr.String(c.Expr)))
+		}
+		writeOverrides(cb, c.Overrides)
+	}
+	for _, fk := range t.ForeignKeys {
+		fb := tb.AppendNewBlock("foreign_key", []string{fk.Name}).Body()
+		fb.SetAttributeValue("columns", strList(fk.Columns))
+		fb.SetAttributeValue("ref_table", cty.StringVal(fk.RefTable))
+		fb.SetAttributeValue("ref_columns", strList(fk.RefColumns))
+		if fk.OnDelete != NoAction {
+			fb.SetAttributeValue("on_delete", cty.StringVal(string(fk.OnDelete)))
+		}
+		if fk.OnUpdate != NoAction {
+			fb.SetAttributeValue("on_update", cty.StringVal(string(fk.OnUpdate)))
+		}
+		if fk.Deferrable {
+			fb.SetAttributeValue("deferrable", cty.True)
+		}
+		if fk.InitiallyDeferred {
+			fb.SetAttributeValue("initially_deferred", cty.True)
+		}
+	}
+	for _, idx := range t.Indexes {
+		ib := tb.AppendNewBlock("index", []string{idx.Name}).Body()
+		if idx.Unique {
+			ib.SetAttributeValue("unique", cty.True)
+		}
+		if idx.Using != "" {
+			ib.SetAttributeValue("using", cty.StringVal(idx.Using))
+		}
+		plain := true
+		for _, p := range idx.Parts {
+			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == ""
+		}
+		if plain {
+			var cols []string
+			for _, p := range idx.Parts {
+				cols = append(cols, p.Column)
+			}
+			ib.SetAttributeValue("columns", strList(cols))
+		} else {
+			for _, p := range idx.Parts {
+				pb := ib.AppendNewBlock("on", nil).Body()
+				if p.Expr != nil {
+					pb.SetAttributeValue("expr", cty.StringVal(expr.String(p.Expr)))
+				} else {
+					pb.SetAttributeValue("column", cty.StringVal(p.Column))
+				}
+				if p.Desc {
+					pb.SetAttributeValue("desc", cty.True)
+				}
+				if p.OpClass != "" {
+					pb.SetAttributeValue("opclass", cty.StringVal(p.OpClass))
+				}
+			}
+		}
+		if idx.Where != nil {
+			ib.SetAttributeValue("where", cty.StringVal(expr.String(idx.Where)))
+		}
+		writeOverrides(ib, idx.Overrides)
+	}
+	writeOverrides(tb, t.Overrides)
+}
+
+func typeTokens(t Type) hclwrite.Tokens {
+	if len(t.Args) == 0 {
+		return hclwrite.TokensForIdentifier(t.Name())
+	}
+	args := make([]hclwrite.Tokens, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = hclwrite.TokensForValue(cty.NumberIntVal(int64(a)))
+	}
+	return hclwrite.TokensForFunctionCall(t.Name(), args...)
+}
+
+func writeOverrides(body *hclwrite.Body, o Overrides) {
+	var names []string
+	for d := range o {
+		names = append(names, d)
+	}
+	slices.Sort(names)
+	for _, d := range names {
+		ov := o[d]
+		b := body.AppendNewBlock(d, nil).Body()
+		if ov.Skip {
+			b.SetAttributeValue("skip", cty.True)
+			continue
+		}
+		switch {
+		case ov.Type != nil:
+			b.SetAttributeRaw("type", typeTokens(*ov.Type))
+		case ov.RawType != "":
+			b.SetAttributeValue("type", cty.StringVal(ov.RawType))
+		}
+		if ov.Default != "" {
+			b.SetAttributeValue("default", cty.StringVal(ov.Default))
+		}
+		if ov.Expr != "" {
+			b.SetAttributeValue("expr", cty.StringVal(ov.Expr))
+		}
+		if ov.SQL != "" {
+			b.SetAttributeValue("sql", cty.StringVal(ov.SQL))
+		}
+	}
+}
