@@ -1,8 +1,15 @@
 package compiler
 
+import (
+	"slices"
+	"strings"
+)
+
 // Order returns the tables in an order in which every foreign key's target is
-// created before it, keeping the model's order where it can, and the foreign
-// keys that close a cycle: those must be added after all tables.
+// created before it, by name where the keys leave a choice, and the foreign
+// keys that close a cycle: those must be added after all tables. The order
+// depends only on the tables, not on where the model declares them, so that a
+// model read back from a database generates the same files.
 func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
 	const (
 		unvisited = iota
@@ -14,7 +21,9 @@ func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
 	var visit func(t *Table)
 	visit = func(t *Table) {
 		state[t] = visiting
-		for _, fk := range t.ForeignKeys {
+		fks := slices.Clone(t.ForeignKeys)
+		slices.SortStableFunc(fks, func(a, b *ForeignKey) int { return strings.Compare(a.RefTable, b.RefTable) })
+		for _, fk := range fks {
 			ref := s.Table(fk.RefTable)
 			if ref == nil || ref == t {
 				continue
@@ -29,7 +38,9 @@ func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
 		state[t] = done
 		tables = append(tables, t)
 	}
-	for _, t := range s.Tables {
+	byName := slices.Clone(s.Tables)
+	slices.SortStableFunc(byName, func(a, b *Table) int { return strings.Compare(a.Name, b.Name) })
+	for _, t := range byName {
 		if state[t] == unvisited {
 			visit(t)
 		}

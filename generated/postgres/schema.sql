@@ -17,33 +17,46 @@ CREATE TABLE "knowledge_spaces" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   PRIMARY KEY ("id"),
   CONSTRAINT "knowledge_spaces_tenant_id_uq" UNIQUE ("tenant_id", "id"),
-  CONSTRAINT "knowledge_spaces_tenant_id_length_ck" CHECK (CHAR_LENGTH("tenant_id") <= 255),
+  CONSTRAINT "knowledge_spaces_icon_ref_ck" CHECK ("icon_ref" IS NULL OR "icon_ref" ~ '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'),
   CONSTRAINT "knowledge_spaces_lifecycle_ck" CHECK ("revision" >= 1 AND (("lifecycle_state" = 'active' AND "deletion_job_id" IS NULL AND "deleting_at" IS NULL) OR ("lifecycle_state" = 'deleting' AND "deletion_job_id" IS NOT NULL AND "deleting_at" IS NOT NULL))),
-  CONSTRAINT "knowledge_spaces_icon_ref_ck" CHECK ("icon_ref" IS NULL OR "icon_ref" ~ '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$')
+  CONSTRAINT "knowledge_spaces_tenant_id_length_ck" CHECK (CHAR_LENGTH("tenant_id") <= 255)
 );
 
--- columns metadata, permission_scope: json as JSONB (normalised binary JSON)
--- columns created_at, updated_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
-CREATE TABLE "sources" (
+-- column source_snapshot: json as JSONB (normalised binary JSON)
+-- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- check knowledge_space_profile_backfills_lease_token_ck: uuid read as text (::text) where a string operation applies to it
+CREATE TABLE "knowledge_space_profile_backfills" (
   "id" UUID NOT NULL,
+  "tenant_id" VARCHAR(255) NOT NULL,
   "knowledge_space_id" UUID NOT NULL,
-  "type" TEXT NOT NULL,
-  "status" VARCHAR(16) NOT NULL,
-  "name" TEXT NOT NULL,
-  "uri" TEXT NOT NULL,
-  "metadata" JSONB NOT NULL,
-  "permission_scope" JSONB NOT NULL,
-  "version" INTEGER NOT NULL,
+  "kind" VARCHAR(16) NOT NULL,
+  "source_manifest_version" INTEGER NOT NULL,
+  "source_snapshot" JSONB NOT NULL,
+  "source_snapshot_digest" CHAR(64) NOT NULL,
+  "run_state" VARCHAR(16) NOT NULL,
+  "execution_attempts" INTEGER NOT NULL,
+  "max_execution_attempts" INTEGER NOT NULL,
+  "worker_id" VARCHAR(255),
+  "lease_token" UUID,
+  "lease_expires_at" TIMESTAMPTZ,
+  "heartbeat_at" TIMESTAMPTZ,
+  "row_version" INTEGER NOT NULL,
+  "last_error_code" VARCHAR(64),
+  "last_error_message" TEXT,
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
-  "credential_ref" TEXT,
+  "completed_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
-  CONSTRAINT "sources_knowledge_space_id_fkey" FOREIGN KEY ("knowledge_space_id") REFERENCES "knowledge_spaces" ("id") ON DELETE CASCADE
+  CONSTRAINT "knowledge_space_profile_backfills_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
+  CONSTRAINT "knowledge_space_profile_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "knowledge_space_profile_backfills_lease_token_ck" CHECK ("lease_token" IS NULL OR ("lease_token"::text ~ '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' AND "lease_token" <> '00000000-0000-0000-0000-000000000000')),
+  CONSTRAINT "knowledge_space_profile_backfills_lifecycle_ck" CHECK (("run_state" IN ('queued', 'running') AND "completed_at" IS NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'succeeded' AND "completed_at" IS NOT NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'failed' AND "completed_at" IS NOT NULL AND "last_error_code" IS NOT NULL AND "last_error_message" IS NOT NULL)),
+  CONSTRAINT "knowledge_space_profile_backfills_positive_ck" CHECK ("source_manifest_version" >= 1 AND "execution_attempts" >= 0 AND "max_execution_attempts" >= 1 AND "execution_attempts" <= "max_execution_attempts" AND "row_version" >= 1),
+  CONSTRAINT "knowledge_space_profile_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
+  CONSTRAINT "knowledge_space_profile_backfills_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
-CREATE INDEX "sources_space_status_idx" ON "sources" ("knowledge_space_id", "status");
-CREATE UNIQUE INDEX "sources_credential_ref_uq" ON "sources" ("credential_ref") WHERE "credential_ref" IS NOT NULL;
-CREATE INDEX "sources_credential_backfill_discovery_idx" ON "sources" ("id") WHERE "credential_ref" IS NULL;
-CREATE UNIQUE INDEX "sources_space_id_uq" ON "sources" ("knowledge_space_id", "id");
+CREATE INDEX "knowledge_space_profile_backfills_claim_idx" ON "knowledge_space_profile_backfills" ("run_state", "lease_expires_at", "updated_at", "id");
+CREATE UNIQUE INDEX "knowledge_space_profile_backfills_source_uq" ON "knowledge_space_profile_backfills" ("tenant_id", "knowledge_space_id", "kind", "source_manifest_version", "source_snapshot_digest");
 
 -- columns snapshot, capability_snapshot: json as JSONB (normalised binary JSON)
 -- columns created_at, updated_at, activated_at, superseded_at, failed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
@@ -72,14 +85,14 @@ CREATE TABLE "knowledge_space_profile_revisions" (
   "superseded_at" TIMESTAMPTZ,
   "failed_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
-  CONSTRAINT "knowledge_space_profile_revisions_scope_revision_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "revision"),
-  CONSTRAINT "knowledge_space_profile_revisions_head_fk_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "id", "revision"),
   CONSTRAINT "knowledge_space_profile_revisions_attempt_fk_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "id", "revision", "snapshot_digest"),
+  CONSTRAINT "knowledge_space_profile_revisions_head_fk_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "id", "revision"),
+  CONSTRAINT "knowledge_space_profile_revisions_scope_revision_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "revision"),
   CONSTRAINT "knowledge_space_profile_revisions_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
-  CONSTRAINT "knowledge_space_profile_revisions_state_ck" CHECK ("state" IN ('candidate', 'active', 'superseded', 'failed')),
-  CONSTRAINT "knowledge_space_profile_revisions_positive_ck" CHECK ("revision" >= 1 AND ("dimension" IS NULL OR "dimension" >= 1)),
-  CONSTRAINT "knowledge_space_profile_revisions_vector_shape_ck" CHECK (("kind" = 'embedding' AND "vector_space_id" IS NOT NULL AND "dimension" IS NOT NULL AND "dimension" >= 1) OR ("kind" = 'retrieval' AND "vector_space_id" IS NULL AND "dimension" IS NULL)),
   CONSTRAINT "knowledge_space_profile_revisions_lifecycle_ck" CHECK (("state" = 'candidate' AND "activated_at" IS NULL AND "superseded_at" IS NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'active' AND "activated_at" IS NOT NULL AND "superseded_at" IS NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'superseded' AND "activated_at" IS NOT NULL AND "superseded_at" IS NOT NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'failed' AND "activated_at" IS NULL AND "superseded_at" IS NULL AND "failed_at" IS NOT NULL AND "failure_code" IS NOT NULL AND "failure_message" IS NOT NULL)),
+  CONSTRAINT "knowledge_space_profile_revisions_positive_ck" CHECK ("revision" >= 1 AND ("dimension" IS NULL OR "dimension" >= 1)),
+  CONSTRAINT "knowledge_space_profile_revisions_state_ck" CHECK ("state" IN ('candidate', 'active', 'superseded', 'failed')),
+  CONSTRAINT "knowledge_space_profile_revisions_vector_shape_ck" CHECK (("kind" = 'embedding' AND "vector_space_id" IS NOT NULL AND "dimension" IS NOT NULL AND "dimension" >= 1) OR ("kind" = 'retrieval' AND "vector_space_id" IS NULL AND "dimension" IS NULL)),
   CONSTRAINT "knowledge_space_profile_revisions_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
 CREATE INDEX "knowledge_space_profile_revisions_scope_state_idx" ON "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "state", "revision", "id");
@@ -98,46 +111,33 @@ CREATE TABLE "knowledge_space_profile_heads" (
   PRIMARY KEY ("id"),
   CONSTRAINT "knowledge_space_profile_heads_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
   CONSTRAINT "knowledge_space_profile_heads_positive_ck" CHECK ("active_revision" >= 1 AND "row_version" >= 1),
-  CONSTRAINT "knowledge_space_profile_heads_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE,
-  CONSTRAINT "knowledge_space_profile_heads_revision_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id", "kind", "profile_revision_id", "active_revision") REFERENCES "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "id", "revision")
+  CONSTRAINT "knowledge_space_profile_heads_revision_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id", "kind", "profile_revision_id", "active_revision") REFERENCES "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "id", "revision"),
+  CONSTRAINT "knowledge_space_profile_heads_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
 CREATE UNIQUE INDEX "knowledge_space_profile_heads_scope_uq" ON "knowledge_space_profile_heads" ("tenant_id", "knowledge_space_id", "kind");
 
--- column source_snapshot: json as JSONB (normalised binary JSON)
--- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
--- check knowledge_space_profile_backfills_lease_token_ck: uuid read as text (::text) where a string operation applies to it
-CREATE TABLE "knowledge_space_profile_backfills" (
+-- columns metadata, permission_scope: json as JSONB (normalised binary JSON)
+-- columns created_at, updated_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+CREATE TABLE "sources" (
   "id" UUID NOT NULL,
-  "tenant_id" VARCHAR(255) NOT NULL,
   "knowledge_space_id" UUID NOT NULL,
-  "kind" VARCHAR(16) NOT NULL,
-  "source_manifest_version" INTEGER NOT NULL,
-  "source_snapshot" JSONB NOT NULL,
-  "source_snapshot_digest" CHAR(64) NOT NULL,
-  "run_state" VARCHAR(16) NOT NULL,
-  "execution_attempts" INTEGER NOT NULL,
-  "max_execution_attempts" INTEGER NOT NULL,
-  "worker_id" VARCHAR(255),
-  "lease_token" UUID,
-  "lease_expires_at" TIMESTAMPTZ,
-  "heartbeat_at" TIMESTAMPTZ,
-  "row_version" INTEGER NOT NULL,
-  "last_error_code" VARCHAR(64),
-  "last_error_message" TEXT,
+  "type" TEXT NOT NULL,
+  "status" VARCHAR(16) NOT NULL,
+  "name" TEXT NOT NULL,
+  "uri" TEXT NOT NULL,
+  "metadata" JSONB NOT NULL,
+  "permission_scope" JSONB NOT NULL,
+  "version" INTEGER NOT NULL,
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
-  "completed_at" TIMESTAMPTZ,
+  "credential_ref" TEXT,
   PRIMARY KEY ("id"),
-  CONSTRAINT "knowledge_space_profile_backfills_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
-  CONSTRAINT "knowledge_space_profile_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
-  CONSTRAINT "knowledge_space_profile_backfills_positive_ck" CHECK ("source_manifest_version" >= 1 AND "execution_attempts" >= 0 AND "max_execution_attempts" >= 1 AND "execution_attempts" <= "max_execution_attempts" AND "row_version" >= 1),
-  CONSTRAINT "knowledge_space_profile_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
-  CONSTRAINT "knowledge_space_profile_backfills_lifecycle_ck" CHECK (("run_state" IN ('queued', 'running') AND "completed_at" IS NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'succeeded' AND "completed_at" IS NOT NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'failed' AND "completed_at" IS NOT NULL AND "last_error_code" IS NOT NULL AND "last_error_message" IS NOT NULL)),
-  CONSTRAINT "knowledge_space_profile_backfills_lease_token_ck" CHECK ("lease_token" IS NULL OR ("lease_token"::text ~ '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' AND "lease_token" <> '00000000-0000-0000-0000-000000000000')),
-  CONSTRAINT "knowledge_space_profile_backfills_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
+  CONSTRAINT "sources_knowledge_space_id_fkey" FOREIGN KEY ("knowledge_space_id") REFERENCES "knowledge_spaces" ("id") ON DELETE CASCADE
 );
-CREATE UNIQUE INDEX "knowledge_space_profile_backfills_source_uq" ON "knowledge_space_profile_backfills" ("tenant_id", "knowledge_space_id", "kind", "source_manifest_version", "source_snapshot_digest");
-CREATE INDEX "knowledge_space_profile_backfills_claim_idx" ON "knowledge_space_profile_backfills" ("run_state", "lease_expires_at", "updated_at", "id");
+CREATE INDEX "sources_credential_backfill_discovery_idx" ON "sources" ("id") WHERE "credential_ref" IS NULL;
+CREATE UNIQUE INDEX "sources_credential_ref_uq" ON "sources" ("credential_ref") WHERE "credential_ref" IS NOT NULL;
+CREATE UNIQUE INDEX "sources_space_id_uq" ON "sources" ("knowledge_space_id", "id");
+CREATE INDEX "sources_space_status_idx" ON "sources" ("knowledge_space_id", "status");
 
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
 CREATE TABLE "source_credential_backfills" (
@@ -161,18 +161,18 @@ CREATE TABLE "source_credential_backfills" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   "completed_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
-  CONSTRAINT "source_credential_backfills_source_version_ck" CHECK ("source_version" >= 1),
   CONSTRAINT "source_credential_backfills_counts_ck" CHECK ("retry_count" >= 0 AND "row_version" >= 0),
-  CONSTRAINT "source_credential_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
   CONSTRAINT "source_credential_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL AND "completed_at" IS NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "source_credential_backfills_source_version_ck" CHECK ("source_version" >= 1),
+  CONSTRAINT "source_credential_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
   CONSTRAINT "source_credential_backfills_terminal_ck" CHECK (("run_state" IN ('succeeded', 'failed') AND "completed_at" IS NOT NULL) OR ("run_state" IN ('queued', 'running') AND "completed_at" IS NULL)),
-  CONSTRAINT "source_credential_backfills_tenant_id_knowledge_space_id_fkey" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE,
-  CONSTRAINT "source_credential_backfills_knowledge_space_id_source_id_fkey" FOREIGN KEY ("knowledge_space_id", "source_id") REFERENCES "sources" ("knowledge_space_id", "id") ON DELETE CASCADE
+  CONSTRAINT "source_credential_backfills_knowledge_space_id_source_id_fkey" FOREIGN KEY ("knowledge_space_id", "source_id") REFERENCES "sources" ("knowledge_space_id", "id") ON DELETE CASCADE,
+  CONSTRAINT "source_credential_backfills_tenant_id_knowledge_space_id_fkey" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
-CREATE UNIQUE INDEX "source_credential_backfills_source_uq" ON "source_credential_backfills" ("tenant_id", "knowledge_space_id", "source_id");
 CREATE UNIQUE INDEX "source_credential_backfills_candidate_ref_uq" ON "source_credential_backfills" ("candidate_credential_ref");
 CREATE INDEX "source_credential_backfills_claim_idx" ON "source_credential_backfills" ("run_state", "lease_expires_at", "updated_at", "id");
 CREATE INDEX "source_credential_backfills_scope_idx" ON "source_credential_backfills" ("tenant_id", "knowledge_space_id", "source_id", "id");
+CREATE UNIQUE INDEX "source_credential_backfills_source_uq" ON "source_credential_backfills" ("tenant_id", "knowledge_space_id", "source_id");
 
 -- columns recover_after, next_delete_at, lease_expires_at, heartbeat_at, created_at, updated_at, deleted_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
 CREATE TABLE "source_secret_lifecycle_refs" (
@@ -199,15 +199,15 @@ CREATE TABLE "source_secret_lifecycle_refs" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   "deleted_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
-  CONSTRAINT "source_secret_lifecycle_refs_source_version_ck" CHECK ("source_version" IS NULL OR "source_version" >= 1),
-  CONSTRAINT "source_secret_lifecycle_refs_purpose_ck" CHECK ("purpose" IN ('create', 'rotate', 'backfill')),
   CONSTRAINT "source_secret_lifecycle_refs_counts_ck" CHECK ("delete_attempts" >= 0 AND "row_version" >= 0),
-  CONSTRAINT "source_secret_lifecycle_refs_state_ck" CHECK ("state" IN ('staged', 'candidate', 'active', 'retired', 'deleting', 'deleted')),
   CONSTRAINT "source_secret_lifecycle_refs_lease_ck" CHECK (("state" = 'deleting' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL AND "deleted_at" IS NULL) OR ("state" <> 'deleting' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "source_secret_lifecycle_refs_purpose_ck" CHECK ("purpose" IN ('create', 'rotate', 'backfill')),
+  CONSTRAINT "source_secret_lifecycle_refs_source_version_ck" CHECK ("source_version" IS NULL OR "source_version" >= 1),
+  CONSTRAINT "source_secret_lifecycle_refs_state_ck" CHECK ("state" IN ('staged', 'candidate', 'active', 'retired', 'deleting', 'deleted')),
   CONSTRAINT "source_secret_lifecycle_refs_terminal_ck" CHECK (("state" = 'deleted' AND "deleted_at" IS NOT NULL) OR ("state" <> 'deleted' AND "deleted_at" IS NULL))
 );
-CREATE UNIQUE INDEX "source_secret_lifecycle_refs_ref_uq" ON "source_secret_lifecycle_refs" ("credential_ref");
-CREATE INDEX "source_secret_lifecycle_refs_operation_idx" ON "source_secret_lifecycle_refs" ("operation_id", "state", "id");
 CREATE INDEX "source_secret_lifecycle_refs_claim_idx" ON "source_secret_lifecycle_refs" ("state", "next_delete_at", "lease_expires_at", "updated_at", "id");
+CREATE INDEX "source_secret_lifecycle_refs_operation_idx" ON "source_secret_lifecycle_refs" ("operation_id", "state", "id");
 CREATE INDEX "source_secret_lifecycle_refs_recovery_idx" ON "source_secret_lifecycle_refs" ("state", "recover_after", "id");
+CREATE UNIQUE INDEX "source_secret_lifecycle_refs_ref_uq" ON "source_secret_lifecycle_refs" ("credential_ref");
 CREATE INDEX "source_secret_lifecycle_refs_scope_idx" ON "source_secret_lifecycle_refs" ("tenant_id", "knowledge_space_id", "source_id", "id");

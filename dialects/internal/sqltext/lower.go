@@ -2,6 +2,8 @@ package sqltext
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -129,6 +131,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 		}
 		l.Finish(t, lt)
+		sortByName(lt)
 		lt.Notes = tableNotes(rec.Decisions, t.Name)
 		sc.Tables = append(sc.Tables, lt)
 	}
@@ -187,6 +190,28 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		}
 		use("index "+idx.Name, idx.Range, cols)
 	}
+}
+
+// sortByName orders a table's constraints (unique, check, foreign key, each
+// kind together) and indexes by name: the order databases report them in,
+// so that a model read back from a database generates the same files.
+func sortByName(lt *Table) {
+	rank := func(body string) int {
+		switch {
+		case strings.HasPrefix(body, "UNIQUE"):
+			return 0
+		case strings.HasPrefix(body, "CHECK"):
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(lt.Constraints, func(a, b Constraint) int {
+		if r := rank(a.Body) - rank(b.Body); r != 0 {
+			return r
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	slices.SortStableFunc(lt.Indexes, func(a, b *Index) int { return strings.Compare(a.Name, b.Name) })
 }
 
 func skipped(rec *Recorder, t *compiler.Table, object string, o compiler.Overrides) bool {

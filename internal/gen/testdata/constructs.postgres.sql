@@ -29,20 +29,20 @@ CREATE TABLE "accounts" (
   "search" TSVECTOR DEFAULT to_tsvector(''),
   PRIMARY KEY ("id"),
   CONSTRAINT "accounts_email_uq" UNIQUE ("email"),
-  CONSTRAINT "accounts_json_ck" CHECK (jsonb_typeof("profile") = 'object'),
-  CONSTRAINT "accounts_number_ck" CHECK (jsonb_typeof("profile") <> 'number' AND jsonb_typeof("profile") IN ('object', 'array')),
-  CONSTRAINT "accounts_code_ck" CHECK ("code" ~ '^[A-Z]{2}[0-9]{6}$' AND "code" !~ '^XX' AND "code" NOT LIKE 'ZZ%'),
-  CONSTRAINT "accounts_status_ck" CHECK ("status" IN ('it''s new', 'active', 'back\slash') AND CHAR_LENGTH("status") BETWEEN 1 AND 16),
-  CONSTRAINT "accounts_math_ck" CHECK ((("visits" * 2) + 1) > -1 AND ("visits" % 2) IN (0, 1) AND ABS("balance") >= 0),
   CONSTRAINT "accounts_age_ck" CHECK ("age" IS NULL OR NOT ("age" < 0 OR "age" > 150)),
+  CONSTRAINT "accounts_code_ck" CHECK ("code" ~ '^[A-Z]{2}[0-9]{6}$' AND "code" !~ '^XX' AND "code" NOT LIKE 'ZZ%'),
   CONSTRAINT "accounts_id_text_ck" CHECK (CHAR_LENGTH("id"::text) = 36 AND LOWER("code" || 'x') <> 'x'),
-  CONSTRAINT "accounts_raw_ck" CHECK (score IS NULL OR score >= 0::double precision)
+  CONSTRAINT "accounts_json_ck" CHECK (jsonb_typeof("profile") = 'object'),
+  CONSTRAINT "accounts_math_ck" CHECK ((("visits" * 2) + 1) > -1 AND ("visits" % 2) IN (0, 1) AND ABS("balance") >= 0),
+  CONSTRAINT "accounts_number_ck" CHECK (jsonb_typeof("profile") <> 'number' AND jsonb_typeof("profile") IN ('object', 'array')),
+  CONSTRAINT "accounts_raw_ck" CHECK (score IS NULL OR score >= 0::double precision),
+  CONSTRAINT "accounts_status_ck" CHECK ("status" IN ('it''s new', 'active', 'back\slash') AND CHAR_LENGTH("status") BETWEEN 1 AND 16)
 );
 COMMENT ON TABLE "accounts" IS 'People''s accounts; ''quoted'' text and a back\slash';
 COMMENT ON COLUMN "accounts"."email" IS 'Lower-cased by the application';
+CREATE INDEX "accounts_email_pattern_idx" ON "accounts" ("email" varchar_pattern_ops);
 CREATE INDEX "accounts_lower_email_idx" ON "accounts" ((LOWER("email")), "created_at" DESC);
 CREATE INDEX "accounts_search_idx" ON "accounts" USING gin ("search");
-CREATE INDEX "accounts_email_pattern_idx" ON "accounts" ("email" varchar_pattern_ops);
 
 -- column embedding: vector needs the pgvector extension (CREATE EXTENSION vector)
 -- foreign key memberships_group_fk: added by ALTER TABLE after all tables, because it closes a cycle of foreign keys
@@ -70,8 +70,8 @@ CREATE TABLE "groups" (
   CONSTRAINT "groups_owner_fk" FOREIGN KEY ("owner_id") REFERENCES "memberships" ("id") DEFERRABLE INITIALLY DEFERRED,
   CONSTRAINT "groups_parent_fk" FOREIGN KEY ("parent_id") REFERENCES "groups" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
-CREATE UNIQUE INDEX "groups_live_name_uq" ON "groups" ("name", "parent_id") WHERE "parent_id" IS NOT NULL;
 CREATE INDEX "groups_deleted_idx" ON "groups" ("deleted_at") WHERE "deleted_at" IS NOT NULL AND "name" <> '';
+CREATE UNIQUE INDEX "groups_live_name_uq" ON "groups" ("name", "parent_id") WHERE "parent_id" IS NOT NULL;
 CREATE UNIQUE INDEX "groups_live_uq" ON "groups" ("owner_id", "name") WHERE "deleted_at" IS NULL;
 
 CREATE TABLE "postgres_only_audit" (

@@ -33,17 +33,17 @@ CREATE TABLE `accounts` (
   `nickname` VARCHAR(100) COLLATE utf8mb4_general_ci,
   PRIMARY KEY (`id`),
   CONSTRAINT `accounts_email_uq` UNIQUE (`email`),
-  CONSTRAINT `accounts_json_ck` CHECK (JSON_TYPE(`profile`) = 'OBJECT'),
-  CONSTRAINT `accounts_number_ck` CHECK (JSON_TYPE(`profile`) NOT IN ('INTEGER', 'UNSIGNED INTEGER', 'DOUBLE', 'DECIMAL') AND JSON_TYPE(`profile`) IN ('OBJECT', 'ARRAY')),
-  CONSTRAINT `accounts_code_ck` CHECK (`code` REGEXP '^[A-Z]{2}[0-9]{6}$' AND NOT (`code` REGEXP '^XX') AND `code` NOT LIKE 'ZZ%'),
-  CONSTRAINT `accounts_status_ck` CHECK (`status` IN ('it''s new', 'active', 'back\\slash') AND CHAR_LENGTH(`status`) BETWEEN 1 AND 16),
-  CONSTRAINT `accounts_math_ck` CHECK (((`visits` * 2) + 1) > -1 AND (`visits` % 2) IN (0, 1) AND ABS(`balance`) >= 0),
   CONSTRAINT `accounts_age_ck` CHECK (`age` IS NULL OR NOT (`age` < 0 OR `age` > 150)),
+  CONSTRAINT `accounts_code_ck` CHECK (`code` REGEXP '^[A-Z]{2}[0-9]{6}$' AND NOT (`code` REGEXP '^XX') AND `code` NOT LIKE 'ZZ%'),
   CONSTRAINT `accounts_id_text_ck` CHECK (CHAR_LENGTH(`id`) = 36 AND LOWER(CONCAT(`code`, 'x')) <> 'x'),
-  CONSTRAINT `accounts_raw_ck` CHECK (`score` IS NULL OR `score` >= 0),
   CONSTRAINT `accounts_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  INDEX `accounts_lower_email_idx` ((LOWER(`email`)), `created_at` DESC),
-  INDEX `accounts_email_pattern_idx` (`email`)
+  CONSTRAINT `accounts_json_ck` CHECK (JSON_TYPE(`profile`) = 'OBJECT'),
+  CONSTRAINT `accounts_math_ck` CHECK (((`visits` * 2) + 1) > -1 AND (`visits` % 2) IN (0, 1) AND ABS(`balance`) >= 0),
+  CONSTRAINT `accounts_number_ck` CHECK (JSON_TYPE(`profile`) NOT IN ('INTEGER', 'UNSIGNED INTEGER', 'DOUBLE', 'DECIMAL') AND JSON_TYPE(`profile`) IN ('OBJECT', 'ARRAY')),
+  CONSTRAINT `accounts_raw_ck` CHECK (`score` IS NULL OR `score` >= 0),
+  CONSTRAINT `accounts_status_ck` CHECK (`status` IN ('it''s new', 'active', 'back\\slash') AND CHAR_LENGTH(`status`) BETWEEN 1 AND 16),
+  INDEX `accounts_email_pattern_idx` (`email`),
+  INDEX `accounts_lower_email_idx` ((LOWER(`email`)), `created_at` DESC)
 ) COMMENT = 'People''s accounts; ''quoted'' text and a back\\slash';
 
 -- columns id, group_id, account_id: uuid as CHAR(36)
@@ -61,10 +61,10 @@ CREATE TABLE `memberships` (
   `embedding` VECTOR(3),
   PRIMARY KEY (`id`),
   CONSTRAINT `memberships_pair_uq` UNIQUE (`group_id`, `account_id`),
-  CONSTRAINT `memberships_role_change_ck` CHECK (NOT (`previous_role` <=> `role`) OR `previous_role` <=> NULL),
-  CONSTRAINT `memberships_account_fk` FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`),
+  CONSTRAINT `memberships_account_id_uuid_ck` CHECK (`account_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
   CONSTRAINT `memberships_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  CONSTRAINT `memberships_account_id_uuid_ck` CHECK (`account_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
+  CONSTRAINT `memberships_role_change_ck` CHECK (NOT (`previous_role` <=> `role`) OR `previous_role` <=> NULL),
+  CONSTRAINT `memberships_account_fk` FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`)
 );
 
 -- columns id, owner_id, parent_id: uuid as CHAR(36)
@@ -83,12 +83,12 @@ CREATE TABLE `groups` (
   `name` VARCHAR(100) NOT NULL,
   `deleted_at` DATETIME(3),
   PRIMARY KEY (`id`),
-  CONSTRAINT `groups_owner_fk` FOREIGN KEY (`owner_id`) REFERENCES `memberships` (`id`),
-  CONSTRAINT `groups_parent_fk` FOREIGN KEY (`parent_id`) REFERENCES `groups` (`id`) ON DELETE SET NULL ON UPDATE CASCADE,
   CONSTRAINT `groups_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
   CONSTRAINT `groups_owner_id_uuid_ck` CHECK (`owner_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
-  UNIQUE INDEX `groups_live_name_uq` (`name`, `parent_id`),
-  INDEX `groups_deleted_idx` (`deleted_at`)
+  CONSTRAINT `groups_owner_fk` FOREIGN KEY (`owner_id`) REFERENCES `memberships` (`id`),
+  CONSTRAINT `groups_parent_fk` FOREIGN KEY (`parent_id`) REFERENCES `groups` (`id`) ON DELETE SET NULL ON UPDATE CASCADE,
+  INDEX `groups_deleted_idx` (`deleted_at`),
+  UNIQUE INDEX `groups_live_name_uq` (`name`, `parent_id`)
 );
 CREATE UNIQUE INDEX `groups_live_uq` ON `groups` (`owner_id`, (CASE WHEN `deleted_at` IS NULL THEN `name` END));
 

@@ -1,0 +1,123 @@
+package postgres
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+)
+
+// NeutralType implements dialects.Importer.
+func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) {
+	raw := postgresType(ct)
+	switch t := ct.Type.(type) {
+	case *schema.UUIDType:
+		return compiler.Type{Kind: compiler.TypeUUID}, raw, true
+	case *schema.StringType:
+		switch t.T {
+		case "text":
+			return compiler.Type{Kind: compiler.TypeText}, raw, true
+		case "character varying", "varchar":
+			if t.Size > 0 {
+				return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, true
+			}
+		case "character", "char", "bpchar":
+			if t.Size > 0 && t.Size <= 255 {
+				return compiler.Type{Kind: compiler.TypeChar, Args: []int{t.Size}}, raw, true
+			}
+		}
+	case *schema.IntegerType:
+		switch t.T {
+		case "smallint":
+			return compiler.Type{Kind: compiler.TypeSmallint}, raw, true
+		case "integer":
+			return compiler.Type{Kind: compiler.TypeInt}, raw, true
+		case "bigint":
+			return compiler.Type{Kind: compiler.TypeBigint}, raw, true
+		}
+	case *schema.BoolType:
+		return compiler.Type{Kind: compiler.TypeBool}, raw, true
+	case *schema.FloatType:
+		if t.T == "double precision" {
+			return compiler.Type{Kind: compiler.TypeDouble}, raw, true
+		}
+	case *schema.DecimalType:
+		if t.Precision > 0 && t.Precision <= 65 && t.Scale <= 30 {
+			return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{t.Precision, t.Scale}}, raw, true
+		}
+	case *schema.TimeType:
+		switch t.T {
+		case "timestamp with time zone", "timestamptz":
+			if t.Precision == nil || *t.Precision == 6 {
+				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, true
+			}
+			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{*t.Precision}}, raw, true
+		case "date":
+			return compiler.Type{Kind: compiler.TypeDate}, raw, true
+		}
+	case *schema.JSONType:
+		if t.T == "jsonb" {
+			return compiler.Type{Kind: compiler.TypeJSON}, raw, true
+		}
+	case *schema.BinaryType:
+		if t.T == "bytea" {
+			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
+		}
+	}
+	if m := vectorType.FindStringSubmatch(raw); m != nil {
+		var n int
+		fmt.Sscan(m[1], &n)
+		return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, raw, true
+	}
+	return compiler.Type{}, raw, false
+}
+
+var vectorType = regexp.MustCompile(`^vector\((\d+)\)$`)
+
+// postgresType spells an inspected type as PostgreSQL does.
+func postgresType(ct *schema.ColumnType) string {
+	if s, err := postgres.FormatType(ct.Type); err == nil && s != "" {
+		return s
+	}
+	return ct.Raw
+}
+
+var (
+	castLiteral = regexp.MustCompile(`^'((?:[^']|'')*)'(?:::[a-z ]+(?:\(\d+\))?)?$`)
+	number      = regexp.MustCompile(`^\(?(-?\d+(?:\.\d+)?)\)?(?:::[a-z ]+)?$`)
+)
+
+// NeutralDefault implements dialects.Importer.
+func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default, string, bool) {
+	raw := ""
+	switch x := x.(type) {
+	case *schema.Literal:
+		raw = x.V
+	case *schema.RawExpr:
+		raw = x.X
+	default:
+		return nil, "", false
+	}
+	low := strings.ToLower(raw)
+	switch {
+	case t.Kind == compiler.TypeTimestamp && (low == "now()" || low == "current_timestamp" || low == "current_timestamp()"):
+		return &compiler.Default{Kind: compiler.DefaultNow}, raw, true
+	case t.Kind == compiler.TypeBool && (low == "true" || low == "false"):
+		return &compiler.Default{Kind: compiler.DefaultBool, Value: low}, raw, true
+	}
+	if m := castLiteral.FindStringSubmatch(raw); m != nil && t.Kind != compiler.TypeBool {
+		return &compiler.Default{Kind: compiler.DefaultString, Value: strings.ReplaceAll(m[1], "''", "'")}, raw, true
+	}
+	if m := number.FindStringSubmatch(raw); m != nil {
+		return &compiler.Default{Kind: compiler.DefaultNumber, Value: m[1]}, raw, true
+	}
+	return nil, raw, false
+}
+
+// Implicit implements dialects.Importer: PostgreSQL makes no index by itself
+// that the model would not declare.
+func (Dialect) Implicit(*schema.Table, *schema.Index) bool { return false }

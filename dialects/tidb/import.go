@@ -1,0 +1,153 @@
+package tidb
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"ariga.io/atlas/sql/mysql"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// NeutralType implements dialects.Importer. CHAR(36) is read as uuid, the
+// type schemagen writes it for.
+func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) {
+	raw := tidbType(ct)
+	switch t := ct.Type.(type) {
+	case *schema.StringType:
+		switch t.T {
+		case "text":
+			return compiler.Type{Kind: compiler.TypeText}, raw, true
+		case "varchar":
+			return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, t.Size > 0
+		case "char":
+			if t.Size == 36 {
+				return compiler.Type{Kind: compiler.TypeUUID}, raw, true
+			}
+			return compiler.Type{Kind: compiler.TypeChar, Args: []int{t.Size}}, raw, t.Size > 0
+		}
+	case *schema.BoolType:
+		return compiler.Type{Kind: compiler.TypeBool}, raw, true
+	case *schema.IntegerType:
+		if t.Unsigned {
+			break
+		}
+		switch t.T {
+		case "smallint":
+			return compiler.Type{Kind: compiler.TypeSmallint}, raw, true
+		case "int":
+			return compiler.Type{Kind: compiler.TypeInt}, raw, true
+		case "bigint":
+			return compiler.Type{Kind: compiler.TypeBigint}, raw, true
+		case "tinyint":
+			if strings.HasPrefix(raw, "tinyint(1)") {
+				return compiler.Type{Kind: compiler.TypeBool}, raw, true
+			}
+		}
+	case *schema.FloatType:
+		if t.T == "double" {
+			return compiler.Type{Kind: compiler.TypeDouble}, raw, true
+		}
+	case *schema.DecimalType:
+		if t.Precision > 0 && !t.Unsigned {
+			return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{t.Precision, t.Scale}}, raw, true
+		}
+	case *schema.TimeType:
+		switch t.T {
+		case "datetime":
+			p := 0
+			if t.Precision != nil {
+				p = *t.Precision
+			}
+			if p == timestampPrecision {
+				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, true
+			}
+			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, true
+		case "date":
+			return compiler.Type{Kind: compiler.TypeDate}, raw, true
+		}
+	case *schema.JSONType:
+		return compiler.Type{Kind: compiler.TypeJSON}, raw, true
+	case *schema.BinaryType:
+		if t.T == "longblob" {
+			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
+		}
+	}
+	if m := vectorType.FindStringSubmatch(strings.ToLower(raw)); m != nil {
+		var n int
+		fmt.Sscan(m[1], &n)
+		return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, raw, true
+	}
+	return compiler.Type{}, raw, false
+}
+
+var vectorType = regexp.MustCompile(`^vector\((\d+)\)$`)
+
+func tidbType(ct *schema.ColumnType) string {
+	if s, err := mysql.FormatType(ct.Type); err == nil && s != "" {
+		return s
+	}
+	return ct.Raw
+}
+
+var (
+	currentTime = regexp.MustCompile(`(?i)^current_timestamp(\((\d)\))?$`)
+	numberLit   = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
+)
+
+// NeutralDefault implements dialects.Importer.
+func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default, string, bool) {
+	switch x := x.(type) {
+	case *schema.RawExpr:
+		if m := currentTime.FindStringSubmatch(x.X); m != nil && t.Kind == compiler.TypeTimestamp {
+			want := fmt.Sprint(t.Arg(0, timestampPrecision))
+			if m[2] == want {
+				return &compiler.Default{Kind: compiler.DefaultNow}, x.X, true
+			}
+		}
+		return nil, x.X, false
+	case *schema.Literal:
+		v := x.V
+		switch {
+		case t.Kind == compiler.TypeBool && (v == "1" || v == "0"):
+			return &compiler.Default{Kind: compiler.DefaultBool, Value: map[string]string{"1": "true", "0": "false"}[v]}, v, true
+		case strings.HasPrefix(v, "'") && strings.HasSuffix(v, "'") && len(v) >= 2:
+			s := strings.NewReplacer(`\\`, `\`, `\'`, "'", "''", "'").Replace(v[1 : len(v)-1])
+			if numberLit.MatchString(s) && (t.ExprKind() == expr.KindInteger || t.ExprKind() == expr.KindNumeric) {
+				return &compiler.Default{Kind: compiler.DefaultNumber, Value: s}, v, true
+			}
+			return &compiler.Default{Kind: compiler.DefaultString, Value: s}, v, true
+		case numberLit.MatchString(v):
+			if t.IsString() || t.Kind == compiler.TypeUUID {
+				return &compiler.Default{Kind: compiler.DefaultString, Value: v}, v, true
+			}
+			return &compiler.Default{Kind: compiler.DefaultNumber, Value: v}, v, true
+		}
+		if t.IsString() || t.Kind == compiler.TypeUUID || t.Kind == compiler.TypeDate {
+			return &compiler.Default{Kind: compiler.DefaultString, Value: v}, v, true
+		}
+		return nil, v, false
+	}
+	return nil, "", false
+}
+
+// Implicit implements dialects.Importer: TiDB indexes the columns of a
+// foreign key that no index starts with, naming the index after the key.
+func (Dialect) Implicit(t *schema.Table, idx *schema.Index) bool {
+	for _, fk := range t.ForeignKeys {
+		if fk.Symbol != idx.Name || len(fk.Columns) != len(idx.Parts) || idx.Unique {
+			continue
+		}
+		same := true
+		for i, c := range fk.Columns {
+			same = same && idx.Parts[i].C != nil && idx.Parts[i].C.Name == c.Name
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
