@@ -347,18 +347,10 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 	for _, blk := range content.Blocks {
 		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}})
 	}
-	if a == nil {
+	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
 		// leaves it out.
-		var missing []string
-		for _, d := range l.opts.Dialects {
-			if o := c.Overrides.For(d); o == nil || (!o.Skip && o.Expr == "") {
-				missing = append(missing, d)
-			}
-		}
-		if len(missing) > 0 {
-			l.errorf(b.DefRange, "Missing expression", "Check %q needs expr, or for each dialect a raw expr or skip = true (missing for %s).", c.Name, strings.Join(missing, ", "))
-		}
+		l.errorf(b.DefRange, "Missing expression", "Check %q needs expr, or for each dialect a raw expr or skip = true.", c.Name)
 	}
 	t.Checks = append(t.Checks, c)
 }
@@ -422,8 +414,8 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		}
 		idx.Parts = append(idx.Parts, part)
 	}
-	if len(idx.Parts) == 0 && !l.diags.HasErrors() {
-		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block.", idx.Name)
+	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
+		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)
 	}
 	t.Indexes = append(t.Indexes, idx)
 }
@@ -588,4 +580,15 @@ func itemRanges(a *hcl.Attribute) []hcl.Range {
 		}
 	}
 	return out
+}
+
+// rawEverywhere reports whether every dialect has an override that gives raw
+// SQL (has) or leaves the object out.
+func rawEverywhere(dialects []string, o Overrides, has func(*Override) bool) bool {
+	for _, d := range dialects {
+		if ov := o.For(d); ov == nil || !ov.Skip && !has(ov) {
+			return false
+		}
+	}
+	return true
 }

@@ -176,7 +176,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		for _, p := range idx.Parts {
 			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == ""
 		}
-		if plain {
+		if plain && len(idx.Parts) > 0 {
 			var cols []string
 			for _, p := range idx.Parts {
 				cols = append(cols, p.Column)

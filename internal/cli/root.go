@@ -120,7 +120,7 @@ that means the same on both, and keeps the generated files in step with it.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema file(s) to compile")
 	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: auto, always or never")
-	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd(), a.driftCmd())
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd())
 	var all []*cobra.Command
 	for _, c := range root.Commands() {
 		all = append(all, c)

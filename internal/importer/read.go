@@ -1,0 +1,295 @@
+// Package importer reads live databases back into schemagen's neutral model,
+// for `schemagen import`: one database, or one of each dialect merged.
+package importer
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/redact"
+)
+
+// exprParser is implemented by dialects that read their database's
+// expression text back into portable expressions.
+type exprParser interface {
+	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
+}
+
+// Imported is one database read back: the model in its dialect's terms and
+// what could not be kept neutral.
+type Imported struct {
+	Dialect dialects.Dialect
+	Schema  *compiler.Schema
+	// Notes are per table ("" for the schema): what the import kept as the
+	// dialect's own SQL, and why.
+	Notes map[string][]string
+	// raw keeps each table's inspected form, for merging.
+	raw map[string]*schema.Table
+	drv interface {
+		PlanChanges(context.Context, string, []schema.Change, ...migrate.PlanOption) (*migrate.Plan, error)
+	}
+}
+
+func (im *Imported) note(table, format string, args ...any) {
+	im.Notes[table] = append(im.Notes[table], fmt.Sprintf(format, args...))
+}
+
+// Read inspects the database at url (read-only) and builds its model. Tables
+// matching none of the patterns are left out (all tables when there are none).
+func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string) (*Imported, error) {
+	db, err := devdb.Open(url)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+	}
+	defer conn.Close()
+	drv, err := d.OpenAtlas(conn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+	}
+	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{"atlas_schema_revisions"}})
+	if err != nil {
+		msg := redact.Secrets(err.Error(), redact.Password(url))
+		if strings.Contains(msg, "search_path was not found") {
+			msg = "there is no schema this role can read (grant it USAGE on the schema and SELECT on its tables): " + msg
+		}
+		return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), msg)
+	}
+	var tables []*schema.Table
+	for _, t := range s.Tables {
+		if len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { ok, _ := path.Match(p, t.Name); return ok }) {
+			tables = append(tables, t)
+		}
+	}
+	if len(tables) == 0 {
+		return nil, fmt.Errorf("%s: no table to import: the database has none%s, or the role may not read them (it needs to see the tables in the catalog)",
+			redact.URL(url), map[bool]string{true: " matching " + strings.Join(patterns, ", "), false: ""}[len(patterns) > 0])
+	}
+	im := &Imported{Dialect: d, Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}, raw: map[string]*schema.Table{}, drv: drv}
+	imp, _ := d.(dialects.Importer)
+	if imp == nil {
+		return nil, fmt.Errorf("the %s dialect cannot import", d.Name())
+	}
+	for _, t := range tables {
+		im.raw[t.Name] = t
+		im.Schema.Tables = append(im.Schema.Tables, im.table(imp, t))
+	}
+	return im, nil
+}
+
+func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Table {
+	d := im.Dialect.Name()
+	ct := &compiler.Table{Name: t.Name, Overrides: compiler.Overrides{}}
+	for _, a := range t.Attrs {
+		if c, ok := a.(*schema.Comment); ok {
+			ct.Comment = c.Text
+		}
+	}
+	for _, c := range t.Columns {
+		col := &compiler.Column{Name: c.Name, Null: c.Type.Null, Overrides: compiler.Overrides{}}
+		typ, raw, ok := imp.NeutralType(c.Type)
+		if ok {
+			col.Type = typ
+		} else {
+			// No neutral type means the same: keep the dialect's, and give the
+			// other dialects text, to be reviewed.
+			col.Type = compiler.Type{Kind: compiler.TypeText}
+			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
+			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, text elsewhere", c.Name, raw, d)
+		}
+		if c.Default != nil {
+			if def, raw, ok := imp.NeutralDefault(c.Default, col.Type); ok && ok == (col.Overrides[d] == nil) {
+				col.Default = def
+			} else if raw != "" {
+				o := col.Overrides[d]
+				if o == nil {
+					o = &compiler.Override{Dialect: d}
+					col.Overrides[d] = o
+				}
+				o.Default = raw
+				im.note(t.Name, "column %s: default %s kept as a %s override", c.Name, raw, d)
+			}
+		}
+		for _, a := range c.Attrs {
+			if cm, ok := a.(*schema.Comment); ok {
+				col.Comment = cm.Text
+			}
+		}
+		if len(col.Overrides) == 0 {
+			col.Overrides = compiler.Overrides{}
+		}
+		ct.Columns = append(ct.Columns, col)
+	}
+	resolve := func(name string) (expr.Kind, bool) {
+		for _, c := range ct.Columns {
+			if c.Name == name {
+				return c.Type.ExprKind(), true
+			}
+		}
+		return expr.KindUnknown, false
+	}
+	if pk := t.PrimaryKey; pk != nil {
+		ct.PrimaryKey = &compiler.PrimaryKey{}
+		for _, p := range pk.Parts {
+			if p.C != nil {
+				ct.PrimaryKey.Columns = append(ct.PrimaryKey.Columns, p.C.Name)
+			}
+		}
+	}
+	for _, idx := range t.Indexes {
+		if imp.Implicit(t, idx) {
+			continue
+		}
+		im.index(ct, t, idx, resolve)
+	}
+	for _, fk := range t.ForeignKeys {
+		f := &compiler.ForeignKey{Name: fk.Symbol, OnDelete: action(fk.OnDelete), OnUpdate: action(fk.OnUpdate)}
+		if fk.RefTable != nil {
+			f.RefTable = fk.RefTable.Name
+		}
+		for _, c := range fk.Columns {
+			f.Columns = append(f.Columns, c.Name)
+		}
+		for _, c := range fk.RefColumns {
+			f.RefColumns = append(f.RefColumns, c.Name)
+		}
+		ct.ForeignKeys = append(ct.ForeignKeys, f)
+	}
+	for _, a := range t.Attrs {
+		c, ok := a.(*schema.Check)
+		if !ok {
+			continue
+		}
+		chk := &compiler.Check{Name: c.Name, Source: c.Expr, Overrides: compiler.Overrides{}}
+		if n, err := im.parse(c.Expr, resolve); err == nil {
+			chk.Expr = n
+		} else {
+			chk.Overrides[d] = &compiler.Override{Dialect: d, Expr: c.Expr}
+			im.note(t.Name, "check %s: %v; kept as %s SQL", c.Name, err, d)
+		}
+		ct.Checks = append(ct.Checks, chk)
+	}
+	return ct
+}
+
+func (im *Imported) parse(text string, cols expr.Resolver) (expr.Node, error) {
+	p, ok := im.Dialect.(exprParser)
+	if !ok {
+		return nil, fmt.Errorf("the %s dialect cannot read expressions back", im.Dialect.Name())
+	}
+	return p.ParseExpr(text, cols)
+}
+
+// index adds an inspected index to the table: as a unique constraint where
+// the database says it is one, else as an index; what cannot be read
+// portably is kept as the dialect's statement.
+func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index, cols expr.Resolver) {
+	d := im.Dialect.Name()
+	var (
+		parts    []*compiler.IndexPart
+		using    string
+		where    expr.Node
+		readable = true
+		plain    = true
+		unique   bool
+	)
+	for _, p := range idx.Parts {
+		part := &compiler.IndexPart{Desc: p.Desc}
+		switch {
+		case p.C != nil:
+			part.Column = p.C.Name
+		case p.X != nil:
+			plain = false
+			x, ok := p.X.(*schema.RawExpr)
+			if !ok {
+				readable = false
+				break
+			}
+			n, err := im.parse(x.X, cols)
+			if err != nil {
+				readable = false
+				im.note(t.Name, "index %s: expression %s: %v", idx.Name, x.X, err)
+				break
+			}
+			part.Expr = n
+		}
+		for _, a := range p.Attrs {
+			if oc, ok := a.(*postgres.IndexOpClass); ok && !oc.Default {
+				part.OpClass = oc.Name
+			}
+		}
+		plain = plain && !p.Desc && part.OpClass == ""
+		parts = append(parts, part)
+	}
+	for _, a := range idx.Attrs {
+		switch a := a.(type) {
+		case *postgres.IndexType:
+			if !strings.EqualFold(a.T, "btree") {
+				using = strings.ToLower(a.T)
+			}
+		case *postgres.IndexPredicate:
+			n, err := im.parse(a.P, cols)
+			if err != nil {
+				readable = false
+				im.note(t.Name, "index %s: predicate %s: %v", idx.Name, a.P, err)
+			}
+			where = n
+			plain = false
+		case *postgres.Constraint:
+			unique = a.IsUnique()
+		}
+	}
+	if unique && plain && using == "" {
+		u := &compiler.Unique{Name: idx.Name}
+		for _, p := range parts {
+			u.Columns = append(u.Columns, p.Column)
+		}
+		ct.Uniques = append(ct.Uniques, u)
+		return
+	}
+	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Using: using, Overrides: compiler.Overrides{}}
+	if !readable {
+		// Keep the statement that creates it, as the database's driver plans it.
+		ci.Parts, ci.Where, ci.Using = nil, nil, ""
+		sql := ""
+		plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
+		if err == nil && len(plan.Changes) == 1 {
+			sql = plan.Changes[0].Cmd
+		}
+		if sql == "" {
+			im.note(t.Name, "index %s could not be read, nor planned: %v; left out", idx.Name, err)
+			return
+		}
+		ci.Overrides[d] = &compiler.Override{Dialect: d, SQL: sql}
+	}
+	ct.Indexes = append(ct.Indexes, ci)
+}
+
+func action(a schema.ReferenceOption) compiler.Action {
+	switch strings.ToUpper(string(a)) {
+	case "CASCADE":
+		return compiler.Cascade
+	case "SET NULL":
+		return compiler.SetNull
+	case "SET DEFAULT":
+		return compiler.SetDefault
+	case "RESTRICT":
+		return compiler.Restrict
+	}
+	return compiler.NoAction
+}
