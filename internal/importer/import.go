@@ -43,4 +43,3 @@ func Import(ctx context.Context, urls []string, patterns []string) (*Result, err
 	}
 	return Merge(a, b), nil
 }
-
