@@ -47,19 +47,34 @@ func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
 	})
 }
 
-// name registers a table, constraint or index name. They share one namespace:
-// PostgreSQL names indexes and tables per schema, and one rule for all keeps
-// migrations unambiguous on both dialects.
+// name registers a table, unique constraint or index name: PostgreSQL names
+// these relations per schema. Checks and foreign keys are named per table
+// (see tableName), as both databases do, so that the names they make up for
+// unnamed ones (TiDB's fk_1) can be kept.
 func (v *validator) name(name, what string, rng hcl.Range) {
 	if name == "" {
 		v.errorf(rng, "Empty name", "A %s needs a name.", what)
 		return
 	}
 	if prev, ok := v.names[name]; ok {
-		v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; table, constraint and index names must be unique in the schema.", what, name, prev)
+		v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; table, unique constraint and index names must be unique in the schema.", what, name, prev)
 		return
 	}
 	v.names[name] = rng
+}
+
+// tableName registers a constraint name in its table's namespace, which
+// holds every constraint of the table, unique ones included.
+func (v *validator) tableName(names map[string]hcl.Range, name, what string, rng hcl.Range) {
+	if name == "" {
+		v.errorf(rng, "Empty name", "A %s needs a name.", what)
+		return
+	}
+	if prev, ok := names[name]; ok {
+		v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; constraint names must be unique in their table.", what, name, prev)
+		return
+	}
+	names[name] = rng
 }
 
 func (v *validator) table(t *Table) {
@@ -82,12 +97,14 @@ func (v *validator) table(t *Table) {
 			}
 		}
 	}
+	constraints := map[string]hcl.Range{}
 	for _, u := range t.Uniques {
 		v.name(u.Name, "unique constraint", u.Range)
+		constraints[u.Name] = u.Range
 		v.columns(t, "unique constraint "+u.Name, u.Columns, u.ColumnRanges)
 	}
 	for _, c := range t.Checks {
-		v.name(c.Name, "check", c.Range)
+		v.tableName(constraints, c.Name, "check", c.Range)
 	}
 	for _, idx := range t.Indexes {
 		v.name(idx.Name, "index", idx.Range)
@@ -101,7 +118,7 @@ func (v *validator) table(t *Table) {
 		v.columns(t, "index "+idx.Name, names, ranges)
 	}
 	for _, fk := range t.ForeignKeys {
-		v.name(fk.Name, "foreign key", fk.Range)
+		v.tableName(constraints, fk.Name, "foreign key", fk.Range)
 		v.foreignKey(t, fk)
 	}
 }

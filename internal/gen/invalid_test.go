@@ -125,10 +125,20 @@ func TestInvalidModels(t *testing.T) {
     columns = ["status"]
   }`), `The index name "spaces_tenant_uq" is already used`, `"spaces_tenant_uq" {
     columns = ["status"]`},
-		{"check named like a unique constraint", table(`  check "spaces_tenant_uq" {
+		{"check named like a unique constraint of its table", table(`  unique "items_status_uq" {
+    columns = ["status"]
+  }
+  check "items_status_uq" {
     expr = "count >= 0"
-  }`), `The check name "spaces_tenant_uq" is already used`, `"spaces_tenant_uq" {
+  }`), `The check name "items_status_uq" is already used`, `"items_status_uq" {
     expr`},
+		{"two checks of one table with one name", table(`  check "items_ck" {
+    expr = "count >= 0"
+  }
+  check "items_ck" {
+    expr = "count < 10"
+  }`), `The check name "items_ck" is already used`, `"items_ck" {
+    expr = "count < 10"`},
 		{"primary key on unknown column", base + `table "t" {
   column "id" {
     type = int
