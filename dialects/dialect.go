@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
 )
 
 // Dialect lowers the neutral model to one database's DDL.
@@ -41,6 +42,8 @@ type Dialect interface {
 	// would not mean what it says (TiDB with CHECKs disabled), one sentence
 	// each. It only reads.
 	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error)
+	// ParseExpr reads an expression as this dialect's database reports it (PostgreSQL's pg_get_constraintdef / pg_get_expr text, TiDB's CHECK_CLAUSE text) back into a portable expression over the columns cols knows, or fails when it has no portable form.
+	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
 }
 
 // Output is one dialect's rendering of a schema.

@@ -1,0 +1,176 @@
+package postgres
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+)
+
+// ParseExpr implements dialects.Dialect: it reads an expression as
+// PostgreSQL prints it (pg_get_constraintdef, pg_get_expr, pg_get_indexdef,
+// which Atlas's inspection passes on) with standard_conforming_strings on.
+//
+// PostgreSQL writes the implicit casts it added, which are dropped: casts of
+// character and uuid columns to text, of integer columns to bigint, numeric
+// and double precision, of numeric ones to double precision, and of
+// literals to the type of what they are compared with. x = ANY (ARRAY[...])
+// and x <> ALL (ARRAY[...]) become IN and NOT IN, ~~ and !~~ LIKE and NOT
+// LIKE, jsonb_typeof json_type, NOT (a IS DISTINCT FROM b) IS NOT DISTINCT
+// FROM. Any other cast, function or operator is an error.
+func (Dialect) ParseExpr(text string, cols expr.Resolver) (expr.Node, error) {
+	return reader.Read(text, cols)
+}
+
+var grammar = &sqltext.Grammar{
+	IdentQuote:        '"',
+	EscapeStrings:     true,
+	PostgresOperators: true,
+	// As in PostgreSQL's gram.y, lowest first.
+	Precedence: map[string]int{
+		"or":  1,
+		"and": 2,
+		"is":  4,
+		"=":   5, "<>": 5, "!=": 5, "<": 5, ">": 5, "<=": 5, ">=": 5,
+		"like": 6, "ilike": 6, "in": 6, "between": 6,
+		"+": 8, "-": 8,
+		"*": 9, "/": 9, "%": 9,
+		"^": 10,
+	},
+	OtherPrec:  7, // ~, !~, ~~, ||, and every other operator
+	NotPrec:    3,
+	NegPrec:    12,
+	CastPrec:   15,
+	Quantified: true,
+}
+
+var reader = &sqltext.Reader{
+	Grammar: grammar,
+	Binary: map[string]expr.Op{
+		"=": expr.OpEq, "<>": expr.OpNe, "!=": expr.OpNe,
+		"<": expr.OpLt, "<=": expr.OpLe, ">": expr.OpGt, ">=": expr.OpGe,
+		"and": expr.OpAnd, "or": expr.OpOr,
+		"+": expr.OpAdd, "-": expr.OpSub, "*": expr.OpMul, "%": expr.OpMod,
+		"||": expr.OpConcat,
+		"~~": expr.OpLike, "like": expr.OpLike, "!~~": expr.OpNotLike, "not like": expr.OpNotLike,
+		"~": expr.OpRegex, "!~": expr.OpNotRegex,
+		"is distinct from": expr.OpDistinct, "is not distinct from": expr.OpNotDistinct,
+	},
+	Functions: map[string]string{
+		"char_length":      "char_length",
+		"character_length": "char_length",
+		"lower":            "lower",
+		"upper":            "upper",
+		"abs":              "abs",
+		"jsonb_typeof":     "json_type",
+		"json_typeof":      "json_type",
+	},
+	Cast: cast,
+	Not:  not,
+}
+
+// not folds PostgreSQL's NOT (a IS DISTINCT FROM b), its form of
+// IS NOT DISTINCT FROM.
+func not(x expr.Node) expr.Node {
+	if b, ok := x.(*expr.Binary); ok {
+		switch b.Op {
+		case expr.OpDistinct:
+			return &expr.Binary{Op: expr.OpNotDistinct, L: b.L, R: b.R}
+		case expr.OpNotDistinct:
+			return &expr.Binary{Op: expr.OpDistinct, L: b.L, R: b.R}
+		}
+	}
+	return &expr.Not{X: x}
+}
+
+type family int
+
+const (
+	famOther    family = iota
+	famText            // text, character varying: what character and uuid values read as
+	famChar            // character(n), bpchar: only literals are read
+	famSmallInt        // smallint, integer: could narrow an integer value
+	famBigint
+	famNumeric
+	famDouble
+	famUUID
+	famDate
+	famTimestamp
+	famBool
+)
+
+var families = map[string]family{
+	"text": famText, "character varying": famText, "varchar": famText,
+	"character": famChar, "char": famChar, "bpchar": famChar,
+	"smallint": famSmallInt, "int2": famSmallInt, "integer": famSmallInt, "int": famSmallInt, "int4": famSmallInt,
+	"bigint": famBigint, "int8": famBigint,
+	"numeric": famNumeric, "decimal": famNumeric,
+	"double precision": famDouble, "float8": famDouble,
+	"uuid":                     famUUID,
+	"date":                     famDate,
+	"timestamp with time zone": famTimestamp, "timestamptz": famTimestamp,
+	"timestamp without time zone": famTimestamp, "timestamp": famTimestamp,
+	"boolean": famBool, "bool": famBool,
+}
+
+var (
+	integerText = regexp.MustCompile(`^-?[0-9]+$`)
+	decimalText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+)
+
+// cast drops the casts that do not change what the expression means, which
+// are those PostgreSQL adds to the portable expressions it is given.
+func cast(rd *sqltext.Read, x expr.Node, typ string, at *sqltext.Term) (expr.Node, error) {
+	if strings.Contains(typ, "(") {
+		return nil, rd.Errorf(at, "the cast to %s has a type modifier, which can change the value; it has no portable form", typ)
+	}
+	fam := families[typ]
+	if lit, ok := x.(*expr.Literal); ok {
+		switch lit.Kind {
+		case expr.LitNull:
+			return lit, nil
+		case expr.LitString:
+			switch fam {
+			case famText, famChar, famUUID, famDate, famTimestamp:
+				return lit, nil
+			case famSmallInt, famBigint:
+				if integerText.MatchString(lit.Value) {
+					return &expr.Literal{Kind: expr.LitNumber, Value: lit.Value}, nil
+				}
+			case famNumeric, famDouble:
+				if decimalText.MatchString(lit.Value) {
+					return &expr.Literal{Kind: expr.LitNumber, Value: lit.Value}, nil
+				}
+			}
+		case expr.LitNumber:
+			switch fam {
+			case famSmallInt, famBigint:
+				if integerText.MatchString(lit.Value) {
+					return lit, nil
+				}
+			case famNumeric, famDouble:
+				return lit, nil
+			}
+		case expr.LitBool:
+			if fam == famBool {
+				return lit, nil
+			}
+		}
+		return nil, rd.Errorf(at, "the literal %s cast to %s has no portable form", expr.String(lit), typ)
+	}
+	if c, ok := x.(*expr.Column); ok {
+		if _, known := rd.Cols(c.Name); !known {
+			return nil, rd.Errorf(at, "unknown column %q", c.Name)
+		}
+	}
+	k := rd.Kind(x)
+	switch {
+	case fam == famText && (k == expr.KindString || k == expr.KindUUID),
+		fam == famBigint && k == expr.KindInteger,
+		fam == famNumeric && k == expr.KindInteger,
+		fam == famDouble && (k == expr.KindInteger || k == expr.KindNumeric):
+		return x, nil
+	}
+	return nil, rd.Errorf(at, "the cast to %s of a %s value changes it; it has no portable form", typ, k)
+}
