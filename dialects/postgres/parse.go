@@ -66,20 +66,16 @@ var reader = &sqltext.Reader{
 		"jsonb_typeof":     "json_type",
 		"json_typeof":      "json_type",
 	},
-	Cast: cast,
-	Not:  not,
+	Cast:          cast,
+	Not:           not,
+	BetweenGroups: true,
 }
 
-// not folds PostgreSQL's NOT (a IS DISTINCT FROM b), its form of
-// IS NOT DISTINCT FROM.
+// not folds PostgreSQL's NOT (a IS DISTINCT FROM b), its form of IS NOT
+// DISTINCT FROM.
 func not(x expr.Node) expr.Node {
-	if b, ok := x.(*expr.Binary); ok {
-		switch b.Op {
-		case expr.OpDistinct:
-			return &expr.Binary{Op: expr.OpNotDistinct, L: b.L, R: b.R}
-		case expr.OpNotDistinct:
-			return &expr.Binary{Op: expr.OpDistinct, L: b.L, R: b.R}
-		}
+	if b, ok := x.(*expr.Binary); ok && b.Op == expr.OpDistinct {
+		return &expr.Binary{Op: expr.OpNotDistinct, L: b.L, R: b.R}
 	}
 	return &expr.Not{X: x}
 }

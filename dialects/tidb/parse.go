@@ -84,18 +84,16 @@ func call(rd *sqltext.Read, c *sqltext.Term, args []expr.Node) (expr.Node, error
 	return n, nil
 }
 
-// not folds the forms TiDB writes with NOT: NOT (a <=> b) and NOT (x REGEXP p).
+// not folds the forms the dialect writes with NOT: NOT (a <=> b) for IS
+// DISTINCT FROM and NOT (x REGEXP p) for !~. Only those: NOT over their
+// negations stays, so that the expression renders as the text it was read from.
 func not(x expr.Node) expr.Node {
 	if b, ok := x.(*expr.Binary); ok {
 		switch b.Op {
 		case expr.OpNotDistinct:
 			return &expr.Binary{Op: expr.OpDistinct, L: b.L, R: b.R}
-		case expr.OpDistinct:
-			return &expr.Binary{Op: expr.OpNotDistinct, L: b.L, R: b.R}
 		case expr.OpRegex:
 			return &expr.Binary{Op: expr.OpNotRegex, L: b.L, R: b.R}
-		case expr.OpNotRegex:
-			return &expr.Binary{Op: expr.OpRegex, L: b.L, R: b.R}
 		}
 	}
 	return &expr.Not{X: x}

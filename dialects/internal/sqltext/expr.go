@@ -175,9 +175,9 @@ func (r renderer) node(n expr.Node) {
 func (r renderer) binary(n *expr.Binary) {
 	switch n.Op {
 	case expr.OpAnd, expr.OpOr:
-		r.logical(n.L, n.Op)
+		r.logical(n.L, n.Op, false)
 		r.b.WriteString(" " + n.Op.String() + " ")
-		r.logical(n.R, n.Op)
+		r.logical(n.R, n.Op, true)
 	case expr.OpRegex, expr.OpNotRegex:
 		r.b.WriteString(r.s.Regex(r.text(n.L, false), r.sub(n.R), n.Op == expr.OpNotRegex))
 	case expr.OpDistinct, expr.OpNotDistinct:
@@ -196,11 +196,13 @@ func (r renderer) binary(n *expr.Binary) {
 }
 
 // logical writes an operand of AND/OR: a chain of the same operator and
-// predicates need no parentheses, anything else that is not atomic does.
-func (r renderer) logical(n expr.Node, op expr.Op) {
+// predicates need no parentheses, anything else that is not atomic does. The
+// same operator on the right (a tree without Paren nodes, as read back from a
+// database) is parenthesised, so that the database sees the tree's grouping.
+func (r renderer) logical(n expr.Node, op expr.Op, right bool) {
 	switch n := n.(type) {
 	case *expr.Binary:
-		if (n.Op == expr.OpAnd || n.Op == expr.OpOr) && n.Op != op {
+		if (n.Op == expr.OpAnd || n.Op == expr.OpOr) && (n.Op != op || right) {
 			r.b.WriteByte('(')
 			r.node(n)
 			r.b.WriteByte(')')

@@ -26,6 +26,12 @@ type Reader struct {
 	// Not returns the portable form of NOT x, folding forms that the
 	// database writes with NOT (NOT (a IS DISTINCT FROM b)); nil keeps NOT.
 	Not func(x expr.Node) expr.Node
+	// BetweenGroups reads a parenthesised (x >= lo AND x <= hi) that is the
+	// left operand of AND as x BETWEEN lo AND hi, and (x < lo OR x > hi) on
+	// the left of OR as NOT BETWEEN. PostgreSQL keeps a BETWEEN so, where it
+	// flattens a written AND (a AND b) AND c; the AND form would load as
+	// another text.
+	BetweenGroups bool
 	// Finish rewrites the lowered tree before it is analyzed.
 	Finish func(rd *Read, n expr.Node) (expr.Node, error)
 }
@@ -111,6 +117,9 @@ func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
 		}
 		return nil, rd.Errorf(raw, "the prefix operator %s has no portable form", raw.Text)
 	case TermBinary:
+		if b := r.between(raw); b != nil {
+			return r.lower(rd, b)
+		}
 		op, ok := r.Binary[raw.Text]
 		if !ok {
 			return nil, rd.Errorf(raw, "the operator %s has no portable form", strings.ToUpper(raw.Text))
@@ -181,6 +190,27 @@ func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
 		return &expr.In{X: x, List: list, Not: not}, nil
 	}
 	return nil, rd.Errorf(raw, "unexpected expression")
+}
+
+// between returns the BETWEEN that t's left operand is, under BetweenGroups.
+func (r *Reader) between(t *Term) *Term {
+	if !r.BetweenGroups || t.Text != "and" && t.Text != "or" {
+		return nil
+	}
+	l := t.Args[0]
+	if !l.Group || l.Kind != TermBinary || l.Text != t.Text {
+		return nil
+	}
+	lo, hi := l.Args[0], l.Args[1]
+	ops, text := [2]string{">=", "<="}, "between"
+	if t.Text == "or" {
+		ops, text = [2]string{"<", ">"}, "not between"
+	}
+	if lo.Kind != TermBinary || hi.Kind != TermBinary || lo.Text != ops[0] || hi.Text != ops[1] || !lo.Args[0].Same(hi.Args[0]) {
+		return nil
+	}
+	b := &Term{Kind: TermBetween, Text: text, Args: []*Term{lo.Args[0], lo.Args[1], hi.Args[1]}, Off: l.Off}
+	return &Term{Kind: TermBinary, Text: t.Text, Args: []*Term{b, t.Args[1]}, Off: t.Off}
 }
 
 func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]expr.Node, error) {

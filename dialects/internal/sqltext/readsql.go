@@ -70,6 +70,22 @@ type Term struct {
 	Text string
 	Args []*Term
 	Off  int
+	// Group: the term was written in parentheses.
+	Group bool
+}
+
+// Same reports whether a and b are the same expression, wherever they are
+// written and however parenthesised.
+func (a *Term) Same(b *Term) bool {
+	if a.Kind != b.Kind || a.Text != b.Text || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if !a.Args[i].Same(b.Args[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadError is an expression a database reports that has no portable form,
@@ -815,6 +831,7 @@ func (p *rawParser) prefix() (*Term, error) {
 		if c.kind != tRParen {
 			return nil, p.errorf(c.off, "expected ), found %s", describeTok(c))
 		}
+		x.Group = true
 		return x, nil
 	case tIdent:
 		switch t.text {
