@@ -168,5 +168,5 @@ func cast(rd *sqltext.Read, x expr.Node, typ string, at *sqltext.Term) (expr.Nod
 		fam == famDouble && (k == expr.KindInteger || k == expr.KindNumeric):
 		return x, nil
 	}
-	return nil, rd.Errorf(at, "the cast to %s of a %s value changes it; it has no portable form", typ, k)
+	return nil, rd.Errorf(at, "the cast to %s of a value of kind %s changes it; it has no portable form", typ, k)
 }

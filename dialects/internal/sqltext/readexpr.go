@@ -278,7 +278,7 @@ func (r *Reader) unknownFunction(rd *Read, raw *Term) error {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	return rd.Errorf(raw, "the function %s has no portable form (portable functions read here: %s)", raw.Text, strings.Join(names, ", "))
+	return rd.Errorf(raw, "the function %s has no portable form (functions that have one: %s)", raw.Text, strings.Join(names, ", "))
 }
 
 // Kind returns the kind of n's value, with columns as rd's resolver tells

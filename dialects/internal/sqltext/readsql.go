@@ -503,11 +503,18 @@ func ParseTerm(g *Grammar, text string) (*Term, error) {
 		return nil, err
 	}
 	p := &rawParser{g: g, src: text, toks: l.toks}
+	// pg_get_constraintdef and SHOW CREATE TABLE write CHECK (...).
+	if p.isWord(0, "check") && p.peekAt(1).kind == tLParen {
+		p.i++
+	}
 	r, err := p.expr(0)
 	if err != nil {
 		return nil, err
 	}
 	if t := p.peek(); t.kind != tEOF {
+		if p.isWord(0, "not") && p.isWord(1, "valid") || p.isWord(0, "no") && p.isWord(1, "inherit") {
+			return nil, p.errorf(t.off, "%s %s is not part of the expression; read the constraint's expression alone", strings.ToUpper(t.text), strings.ToUpper(p.peekAt(1).text))
+		}
 		return nil, p.errorf(t.off, "unexpected %s after the end of the expression", describeTok(t))
 	}
 	return r, nil
@@ -794,8 +801,10 @@ func (p *rawParser) prefix() (*Term, error) {
 	case tNumber:
 		return &Term{Kind: TermNumber, Text: t.text, Off: t.off}, nil
 	case tQuotedIdent:
-		if n := p.peek(); n.kind == tOp && n.text == "." || n.kind == tLParen {
-			return nil, p.errorf(t.off, "qualified names and quoted function names have no portable form")
+		if n := p.peek(); n.kind == tOp && n.text == "." {
+			return nil, p.errorf(t.off, "qualified names have no portable form")
+		} else if n.kind == tLParen {
+			return nil, p.errorf(t.off, "quoted function names have no portable form")
 		}
 		return &Term{Kind: TermColumn, Text: t.text, Off: t.off}, nil
 	case tOp:
