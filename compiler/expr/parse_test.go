@@ -174,3 +174,57 @@ func FuzzParse(f *testing.F) {
 		Analyze(n, testCols)
 	})
 }
+
+// TestStringWithoutParens prints trees built without Paren nodes (as read
+// back from a database) so that they parse to the same structure.
+func TestStringWithoutParens(t *testing.T) {
+	col := func(n string) Node { return &Column{Name: n} }
+	lit := func(v string) Node { return &Literal{Kind: LitNumber, Value: v} }
+	cmp := func(c string) Node { return &Binary{Op: OpEq, L: col(c), R: lit("1")} }
+	cases := []struct {
+		n    Node
+		want string
+	}{
+		{&Binary{Op: OpAnd, L: cmp("a"), R: &Binary{Op: OpOr, L: cmp("b"), R: cmp("c")}}, "a = 1 AND (b = 1 OR c = 1)"},
+		{&Binary{Op: OpOr, L: &Binary{Op: OpAnd, L: cmp("a"), R: cmp("b")}, R: cmp("c")}, "a = 1 AND b = 1 OR c = 1"},
+		{&Binary{Op: OpAnd, L: cmp("a"), R: &Binary{Op: OpAnd, L: cmp("b"), R: cmp("c")}}, "a = 1 AND (b = 1 AND c = 1)"},
+		{&Not{X: &Binary{Op: OpOr, L: cmp("a"), R: cmp("b")}}, "NOT (a = 1 OR b = 1)"},
+		{&Binary{Op: OpMul, L: &Binary{Op: OpAdd, L: col("a"), R: lit("1")}, R: lit("2")}, "(a + 1) * 2"},
+		{&Binary{Op: OpSub, L: col("a"), R: &Binary{Op: OpSub, L: col("b"), R: col("c")}}, "a - (b - c)"},
+		{&Binary{Op: OpEq, L: &IsNull{X: col("a")}, R: &Literal{Kind: LitBool, Value: "true"}}, "(a IS NULL) = TRUE"},
+		{&Neg{X: lit("-1")}, "-(-1)"},
+	}
+	for _, c := range cases {
+		got := String(c.n)
+		if got != c.want {
+			t.Errorf("String = %q, want %q", got, c.want)
+			continue
+		}
+		back, err := Parse(got)
+		if err != nil {
+			t.Errorf("%q does not parse: %v", got, err)
+			continue
+		}
+		if strip(back) != strip(c.n) {
+			t.Errorf("%q parses to another structure", got)
+		}
+	}
+}
+
+// strip prints a tree's structure with every node parenthesised, ignoring
+// Paren nodes.
+func strip(n Node) string {
+	switch n := n.(type) {
+	case *Paren:
+		return strip(n.X)
+	case *Binary:
+		return "(" + strip(n.L) + " " + n.Op.String() + " " + strip(n.R) + ")"
+	case *Not:
+		return "(NOT " + strip(n.X) + ")"
+	case *Neg:
+		return "(-" + strip(n.X) + ")"
+	case *IsNull:
+		return "(" + strip(n.X) + " IS NULL " + map[bool]string{true: "NOT", false: ""}[n.Not] + ")"
+	}
+	return String(n)
+}

@@ -127,8 +127,8 @@ CREATE TABLE `knowledge_space_profile_heads` (
 -- columns type, name, uri: text as TEXT (at most 65,535 bytes on TiDB)
 -- columns created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- column credential_ref: type varchar(255) instead of text [override]
--- index sources_credential_ref_uq: WHERE credential_ref IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 -- index sources_credential_backfill_discovery_idx: WHERE credential_ref IS NULL dropped: TiDB has no partial indexes, so the index covers all rows
+-- index sources_credential_ref_uq: WHERE credential_ref IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 CREATE TABLE `sources` (
   `id` CHAR(36) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,

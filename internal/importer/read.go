@@ -251,7 +251,8 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 			where = n
 			plain = false
 		case *postgres.Constraint:
-			unique = a.IsUnique()
+			// Foreign keys that rest on the index are listed too.
+			unique = unique || a.IsUnique() && a.N == idx.Name
 		}
 	}
 	if unique && plain && using == "" {

@@ -5,11 +5,15 @@ package testproject
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"ariga.io/atlas/sql/migrate"
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
@@ -127,4 +131,39 @@ func (p *Project) Apply(dialect, url string) {
 	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url, LockTimeout: migration.DefaultLockTimeout}); err != nil {
 		p.T.Fatalf("migrate apply: %v", err)
 	}
+}
+
+// RunSQL runs a script statement by statement (as Atlas splits it), failing
+// the test with the statement a database refuses.
+func RunSQL(t testing.TB, db interface {
+	Exec(string, ...any) (sql.Result, error)
+}, script []byte) {
+	t.Helper()
+	stmts, err := migrate.Stmts(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stmts {
+		if _, err := db.Exec(s.Text); err != nil {
+			t.Fatalf("%v\n%s", err, s.Text)
+		}
+	}
+}
+
+// FirstDiff describes the first line where two texts differ.
+func FirstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, a, b)
+		}
+	}
+	return ""
 }

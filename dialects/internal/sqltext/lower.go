@@ -93,12 +93,14 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				lt.Columns = append(lt.Columns, lc)
 			}
 		}
-		for _, u := range t.Uniques {
+		// Objects are lowered by name, so that decisions and notes come in the
+		// canonical order of the output.
+		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
 			if c, ok := l.Unique(t, u); ok {
 				lt.Constraints = append(lt.Constraints, c)
 			}
 		}
-		for _, c := range t.Checks {
+		for _, c := range byName(t.Checks, func(c *compiler.Check) string { return c.Name }) {
 			if skipped(rec, t, "check "+c.Name, c.Overrides) {
 				continue
 			}
@@ -106,7 +108,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				lt.Constraints = append(lt.Constraints, lc)
 			}
 		}
-		for _, fk := range t.ForeignKeys {
+		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
 			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
 				rec.Errorf(fk.RefRange, "Foreign key to a table left out", "Foreign key %q references table %q, which the model leaves out of %s; leave the foreign key out too or keep the table.", fk.Name, fk.RefTable, d)
 				continue
@@ -122,7 +124,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 			lt.Constraints = append(lt.Constraints, c)
 		}
-		for _, idx := range t.Indexes {
+		for _, idx := range byName(t.Indexes, func(i *compiler.Index) string { return i.Name }) {
 			if skipped(rec, t, "index "+idx.Name, idx.Overrides) {
 				continue
 			}
@@ -190,6 +192,13 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		}
 		use("index "+idx.Name, idx.Range, cols)
 	}
+}
+
+// byName returns objects sorted by name.
+func byName[T any](objs []T, name func(T) string) []T {
+	out := slices.Clone(objs)
+	slices.SortStableFunc(out, func(a, b T) int { return strings.Compare(name(a), name(b)) })
+	return out
 }
 
 // sortByName orders a table's constraints (unique, check, foreign key, each

@@ -9,10 +9,10 @@
 -- column avatar: bytes as LONGBLOB
 -- column nickname: type VARCHAR(100) COLLATE utf8mb4_general_ci instead of text [override]
 -- column search, index accounts_search_idx: left out of tidb by the model [omitted]
--- checks accounts_json_ck, accounts_number_ck: json_type test as JSON_TYPE with TiDB's upper-case type names
 -- check accounts_code_ck: regex match as REGEXP
--- check accounts_status_ck: backslashes in string literals doubled (TiDB reads escapes in literals)
 -- check accounts_id_text_ck: || as CONCAT
+-- checks accounts_json_ck, accounts_number_ck: json_type test as JSON_TYPE with TiDB's upper-case type names
+-- check accounts_status_ck: backslashes in string literals doubled (TiDB reads escapes in literals)
 -- index accounts_email_pattern_idx: operator class varchar_pattern_ops left out [omitted]
 -- column id: CHECK accounts_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `accounts` (
@@ -70,8 +70,8 @@ CREATE TABLE `memberships` (
 -- columns id, owner_id, parent_id: uuid as CHAR(36)
 -- column deleted_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- foreign key groups_owner_fk: DEFERRABLE left out: TiDB checks foreign keys immediately [omitted]
--- index groups_live_name_uq: WHERE parent_id IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 -- index groups_deleted_idx: WHERE deleted_at IS NOT NULL AND name <> '' dropped: TiDB has no partial indexes, so the index covers all rows
+-- index groups_live_name_uq: WHERE parent_id IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 -- index groups_live_uq: raw statement from the model [override]
 -- column id: CHECK groups_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 -- column owner_id: CHECK groups_owner_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
