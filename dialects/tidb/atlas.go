@@ -2,6 +2,7 @@ package tidb
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -19,12 +20,35 @@ import (
 // inspects nor diffs them: every CHECK would be silently lost. The driver
 // returned here reads TiDB's CHECKs from information_schema and diffs them
 // itself, each change as one ALTER TABLE, as TiDB requires.
+//
+// The same version gate makes Atlas read no index expressions, and fail on
+// any table with one. Inspection therefore goes through a second driver that
+// sees TiDB as MySQL 8.0.13, which reads them from STATISTICS.EXPRESSION
+// (TiDB has it); that version is still below Atlas's CHECK gate, whose query
+// TiDB cannot answer.
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	drv, err := mysql.Open(conn)
 	if err != nil {
 		return nil, err
 	}
-	return &atlasDriver{Driver: drv, conn: conn}, nil
+	inspector, err := mysql.Open(versionView{conn})
+	if err != nil {
+		return nil, err
+	}
+	return &atlasDriver{Driver: drv, inspector: inspector, conn: conn}, nil
+}
+
+// versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver.
+type versionView struct{ schema.ExecQuerier }
+
+// atlasVariables is the query mysql.Open asks first.
+const atlasVariables = "SELECT @@version, @@collation_server, @@character_set_server, @@lower_case_table_names"
+
+func (v versionView) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if query == atlasVariables {
+		query = "SELECT CONCAT('8.0.13', SUBSTRING(@@version, LOCATE('-', @@version))), @@collation_server, @@character_set_server, @@lower_case_table_names"
+	}
+	return v.ExecQuerier.QueryContext(ctx, query, args...)
 }
 
 // ServerWarnings implements dialects.Dialect: a TiDB whose
@@ -71,11 +95,12 @@ func (Dialect) Renormalizes() bool { return false }
 
 type atlasDriver struct {
 	migrate.Driver
-	conn schema.ExecQuerier
+	inspector schema.Inspector
+	conn      schema.ExecQuerier
 }
 
 func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *schema.InspectOptions) (*schema.Schema, error) {
-	s, err := d.Driver.InspectSchema(ctx, name, opts)
+	s, err := d.inspector.InspectSchema(ctx, name, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +109,7 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 }
 
 func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectRealmOption) (*schema.Realm, error) {
-	r, err := d.Driver.InspectRealm(ctx, opts)
+	r, err := d.inspector.InspectRealm(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -137,6 +137,18 @@ func TestDiffSequence(t *testing.T) {
 			"postgres": {`ALTER TABLE "docs" DROP COLUMN "body"`},
 			"tidb":     {"ALTER TABLE `docs` DROP COLUMN `body`"},
 		}},
+		{"add_expression_index", func(m string) string {
+			return edit(m, "  index \"docs_lower_title_idx\" {\n    on {\n      expr = \"lower(title)\"\n    }\n  }\n")
+		}, map[string][]string{
+			"postgres": {`CREATE INDEX "docs_lower_title_idx" ON "docs" ((lower((title)::text)))`},
+			"tidb":     {"ALTER TABLE `docs` ADD INDEX `docs_lower_title_idx` ((lower(`title`)))"},
+		}},
+		{"add_column_with_default", func(m string) string {
+			return edit(m, "  column \"created_at\" {\n    type    = timestamp\n    default = now()\n  }\n")
+		}, map[string][]string{
+			"postgres": {`ALTER TABLE "docs" ADD COLUMN "created_at" timestamptz NOT NULL DEFAULT now()`},
+			"tidb":     {"ALTER TABLE `docs` ADD COLUMN `created_at` datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)"},
+		}},
 		{"add_foreign_key", func(m string) string {
 			return edit(m, "  foreign_key \"docs_space_fk\" {\n    columns     = [\"space_id\"]\n    ref_table   = \"spaces\"\n    ref_columns = [\"id\"]\n    on_delete   = \"cascade\"\n  }\n")
 		}, map[string][]string{
