@@ -16,6 +16,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/cli"
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/drift"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/testproject"
@@ -371,5 +372,43 @@ func TestDriftCache(t *testing.T) {
 				t.Errorf("second run: %d, %d %v", second[0].Status, second[1].Status, described(second[1].Migrations))
 			}
 		})
+	}
+}
+
+// TestDriftChecksOff runs drift against a TiDB whose CHECKs are switched off:
+// the server is reported, and the CHECKs it dropped are missing.
+func TestDriftChecksOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a TiDB")
+	}
+	dbtest.ServerURL(t, "tidb") // skips or fails without TiDB
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := devdb.Start(ctx, devdb.TiDB, devdb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	root, err := devdb.Open(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := root.ExecContext(ctx, "SET GLOBAL tidb_enable_check_constraint = OFF"); err != nil {
+		t.Fatal(err)
+	}
+	target, err := devdb.CreateDatabase(ctx, s.URL(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testproject.New(t, model)
+	p.Diff("init")
+	p.Apply("tidb", target)
+	r := drift.Check(ctx, drift.Options{Target: p.Target("tidb"), Dev: p.Dev, Timeout: time.Minute, Parallel: 1}, []string{target})[0]
+	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], "tidb_enable_check_constraint is OFF") {
+		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
+	}
+	if !slices.Contains(described(r.Migrations), "missing check spaces.spaces_kind_ck") {
+		t.Errorf("the CHECK TiDB ignored is not reported missing: %v", described(r.Migrations))
 	}
 }
