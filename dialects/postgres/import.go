@@ -68,6 +68,18 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
 		}
 	}
+	if t, ok := ct.Type.(*postgres.SerialType); ok {
+		// No neutral type counts: the other dialects get the integer, without
+		// PostgreSQL's sequence.
+		switch t.T {
+		case "smallserial", "serial2":
+			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
+		case "serial", "serial4":
+			return compiler.Type{Kind: compiler.TypeInt}, raw, false
+		case "bigserial", "serial8":
+			return compiler.Type{Kind: compiler.TypeBigint}, raw, false
+		}
+	}
 	if m := vectorType.FindStringSubmatch(raw); m != nil {
 		var n int
 		fmt.Sscan(m[1], &n)
@@ -116,6 +128,33 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 		return &compiler.Default{Kind: compiler.DefaultNumber, Value: m[1]}, raw, true
 	}
 	return nil, raw, false
+}
+
+// ColumnClause returns what follows a column's type in its definition that
+// the model has no attribute for: an identity, a generated expression.
+func (Dialect) ColumnClause(c *schema.Column) (string, string) {
+	var clauses, why []string
+	for _, a := range c.Attrs {
+		switch a := a.(type) {
+		case *postgres.Identity:
+			s := "GENERATED " + strings.ToUpper(a.Generation) + " AS IDENTITY"
+			if q := a.Sequence; q != nil && (q.Start != 1 && q.Start != 0 || q.Increment != 1 && q.Increment != 0) {
+				s += fmt.Sprintf(" (START WITH %d INCREMENT BY %d)", max(q.Start, 1), max(q.Increment, 1))
+			}
+			clauses = append(clauses, s)
+			why = append(why, "an identity column")
+		case *schema.GeneratedExpr:
+			s := "GENERATED ALWAYS AS (" + a.Expr + ")"
+			if a.Type != "" {
+				s += " " + strings.ToUpper(a.Type)
+			} else {
+				s += " STORED"
+			}
+			clauses = append(clauses, s)
+			why = append(why, "a generated column")
+		}
+	}
+	return strings.Join(clauses, " "), strings.Join(why, ", ")
 }
 
 // Implicit implements dialects.Importer: PostgreSQL makes no index by itself

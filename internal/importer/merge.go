@@ -3,10 +3,16 @@ package importer
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects/all"
 )
+
+var dialectByName = all.Get
 
 // Result is the model an import builds, with what a reviewer must know.
 type Result struct {
@@ -35,6 +41,11 @@ func Single(im *Imported, all []string) *Result {
 			}
 		}
 	}
+	for _, o := range all {
+		if o != d {
+			leaveOutRefused(im, all, o)
+		}
+	}
 	for table, notes := range im.Notes {
 		for _, n := range notes {
 			r.Summary = append(r.Summary, table+": "+n)
@@ -42,6 +53,67 @@ func Single(im *Imported, all []string) *Result {
 	}
 	slices.Sort(r.Summary)
 	return r
+}
+
+// leaveOutRefused leaves out of dialect o the indexes and checks that o
+// cannot keep the meaning of (a partial unique index, a key on a type o
+// cannot index, a CHECK o forbids beside a foreign key), each with a note:
+// they exist in the database read, and stay in its dialect.
+func leaveOutRefused(im *Imported, all []string, o string) {
+	base := refusals(im.Schema, all, o)
+	if len(base) == 0 {
+		return
+	}
+	try := func(table string, ov compiler.Overrides, what string) {
+		if ov[o] != nil {
+			return
+		}
+		ov[o] = &compiler.Override{Dialect: o, Skip: true}
+		now := refusals(im.Schema, all, o)
+		var gone []string
+		for _, e := range base {
+			if !slices.Contains(now, e) {
+				gone = append(gone, e)
+			}
+		}
+		if len(gone) == 0 {
+			delete(ov, o)
+			return
+		}
+		base = now
+		im.note(table, "%s: left out of %s, which refuses it: %s", what, o, strings.Join(gone, "; "))
+	}
+	for _, t := range im.Schema.Tables {
+		for _, idx := range t.Indexes {
+			try(t.Name, idx.Overrides, "index "+idx.Name)
+		}
+		for _, c := range t.Checks {
+			try(t.Name, c.Overrides, "check "+c.Name)
+		}
+	}
+}
+
+// refusals compiles the model as written for dialect o and returns its
+// errors' texts.
+func refusals(s *compiler.Schema, all []string, o string) []string {
+	loaded, diags := compiler.LoadSource(compiler.Options{Dialects: all}, "import.hcl", compiler.Write(s, nil))
+	if diags.HasErrors() {
+		return nil
+	}
+	d := dialectByName(o)
+	if d == nil {
+		return nil
+	}
+	_, diags = d.Generate(loaded)
+	var out []string
+	for _, e := range diags.Errs() {
+		if hd, ok := e.(*hcl.Diagnostic); ok {
+			out = append(out, hd.Summary+": "+hd.Detail)
+		} else {
+			out = append(out, e.Error())
+		}
+	}
+	return out
 }
 
 func skipOthers(o compiler.Overrides, keep string, all []string) {

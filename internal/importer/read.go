@@ -5,6 +5,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"path"
 	"slices"
 	"strings"
@@ -24,6 +25,14 @@ import (
 // expression text back into portable expressions.
 type exprParser interface {
 	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
+}
+
+// columnClauser is implemented by dialects whose columns can carry what the
+// model has no attribute for (identity, AUTO_INCREMENT, a generated
+// expression): the SQL that follows the column's type, which the import then
+// keeps in a raw type override, with why.
+type columnClauser interface {
+	ColumnClause(c *schema.Column) (sql, why string)
 }
 
 // Imported is one database read back: the model in its dialect's terms and
@@ -103,17 +112,36 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 	for _, c := range t.Columns {
 		col := &compiler.Column{Name: c.Name, Null: c.Type.Null, Overrides: compiler.Overrides{}}
 		typ, raw, ok := imp.NeutralType(c.Type)
-		if ok {
+		var clause, why string
+		if cc, is := im.Dialect.(columnClauser); is {
+			clause, why = cc.ColumnClause(c)
+		}
+		switch {
+		case ok && clause == "":
 			col.Type = typ
-		} else {
+		case ok:
+			// The type is neutral, but what follows it in the column's
+			// definition is the dialect's own: keep both as its raw type.
+			col.Type = typ
+			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw + " " + clause}
+			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw+" "+clause, typ)
+		default:
 			// No neutral type means the same: keep the dialect's, and give the
-			// other dialects text, to be reviewed.
+			// other dialects the closest neutral type the dialect names (text
+			// where it names none), to be reviewed.
 			col.Type = compiler.Type{Kind: compiler.TypeText}
+			if typ.Kind != compiler.TypeInvalid {
+				col.Type = typ
+			}
+			if clause != "" {
+				raw += " " + clause
+			}
 			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
-			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, text elsewhere", c.Name, raw, d)
+			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
 		}
 		if c.Default != nil {
-			if def, raw, ok := imp.NeutralDefault(c.Default, col.Type); ok && ok == (col.Overrides[d] == nil) {
+			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
+			if ok && col.Overrides[d] == nil && fits(def, col.Type) {
 				col.Default = def
 			} else if raw != "" {
 				o := col.Overrides[d]
@@ -185,6 +213,37 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		ct.Checks = append(ct.Checks, chk)
 	}
 	return ct
+}
+
+// fits reports whether a neutral default fits a column of neutral type t in
+// every dialect, as the compiler checks it: TiDB allows no default on text,
+// json and bytes, so those stay the dialect's own.
+func fits(d *compiler.Default, t compiler.Type) bool {
+	k := t.ExprKind()
+	switch t.Kind {
+	case compiler.TypeText, compiler.TypeJSON, compiler.TypeBytes, compiler.TypeVector:
+		return false
+	}
+	switch d.Kind {
+	case compiler.DefaultNow:
+		return k == expr.KindTime
+	case compiler.DefaultBool:
+		return k == expr.KindBool
+	case compiler.DefaultNumber:
+		// The model writes a number in its shortest form: 0.00 would come
+		// back as 0, another default to the database.
+		n, _, err := big.ParseFloat(d.Value, 10, 512, big.ToNearestEven)
+		if err != nil || n.Text('f', -1) != d.Value {
+			return false
+		}
+		return k == expr.KindNumeric || k == expr.KindInteger && !strings.Contains(d.Value, ".")
+	case compiler.DefaultString:
+		if (t.Kind == compiler.TypeVarchar || t.Kind == compiler.TypeChar) && len([]rune(d.Value)) > t.Args[0] {
+			return false
+		}
+		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID
+	}
+	return false
 }
 
 func (im *Imported) parse(text string, cols expr.Resolver) (expr.Node, error) {
