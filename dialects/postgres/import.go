@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -155,6 +156,28 @@ func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 		}
 	}
 	return strings.Join(clauses, " "), strings.Join(why, ", ")
+}
+
+// DeferrableKeys returns the deferrable foreign keys of the current schema,
+// by table and name, and whether each is initially deferred: Atlas does not
+// inspect them.
+func (Dialect) DeferrableKeys(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]bool, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT c.relname, k.conname, k.condeferred FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+WHERE k.contype = 'f' AND k.condeferrable AND c.relnamespace = current_schema()::regnamespace`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := map[[2]string]bool{}
+	for rows.Next() {
+		var table, name string
+		var deferred bool
+		if err := rows.Scan(&table, &name, &deferred); err != nil {
+			return nil, err
+		}
+		keys[[2]string{table, name}] = deferred
+	}
+	return keys, rows.Err()
 }
 
 // Implicit implements dialects.Importer: PostgreSQL makes no index by itself

@@ -157,6 +157,20 @@ func roundTripHandwritten(t *testing.T, h handwritten) {
 		}
 	}
 
+	// What Atlas does not read (DEFERRABLE, for one), the catalog shows.
+	if ca, cb := catalog(t, a), catalog(t, b); !slices.Equal(ca, cb) {
+		for _, x := range ca {
+			if !slices.Contains(cb, x) {
+				t.Errorf("the original's catalog has, the rebuilt's not: %s", x)
+			}
+		}
+		for _, x := range cb {
+			if !slices.Contains(ca, x) {
+				t.Errorf("the rebuilt's catalog has, the original's not: %s", x)
+			}
+		}
+	}
+
 	// Atlas finds no difference.
 	changes, err := drvA.SchemaDiff(sa, sb, schema.DiffNormalized())
 	if err != nil {
@@ -313,4 +327,41 @@ func findColumn(s *compiler.Schema, table, column string) *compiler.Column {
 		}
 	}
 	return nil
+}
+
+// catalog returns the definitions of constraints and indexes as the database
+// prints them (PostgreSQL), or TiDB's SHOW CREATE TABLE of each table.
+func catalog(t *testing.T, db *dbtest.DB) []string {
+	t.Helper()
+	var q string
+	switch db.Dialect {
+	case "postgres":
+		q = `SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+UNION ALL SELECT tablename || ' ' || indexname || ' ' || indexdef FROM pg_indexes WHERE schemaname = 'public'
+UNION ALL SELECT c.relname || ' ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' ' || a.attidentity::text || ' ' || a.attgenerated::text || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+  WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`
+	default:
+		return nil
+	}
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		// CURRENT_TIMESTAMP is now() in PostgreSQL, and Atlas reads both alike;
+		// the model writes now().
+		out = append(out, strings.ReplaceAll(s, "CURRENT_TIMESTAMP", "now()"))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
 }

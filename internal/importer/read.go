@@ -27,6 +27,13 @@ type exprParser interface {
 	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
 }
 
+// deferrableReader is implemented by dialects whose foreign keys can be
+// deferred, which Atlas does not inspect: it returns, by table and key name,
+// whether each deferrable key is initially deferred.
+type deferrableReader interface {
+	DeferrableKeys(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]bool, error)
+}
+
 // columnClauser is implemented by dialects whose columns can carry what the
 // model has no attribute for (identity, AUTO_INCREMENT, a generated
 // expression): the SQL that follows the column's type, which the import then
@@ -94,9 +101,21 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	if imp == nil {
 		return nil, fmt.Errorf("the %s dialect cannot import", d.Name())
 	}
+	var deferrable map[[2]string]bool
+	if dr, ok := d.(deferrableReader); ok {
+		if deferrable, err = dr.DeferrableKeys(ctx, conn); err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+	}
 	for _, t := range tables {
 		im.raw[t.Name] = t
-		im.Schema.Tables = append(im.Schema.Tables, im.table(imp, t))
+		ct := im.table(imp, t)
+		for _, fk := range ct.ForeignKeys {
+			if deferred, ok := deferrable[[2]string{t.Name, fk.Name}]; ok {
+				fk.Deferrable, fk.InitiallyDeferred = true, deferred
+			}
+		}
+		im.Schema.Tables = append(im.Schema.Tables, ct)
 	}
 	return im, nil
 }
