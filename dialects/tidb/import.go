@@ -1,8 +1,10 @@
 package tidb
 
 import (
+	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"ariga.io/atlas/sql/mysql"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // NeutralType implements dialects.Importer. CHAR(36) is read as uuid, the
@@ -111,6 +114,14 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 		return nil, x.X, false
 	case *schema.Literal:
 		v := x.V
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			// Atlas quotes a string default as Go does: "north".
+			u, err := strconv.Unquote(v)
+			if err != nil {
+				return nil, v, false
+			}
+			v = "'" + strings.NewReplacer(`\`, `\\`, "'", "''").Replace(u) + "'"
+		}
 		switch {
 		case t.Kind == compiler.TypeBool && (v == "1" || v == "0"):
 			return &compiler.Default{Kind: compiler.DefaultBool, Value: map[string]string{"1": "true", "0": "false"}[v]}, v, true
@@ -132,6 +143,134 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 		return nil, v, false
 	}
 	return nil, "", false
+}
+
+// ColumnClause returns what follows a column's type in its definition that
+// the model has no attribute for: AUTO_INCREMENT, a generated expression.
+func (Dialect) ColumnClause(c *schema.Column) (string, string) {
+	var clauses, why []string
+	for _, a := range c.Attrs {
+		switch a := a.(type) {
+		case *mysql.AutoIncrement:
+			clauses = append(clauses, "AUTO_INCREMENT")
+			why = append(why, "an AUTO_INCREMENT column")
+		case *schema.GeneratedExpr:
+			s := "GENERATED ALWAYS AS (" + a.Expr + ")"
+			if a.Type != "" {
+				s += " " + strings.ToUpper(a.Type)
+			}
+			clauses = append(clauses, s)
+			why = append(why, "a generated column")
+		}
+	}
+	return strings.Join(clauses, " "), strings.Join(why, ", ")
+}
+
+// ForeignKeyActions returns the referential actions of the foreign keys of
+// the current database, by table and name, as (ON UPDATE, ON DELETE). TiDB
+// names unnamed keys fk_1, fk_2 in every table, and Atlas's query matches
+// REFERENTIAL_CONSTRAINTS by name alone: it can give a key the actions of
+// another table's key of the same name.
+func (Dialect) ForeignKeyActions(ctx context.Context, conn schema.ExecQuerier) (map[[2]string][2]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT TABLE_NAME, CONSTRAINT_NAME, UPDATE_RULE, DELETE_RULE FROM INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[[2]string][2]string{}
+	for rows.Next() {
+		var table, name, upd, del string
+		if err := rows.Scan(&table, &name, &upd, &del); err != nil {
+			return nil, err
+		}
+		out[[2]string{table, name}] = [2]string{upd, del}
+	}
+	return out, rows.Err()
+}
+
+// CheckText returns the text to give TiDB in CHECK (...) for it to store
+// stored again (TiDB keeps the parentheses a CHECK is written with), and
+// whether n, rendered as schemagen renders it, would be stored differently:
+// then the import keeps the database's text as the TiDB override.
+func (Dialect) CheckText(stored string, n expr.Node) (string, bool) {
+	inner := stored
+	if wrapped(inner) {
+		inner = inner[1 : len(inner)-1]
+	}
+	if n == nil {
+		return inner, true
+	}
+	return inner, restored("("+sqltext.Expr(syntax{}, n)+")") != restored(stored)
+}
+
+// wrapped reports whether s is one parenthesised whole.
+func wrapped(s string) bool {
+	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
+		return false
+	}
+	depth, quoted := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted != 0:
+			if c == '\\' {
+				i++
+			} else if c == quoted {
+				quoted = 0
+			}
+		case c == '\'' || c == '`' || c == '"':
+			quoted = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 && i < len(s)-1 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+var charsetIntroducer = regexp.MustCompile(`_[a-z0-9]+'`)
+
+// restored approximates how TiDB restores an expression's text, to compare
+// the parentheses of two texts of one expression: keywords and functions in
+// lower case, <> as !=, no spacing, string literals (whose escapes differ)
+// as '?'.
+func restored(s string) string {
+	var b strings.Builder
+	quoted := byte(0)
+	s = charsetIntroducer.ReplaceAllString(s, "'")
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted == '\'':
+			if c == '\\' {
+				i++
+			} else if c == '\'' && i+1 < len(s) && s[i+1] == '\'' {
+				i++
+			} else if c == '\'' {
+				quoted = 0
+				b.WriteString("?'")
+			}
+		case quoted != 0:
+			b.WriteByte(c)
+			if c == quoted {
+				quoted = 0
+			}
+		case c == '\'' || c == '`' || c == '"':
+			quoted = c
+			b.WriteByte(c)
+		case c == ' ' || c == '\n' || c == '\t':
+		case c == '<' && i+1 < len(s) && s[i+1] == '>':
+			b.WriteString("!=")
+			i++
+		default:
+			b.WriteString(strings.ToLower(string(c)))
+		}
+	}
+	return b.String()
 }
 
 // Implicit implements dialects.Importer: TiDB indexes the columns of a

@@ -219,6 +219,10 @@ func mergeTable(ta, tb *compiler.Table, da, db string, say func(string, ...any))
 		tb.Checks = slices.Delete(tb.Checks, i, i+1)
 		switch {
 		case ca.Expr != nil && cb.Expr != nil && expr.String(ca.Expr) == expr.String(cb.Expr):
+			if ob := cb.Overrides[db]; ob != nil {
+				// b's database keeps its own text of the same expression.
+				ca.Overrides[db] = ob
+			}
 		case cb.Expr == nil:
 			ca.Overrides[db] = cb.Overrides[db]
 		case ca.Expr == nil:

@@ -34,6 +34,20 @@ type deferrableReader interface {
 	DeferrableKeys(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]bool, error)
 }
 
+// actionReader is implemented by dialects whose foreign keys' actions Atlas
+// can read wrongly: it returns them by table and key name, as (ON UPDATE,
+// ON DELETE).
+type actionReader interface {
+	ForeignKeyActions(ctx context.Context, conn schema.ExecQuerier) (map[[2]string][2]string, error)
+}
+
+// checkTexter is implemented by dialects that store a CHECK's text as
+// written: it returns the text to write for the database to store stored
+// again, and whether the portable expression n would be stored differently.
+type checkTexter interface {
+	CheckText(stored string, n expr.Node) (string, bool)
+}
+
 // columnClauser is implemented by dialects whose columns can carry what the
 // model has no attribute for (identity, AUTO_INCREMENT, a generated
 // expression): the SQL that follows the column's type, which the import then
@@ -107,10 +121,19 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
 	}
+	var actions map[[2]string][2]string
+	if ar, ok := d.(actionReader); ok {
+		if actions, err = ar.ForeignKeyActions(ctx, conn); err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+	}
 	for _, t := range tables {
 		im.raw[t.Name] = t
 		ct := im.table(imp, t)
 		for _, fk := range ct.ForeignKeys {
+			if a, ok := actions[[2]string{t.Name, fk.Name}]; ok {
+				fk.OnUpdate, fk.OnDelete = action(schema.ReferenceOption(a[0])), action(schema.ReferenceOption(a[1]))
+			}
 			if deferred, ok := deferrable[[2]string{t.Name, fk.Name}]; ok {
 				fk.Deferrable, fk.InitiallyDeferred = true, deferred
 			}
@@ -223,10 +246,26 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			continue
 		}
 		chk := &compiler.Check{Name: c.Name, Source: c.Expr, Overrides: compiler.Overrides{}}
+		texter, texts := im.Dialect.(checkTexter)
 		if n, err := im.parse(c.Expr, resolve); err == nil {
 			chk.Expr = n
+			if texts {
+				if raw, differs := texter.CheckText(c.Expr, n); differs {
+					// The same expression, but the database would store other
+					// text (other parentheses): keep its own, so that a diff
+					// against it stays empty.
+					chk.Overrides[d] = &compiler.Override{Dialect: d, Expr: raw}
+					chk.Source = raw
+					im.note(t.Name, "check %s: %s keeps its text as written, which schemagen would write otherwise; kept as %s SQL beside the portable form", c.Name, d, d)
+				}
+			}
 		} else {
-			chk.Overrides[d] = &compiler.Override{Dialect: d, Expr: c.Expr}
+			raw := c.Expr
+			if texts {
+				raw, _ = texter.CheckText(c.Expr, nil)
+			}
+			chk.Source = raw
+			chk.Overrides[d] = &compiler.Override{Dialect: d, Expr: raw}
 			im.note(t.Name, "check %s: %v; kept as %s SQL", c.Name, err, d)
 		}
 		ct.Checks = append(ct.Checks, chk)
