@@ -36,9 +36,23 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		return compiler.Type{Kind: compiler.TypeBool}, raw, true
 	case *schema.IntegerType:
 		if t.Unsigned {
+			// No neutral type counts: the other dialects get the next wider
+			// integer, which holds every value.
+			switch t.T {
+			case "tinyint":
+				return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
+			case "smallint", "mediumint":
+				return compiler.Type{Kind: compiler.TypeInt}, raw, false
+			case "int":
+				return compiler.Type{Kind: compiler.TypeBigint}, raw, false
+			case "bigint":
+				return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{20, 0}}, raw, false
+			}
 			break
 		}
 		switch t.T {
+		case "mediumint":
+			return compiler.Type{Kind: compiler.TypeInt}, raw, false
 		case "smallint":
 			return compiler.Type{Kind: compiler.TypeSmallint}, raw, true
 		case "int":
@@ -49,6 +63,7 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			if strings.HasPrefix(raw, "tinyint(1)") {
 				return compiler.Type{Kind: compiler.TypeBool}, raw, true
 			}
+			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
 		}
 	case *schema.FloatType:
 		if t.T == "double" {
@@ -71,6 +86,8 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, true
 		case "date":
 			return compiler.Type{Kind: compiler.TypeDate}, raw, true
+		case "year":
+			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
 		}
 	case *schema.JSONType:
 		return compiler.Type{Kind: compiler.TypeJSON}, raw, true
