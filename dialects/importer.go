@@ -11,7 +11,9 @@ import (
 // form means the same; the caller then keeps the dialect's own SQL.
 type Importer interface {
 	// NeutralType maps an inspected column type, and returns the dialect's
-	// own spelling of it for messages and overrides.
+	// own spelling of it for messages and overrides. With ok = false,
+	// neutral is still the type the other dialects get (an integer wide
+	// enough for an unsigned or serial column, else text).
 	NeutralType(t *schema.ColumnType) (neutral compiler.Type, raw string, ok bool)
 	// NeutralDefault maps an inspected column default for a column of
 	// neutral type t, and returns the dialect's SQL of it.

@@ -48,8 +48,15 @@ func (v versionView) QueryContext(ctx context.Context, query string, args ...any
 	if query == atlasVariables {
 		query = "SELECT CONCAT('8.0.13', SUBSTRING(@@version, LOCATE('-', @@version))), @@collation_server, @@character_set_server, @@lower_case_table_names"
 	}
+	// Atlas joins a foreign key's columns with its rules by constraint name
+	// alone; TiDB names unnamed keys fk_1, fk_2, ... in every table, so one
+	// table's key would get another's ON DELETE.
+	query = strings.Replace(query, atlasFKJoin, atlasFKJoin+" AND t1.TABLE_NAME = t2.TABLE_NAME AND t1.CONSTRAINT_SCHEMA = t2.CONSTRAINT_SCHEMA", 1)
 	return v.ExecQuerier.QueryContext(ctx, query, args...)
 }
+
+// atlasFKJoin is the join of Atlas's foreign key query.
+const atlasFKJoin = "JOIN INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS AS t2\n\tON t1.CONSTRAINT_NAME = t2.CONSTRAINT_NAME"
 
 // ServerWarnings implements dialects.Dialect: a TiDB whose
 // tidb_enable_check_constraint is off accepts CHECK constraints and ignores

@@ -1,7 +1,6 @@
 package tidb
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -181,28 +180,6 @@ func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 		}
 	}
 	return strings.Join(clauses, " "), strings.Join(why, ", ")
-}
-
-// ForeignKeyActions returns the referential actions of the foreign keys of
-// the current database, by table and name, as (ON UPDATE, ON DELETE). TiDB
-// names unnamed keys fk_1, fk_2 in every table, and Atlas's query matches
-// REFERENTIAL_CONSTRAINTS by name alone: it can give a key the actions of
-// another table's key of the same name.
-func (Dialect) ForeignKeyActions(ctx context.Context, conn schema.ExecQuerier) (map[[2]string][2]string, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT TABLE_NAME, CONSTRAINT_NAME, UPDATE_RULE, DELETE_RULE FROM INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[[2]string][2]string{}
-	for rows.Next() {
-		var table, name, upd, del string
-		if err := rows.Scan(&table, &name, &upd, &del); err != nil {
-			return nil, err
-		}
-		out[[2]string{table, name}] = [2]string{upd, del}
-	}
-	return out, rows.Err()
 }
 
 // CheckText returns the text to give TiDB in CHECK (...) for it to store

@@ -238,38 +238,7 @@ func inspectDB(t *testing.T, d dialects.Dialect, db *dbtest.DB) (migrate.Driver,
 		t.Fatal(err)
 	}
 	s.Name = ""
-	if db.Dialect == "tidb" {
-		fixActions(t, db, s)
-	}
 	return drv, s
-}
-
-// fixActions sets the referential actions of TiDB's foreign keys from
-// REFERENTIAL_CONSTRAINTS by table and name. Atlas's MySQL inspection joins
-// that view by constraint name alone, and TiDB names unnamed keys fk_1, fk_2
-// in every table: Atlas then gives a key the actions of another table's key
-// of the same name, and a comparison of two databases means nothing.
-func fixActions(t *testing.T, db *dbtest.DB, s *schema.Schema) {
-	t.Helper()
-	rows, err := db.Query("SELECT TABLE_NAME, CONSTRAINT_NAME, UPDATE_RULE, DELETE_RULE FROM INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var table, name, upd, del string
-		if err := rows.Scan(&table, &name, &upd, &del); err != nil {
-			t.Fatal(err)
-		}
-		if tb, ok := s.Table(table); ok {
-			if fk, ok := tb.ForeignKey(name); ok {
-				fk.OnUpdate, fk.OnDelete = schema.ReferenceOption(upd), schema.ReferenceOption(del)
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // rebuild plans s from an empty database, runs the plan on a fresh database

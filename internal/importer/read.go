@@ -34,13 +34,6 @@ type deferrableReader interface {
 	DeferrableKeys(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]bool, error)
 }
 
-// actionReader is implemented by dialects whose foreign keys' actions Atlas
-// can read wrongly: it returns them by table and key name, as (ON UPDATE,
-// ON DELETE).
-type actionReader interface {
-	ForeignKeyActions(ctx context.Context, conn schema.ExecQuerier) (map[[2]string][2]string, error)
-}
-
 // checkTexter is implemented by dialects that store a CHECK's text as
 // written: it returns the text to write for the database to store stored
 // again, and whether the portable expression n would be stored differently.
@@ -121,19 +114,10 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
 	}
-	var actions map[[2]string][2]string
-	if ar, ok := d.(actionReader); ok {
-		if actions, err = ar.ForeignKeyActions(ctx, conn); err != nil {
-			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
-		}
-	}
 	for _, t := range tables {
 		im.raw[t.Name] = t
 		ct := im.table(imp, t)
 		for _, fk := range ct.ForeignKeys {
-			if a, ok := actions[[2]string{t.Name, fk.Name}]; ok {
-				fk.OnUpdate, fk.OnDelete = action(schema.ReferenceOption(a[0])), action(schema.ReferenceOption(a[1]))
-			}
 			if deferred, ok := deferrable[[2]string{t.Name, fk.Name}]; ok {
 				fk.Deferrable, fk.InitiallyDeferred = true, deferred
 			}
