@@ -5,12 +5,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -44,7 +44,7 @@ func TestGolden(t *testing.T) {
 					t.Fatalf("%v (run go test -update)", err)
 				}
 				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from the generated output (run go test -update and review the diff):\n%s", path, firstDiff(want, got))
+					t.Errorf("%s differs from the generated output (run go test -update and review the diff):\n%s", path, testproject.FirstDiff(string(want), string(got)))
 				}
 			}
 		})
@@ -81,21 +81,4 @@ func TestDeterministic(t *testing.T) {
 			}
 		}
 	}
-}
-
-func firstDiff(want, got []byte) string {
-	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b
-		}
-	}
-	return ""
 }
