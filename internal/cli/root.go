@@ -110,6 +110,9 @@ func (a *App) Root() *cobra.Command {
 		Short: "One schema model, compiled to PostgreSQL and TiDB DDL",
 		Long: `schemagen compiles one declarative schema (schema.hcl) to PostgreSQL and TiDB DDL
 that means the same on both, and keeps the generated files in step with it.
+From that DDL it writes reviewed migration files for both dialects in Atlas's
+format (migrate), checks production databases for drift (drift), and reads
+existing databases back into schema.hcl (import). See README.md and docs/.
 
 ` + exitCodes,
 		SilenceUsage:  true,
