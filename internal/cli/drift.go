@@ -79,10 +79,7 @@ Exit codes, per target in the output and overall (the highest):
 			defer stop()
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			cache := migration.DefaultCache()
-			if noCache {
-				cache = nil
-			}
+			cache := migration.CacheUnless(noCache)
 			reports := drift.Check(ctx, drift.Options{Target: t, Dev: dev, Ignore: ignore, Timeout: timeout, Parallel: parallel, Cache: cache}, list)
 			worst := 0
 			for _, r := range reports {

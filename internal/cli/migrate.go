@@ -106,10 +106,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			defer stop()
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			cache := migration.DefaultCache()
-			if noCache {
-				cache = nil
-			}
+			cache := migration.CacheUnless(noCache)
 			planned, err := migration.Plan(ctx, dev, cache, targets, name)
 			if err != nil {
 				return a.migrationError(err)

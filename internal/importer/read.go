@@ -21,12 +21,6 @@ import (
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
-// exprParser is implemented by dialects that read their database's
-// expression text back into portable expressions.
-type exprParser interface {
-	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
-}
-
 // deferrableReader is implemented by dialects whose foreign keys can be
 // deferred, which Atlas does not inspect: it returns, by table and key name,
 // whether each deferrable key is initially deferred.
@@ -289,11 +283,7 @@ func fits(d *compiler.Default, t compiler.Type) bool {
 }
 
 func (im *Imported) parse(text string, cols expr.Resolver) (expr.Node, error) {
-	p, ok := im.Dialect.(exprParser)
-	if !ok {
-		return nil, fmt.Errorf("the %s dialect cannot read expressions back", im.Dialect.Name())
-	}
-	return p.ParseExpr(text, cols)
+	return im.Dialect.ParseExpr(text, cols)
 }
 
 // index adds an inspected index to the table: as a unique constraint where

@@ -25,6 +25,14 @@ type Cache struct {
 	Dir string // empty disables the cache
 }
 
+// CacheUnless is DefaultCache, or no cache when disabled is set (--no-cache).
+func CacheUnless(disabled bool) *Cache {
+	if disabled {
+		return nil
+	}
+	return DefaultCache()
+}
+
 // DefaultCache is the cache in the user's cache directory, or a disabled one.
 func DefaultCache() *Cache {
 	dir, err := os.UserCacheDir()
