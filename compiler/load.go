@@ -484,11 +484,21 @@ func (l *loader) expression(t *Table, a *hcl.Attribute) (expr.Node, string) {
 		return c.Type.ExprKind(), true
 	})
 	for _, e := range errs {
-		msg := upperFirst(e.Msg)
-		if strings.HasPrefix(e.Msg, "unknown column") {
-			msg += fmt.Sprintf(" in table %q", t.Name)
+		msg := upperFirst(e.Msg) + "."
+		end := e.End
+		var name string
+		if _, err := fmt.Sscanf(e.Msg, "unknown column %q", &name); err == nil {
+			msg = fmt.Sprintf("Unknown column %q in table %q.", name, t.Name)
+			if strings.HasPrefix(src[e.Offset:], name) {
+				end = e.Offset + len(name)
+			}
+			var cols []string
+			for _, c := range t.Columns {
+				cols = append(cols, c.Name)
+			}
+			msg += Suggest(name, cols)
 		}
-		l.errorf(ss.Range(e.Offset, e.End), "Invalid expression", "%s.", msg)
+		l.errorf(ss.Range(e.Offset, end), "Invalid expression", "%s", msg)
 	}
 	return n, src
 }

@@ -113,14 +113,16 @@ func (t Type) Compatible(u Type) bool {
 	return t.Kind == u.Kind && slices.Equal(t.Args, u.Args)
 }
 
-func typeNames() string {
+func typeNameList() []string {
 	var names []string
 	for _, t := range types {
 		names = append(names, t.name)
 	}
 	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return names
 }
+
+func typeNames() string { return strings.Join(typeNameList(), ", ") }
 
 // DecodeType reads a neutral type written as a keyword (`uuid`) or a call
 // (`varchar(255)`).
@@ -137,7 +139,7 @@ func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
 	if kw := hcl.ExprAsKeyword(e); kw != "" {
 		k, ok := typeByName[kw]
 		if !ok {
-			return bad(fmt.Sprintf("Unknown type %q. Neutral types are: %s. For a dialect's own type, use a per-dialect override, for example postgres { type = \"CITEXT\" }.", kw, typeNames()))
+			return bad(fmt.Sprintf("Unknown type %q.%s Neutral types are: %s. For a dialect's own type, use a per-dialect override, for example postgres { type = \"CITEXT\" }.", kw, Suggest(kw, typeNameList()), typeNames()))
 		}
 		if types[k].required > 0 {
 			return bad(fmt.Sprintf("Type %s needs %d argument(s), for example %s.", kw, types[k].required, example(k)))
@@ -150,7 +152,7 @@ func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
 	}
 	k, ok := typeByName[call.Name]
 	if !ok {
-		return bad(fmt.Sprintf("Unknown type %q. Neutral types are: %s.", call.Name, typeNames()))
+		return bad(fmt.Sprintf("Unknown type %q.%s Neutral types are: %s.", call.Name, Suggest(call.Name, typeNameList()), typeNames()))
 	}
 	info := types[k]
 	if n := len(call.Arguments); n < info.required || n > info.required+info.optional {

@@ -138,7 +138,7 @@ func TestGenerateWritesNothingOnError(t *testing.T) {
 	// Both errors, each with file, line and column and a snippet.
 	lineOf := func(text string) string {
 		i := strings.Index(bad, text)
-		return "schema.hcl line " + strconv.Itoa(strings.Count(bad[:i], "\n")+1)
+		return "schema.hcl:" + strconv.Itoa(strings.Count(bad[:i], "\n")+1) + ":"
 	}
 	for _, want := range []string{lineOf("default = now()"), lineOf("stat IN"), `Unknown column "stat" in table "items"`, "this default does not fit it", "2 errors", "nothing was written"} {
 		if !strings.Contains(r.stderr, want) {
@@ -202,7 +202,7 @@ func TestFmt(t *testing.T) {
 	broken := "table \"t\" {\n  column \"id\" {\n"
 	os.WriteFile(path, []byte(broken), 0o644)
 	r = schemagen(t, dir, "fmt")
-	if r.code != 1 || !strings.Contains(r.stderr, "schema.hcl line") {
+	if r.code != 1 || !strings.Contains(r.stderr, "schema.hcl:2:15: error: Unclosed configuration block") {
 		t.Fatalf("fmt of a broken file: exit %d\n%s", r.code, r.stderr)
 	}
 	if read(t, path) != broken {
@@ -242,7 +242,7 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 	r := schemagen(t, t.TempDir(), "generate")
-	if r.code != 1 || !strings.Contains(r.stderr, "does not exist") {
+	if r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
 		t.Errorf("generate without schema.hcl: exit %d\n%s", r.code, r.stderr)
 	}
 }

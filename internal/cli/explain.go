@@ -24,7 +24,12 @@ With a table name, only that table's decisions.
 ` + exitCodes,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := a.compile(false)
+			if dialect != "" {
+				if err := oneOf("--dialect", dialect, all.Names()); err != nil {
+					return err
+				}
+			}
+			r, _, err := a.compile(false)
 			if err != nil {
 				return err
 			}

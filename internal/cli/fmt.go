@@ -26,7 +26,11 @@ exit 1. A file with syntax errors is reported and left untouched.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				args = a.schema
+				files, err := a.schemaFiles()
+				if err != nil {
+					return err
+				}
+				args = files
 			}
 			var unformatted []string
 			parser := hclparse.NewParser()
@@ -34,7 +38,7 @@ exit 1. A file with syntax errors is reported and left untouched.
 			for _, path := range args {
 				src, err := os.ReadFile(path)
 				if err != nil {
-					return err
+					return readError(path, err)
 				}
 				if _, d := parser.ParseHCL(src, path); d.HasErrors() {
 					diags = append(diags, d...)

@@ -6,23 +6,27 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
 
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/udiff"
 )
 
 // compile runs the pipeline and prints its errors, and its warnings when
 // asked; it fails with findings when the model has errors.
-func (a *App) compile(warnings bool) (*gen.Result, error) {
-	r := gen.Compile(a.schema...)
+func (a *App) compile(warnings bool) (*gen.Result, []string, error) {
+	paths, err := a.schemaFiles()
+	if err != nil {
+		return nil, nil, err
+	}
+	r := gen.Compile(paths...)
 	if warnings || r.Failed() {
 		a.printDiags(r.Schema.Files, r.Diags)
 	}
 	if r.Failed() {
-		return nil, findings{fmt.Sprintf("%s in %s; nothing was written.", errorCount(r.Diags), strings.Join(a.schema, ", "))}
+		return nil, nil, findings{fmt.Sprintf("%s in %s; nothing was written.", errorCount(r.Diags), strings.Join(paths, ", "))}
 	}
-	return r, nil
+	return r, paths, nil
 }
 
 func (a *App) generateCmd() *cobra.Command {
@@ -37,13 +41,19 @@ target first, then the targets are replaced.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := a.compile(true)
+			if err := nonEmpty("--out", out); err != nil {
+				return err
+			}
+			r, _, err := a.compile(true)
 			if err != nil {
 				return err
 			}
 			files := r.Files()
 			if err := gen.Write(out, files); err != nil {
 				return err
+			}
+			if a.quiet {
+				return nil
 			}
 			for _, p := range sortedKeys(files) {
 				fmt.Fprintf(a.Stdout, "wrote %s\n", filepath.Join(out, p))
@@ -52,6 +62,7 @@ target first, then the targets are replaced.
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "generated", "output directory")
+	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, no list of files written")
 	return cmd
 }
 
@@ -66,7 +77,10 @@ validation error. Writes nothing.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := a.compile(false)
+			if err := nonEmpty("--out", out); err != nil {
+				return err
+			}
+			r, paths, err := a.compile(false)
 			if err != nil {
 				return err
 			}
@@ -75,19 +89,15 @@ validation error. Writes nothing.
 				return err
 			}
 			if len(stale) == 0 {
-				fmt.Fprintf(a.Stdout, "%s is up to date with %s\n", out, strings.Join(a.schema, ", "))
+				if !a.quiet {
+					fmt.Fprintf(a.Stdout, "%s is up to date with %s\n", out, strings.Join(paths, ", "))
+				}
 				return nil
 			}
 			files := r.Files()
 			for _, p := range sortedKeys(stale) {
 				path := filepath.Join(out, p)
-				diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-					A:        difflib.SplitLines(string(stale[p])),
-					B:        difflib.SplitLines(string(files[p])),
-					FromFile: path + " (on disk)",
-					ToFile:   path + " (from " + strings.Join(a.schema, ", ") + ")",
-					Context:  3,
-				})
+				diff := udiff.Unified(path+" (on disk)", path+" (from "+strings.Join(paths, ", ")+")", string(stale[p]), string(files[p]), 3)
 				if stale[p] == nil {
 					diff = fmt.Sprintf("%s is missing\n", path)
 				}
@@ -97,6 +107,7 @@ validation error. Writes nothing.
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "generated", "directory of the generated files")
+	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print nothing when up to date")
 	return cmd
 }
 

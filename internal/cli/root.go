@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -24,7 +26,8 @@ const (
 const exitCodes = `Exit codes:
   0  success
   1  findings: validation errors, stale files, drift, lint errors
-  2  usage or internal error`
+  2  usage or internal error: a wrong flag or value, a schema file that
+     cannot be read, output that cannot be written`
 
 // findings is an error whose details were already printed; it maps to exit 1.
 type findings struct{ msg string }
@@ -43,6 +46,7 @@ type App struct {
 	Stdout, Stderr io.Writer
 	schema         []string
 	color          string
+	quiet          bool
 	migrate        migrateFlags
 }
 
@@ -122,7 +126,10 @@ existing databases back into schema.hcl (import). See README.md and docs/.
 	root.SetErr(a.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema file(s) to compile")
-	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: auto, always or never")
+	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: "+strings.Join(colorValues, ", "))
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		return oneOf("--color", a.color, colorValues)
+	}
 	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd())
 	var all []*cobra.Command
 	for _, c := range root.Commands() {
@@ -155,14 +162,111 @@ func (a *App) useColor(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == ""
 }
 
-// printDiags writes diagnostics with source snippets.
+var colorValues = []string{"auto", "always", "never"}
+
+// oneOf checks a flag's value against the valid ones; a wrong value is a
+// usage error (exit 2) that lists them.
+func oneOf(flag, value string, valid []string) error {
+	if slices.Contains(valid, value) {
+		return nil
+	}
+	return usageError{fmt.Errorf("invalid value %q for %s: valid values are %s", value, flag, strings.Join(valid, ", "))}
+}
+
+// nonEmpty rejects an empty path flag, which would mean the current directory
+// or no file at all.
+func nonEmpty(flag, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return usageError{fmt.Errorf("%s is empty; give a path", flag)}
+	}
+	return nil
+}
+
+// printDiags writes diagnostics as file:line:col with source snippets;
+// with --quiet, errors only.
 func (a *App) printDiags(files map[string]*hcl.File, diags hcl.Diagnostics) {
+	if a.quiet {
+		var errs hcl.Diagnostics
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				errs = append(errs, d)
+			}
+		}
+		diags = errs
+	}
 	if len(diags) == 0 {
 		return
 	}
-	width := uint(100)
-	w := hcl.NewDiagnosticTextWriter(a.Stderr, files, width, a.useColor(a.Stderr))
-	w.WriteDiagnostics(diags)
+	printDiagnostics(a.Stderr, files, diags, a.useColor(a.Stderr))
+}
+
+// schemaFiles resolves --schema: files as given, directories to the *.hcl
+// files in them, sorted. A path that cannot be read is a usage error (exit 2)
+// in every command, as is a file named twice.
+func (a *App) schemaFiles() ([]string, error) {
+	var out []string
+	seen := map[string]string{}
+	add := func(given, path string) error {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return usageError{err}
+		}
+		if prev, dup := seen[abs]; dup {
+			return usageError{fmt.Errorf("--schema names %s twice (as %s and %s)", path, prev, given)}
+		}
+		seen[abs] = given
+		f, err := os.Open(path)
+		if err != nil {
+			return readError(path, err)
+		}
+		f.Close()
+		out = append(out, path)
+		return nil
+	}
+	for _, s := range a.schema {
+		if err := nonEmpty("--schema", s); err != nil {
+			return nil, err
+		}
+		info, err := os.Stat(s)
+		if err != nil {
+			return nil, readError(s, err)
+		}
+		if !info.IsDir() {
+			if err := add(s, s); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(s, "*.hcl"))
+		if err != nil {
+			return nil, usageError{err}
+		}
+		slices.Sort(matches)
+		var n int
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				continue
+			}
+			if err := add(s, m); err != nil {
+				return nil, err
+			}
+			n++
+		}
+		if n == 0 {
+			return nil, usageError{fmt.Errorf("the directory %s holds no *.hcl files", s)}
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageError{errors.New("--schema is empty; give a schema file or a directory of *.hcl files")}
+	}
+	return out, nil
+}
+
+func readError(path string, err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return usageError{fmt.Errorf("%s does not exist. Run schemagen in the directory that holds schema.hcl, or pass --schema", path)}
+	}
+	return usageError{err}
 }
 
 // errorCount describes diags for a closing line.

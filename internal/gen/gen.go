@@ -98,38 +98,75 @@ func (r *Result) Stale(dir string) (map[string][]byte, error) {
 	return stale, nil
 }
 
-// Write writes files under dir. Every file is first written in full next to
-// its target, and only then are the targets replaced by renames, so an error
-// leaves the previous files as they were.
+// Write writes files under dir, all or nothing. Every file is first written
+// in full next to its target; then each target is moved aside and replaced.
+// When a replacement fails, the targets already replaced are restored, so an
+// error leaves the previous files as they were.
 func Write(dir string, files map[string][]byte) error {
-	type pending struct{ tmp, dst string }
-	var temps []pending
-	removeFrom := func(i int) {
-		for _, p := range temps[i:] {
-			os.Remove(p.tmp)
+	type pending struct{ tmp, dst, old string }
+	var temps []*pending
+	cleanup := func() {
+		for _, p := range temps {
+			if p.tmp != "" {
+				os.Remove(p.tmp)
+			}
 		}
 	}
 	for _, path := range sortedPaths(files) {
 		dst := filepath.Join(dir, path)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			removeFrom(0)
+			cleanup()
 			return err
+		}
+		if info, err := os.Lstat(dst); err == nil && !info.Mode().IsRegular() {
+			cleanup()
+			return fmt.Errorf("cannot replace %s: it is not a regular file (%s); nothing was written", dst, info.Mode().Type())
 		}
 		tmp, err := writeTemp(dst, files[path], 0o644)
 		if err != nil {
-			removeFrom(0)
+			cleanup()
 			return err
 		}
-		temps = append(temps, pending{tmp, dst})
+		temps = append(temps, &pending{tmp: tmp, dst: dst})
+	}
+	// rollback undoes the replacements done so far, newest first.
+	rollback := func(done []*pending) {
+		for i := len(done) - 1; i >= 0; i-- {
+			p := done[i]
+			if p.old != "" {
+				os.Rename(p.old, p.dst)
+			} else {
+				os.Remove(p.dst)
+			}
+		}
 	}
 	for i, p := range temps {
-		if err := os.Rename(p.tmp, p.dst); err != nil {
-			removeFrom(i)
-			return fmt.Errorf("replacing %s: %w", p.dst, err)
+		if _, err := os.Lstat(p.dst); err == nil {
+			p.old = p.tmp + ".old"
+			if err := os.Rename(p.dst, p.old); err != nil {
+				p.old = ""
+				rollback(temps[:i])
+				cleanup()
+				return fmt.Errorf("replacing %s: %w; nothing was written", p.dst, err)
+			}
+		}
+		if err := renameFile(p.tmp, p.dst); err != nil {
+			rollback(temps[:i+1])
+			cleanup()
+			return fmt.Errorf("replacing %s: %w; nothing was written", p.dst, err)
+		}
+		p.tmp = ""
+	}
+	for _, p := range temps {
+		if p.old != "" {
+			os.Remove(p.old)
 		}
 	}
 	return nil
 }
+
+// renameFile is os.Rename; a variable so that tests can make it fail.
+var renameFile = os.Rename
 
 // WriteFile replaces one file atomically, with mode perm.
 func WriteFile(path string, content []byte, perm os.FileMode) error {

@@ -1,0 +1,167 @@
+package cli_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/cli"
+)
+
+// Plain output (colour off, as in CI logs and pipes) gives file:line:col and
+// a caret line under the culprit.
+func TestPlainDiagnosticsHavePositionAndCaret(t *testing.T) {
+	bad := strings.Replace(model, `"state IN ('new', 'done')"`, `"stat IN ('new', 'done')"`, 1)
+	dir := project(t, bad)
+	r := schemagen(t, dir, "--color", "never", "check")
+	if r.code != 1 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	path := filepath.Join(dir, "schema.hcl")
+	want := path + ":15:13: error: Invalid expression\n" +
+		`15 |     expr = "stat IN ('new', 'done')"` + "\n" +
+		"   |             ^^^^\n" +
+		"Unknown column \"stat\" in table \"items\". Did you mean \"state\"?\n"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks\n%s\ngot:\n%s", want, r.stderr)
+	}
+	if strings.Contains(r.stderr, "\x1b[") {
+		t.Errorf("plain output has ANSI escapes:\n%q", r.stderr)
+	}
+	r = schemagen(t, dir, "--color", "always", "check")
+	if !strings.Contains(r.stderr, path+":15:13: ") || !strings.Contains(r.stderr, "\x1b[4mstat") {
+		t.Errorf("colour output lacks the position or the underline:\n%q", r.stderr)
+	}
+}
+
+// A non-breaking space is named, and shown where it is.
+func TestInvisibleCulpritIsNamed(t *testing.T) {
+	dir := project(t, "table \"t\" {\n  column \"id\" {\n    type =\u00a0int\n  }\n}\n")
+	r := schemagen(t, dir, "--color", "never", "generate", "--out", "OUT")
+	if r.code != 1 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		filepath.Join(dir, "schema.hcl") + ":3:11: error: Invalid character",
+		"3 |     type =<U+00A0>int\n  |           ^^^^^^^^\n",
+		"U+00A0 NO-BREAK SPACE (looks like a space)",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// Warnings that differ only in the object they name come as one heading
+// with the places listed; --quiet leaves them out.
+func TestRepeatedWarningsAreGrouped(t *testing.T) {
+	var src strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&src, "table \"t%d\" {\n  column \"a\" {\n    type = int\n  }\n  index \"t%d_a\" {\n    columns = [\"a\"]\n    where   = \"a > 0\"\n  }\n}\n", i, i)
+	}
+	dir := project(t, src.String())
+	r := schemagen(t, dir, "--color", "never", "generate", "--out", "OUT")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "warning: Partial index made full (tidb)"); n != 1 {
+		t.Errorf("%d headings, want 1:\n%s", n, r.stderr)
+	}
+	for _, want := range []string{"(100 places)", "The same in 99 more places:", filepath.Join(dir, "schema.hcl") + `:871:15: index "t96_a"`} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if lines := strings.Count(r.stderr, "\n"); lines > 110 {
+		t.Errorf("%d lines of warnings for 100 objects", lines)
+	}
+	r = schemagen(t, dir, "generate", "--quiet", "--out", "OUT")
+	if r.code != 0 || r.stderr != "" || r.stdout != "" {
+		t.Errorf("generate --quiet: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Every flag value is checked: a wrong one exits 2 with the valid values
+// and writes nothing.
+func TestFlagValuesAreValidated(t *testing.T) {
+	dir := project(t, model)
+	if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	before := read(t, filepath.Join(dir, "generated/postgres/schema.sql"))
+	cwd, _ := os.Getwd()
+	for _, cmd := range []string{"generate", "check"} {
+		var out, errb strings.Builder
+		code := cli.Run([]string{cmd, "--schema", "", "--out", filepath.Join(dir, "generated")}, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "--schema is empty") {
+			t.Errorf("%s --schema \"\": exit %d\n%s%s", cmd, code, out.String(), errb.String())
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate", "--out", ""}, "--out is empty"},
+		{[]string{"check", "--out", ""}, "--out is empty"},
+		{[]string{"explain", "--dialect", "mysql"}, `invalid value "mysql" for --dialect: valid values are postgres, tidb`},
+		{[]string{"generate", "--color", "purple", "--out", "OUT"}, `invalid value "purple" for --color: valid values are auto, always, never`},
+		{[]string{"erd", "--format", "png"}, `invalid value "png" for --format: valid values are mermaid, dot`},
+		{[]string{"erd", "--dialect", "oracle"}, `invalid value "oracle" for --dialect: valid values are postgres, tidb`},
+	} {
+		r := schemagen(t, dir, c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("schemagen %q: exit %d, want 2 and %q\n%s", c.args, r.code, c.want, r.stderr)
+		}
+	}
+	if after := read(t, filepath.Join(dir, "generated/postgres/schema.sql")); after != before {
+		t.Error("a rejected flag changed generated/")
+	}
+	if entries, _ := os.ReadDir(cwd); len(entries) > 0 {
+		for _, e := range entries {
+			if e.Name() == "postgres" || e.Name() == "tidb" {
+				t.Errorf("generate --out \"\" wrote into the current directory: %s", e.Name())
+			}
+		}
+	}
+}
+
+// A schema file that cannot be read means the same exit code, 2, in every
+// command that reads it.
+func TestMissingSchemaExitsTwoEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"generate", "--out", "OUT"}, {"check", "--out", "OUT"}, {"explain"}, {"fmt"}, {"erd"}} {
+		r := schemagen(t, dir, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
+			t.Errorf("schemagen %v without schema.hcl: exit %d, want 2\n%s", args, r.code, r.stderr)
+		}
+	}
+}
+
+// With generated/tidb/schema.sql a directory, generate fails before
+// replacing anything.
+func TestGenerateAllOrNothingWhenATargetIsADirectory(t *testing.T) {
+	dir := project(t, model)
+	if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	before := read(t, filepath.Join(dir, "generated/postgres/schema.sql"))
+	os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(strings.Replace(model, "varchar(16)", "varchar(20)", 1)), 0o644)
+	ti := filepath.Join(dir, "generated/tidb/schema.sql")
+	os.Remove(ti)
+	os.MkdirAll(filepath.Join(ti, "x"), 0o755)
+	r := schemagen(t, dir, "generate", "--out", "OUT")
+	if r.code != 2 || !strings.Contains(r.stderr, "not a regular file") {
+		t.Fatalf("exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if after := read(t, filepath.Join(dir, "generated/postgres/schema.sql")); after != before {
+		t.Error("generate replaced the postgres file although the tidb file could not be written")
+	}
+	for _, d := range []string{"generated/postgres", "generated/tidb"} {
+		entries, _ := os.ReadDir(filepath.Join(dir, d))
+		if len(entries) != 1 {
+			t.Errorf("%s holds %v", d, entries)
+		}
+	}
+}
