@@ -386,7 +386,7 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 	}
 	for _, blk := range content.Blocks {
 		if blk.Type != "on" {
-			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}})
+			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}, {Name: "accept"}})
 			continue
 		}
 		if content.Attributes["columns"] != nil {
@@ -414,6 +414,7 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		}
 		idx.Parts = append(idx.Parts, part)
 	}
+	l.checkAccept(idx)
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)
 	}
@@ -449,6 +450,8 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			o.Expr = l.str(a)
 		case "sql":
 			o.SQL = l.str(a)
+		case "accept":
+			o.Accept = l.accept(a)
 		}
 	}
 	if len(content.Attributes) == 0 {
@@ -458,6 +461,76 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 		l.errorf(b.DefRange, "Conflicting override", "An override with skip = true takes no other attributes.")
 	}
 	into[b.Type] = o
+}
+
+// accept decodes the lowerings an override acknowledges.
+func (l *loader) accept(a *hcl.Attribute) []string {
+	v, ok := l.value(a, cty.DynamicPseudoType, "a list of lowerings")
+	if !ok {
+		return nil
+	}
+	if !v.Type().IsTupleType() && !v.Type().IsListType() || v.LengthInt() == 0 {
+		l.errorf(a.Expr.Range(), "Invalid value", "accept is a non-empty list of lowerings to acknowledge: %s.", quotedList(Acceptable))
+		return nil
+	}
+	ranges := itemRanges(a)
+	var out []string
+	i := 0
+	for it := v.ElementIterator(); it.Next(); i++ {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String {
+			l.errorf(a.Expr.Range(), "Invalid value", "accept is a list of strings: %s.", quotedList(Acceptable))
+			return nil
+		}
+		s := e.AsString()
+		if !slices.Contains(Acceptable, s) {
+			l.errorf(ranges[i], "Unknown lowering", "%q is not a lowering to accept.%s Known lowerings: %s.", s, Suggest(s, Acceptable), quotedList(Acceptable))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// checkAccept refuses to acknowledge a lowering of something the index does
+// not have, which would hide a warning the model may get later.
+func (l *loader) checkAccept(idx *Index) {
+	for _, d := range overrideDialects(idx.Overrides) {
+		o := idx.Overrides[d]
+		for _, what := range o.Accept {
+			has := false
+			switch what {
+			case AcceptPartialIndex:
+				has = idx.Where != nil
+			case AcceptIndexMethod:
+				has = idx.Using != ""
+			case AcceptOpClass:
+				for _, p := range idx.Parts {
+					has = has || p.OpClass != ""
+				}
+			}
+			if !has {
+				l.errorf(o.Range, "Nothing to accept", "Index %q accepts %q in %s, but it has no %s.", idx.Name, what, d, map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"}[what])
+			}
+		}
+	}
+}
+
+func overrideDialects(o Overrides) []string {
+	var names []string
+	for n := range o {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // expression parses a portable expression attribute and checks it against the

@@ -3,6 +3,8 @@
 package compiler
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler/expr"
@@ -61,7 +63,11 @@ type Override struct {
 	Default string // a raw SQL default (columns)
 	Expr    string // a raw SQL expression (checks)
 	SQL     string // a raw SQL statement (indexes)
-	Range   hcl.Range
+	// Accept lists the lowerings of this object the model acknowledges in
+	// this dialect (AcceptPartialIndex, ...): they are still made and
+	// explained, but not warned about.
+	Accept []string
+	Range  hcl.Range
 }
 
 // Overrides are an object's overrides by dialect name.
@@ -69,6 +75,23 @@ type Overrides map[string]*Override
 
 // For returns the override for dialect d, or nil.
 func (o Overrides) For(d string) *Override { return o[d] }
+
+// Accepts reports whether the model acknowledges the lowering what of the
+// object in dialect d.
+func (o Overrides) Accepts(d, what string) bool {
+	return o[d] != nil && slices.Contains(o[d].Accept, what)
+}
+
+// The lowerings a model may acknowledge, by the neutral feature that a
+// dialect lacks.
+const (
+	AcceptPartialIndex = "partial_index" // an index's WHERE
+	AcceptOpClass      = "opclass"       // an index part's operator class
+	AcceptIndexMethod  = "index_method"  // an index's using
+)
+
+// Acceptable lists the values of accept.
+var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod}
 
 // Skipped reports whether the object is left out of dialect d.
 func (o Overrides) Skipped(d string) bool { return o[d] != nil && o[d].Skip }

@@ -245,5 +245,8 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 		if ov.SQL != "" {
 			b.SetAttributeValue("sql", cty.StringVal(ov.SQL))
 		}
+		if len(ov.Accept) > 0 {
+			b.SetAttributeValue("accept", strList(ov.Accept))
+		}
 	}
 }

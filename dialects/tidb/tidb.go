@@ -462,7 +462,9 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
 		}
 		if p.OpClass != "" {
-			l.rec.Warnf(p.Range, "Operator class left out", "TiDB has no operator classes; %q of index %q is left out.", p.OpClass, idx.Name)
+			if !idx.Overrides.Accepts(Name, compiler.AcceptOpClass) {
+				l.rec.Warnf(p.Range, "Operator class left out", "TiDB has no operator classes; %q of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", p.OpClass, idx.Name, compiler.AcceptOpClass)
+			}
 			l.rec.Decide(t.Name, object, dialects.Omitted, "operator class %s left out", p.OpClass)
 		}
 		if p.Desc {
@@ -472,7 +474,9 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	l.keyColumns(t, cols, ranges, "index", idx.Range)
 	if idx.Using != "" {
-		l.rec.Warnf(idx.Range, "Index method left out", "TiDB has no index methods; USING %s of index %q is left out.", idx.Using, idx.Name)
+		if !idx.Overrides.Accepts(Name, compiler.AcceptIndexMethod) {
+			l.rec.Warnf(idx.Range, "Index method left out", "TiDB has no index methods; USING %s of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", idx.Using, idx.Name, compiler.AcceptIndexMethod)
+		}
 		l.rec.Decide(t.Name, object, dialects.Omitted, "USING %s left out", idx.Using)
 	}
 	if idx.Where == nil {
@@ -494,7 +498,9 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		l.rec.Errorf(idx.WhereRange, "Partial unique index", "TiDB has no partial indexes, and a full unique index %q would reject rows that WHERE %s lets through. Give a TiDB override, for example tidb { sql = \"CREATE UNIQUE INDEX ... ON ... ((CASE WHEN ... THEN col END))\" }, or tidb { skip = true }.", idx.Name, idx.WhereSrc)
 		return nil, false
 	}
-	l.rec.Warnf(idx.WhereRange, "Partial index made full", "TiDB has no partial indexes; index %q covers all rows there (same results, larger index).", idx.Name)
+	if !idx.Overrides.Accepts(Name, compiler.AcceptPartialIndex) {
+		l.rec.Warnf(idx.WhereRange, "Partial index made full", "TiDB has no partial indexes; index %q covers all rows there (same results, larger index). To acknowledge it: tidb { accept = [%q] }.", idx.Name, compiler.AcceptPartialIndex)
+	}
 	l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
 	return li, true
 }

@@ -165,3 +165,44 @@ func TestGenerateAllOrNothingWhenATargetIsADirectory(t *testing.T) {
 		}
 	}
 }
+
+// accept acknowledges a known lowering: no warning, the decision is still
+// explained; a wrong or needless accept is an error.
+func TestAcceptAcknowledgesALowering(t *testing.T) {
+	accepted := strings.Replace(model, "    where   = \"state <> 'done'\"\n", "    where   = \"state <> 'done'\"\n    tidb {\n      accept = [\"partial_index\"]\n    }\n", 1)
+	dir := project(t, accepted)
+	r := schemagen(t, dir, "generate", "--out", "OUT")
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("generate of an accepted lowering: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	r = schemagen(t, dir, "explain", "--dialect", "tidb")
+	if !strings.Contains(r.stdout, "WHERE state <> 'done' dropped: TiDB has no partial indexes") || strings.Contains(r.stdout, "warning:") {
+		t.Errorf("explain of an accepted lowering:\n%s", r.stdout)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`accept = ["partial_index"]`, `accept = ["partial_indx"]`, `"partial_indx" is not a lowering to accept. Did you mean "partial_index"?`},
+		{`accept = ["partial_index"]`, `accept = ["index_method"]`, `Index "items_open_idx" accepts "index_method" in tidb, but it has no using.`},
+	} {
+		dir := project(t, strings.Replace(accepted, c.from, c.to, 1))
+		r := schemagen(t, dir, "generate", "--out", "OUT")
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s: exit %d, want 1 and %q:\n%s", c.to, r.code, c.want, r.stderr)
+		}
+	}
+}
+
+// Misspelt names get a suggestion: columns, types and attributes.
+func TestDidYouMean(t *testing.T) {
+	for _, c := range []struct{ from, to, want string }{
+		{"type = varchar(16)", "type = varchr(16)", `Unknown type "varchr". Did you mean "varchar"?`},
+		{"type = uuid", "type = uiid", `Unknown type "uiid". Did you mean "uuid"?`},
+		{"type = uuid", "typ = uuid", `Did you mean "type"?`},
+		{`"state <> 'done'"`, `"stat <> 'done'"`, `Unknown column "stat" in table "items". Did you mean "state"?`},
+	} {
+		dir := project(t, strings.Replace(model, c.from, c.to, 1))
+		r := schemagen(t, dir, "check")
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s: exit %d, want 1 and %q:\n%s", c.to, r.code, c.want, r.stderr)
+		}
+	}
+}

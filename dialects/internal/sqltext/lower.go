@@ -176,7 +176,7 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		}
 	}
 	for _, idx := range t.Indexes {
-		if idx.Overrides.Skipped(d) || idx.Overrides.For(d) != nil {
+		if o := idx.Overrides.For(d); o != nil && (o.Skip || o.SQL != "") {
 			continue
 		}
 		var cols []string

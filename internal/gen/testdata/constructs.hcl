@@ -141,6 +141,10 @@ table "accounts" {
       column  = "email"
       opclass = "varchar_pattern_ops"
     }
+    # TiDB has no operator classes; the model knows and accepts it.
+    tidb {
+      accept = ["opclass"]
+    }
   }
 }
 
