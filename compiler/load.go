@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,6 +69,17 @@ func Load(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*Schema, 
 	// Validate even a partly loaded model, so that every error shows at once.
 	l.diags = append(l.diags, Validate(l.s)...)
 	return l.s, l.diags
+}
+
+// SourceNames returns the base names of the schema's files, sorted: what the
+// generated files say they come from, the same from any directory.
+func (s *Schema) SourceNames() []string {
+	var names []string
+	for name := range s.Files {
+		names = append(names, filepath.Base(name))
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 type loader struct {

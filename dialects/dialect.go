@@ -92,9 +92,17 @@ func (d Decision) String() string {
 	return b.String()
 }
 
-// Header is the first lines of every generated file.
-func Header(dialect string) string {
-	return fmt.Sprintf("-- Generated from schema.hcl by schemagen for %s. Do not edit:\n-- change schema.hcl and run `schemagen generate`.\n", dialect)
+// Header is the first lines of every generated file; sources are the names
+// of the schema files (schema.hcl when none is known).
+func Header(dialect string, sources ...string) string {
+	from, change := "schema.hcl", "schema.hcl"
+	switch {
+	case len(sources) == 1:
+		from, change = sources[0], sources[0]
+	case len(sources) > 1:
+		from, change = strings.Join(sources, ", "), "them"
+	}
+	return fmt.Sprintf("-- Generated from %s by schemagen for %s. Do not edit:\n-- change %s and run `schemagen generate`.\n", from, dialect, change)
 }
 
 // Group is the decisions of one table that share their text and kind, over

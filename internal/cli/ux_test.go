@@ -206,3 +206,81 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// --schema takes a directory (its *.hcl files, sorted); the generated header
+// names the files the DDL comes from; a file given twice is a usage error.
+func TestSchemaDirectoryAndHeader(t *testing.T) {
+	dir := t.TempDir()
+	sdir := filepath.Join(dir, "schema")
+	os.MkdirAll(sdir, 0o755)
+	items := model
+	other := "table \"notes\" {\n  column \"id\" {\n    type = int\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n}\n"
+	os.WriteFile(filepath.Join(sdir, "b_items.hcl"), []byte(items), 0o644)
+	os.WriteFile(filepath.Join(sdir, "a_notes.hcl"), []byte(other), 0o644)
+	os.WriteFile(filepath.Join(sdir, "README.md"), []byte("not a schema"), 0o644)
+	out := filepath.Join(dir, "out")
+	run := func(args ...string) (int, string, string) {
+		var o, e strings.Builder
+		code := cli.Run(args, &o, &e)
+		return code, o.String(), e.String()
+	}
+	code, _, stderr := run("generate", "--quiet", "--schema", sdir, "--out", out)
+	if code != 0 {
+		t.Fatalf("generate --schema DIR: exit %d\n%s", code, stderr)
+	}
+	pg := read(t, filepath.Join(out, "postgres/schema.sql"))
+	for _, want := range []string{"-- Generated from a_notes.hcl, b_items.hcl by schemagen for postgres.", `CREATE TABLE "notes"`, `CREATE TABLE "items"`} {
+		if !strings.Contains(pg, want) {
+			t.Errorf("output lacks %q:\n%s", want, pg)
+		}
+	}
+	code, stdout, _ := run("check", "--schema", sdir, "--out", out)
+	if code != 0 || !strings.Contains(stdout, "up to date with "+filepath.Join(sdir, "a_notes.hcl")+", "+filepath.Join(sdir, "b_items.hcl")) {
+		t.Errorf("check --schema DIR: exit %d\n%s", code, stdout)
+	}
+
+	single := project(t, model)
+	os.Rename(filepath.Join(single, "schema.hcl"), filepath.Join(single, "model.hcl"))
+	code, _, stderr = run("generate", "--quiet", "--schema", filepath.Join(single, "model.hcl"), "--out", filepath.Join(single, "g"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if got := read(t, filepath.Join(single, "g/tidb/schema.sql")); !strings.HasPrefix(got, "-- Generated from model.hcl by schemagen for tidb. Do not edit:\n-- change model.hcl and run") {
+		t.Errorf("header:\n%s", got[:200])
+	}
+
+	code, _, stderr = run("check", "--schema", sdir, "--schema", filepath.Join(sdir, "a_notes.hcl"), "--out", out)
+	if code != 2 || !strings.Contains(stderr, "names "+filepath.Join(sdir, "a_notes.hcl")+" twice") || strings.Contains(stderr, "Duplicate") {
+		t.Errorf("a file given twice: exit %d\n%s", code, stderr)
+	}
+	empty := t.TempDir()
+	if code, _, stderr := run("check", "--schema", empty); code != 2 || !strings.Contains(stderr, "holds no *.hcl files") {
+		t.Errorf("an empty directory: exit %d\n%s", code, stderr)
+	}
+}
+
+// The check diff is minimal: one changed line gives one - and one + line.
+func TestCheckDiffIsMinimal(t *testing.T) {
+	dir := project(t, model)
+	if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(strings.Replace(model, "varchar(16)", "varchar(20)", 1)), 0o644)
+	r := schemagen(t, dir, "check", "--out", "OUT")
+	if r.code != 1 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var minus, plus []string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		switch {
+		case strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"):
+		case strings.HasPrefix(l, "-"):
+			minus = append(minus, l)
+		case strings.HasPrefix(l, "+"):
+			plus = append(plus, l)
+		}
+	}
+	if len(minus) != 2 || len(plus) != 2 { // one line in each dialect's file
+		t.Errorf("diff is not minimal: -%v +%v\n%s", minus, plus, r.stdout)
+	}
+}

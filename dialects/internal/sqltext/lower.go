@@ -61,7 +61,7 @@ func (r *Recorder) Warnf(rng hcl.Range, summary, format string, args ...any) {
 // Build lowers every object of s that exists in the recorder's dialect.
 func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	d := rec.Dialect
-	sc := &Script{Header: dialects.Header(d)}
+	sc := &Script{Header: dialects.Header(d, s.SourceNames()...)}
 	for _, r := range s.Raw {
 		sql, ok := r.SQL[d]
 		if !ok {

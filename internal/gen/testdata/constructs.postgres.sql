@@ -1,5 +1,5 @@
--- Generated from schema.hcl by schemagen for postgres. Do not edit:
--- change schema.hcl and run `schemagen generate`.
+-- Generated from constructs.hcl by schemagen for postgres. Do not edit:
+-- change constructs.hcl and run `schemagen generate`.
 
 -- raw vector_extension (from schema.hcl, not translated)
 CREATE EXTENSION IF NOT EXISTS vector;

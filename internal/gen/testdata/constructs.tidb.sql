@@ -1,5 +1,5 @@
--- Generated from schema.hcl by schemagen for tidb. Do not edit:
--- change schema.hcl and run `schemagen generate`.
+-- Generated from constructs.hcl by schemagen for tidb. Do not edit:
+-- change constructs.hcl and run `schemagen generate`.
 -- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.
 
 -- column id: uuid as CHAR(36)
