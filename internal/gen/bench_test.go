@@ -1,11 +1,18 @@
 package gen_test
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2/hclparse"
 
+	"github.com/schemagen/schemagen/internal/cli"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/synth"
 )
@@ -53,4 +60,46 @@ func TestSyntheticModelCompiles(t *testing.T) {
 	if n := len(r.Diags); n != 3 {
 		t.Errorf("got %d warnings, want 3: %s", n, describe(r.Diags))
 	}
+}
+
+// BenchmarkWarnings runs `schemagen generate` (the command, with its
+// diagnostics printed) on 5,000 tables that each get a warning and on the
+// same model without the warnings, side by side, and reports their ratio
+// (goal: under 2 s and within 1.5x; it was quadratic in warnings).
+func BenchmarkWarnings(b *testing.B) {
+	const n = 5000
+	dir := b.TempDir()
+	warn := synth.Warnings(n)
+	quiet := bytes.ReplaceAll(warn, []byte("    where   = \"state <> 'done'\"\n"), nil)
+	if bytes.Equal(warn, quiet) {
+		b.Fatal("the synthetic model has no partial index to warn about")
+	}
+	run := func(name string, src []byte) (time.Duration, int) {
+		path := filepath.Join(dir, name+".hcl")
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		start := time.Now()
+		if code := cli.Run([]string{"generate", "--color", "never", "--schema", path, "--out", filepath.Join(dir, name)}, io.Discard, &stderr); code != 0 {
+			b.Fatalf("generate %s: exit %d\n%s", name, code, stderr.String())
+		}
+		return time.Since(start), strings.Count(stderr.String(), "\n")
+	}
+	var withWarnings, without time.Duration
+	for b.Loop() {
+		d, lines := run("warnings", warn)
+		if lines < n {
+			b.Fatalf("%d lines of warnings for %d tables", lines, n)
+		}
+		withWarnings += d
+		d, lines = run("plain", quiet)
+		if lines != 0 {
+			b.Fatalf("the model without warnings printed %d lines", lines)
+		}
+		without += d
+	}
+	b.ReportMetric(withWarnings.Seconds()/float64(b.N), "s/warnings")
+	b.ReportMetric(without.Seconds()/float64(b.N), "s/plain")
+	b.ReportMetric(withWarnings.Seconds()/without.Seconds(), "ratio")
 }

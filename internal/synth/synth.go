@@ -70,3 +70,33 @@ func Model(n int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// Warnings returns a model of n small tables, each with a non-unique partial
+// index, which TiDB makes full with a warning: the case of many identical
+// warnings.
+func Warnings(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `table "t%d" {
+  column "id" {
+    type = uuid
+  }
+  column "state" {
+    type = varchar(16)
+  }
+  column "updated_at" {
+    type = timestamp
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "t%d_live_idx" {
+    columns = ["updated_at"]
+    where   = "state <> 'done'"
+  }
+}
+
+`, i, i)
+	}
+	return []byte(b.String())
+}
