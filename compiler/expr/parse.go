@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 )
 
@@ -61,6 +62,9 @@ func lex(src string) ([]token, error) {
 				}
 				j++
 			}
+			if e := exponent(src, j); e > j {
+				return nil, &Error{i, e, fmt.Sprintf("exponent notation (%s) is not portable; write the number out: %s", src[i:e], plainNumber(src[i:e]))}
+			}
 			if j < len(src) && isIdentStart(src[j]) {
 				return nil, &Error{i, j + 1, "malformed number"}
 			}
@@ -106,6 +110,12 @@ func lex(src string) ([]token, error) {
 		case c == ',':
 			toks = append(toks, token{tComma, ",", i, i + 1})
 			i++
+		case strings.HasPrefix(src[i:], "->"):
+			op := "->"
+			if strings.HasPrefix(src[i:], "->>") {
+				op = "->>"
+			}
+			return nil, &Error{i, i + len(op), fmt.Sprintf("the JSON operator %s is not portable; portable expressions test only json_type(doc), for example json_type(doc) = 'object'. For a field, use a per-dialect raw expr override", op)}
 		default:
 			op := ""
 			for _, o := range []string{"<>", "!=", "<=", ">=", "!~", "||", "=", "<", ">", "+", "-", "*", "%", "~"} {
@@ -387,6 +397,9 @@ func (p *parser) list() ([]Node, error) {
 		return nil, p.errAt(open, "expected ( after IN, found %s", describe(open))
 	}
 	p.i++
+	if err := p.subquery(); err != nil {
+		return nil, err
+	}
 	var list []Node
 	for {
 		x, err := p.additive()
@@ -481,6 +494,9 @@ func (p *parser) primary() (Node, error) {
 	case tQuotedIdent:
 		return &Column{pos: pos(t.off), Name: t.text}, nil
 	case tLParen:
+		if err := p.subquery(); err != nil {
+			return nil, err
+		}
 		x, err := p.or()
 		if err != nil {
 			return nil, err
@@ -495,6 +511,9 @@ func (p *parser) primary() (Node, error) {
 			return &Literal{pos(t.off), LitNull, ""}, nil
 		case "true", "false":
 			return &Literal{pos(t.off), LitBool, t.text}, nil
+		}
+		if err := p.unsupported(t); err != nil {
+			return nil, err
 		}
 		if p.peek().kind == tLParen {
 			return p.call(t)
@@ -529,4 +548,55 @@ func (p *parser) call(name token) (Node, error) {
 		}
 	}
 	return c, nil
+}
+
+// exponent returns the end of an exponent (e3, E-2) at src[j:], or j.
+func exponent(src string, j int) int {
+	if j >= len(src) || src[j] != 'e' && src[j] != 'E' {
+		return j
+	}
+	k := j + 1
+	if k < len(src) && (src[k] == '+' || src[k] == '-') {
+		k++
+	}
+	d := k
+	for k < len(src) && src[k] >= '0' && src[k] <= '9' {
+		k++
+	}
+	if k == d || k < len(src) && isIdentPart(src[k]) {
+		return j
+	}
+	return k
+}
+
+// plainNumber writes a number in exponent notation out in full.
+func plainNumber(s string) string {
+	f, _, err := big.ParseFloat(s, 10, 256, big.ToNearestEven)
+	if err != nil {
+		return "the digits in full"
+	}
+	return f.Text('f', -1)
+}
+
+// subquery refuses SELECT after an opening parenthesis.
+func (p *parser) subquery() error {
+	if t := p.peek(); t.kind == tIdent && (t.text == "select" || t.text == "with") {
+		return p.errAt(t, "subqueries are not allowed: a CHECK or index sees one row. List the values, as in x IN ('a', 'b'), or reference a table of allowed values with a foreign key")
+	}
+	return nil
+}
+
+// unsupported names SQL constructs that portable expressions leave out,
+// with what to write instead, rather than failing at the token after them.
+func (p *parser) unsupported(t token) error {
+	next := p.peek()
+	switch {
+	case t.text == "case" && (next.kind == tIdent || next.kind == tQuotedIdent || next.kind == tLParen):
+		return p.errAt(t, "CASE is not part of portable expressions; write it with AND and OR: CASE WHEN c THEN x ELSE y END as (c AND x) OR (NOT c AND y), or use a per-dialect raw expr override")
+	case (t.text == "cast" || t.text == "convert") && next.kind == tLParen:
+		return p.errAt(t, "%s is not part of portable expressions: types follow from the columns, so compare the column itself (for example created_at >= '2020-01-01'), or use a per-dialect raw expr override", strings.ToUpper(t.text))
+	case t.text == "exists" && next.kind == tLParen:
+		return p.errAt(t, "EXISTS (subquery) is not allowed: a CHECK or index sees one row; reference the other table with a foreign key")
+	}
+	return nil
 }

@@ -228,3 +228,44 @@ func strip(n Node) string {
 	}
 	return String(n)
 }
+
+// Unsupported SQL is named, with what to write instead, at the construct.
+func TestUnsupportedConstructs(t *testing.T) {
+	for _, c := range []struct{ src, at, want string }{
+		{"CASE WHEN a > 0 THEN b ELSE c END", "CASE", "CASE is not part of portable expressions; write it with AND and OR"},
+		{"CAST(a AS text) = 'x'", "CAST", "CAST is not part of portable expressions: types follow from the columns"},
+		{"a IN (SELECT 1)", "SELECT", "subqueries are not allowed"},
+		{"a = (select max(b) from t)", "select", "subqueries are not allowed"},
+		{"EXISTS (SELECT 1)", "EXISTS", "EXISTS (subquery) is not allowed"},
+		{"d->>'k' = 'v'", "->>", "the JSON operator ->> is not portable"},
+		{"d->'k' IS NULL", "->", "the JSON operator -> is not portable"},
+		{"a > 1.5e3", "1.5e3", "exponent notation (1.5e3) is not portable; write the number out: 1500"},
+		{"a > 2E-2", "2E-2", "write the number out: 0.02"},
+	} {
+		_, err := Parse(c.src)
+		pe, ok := err.(*Error)
+		if !ok {
+			t.Errorf("%s: got %v, want an *Error", c.src, err)
+			continue
+		}
+		if !strings.Contains(pe.Msg, c.want) {
+			t.Errorf("%s: %q, want %q", c.src, pe.Msg, c.want)
+		}
+		if got := c.src[pe.Offset:pe.End]; got != c.at {
+			t.Errorf("%s: error at %q, want %q", c.src, got, c.at)
+		}
+	}
+	// A column named case (quoted or not followed by WHEN) is still a column.
+	if _, err := Parse(`"case" > 0`); err != nil {
+		t.Errorf(`"case" > 0: %v`, err)
+	}
+	if _, err := Parse("a > 1e"); err == nil || !strings.Contains(err.Error(), "malformed number") {
+		t.Errorf("1e: %v", err)
+	}
+}
+
+func TestColumnNamedCase(t *testing.T) {
+	if _, err := Parse("case > 0"); err != nil {
+		t.Errorf("case > 0: %v", err)
+	}
+}
