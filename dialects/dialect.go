@@ -78,6 +78,20 @@ type Decision struct {
 	Object string // "column id", "index x", "check y"
 	Kind   DecisionKind
 	Text   string
+	// SQLType is the column type exactly as rendered (DATETIME(3)), for
+	// decisions about a column's type; explain shows it.
+	SQLType string
+}
+
+// MarkType sets the rendered type on the decisions about a column's type
+// (those from Text "<neutral type> as ..." or "type ..."), which a dialect
+// recorded while lowering the column.
+func MarkType(ds []Decision, neutral, sqlType string) {
+	for i := range ds {
+		if strings.HasPrefix(ds[i].Text, neutral+" as ") || strings.HasPrefix(ds[i].Text, "type ") {
+			ds[i].SQLType = sqlType
+		}
+	}
 }
 
 func (d Decision) String() string {
@@ -112,6 +126,7 @@ type Group struct {
 	Objects []string
 	Kind    DecisionKind
 	Text    string
+	SQLType string // set by GroupedExact
 }
 
 func (g Group) String() string {
@@ -133,13 +148,40 @@ func (g Group) String() string {
 			objects = plural + " " + strings.Join(names, ", ")
 		}
 	}
-	d := Decision{Object: objects, Kind: g.Kind, Text: g.Text}
+	text := g.Text
+	if g.SQLType != "" && !containsWord(text, g.SQLType) {
+		text += "; exactly " + g.SQLType
+	}
+	d := Decision{Object: objects, Kind: g.Kind, Text: text}
 	return d.String()
+}
+
+// containsWord reports whether s has w not followed by more of a type, so
+// that DATETIME does not count as DATETIME(3).
+func containsWord(s, w string) bool {
+	for i := strings.Index(s, w); i >= 0; {
+		end := i + len(w)
+		if end == len(s) || s[end] != '(' && s[end] != '[' {
+			return true
+		}
+		j := strings.Index(s[end:], w)
+		if j < 0 {
+			return false
+		}
+		i = end + j
+	}
+	return false
 }
 
 // Grouped groups consecutive decisions by table, then by text and kind, in
 // the order each first appears.
-func Grouped(decisions []Decision) []Group {
+func Grouped(decisions []Decision) []Group { return grouped(decisions, false) }
+
+// GroupedExact is Grouped keeping apart decisions of different rendered
+// types, each group with its type: what explain shows.
+func GroupedExact(decisions []Decision) []Group { return grouped(decisions, true) }
+
+func grouped(decisions []Decision, exact bool) []Group {
 	var out []Group
 	for i := 0; i < len(decisions); {
 		j := i
@@ -150,13 +192,17 @@ func Grouped(decisions []Decision) []Group {
 		for _, d := range decisions[i:j] {
 			k := -1
 			for n := start; n < len(out); n++ {
-				if out[n].Text == d.Text && out[n].Kind == d.Kind {
+				if out[n].Text == d.Text && out[n].Kind == d.Kind && (!exact || out[n].SQLType == d.SQLType) {
 					k = n
 					break
 				}
 			}
 			if k < 0 {
-				out = append(out, Group{Table: d.Table, Kind: d.Kind, Text: d.Text})
+				g := Group{Table: d.Table, Kind: d.Kind, Text: d.Text}
+				if exact {
+					g.SQLType = d.SQLType
+				}
+				out = append(out, g)
 				k = len(out) - 1
 			}
 			if d.Object != "" {

@@ -46,7 +46,7 @@ With a table name, only that table's decisions.
 				}
 				fmt.Fprintf(a.Stdout, "%s:\n", d.Name())
 				current, any := "\x00", false
-				for _, g := range dialects.Grouped(r.Outputs[d.Name()].Decisions) {
+				for _, g := range dialects.GroupedExact(r.Outputs[d.Name()].Decisions) {
 					if table != "" && g.Table != table {
 						continue
 					}

@@ -284,3 +284,21 @@ func TestCheckDiffIsMinimal(t *testing.T) {
 		t.Errorf("diff is not minimal: -%v +%v\n%s", minus, plus, r.stdout)
 	}
 }
+
+// explain shows a column's type exactly as the SQL has it.
+func TestExplainShowsExactType(t *testing.T) {
+	src := strings.Replace(model, "  primary_key {", "  column \"at\" {\n    type = timestamp\n  }\n  column \"at6\" {\n    type = timestamp(6)\n  }\n  primary_key {", 1)
+	dir := project(t, src)
+	r := schemagen(t, dir, "explain", "--dialect", "tidb", "items")
+	for _, want := range []string{"column at: timestamp as DATETIME (", "; exactly DATETIME(3)", "column at6: timestamp as DATETIME (", "; exactly DATETIME(6)", "column id: uuid as CHAR(36)\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := schemagen(t, dir, "generate", "--quiet", "--out", "OUT"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if sql := read(t, filepath.Join(dir, "generated/tidb/schema.sql")); !strings.Contains(sql, "`at` DATETIME(3) NOT NULL") || !strings.Contains(sql, "`at6` DATETIME(6) NOT NULL") {
+		t.Errorf("the SQL does not have the types explain names:\n%s", sql)
+	}
+}

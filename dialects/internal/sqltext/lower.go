@@ -89,8 +89,10 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, "column "+c.Name, c.Overrides) {
 				continue
 			}
+			n := len(rec.Decisions)
 			if lc, ok := l.Column(t, c); ok {
 				lt.Columns = append(lt.Columns, lc)
+				dialects.MarkType(rec.Decisions[n:], c.Type.Name(), lc.Type)
 			}
 		}
 		// Objects are lowered by name, so that decisions and notes come in the
