@@ -130,7 +130,7 @@ existing databases back into schema.hcl (import). See README.md and docs/.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return oneOf("--color", a.color, colorValues)
 	}
-	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd())
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.erdCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd())
 	var all []*cobra.Command
 	for _, c := range root.Commands() {
 		all = append(all, c)

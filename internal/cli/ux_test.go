@@ -302,3 +302,73 @@ func TestExplainShowsExactType(t *testing.T) {
 		t.Errorf("the SQL does not have the types explain names:\n%s", sql)
 	}
 }
+
+// erd draws the schema; its document, once it exists, is kept current by
+// generate and checked by check like generated/.
+func TestERD(t *testing.T) {
+	dir := project(t, model)
+	r := schemagen(t, dir, "erd")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "erDiagram\n  items {\n    uuid id PK\n") {
+		t.Fatalf("erd: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := schemagen(t, dir, "erd", "--format", "dot", "items"); r.code != 0 || !strings.HasPrefix(r.stdout, "digraph schema {") {
+		t.Errorf("erd --format dot items: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := schemagen(t, dir, "erd", "itemz"); r.code != 1 || !strings.Contains(r.stderr, `The schema has no table "itemz". Did you mean "items"?`) {
+		t.Errorf("erd of an unknown table: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := schemagen(t, dir, "erd", "--out", "x.md", "items"); r.code != 2 {
+		t.Errorf("erd --out with tables: exit %d", r.code)
+	}
+
+	doc := filepath.Join(dir, "erd.md")
+	if r := schemagen(t, dir, "erd", "--out", doc); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := schemagen(t, dir, "generate", "--out", "OUT", "--erd", doc); r.code != 0 || !strings.Contains(r.stdout, "wrote "+doc) {
+		t.Fatalf("generate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := schemagen(t, dir, "check", "--out", "OUT", "--erd", doc); r.code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A new column makes the diagram stale too.
+	grown := strings.Replace(model, "  primary_key {", "  column \"note\" {\n    type = text\n  }\n  primary_key {", 1)
+	os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(grown), 0o644)
+	r = schemagen(t, dir, "check", "--out", "OUT", "--erd", doc)
+	if r.code != 1 || !strings.Contains(r.stdout, "+++ "+doc+" (from ") || !strings.Contains(r.stdout, "+    text note\n") || !strings.Contains(r.stderr, "3 generated file(s) are stale") {
+		t.Errorf("check after a new column: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := schemagen(t, dir, "generate", "--quiet", "--out", "OUT", "--erd", doc); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if !strings.Contains(read(t, doc), "    text note\n") {
+		t.Error("generate did not rewrite the diagram")
+	}
+	// Without the document, check does not ask for one.
+	os.Remove(doc)
+	if r := schemagen(t, dir, "check", "--out", "OUT", "--erd", doc); r.code != 0 {
+		t.Errorf("check without a diagram: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// The repository keeps its diagram in docs/erd.md, current with schema.hcl,
+// and README shows the same diagram.
+func TestRepositoryERD(t *testing.T) {
+	var out, errb strings.Builder
+	code := cli.Run([]string{"check", "--schema", "../../schema.hcl", "--out", "../../generated", "--erd", "../../docs/erd.md"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("check of the repository: exit %d (run `go run ./cmd/schemagen generate`)\n%s%s", code, out.String(), errb.String())
+	}
+	block := func(path string) string {
+		s := read(t, path)
+		_, rest, ok := strings.Cut(s, "```mermaid\n")
+		body, _, ok2 := strings.Cut(rest, "```")
+		if !ok || !ok2 {
+			t.Fatalf("%s has no mermaid block", path)
+		}
+		return body
+	}
+	if block("../../README.md") != block("../../docs/erd.md") {
+		t.Error("README.md's diagram differs from docs/erd.md; copy the mermaid block over")
+	}
+}
