@@ -7,7 +7,7 @@ import (
 
 // Suggest returns ` Did you mean "x"?` for the candidate closest to name
 // when it is a likely misspelling (an edit distance of at most a third of
-// its length, at least 1), or "".
+// its length, at least 1, and 2 from four characters on), or "".
 func Suggest(name string, candidates []string) string {
 	best, bestD := "", 0
 	for _, c := range candidates {
@@ -19,7 +19,11 @@ func Suggest(name string, candidates []string) string {
 			best, bestD = c, d
 		}
 	}
-	if best == "" || bestD > max(1, len([]rune(name))/3) {
+	limit := max(1, len([]rune(name))/3)
+	if len([]rune(name)) >= 4 {
+		limit = max(limit, 2)
+	}
+	if best == "" || bestD > limit {
 		return ""
 	}
 	return fmt.Sprintf(" Did you mean %q?", best)

@@ -229,7 +229,7 @@ func TestExplain(t *testing.T) {
 	if r := schemagen(t, dir, "explain", "--dialect", "postgres", "items"); strings.Contains(r.stdout, "tidb") || r.code != 0 {
 		t.Errorf("explain --dialect postgres: exit %d\n%s", r.code, r.stdout)
 	}
-	if r := schemagen(t, dir, "explain", "nope"); r.code != 1 || !strings.Contains(r.stderr, `no table "nope"`) {
+	if r := schemagen(t, dir, "explain", "itme"); r.code != 1 || !strings.Contains(r.stderr, `no table "itme". Did you mean "items"?`) {
 		t.Errorf("explain of an unknown table: exit %d\n%s", r.code, r.stderr)
 	}
 }

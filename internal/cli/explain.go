@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 )
@@ -37,7 +38,11 @@ With a table name, only that table's decisions.
 			if len(args) == 1 {
 				table = args[0]
 				if r.Schema.Table(table) == nil {
-					return findings{fmt.Sprintf("The schema has no table %q.", table)}
+					var names []string
+					for _, t := range r.Schema.Tables {
+						names = append(names, t.Name)
+					}
+					return findings{fmt.Sprintf("The schema has no table %q.%s", table, compiler.Suggest(table, names))}
 				}
 			}
 			for _, d := range all.Dialects() {
