@@ -372,3 +372,22 @@ func TestRepositoryERD(t *testing.T) {
 		t.Error("README.md's diagram differs from docs/erd.md; copy the mermaid block over")
 	}
 }
+
+// Unsupported SQL in a CHECK is named at its place in the file.
+func TestUnsupportedSQLIsNamedInPlace(t *testing.T) {
+	for _, c := range []struct{ expr, want, caret string }{
+		{"CASE WHEN state = 'new' THEN 1 ELSE 0 END = 1", "CASE is not part of portable expressions", "^^^^"},
+		{"CAST(state AS text) <> ''", "CAST is not part of portable expressions", "^^^^"},
+		{"state IN (SELECT 1)", "subqueries are not allowed", "^^^^^^"},
+		{"doc->>'k' = 'v'", "the JSON operator ->> is not portable", "^^^"},
+		{"char_length(state) < 1.5e3", "exponent notation (1.5e3) is not portable; write the number out: 1500", "^^^^^"},
+	} {
+		src := strings.Replace(model, "state IN ('new', 'done')", c.expr, 1)
+		dir := project(t, src)
+		r := schemagen(t, dir, "--color", "never", "check")
+		line := strings.Count(src[:strings.Index(src, c.expr)], "\n") + 1
+		if r.code != 1 || !strings.Contains(r.stderr, fmt.Sprintf("schema.hcl:%d:", line)) || !strings.Contains(strings.ToLower(r.stderr), strings.ToLower(c.want)) || !strings.Contains(r.stderr, " "+c.caret+"\n") {
+			t.Errorf("%s: exit %d, want %q at line %d:\n%s", c.expr, r.code, c.want, line, r.stderr)
+		}
+	}
+}
