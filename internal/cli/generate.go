@@ -135,7 +135,7 @@ validation error. Writes nothing.
 			}
 			if len(stale) == 0 {
 				if !a.quiet {
-					fmt.Fprintf(a.Stdout, "%s is up to date with %s\n", strings.Join(sortedKeys(files), ", "), strings.Join(paths, ", "))
+					fmt.Fprintf(a.Stdout, "up to date with %s: %s\n", strings.Join(paths, ", "), strings.Join(sortedKeys(files), ", "))
 				}
 				return nil
 			}

@@ -235,7 +235,7 @@ func TestSchemaDirectoryAndHeader(t *testing.T) {
 		}
 	}
 	code, stdout, _ := run("check", "--schema", sdir, "--out", out)
-	if code != 0 || !strings.Contains(stdout, "up to date with "+filepath.Join(sdir, "a_notes.hcl")+", "+filepath.Join(sdir, "b_items.hcl")) {
+	if code != 0 || !strings.Contains(stdout, "up to date with "+filepath.Join(sdir, "a_notes.hcl")+", "+filepath.Join(sdir, "b_items.hcl")+": ") {
 		t.Errorf("check --schema DIR: exit %d\n%s", code, stdout)
 	}
 
