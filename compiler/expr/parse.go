@@ -571,6 +571,10 @@ func exponent(src string, j int) int {
 
 // plainNumber writes a number in exponent notation out in full.
 func plainNumber(s string) string {
+	_, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	if len(strings.TrimLeft(exp, "+-0")) > 2 {
+		return "the digits in full" // 1e999 would be a thousand digits
+	}
 	f, _, err := big.ParseFloat(s, 10, 256, big.ToNearestEven)
 	if err != nil {
 		return "the digits in full"

@@ -241,6 +241,7 @@ func TestUnsupportedConstructs(t *testing.T) {
 		{"d->'k' IS NULL", "->", "the JSON operator -> is not portable"},
 		{"a > 1.5e3", "1.5e3", "exponent notation (1.5e3) is not portable; write the number out: 1500"},
 		{"a > 2E-2", "2E-2", "write the number out: 0.02"},
+		{"a > 1e999999999", "1e999999999", "write the number out: the digits in full"},
 	} {
 		_, err := Parse(c.src)
 		pe, ok := err.(*Error)
