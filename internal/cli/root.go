@@ -125,7 +125,7 @@ existing databases back into schema.hcl (import). See README.md and docs/.
 	root.SetOut(a.Stdout)
 	root.SetErr(a.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema file(s) to compile")
+	root.PersistentFlags().StringSliceVar(&a.schema, "schema", []string{"schema.hcl"}, "schema files, or directories of *.hcl files (sorted), to compile")
 	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour diagnostics: "+strings.Join(colorValues, ", "))
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return oneOf("--color", a.color, colorValues)
