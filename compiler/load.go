@@ -306,8 +306,17 @@ var foreignKeySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 func (l *loader) foreignKey(t *Table, b *hcl.Block) {
-	attrs := l.attrs(b, foreignKeySchema)
-	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0]}
+	content, diags := b.Body.Content(l.withOverrides(foreignKeySchema))
+	l.diags = append(l.diags, diags...)
+	attrs := content.Attributes
+	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	for _, blk := range content.Blocks {
+		l.override(fk.Overrides, blk, []hcl.AttributeSchema{{Name: "accept"}})
+		if o := fk.Overrides[blk.Type]; o != nil && o.Skip {
+			l.errorf(blk.DefRange, "Invalid override", "A foreign key cannot be left out of one dialect; a %s block of a foreign key takes only accept.", blk.Type)
+		}
+	}
+
 	if a := attrs["columns"]; a != nil {
 		fk.Columns, fk.ColumnRanges = l.strList(a), itemRanges(a)
 	}
@@ -328,6 +337,7 @@ func (l *loader) foreignKey(t *Table, b *hcl.Block) {
 			l.errorf(a.Expr.Range(), "Invalid foreign key", "initially_deferred needs deferrable = true.")
 		}
 	}
+	l.checkAccept("Foreign key", fk.Name, fk.Overrides, map[string]bool{AcceptDeferrable: fk.Deferrable}, map[string]string{AcceptDeferrable: "deferrable = true"})
 	t.ForeignKeys = append(t.ForeignKeys, fk)
 }
 
@@ -426,7 +436,13 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		}
 		idx.Parts = append(idx.Parts, part)
 	}
-	l.checkAccept(idx)
+	opclass := false
+	for _, p := range idx.Parts {
+		opclass = opclass || p.OpClass != ""
+	}
+	l.checkAccept("Index", idx.Name, idx.Overrides,
+		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Using != "", AcceptOpClass: opclass},
+		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)
 	}
@@ -504,28 +520,37 @@ func (l *loader) accept(a *hcl.Attribute) []string {
 	return out
 }
 
-// checkAccept refuses to acknowledge a lowering of something the index does
-// not have, which would hide a warning the model may get later.
-func (l *loader) checkAccept(idx *Index) {
-	for _, d := range overrideDialects(idx.Overrides) {
-		o := idx.Overrides[d]
-		for _, what := range o.Accept {
-			has := false
-			switch what {
-			case AcceptPartialIndex:
-				has = idx.Where != nil
-			case AcceptIndexMethod:
-				has = idx.Using != ""
-			case AcceptOpClass:
-				for _, p := range idx.Parts {
-					has = has || p.OpClass != ""
-				}
+// checkAccept refuses to acknowledge a lowering of something the object does
+// not have, which would hide a warning the model may get later. has tells
+// what the object has; what names it in the message.
+func (l *loader) checkAccept(kind, name string, o Overrides, has map[string]bool, what map[string]string) {
+	for _, d := range overrideDialects(o) {
+		for _, a := range o[d].Accept {
+			if _, applies := has[a]; !applies {
+				l.errorf(o[d].Range, "Nothing to accept", "%s %q cannot accept %q; %s accepts %s.", kind, name, a, article(strings.ToLower(kind)), quotedList(sortedKeys(has)))
+				continue
 			}
-			if !has {
-				l.errorf(o.Range, "Nothing to accept", "Index %q accepts %q in %s, but it has no %s.", idx.Name, what, d, map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"}[what])
+			if !has[a] {
+				l.errorf(o[d].Range, "Nothing to accept", "%s %q accepts %q in %s, but it has no %s.", kind, name, a, d, what[a])
 			}
 		}
 	}
+}
+
+func article(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func overrideDialects(o Overrides) []string {

@@ -88,10 +88,11 @@ const (
 	AcceptPartialIndex = "partial_index" // an index's WHERE
 	AcceptOpClass      = "opclass"       // an index part's operator class
 	AcceptIndexMethod  = "index_method"  // an index's using
+	AcceptDeferrable   = "deferrable"    // a foreign key's deferrable
 )
 
 // Acceptable lists the values of accept.
-var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod}
+var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable}
 
 // Skipped reports whether the object is left out of dialect d.
 func (o Overrides) Skipped(d string) bool { return o[d] != nil && o[d].Skip }
@@ -185,6 +186,7 @@ type ForeignKey struct {
 	OnUpdate          Action
 	Deferrable        bool
 	InitiallyDeferred bool
+	Overrides         Overrides // accept only: a foreign key exists in every dialect
 	Range             hcl.Range
 	RefRange          hcl.Range
 	ColumnRanges      []hcl.Range

@@ -163,6 +163,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if fk.InitiallyDeferred {
 			fb.SetAttributeValue("initially_deferred", cty.True)
 		}
+		writeOverrides(fb, fk.Overrides)
 	}
 	for _, idx := range t.Indexes {
 		ib := tb.AppendNewBlock("index", []string{idx.Name}).Body()

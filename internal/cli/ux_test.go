@@ -182,6 +182,7 @@ func TestAcceptAcknowledgesALowering(t *testing.T) {
 	for _, c := range []struct{ from, to, want string }{
 		{`accept = ["partial_index"]`, `accept = ["partial_indx"]`, `"partial_indx" is not a lowering to accept. Did you mean "partial_index"?`},
 		{`accept = ["partial_index"]`, `accept = ["index_method"]`, `Index "items_open_idx" accepts "index_method" in tidb, but it has no using.`},
+		{`accept = ["partial_index"]`, `accept = ["deferrable"]`, `Index "items_open_idx" cannot accept "deferrable"; an index accepts "index_method", "opclass", "partial_index".`},
 	} {
 		dir := project(t, strings.Replace(accepted, c.from, c.to, 1))
 		r := schemagen(t, dir, "generate", "--out", "OUT")
@@ -389,5 +390,31 @@ func TestUnsupportedSQLIsNamedInPlace(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, fmt.Sprintf("schema.hcl:%d:", line)) || !strings.Contains(strings.ToLower(r.stderr), strings.ToLower(c.want)) || !strings.Contains(r.stderr, " "+c.caret+"\n") {
 			t.Errorf("%s: exit %d, want %q at line %d:\n%s", c.expr, r.code, c.want, line, r.stderr)
 		}
+	}
+}
+
+// A deferrable foreign key's warning is acknowledged the same way; a foreign
+// key cannot be skipped in one dialect.
+func TestAcceptDeferrableForeignKey(t *testing.T) {
+	fk := "table \"parent\" {\n  column \"id\" {\n    type = int\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n}\n" +
+		"table \"child\" {\n  column \"p\" {\n    type = int\n  }\n  foreign_key \"child_p_fk\" {\n    columns     = [\"p\"]\n    ref_table   = \"parent\"\n    ref_columns = [\"id\"]\n    deferrable  = true\nBLOCK  }\n}\n"
+	dir := project(t, strings.Replace(fk, "BLOCK", "", 1))
+	if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 || !strings.Contains(r.stderr, "Deferrable foreign key left out (tidb)") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	dir = project(t, strings.Replace(fk, "BLOCK", "    tidb {\n      accept = [\"deferrable\"]\n    }\n", 1))
+	if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 || r.stderr != "" {
+		t.Fatalf("accepted: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := schemagen(t, dir, "explain", "--dialect", "tidb"); !strings.Contains(r.stdout, "DEFERRABLE left out") {
+		t.Errorf("explain no longer shows the lowering:\n%s", r.stdout)
+	}
+	dir = project(t, strings.Replace(fk, "BLOCK", "    tidb {\n      skip = true\n    }\n", 1))
+	if r := schemagen(t, dir, "check"); r.code != 1 || !strings.Contains(r.stderr, "A foreign key cannot be left out of one dialect") {
+		t.Errorf("skip on a foreign key: exit %d\n%s", r.code, r.stderr)
+	}
+	dir = project(t, strings.Replace(strings.Replace(fk, "    deferrable  = true\n", "", 1), "BLOCK", "    tidb {\n      accept = [\"deferrable\"]\n    }\n", 1))
+	if r := schemagen(t, dir, "check"); r.code != 1 || !strings.Contains(r.stderr, `Foreign key "child_p_fk" accepts "deferrable" in tidb, but it has no deferrable = true.`) {
+		t.Errorf("needless accept: exit %d\n%s", r.code, r.stderr)
 	}
 }

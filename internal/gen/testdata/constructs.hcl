@@ -176,6 +176,10 @@ table "groups" {
     ref_columns = ["id"]
     deferrable  = true
     initially_deferred = true
+    # TiDB checks it immediately; the model knows and accepts it.
+    tidb {
+      accept = ["deferrable"]
+    }
   }
   foreign_key "groups_parent_fk" {
     columns     = ["parent_id"]
