@@ -99,7 +99,7 @@ func newFixture(t *testing.T, dialect string) *fixture {
 
 func (f *fixture) check(t *testing.T, urls ...string) []*drift.Report {
 	t.Helper()
-	return drift.Check(context.Background(), drift.Options{Target: f.p.Target(f.dialect), Dev: f.p.Dev, Timeout: time.Minute, Parallel: 4}, urls)
+	return drift.Check(context.Background(), drift.Options{Target: f.p.Target(f.dialect), Dev: f.p.Dev, Model: f.p.Model(), Timeout: time.Minute, Parallel: 4}, urls)
 }
 
 func exec(t *testing.T, db *dbtest.DB, stmts ...string) {
@@ -307,7 +307,7 @@ func TestDriftManyTargets(t *testing.T) {
 	}
 	urls[6] = "mysql://root:hush@" + l.Addr().String() + "/db"
 	start := time.Now()
-	reports := drift.Check(context.Background(), drift.Options{Target: f.p.Target("tidb"), Dev: f.p.Dev, Timeout: 5 * time.Second, Parallel: 8}, urls)
+	reports := drift.Check(context.Background(), drift.Options{Target: f.p.Target("tidb"), Dev: f.p.Dev, Model: f.p.Model(), Timeout: 5 * time.Second, Parallel: 8}, urls)
 	took := time.Since(start)
 	for i, r := range reports {
 		switch {
@@ -351,7 +351,7 @@ func TestDriftCache(t *testing.T) {
 			f := newFixture(t, d)
 			exec(t, f.behind, map[string]string{"postgres": `CREATE TABLE "stray" ("id" integer)`, "tidb": "CREATE TABLE `stray` (`id` INT)"}[d])
 			cache := &migration.Cache{Dir: t.TempDir()}
-			opts := drift.Options{Target: f.p.Target(d), Dev: &migration.Dev{}, Timeout: time.Minute, Parallel: 2, Cache: cache}
+			opts := drift.Options{Target: f.p.Target(d), Dev: &migration.Dev{}, Model: f.p.Model(), Timeout: time.Minute, Parallel: 2, Cache: cache}
 			defer opts.Dev.Close()
 			first := drift.Check(context.Background(), opts, []string{f.head.URL, f.behind.URL})
 			built := opts.Dev.Scratches()
@@ -404,7 +404,7 @@ func TestDriftChecksOff(t *testing.T) {
 	p := testproject.New(t, model)
 	p.Diff("init")
 	p.Apply("tidb", target)
-	r := drift.Check(ctx, drift.Options{Target: p.Target("tidb"), Dev: p.Dev, Timeout: time.Minute, Parallel: 1}, []string{target})[0]
+	r := drift.Check(ctx, drift.Options{Target: p.Target("tidb"), Dev: p.Dev, Model: p.Model(), Timeout: time.Minute, Parallel: 1}, []string{target})[0]
 	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], "tidb_enable_check_constraint is OFF") {
 		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
@@ -207,7 +208,11 @@ func TestRepositoryMigrationsUpToDate(t *testing.T) {
 	}
 	dev := &migration.Dev{}
 	defer dev.Close()
-	planned, err := migration.Plan(context.Background(), dev, nil, targets, "check")
+	model := gen.Compile("../../schema.hcl")
+	if model.Failed() {
+		t.Fatal(model.Diags)
+	}
+	planned, err := migration.Plan(context.Background(), dev, nil, targets, migration.Model(model.Outputs), "check")
 	if err != nil {
 		t.Fatal(err)
 	}
