@@ -38,7 +38,7 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 }
 
 // ScanStmts implements dialects.Dialect with the scanner of Atlas's
-// PostgreSQL driver (dollar quotes, E'' strings, BEGIN ATOMIC), which needs
+// PostgreSQL driver (dollar quotes, E” strings, BEGIN ATOMIC), which needs
 // no connection.
 func (Dialect) ScanStmts(input string) ([]*migrate.Stmt, error) {
 	return (*postgres.Driver)(nil).ScanStmts(input)
