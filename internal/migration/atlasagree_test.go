@@ -176,7 +176,7 @@ func TestAtlasAgreesEveryConstruct(t *testing.T) {
 	// The files hold the model's text, not what PostgreSQL printed back.
 	pg := files(t, p, "postgres")
 	last := string(pg[len(pg)-1].Bytes())
-	for _, want := range []string{`CHECK ((tier IN ('basic', 'pro')) AND (tier <> ''))`, `WHERE tier IN ('pro', 'basic')`, `DEFAULT 'basic'`, `(lower(tier))`} {
+	for _, want := range []string{`CHECK ("tier" IN ('basic', 'pro') AND "tier" <> '')`, `WHERE "tier" IN ('pro', 'basic')`, `DEFAULT 'basic'`, `((LOWER("tier")))`} {
 		if !strings.Contains(last, want) {
 			t.Errorf("the last postgres migration has no %s:\n%s", want, last)
 		}
