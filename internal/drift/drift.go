@@ -238,16 +238,28 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	if err != nil {
 		return err
 	}
-	// Diffs and plans need no database: the live connection's driver does
-	// them, and only reads.
-	if r.Migrations, err = c.compare(ctx, "migrations", drv, live, liveFP, atVersion, nil); err != nil {
-		return err
-	}
 	model, err := c.model()
 	if err != nil {
 		return err
 	}
-	r.Model, err = c.compare(ctx, "model", drv, live, liveFP, model, c.exprs())
+	// Diffs and plans need no database: the live connection's driver does
+	// them, and only reads. Fixes hold the model's expression texts, where
+	// the state at the database's version holds the model's objects.
+	atVersionExprs := func() (*dialects.Exprs, error) {
+		s, err := atVersion.Schema()
+		if err != nil {
+			return nil, err
+		}
+		m, err := model.Schema()
+		if err != nil {
+			return nil, err
+		}
+		return migration.SameExprs(s, m, c.exprs()), nil
+	}
+	if r.Migrations, err = c.compare(ctx, "migrations", drv, live, liveFP, atVersion, atVersionExprs); err != nil {
+		return err
+	}
+	r.Model, err = c.compare(ctx, "model", drv, live, liveFP, model, func() (*dialects.Exprs, error) { return c.exprs(), nil })
 	return err
 }
 
@@ -322,9 +334,9 @@ func (c *checker) ignored(s *schema.Schema) *schema.Schema {
 }
 
 // compare diffs the live state against an expected one.
-// The fix is planned with x's expression texts (the model's; nil for the
-// migrations', whose texts the replayed files hold).
-func (c *checker) compare(ctx context.Context, against string, drv migrate.Driver, live *schema.Schema, liveFP string, expected *migration.StoredState, x *dialects.Exprs) (*Comparison, error) {
+// The fix is planned with the expression texts exprs returns, the source
+// texts of the expected state's objects where known.
+func (c *checker) compare(ctx context.Context, against string, drv migrate.Driver, live *schema.Schema, liveFP string, expected *migration.StoredState, exprs func() (*dialects.Exprs, error)) (*Comparison, error) {
 	if liveFP == expected.Fingerprint {
 		return &Comparison{Against: against, Findings: []Finding{}, Fix: []string{}}, nil
 	}
@@ -340,6 +352,10 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 	if len(changes) > 0 {
 		// The fix holds the model's expression texts, as migrations do; the
 		// expected state is shared by all targets, so it is set on a copy.
+		x, err := exprs()
+		if err != nil {
+			return nil, err
+		}
 		if x != nil {
 			d := c.opts.Target.Dialect
 			b, err := d.MarshalState(want)
