@@ -28,9 +28,19 @@ type Dialect interface {
 	OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error)
 	// Renormalizes reports whether the text the database reports for an
 	// expression can change again when that text is executed (PostgreSQL
-	// rewrites `x IN (...)` once more, for example). States compared with a
-	// replayed migration directory must then be rebuilt from planned text.
+	// rewrites `x IN (...)` once more, for example): two databases built from
+	// different texts of one expression may then report different texts.
+	// Migrations avoid it by holding the model's text (see Exprs).
 	Renormalizes() bool
+	// ScanStmts splits a migration file or DDL script into statements as the
+	// Atlas CLI's driver for this dialect does. Every command that reads a
+	// migration directory splits it with this one scanner.
+	ScanStmts(input string) ([]*migrate.Stmt, error)
+	// UseExprs sets on the objects of s, a state inspected from a database
+	// of this dialect, the expression texts x holds for them, so that
+	// statements planned from s hold the generated DDL's text rather than the
+	// text the database printed back.
+	UseExprs(s *schema.Schema, x *Exprs)
 	// Revisions returns the migration history of the database conn is
 	// connected to, in the Atlas CLI's revisions table (see Revisions).
 	Revisions(conn schema.ExecQuerier) Revisions
@@ -50,7 +60,25 @@ type Dialect interface {
 type Output struct {
 	SQL       []byte
 	Decisions []Decision
+	// Exprs are the expressions SQL holds, as it writes them.
+	Exprs *Exprs
 }
+
+// Exprs are the expressions of rendered DDL as it writes them, by table and
+// object name. A database prints expressions back normalised, and may
+// normalise its printed text into yet another text when it runs it again
+// (PostgreSQL): a migration builds what the generated DDL builds only when
+// it holds these texts.
+type Exprs struct {
+	Checks   map[ObjectName]string // by check name
+	Defaults map[ObjectName]string // by column name
+	// IndexParts are an index's parts, "" for a column; by index name.
+	IndexParts map[ObjectName][]string
+	Predicates map[ObjectName]string // by index name
+}
+
+// ObjectName names an object of a table.
+type ObjectName struct{ Table, Name string }
 
 // DecisionKind classifies a lowering decision.
 type DecisionKind int

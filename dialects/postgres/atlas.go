@@ -7,6 +7,7 @@ import (
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
@@ -34,4 +35,26 @@ func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
 // UnmarshalState implements dialects.Dialect.
 func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 	return sqltext.UnmarshalState(b, postgres.EvalHCLBytes)
+}
+
+// ScanStmts implements dialects.Dialect with the scanner of Atlas's
+// PostgreSQL driver (dollar quotes, E” strings, BEGIN ATOMIC), which needs
+// no connection.
+func (Dialect) ScanStmts(input string) ([]*migrate.Stmt, error) {
+	return (*postgres.Driver)(nil).ScanStmts(input)
+}
+
+// UseExprs implements dialects.Dialect. Defaults are written as raw text,
+// which Atlas's planner writes as it is.
+func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
+	sqltext.UseExprs(s, x, sqltext.Using{
+		Default: func(_ schema.Expr, text string) schema.Expr { return &schema.RawExpr{X: text} },
+		Predicate: func(idx *schema.Index, text string) {
+			for i, a := range idx.Attrs {
+				if _, ok := a.(*postgres.IndexPredicate); ok {
+					idx.Attrs[i] = &postgres.IndexPredicate{P: text}
+				}
+			}
+		},
+	})
 }

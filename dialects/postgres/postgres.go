@@ -38,7 +38,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions}, rec.Diags
+	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
 }
 
 var style = sqltext.Style{Ident: Ident, String: String}
@@ -202,10 +202,10 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	l.ident(c.Name, "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
-		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
+		return sqltext.CheckConstraint(c.Name, o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
-	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntax{}, c.Expr)), true
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
@@ -245,9 +245,10 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique, Using: idx.Using}
 	for _, p := range idx.Parts {
-		part := ""
+		part, x := "", ""
 		if p.Expr != nil {
-			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
+			x = sqltext.Expr(syntax{}, p.Expr)
+			part = "(" + x + ")"
 			l.explainExpr(t, "index "+idx.Name, p.Expr)
 		} else {
 			part = Ident(p.Column)
@@ -259,6 +260,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			part += " DESC"
 		}
 		li.Parts = append(li.Parts, part)
+		li.Exprs = append(li.Exprs, x)
 	}
 	if idx.Where != nil {
 		li.Where = sqltext.Expr(syntax{}, idx.Where)

@@ -78,7 +78,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions}, rec.Diags
+	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
 }
 
 var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true, InlineIndexes: true}
@@ -333,7 +333,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	l.ident(c.Name, "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
-		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
+		return sqltext.CheckConstraint(c.Name, o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
 	action := actionColumns(t)
@@ -342,7 +342,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 			l.rec.Errorf(c.Range, "CHECK on a foreign key column with an action", "TiDB rejects CHECK %q because it uses column %q, which foreign key %q changes by its ON DELETE/ON UPDATE action. Drop the action, move the rule out of the CHECK, or give a TiDB override: tidb { skip = true }.", c.Name, col, fk)
 		}
 	}
-	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntax{}, c.Expr)), true
 }
 
 // explainExpr records the translations an expression needs on TiDB.
@@ -455,9 +455,10 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	var cols []string
 	var ranges []hcl.Range
 	for _, p := range idx.Parts {
-		part := ""
+		part, x := "", ""
 		if p.Expr != nil {
-			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
+			x = sqltext.Expr(syntax{}, p.Expr)
+			part = "(" + x + ")"
 			l.explainExpr(t, object, p.Expr)
 		} else {
 			part = Ident(p.Column)
@@ -473,6 +474,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			part += " DESC"
 		}
 		li.Parts = append(li.Parts, part)
+		li.Exprs = append(li.Exprs, x)
 	}
 	l.keyColumns(t, cols, ranges, "index", idx.Range)
 	if idx.Using != "" {
@@ -536,7 +538,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)
-		lt.Constraints = append(lt.Constraints, sqltext.Constraint{Name: name, Body: "CHECK (" + Ident(c.Name) + " REGEXP " + String(uuidPattern) + ")"})
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
 		l.rec.Decide(t.Name, "column "+c.Name, dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
 }

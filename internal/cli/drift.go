@@ -75,12 +75,22 @@ Exit codes, per target in the output and overall (the highest):
 			if format != "text" && format != "json" && format != "github" {
 				return usageError{fmt.Errorf("--format is text, json or github")}
 			}
+			// The model is compiled, and the generated file must be what it
+			// compiles to: drift against a stale file would mislead.
+			compiled, err := a.compile(false)
+			if err != nil {
+				return err
+			}
+			model := migration.Model(compiled.Outputs)
+			if _, err := migration.Generated(t, model); err != nil {
+				return a.migrationError(err)
+			}
 			ctx, stop := interruptible()
 			defer stop()
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
 			cache := migration.CacheUnless(noCache)
-			reports := drift.Check(ctx, drift.Options{Target: t, Dev: dev, Ignore: ignore, Timeout: timeout, Parallel: parallel, Cache: cache}, list)
+			reports := drift.Check(ctx, drift.Options{Target: t, Dev: dev, Ignore: ignore, Timeout: timeout, Parallel: parallel, Cache: cache, Model: model}, list)
 			worst := 0
 			for _, r := range reports {
 				worst = max(worst, r.Status)

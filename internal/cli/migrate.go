@@ -77,9 +77,9 @@ func init() {
 }
 
 func (a *App) migrateDiffCmd() *cobra.Command {
-	var noCache bool
+	var noCache, check bool
 	cmd := &cobra.Command{
-		Use:   "diff NAME",
+		Use:   "diff NAME | diff --check",
 		Short: "Write the migration from the directory's state to the generated DDL",
 		Long: `For each env (all by default): replay the migration directory on a clean dev
 database, load the generated DDL into another, let Atlas diff and plan the
@@ -87,18 +87,37 @@ change, and write migrations/<dialect>/<version>_NAME.sql, with the same
 version in every dialect, then update atlas.sum. With no change, say so and
 write nothing. A directory that does not match its atlas.sum is refused.
 
+The model (--schema) is compiled first: when the generated files are not what
+it compiles to, nothing is planned (exit 1; run ` + "`schemagen generate`" + `).
+The statements written hold the generated DDL's expression texts (CHECKs,
+index expressions and predicates, defaults), so that the Atlas CLI, replaying
+the directory, finds the same schema as from the env's src.
+
+With --check (the CI gate), nothing is written and NAME is optional: exit 0
+when the directories are up to date, 1 when the model has changes that no
+migration holds, with the statements a migration would hold.
+
 Where an env's dev URL is empty, an embedded dev database is started and
 removed afterwards. Data changes (backfills, checks on existing rows) go into
 the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 
 ` + exitCodes,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			if err := migration.ValidName(name); err != nil {
-				return usageError{err}
+			name := ""
+			if len(args) == 1 {
+				name = args[0]
+			}
+			if !check || name != "" {
+				if err := migration.ValidName(name); err != nil {
+					return usageError{err}
+				}
 			}
 			targets, err := a.targets()
+			if err != nil {
+				return err
+			}
+			r, err := a.compile(false)
 			if err != nil {
 				return err
 			}
@@ -107,9 +126,12 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
 			cache := migration.CacheUnless(noCache)
-			planned, err := migration.Plan(ctx, dev, cache, targets, name)
+			planned, err := migration.Plan(ctx, dev, cache, targets, migration.Model(r.Outputs), name)
 			if err != nil {
 				return a.migrationError(err)
+			}
+			if check {
+				return a.reportCheck(planned)
 			}
 			written, err := migration.Write(planned, name, time.Now(), cache)
 			if err != nil {
@@ -117,11 +139,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			}
 			for _, p := range planned {
 				if p.Plan == nil {
-					how := ""
-					if p.Cached {
-						how = " (known from an earlier run; --no-cache replays it)"
-					}
-					fmt.Fprintf(a.Stdout, "%s: no changes; %s is up to date with %s%s\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src, how)
+					fmt.Fprintf(a.Stdout, "%s: no changes; %s is up to date with %s%s\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src, cachedNote(p))
 				}
 			}
 			for _, w := range written {
@@ -132,14 +150,49 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 	}
 	envFlag(cmd, a, true)
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "replay the directory even when an earlier run found it up to date")
+	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with the statements when a migration is missing")
 	return cmd
+}
+
+func cachedNote(p *migration.Planned) string {
+	if p.Cached {
+		return " (known from an earlier run; --no-cache replays it)"
+	}
+	return ""
+}
+
+// reportCheck prints, for migrate diff --check, each env's state and the
+// statements a missing migration would hold.
+func (a *App) reportCheck(planned []*migration.Planned) error {
+	behind := 0
+	for _, p := range planned {
+		if p.Plan == nil {
+			fmt.Fprintf(a.Stdout, "%s: no changes; %s is up to date with %s%s\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src, cachedNote(p))
+			continue
+		}
+		behind++
+		fmt.Fprintf(a.Stdout, "%s: %s is behind %s; a migration would hold:\n", p.Target.Env.Name, p.Dir.Path(), p.Target.Env.Src)
+		for _, c := range p.Plan.Changes {
+			fmt.Fprintf(a.Stdout, "  %s;\n", strings.ReplaceAll(strings.TrimRight(c.Cmd, ";"), "\n", "\n  "))
+		}
+	}
+	if behind > 0 {
+		return findings{fmt.Sprintf("%d migration director%s behind the model; run `schemagen migrate diff NAME`, review and commit the files.", behind, map[bool]string{true: "y is", false: "ies are"}[behind == 1])}
+	}
+	return nil
 }
 
 // migrationError turns errors the user must act on into findings.
 func (a *App) migrationError(err error) error {
-	var sum *migration.SumError
+	var (
+		sum   *migration.SumError
+		stale *migration.StaleError
+	)
 	if errors.As(err, &sum) {
 		return findings{"Error: " + sum.Error()}
+	}
+	if errors.As(err, &stale) {
+		return findings{"Error: " + stale.Error()}
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/redact"
@@ -89,6 +90,8 @@ type Options struct {
 	Parallel int
 	// Cache keeps the expected states between runs; nil for none.
 	Cache *migration.Cache
+	// Model is schema.hcl compiled; the env's generated file must hold it.
+	Model migration.Model
 }
 
 // Check checks every URL against the env's migration directory and model.
@@ -235,16 +238,28 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	if err != nil {
 		return err
 	}
-	// Diffs and plans need no database: the live connection's driver does
-	// them, and only reads.
-	if r.Migrations, err = c.compare(ctx, "migrations", drv, live, liveFP, atVersion); err != nil {
-		return err
-	}
-	model, err := c.model(drv)
+	model, err := c.model()
 	if err != nil {
 		return err
 	}
-	r.Model, err = c.compare(ctx, "model", drv, live, liveFP, model)
+	// Diffs and plans need no database: the live connection's driver does
+	// them, and only reads. Fixes hold the model's expression texts, where
+	// the state at the database's version holds the model's objects.
+	atVersionExprs := func() (*dialects.Exprs, error) {
+		s, err := atVersion.Schema()
+		if err != nil {
+			return nil, err
+		}
+		m, err := model.Schema()
+		if err != nil {
+			return nil, err
+		}
+		return migration.SameExprs(s, m, c.exprs()), nil
+	}
+	if r.Migrations, err = c.compare(ctx, "migrations", drv, live, liveFP, atVersion, atVersionExprs); err != nil {
+		return err
+	}
+	r.Model, err = c.compare(ctx, "model", drv, live, liveFP, model, func() (*dialects.Exprs, error) { return c.exprs(), nil })
 	return err
 }
 
@@ -293,24 +308,17 @@ func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Repor
 	return files, nil
 }
 
-// model is the state of the generated DDL, normalised as a database built by
-// migrations reports it.
-func (c *checker) model(drv migrate.Driver) (*migration.StoredState, error) {
+// model is the state of the generated DDL, which must be what the model
+// compiles to. Migrations hold the generated DDL's own text, so a database
+// they built reports what this one does.
+func (c *checker) model() (*migration.StoredState, error) {
 	t := c.opts.Target
-	src, err := readFile(t.Env.Src)
+	src, err := migration.Generated(t, c.opts.Model)
 	if err != nil {
 		return nil, err
 	}
-	kind := "model"
-	if t.Dialect.Renormalizes() {
-		kind = "model rebuilt"
-	}
-	return c.state([]string{kind, string(src)}, func() (*schema.Schema, error) {
-		s, err := fromDev(migration.SQLState(c.ctx, c.opts.Dev, t, t.Env.Src, src))
-		if err != nil || !t.Dialect.Renormalizes() {
-			return s, err
-		}
-		return migration.Rebuild(c.ctx, c.opts.Dev, t, drv, s)
+	return c.state([]string{"model", string(src)}, func() (*schema.Schema, error) {
+		return fromDev(migration.SQLState(c.ctx, c.opts.Dev, t, t.Env.Src, src))
 	})
 }
 
@@ -326,7 +334,9 @@ func (c *checker) ignored(s *schema.Schema) *schema.Schema {
 }
 
 // compare diffs the live state against an expected one.
-func (c *checker) compare(ctx context.Context, against string, drv migrate.Driver, live *schema.Schema, liveFP string, expected *migration.StoredState) (*Comparison, error) {
+// The fix is planned with the expression texts exprs returns, the source
+// texts of the expected state's objects where known.
+func (c *checker) compare(ctx context.Context, against string, drv migrate.Driver, live *schema.Schema, liveFP string, expected *migration.StoredState, exprs func() (*dialects.Exprs, error)) (*Comparison, error) {
 	if liveFP == expected.Fingerprint {
 		return &Comparison{Against: against, Findings: []Finding{}, Fix: []string{}}, nil
 	}
@@ -340,6 +350,27 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 	}
 	cmp := &Comparison{Against: against, Findings: findings(changes), Fix: []string{}}
 	if len(changes) > 0 {
+		// The fix holds the model's expression texts, as migrations do; the
+		// expected state is shared by all targets, so it is set on a copy.
+		x, err := exprs()
+		if err != nil {
+			return nil, err
+		}
+		if x != nil {
+			d := c.opts.Target.Dialect
+			b, err := d.MarshalState(want)
+			if err != nil {
+				return nil, err
+			}
+			own, err := d.UnmarshalState(b)
+			if err != nil {
+				return nil, err
+			}
+			if changes, err = drv.SchemaDiff(live, c.ignored(own), schema.DiffNormalized()); err != nil {
+				return nil, err
+			}
+			d.UseExprs(own, x)
+		}
 		plan, err := drv.PlanChanges(ctx, "drift", changes, migration.PlanOptions)
 		if err != nil {
 			return nil, fmt.Errorf("planning the fix: %w", err)
@@ -349,6 +380,14 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 		}
 	}
 	return cmp, nil
+}
+
+// exprs are the model's expression texts, nil without a model.
+func (c *checker) exprs() *dialects.Exprs {
+	if out := c.opts.Model[c.opts.Target.Dialect.Name()]; out != nil {
+		return out.Exprs
+	}
+	return nil
 }
 
 // Describe describes a finding in one line.

@@ -99,7 +99,7 @@ func newFixture(t *testing.T, dialect string) *fixture {
 
 func (f *fixture) check(t *testing.T, urls ...string) []*drift.Report {
 	t.Helper()
-	return drift.Check(context.Background(), drift.Options{Target: f.p.Target(f.dialect), Dev: f.p.Dev, Timeout: time.Minute, Parallel: 4}, urls)
+	return drift.Check(context.Background(), drift.Options{Target: f.p.Target(f.dialect), Dev: f.p.Dev, Model: f.p.Model(), Timeout: time.Minute, Parallel: 4}, urls)
 }
 
 func exec(t *testing.T, db *dbtest.DB, stmts ...string) {
@@ -198,7 +198,15 @@ func TestDrift(t *testing.T) {
 				t.Errorf("status %d", r.Status)
 			}
 
-			// The fix SQL brings the database back.
+			// The fix SQL holds the model's text, as the migrations do (which
+			// PostgreSQL would normalise differently from its printed text),
+			// and brings the database back.
+			wantFix := map[string]string{"postgres": `CHECK ("kind" IN ('a', 'b'))`, "tidb": "CHECK (`kind` IN ('a', 'b'))"}[d]
+			for _, c := range []*drift.Comparison{r.Migrations, r.Model} {
+				if !strings.Contains(strings.Join(c.Fix, "\n"), wantFix) {
+					t.Errorf("the fix against %s does not hold %s:\n%s", c.Against, wantFix, strings.Join(c.Fix, "\n"))
+				}
+			}
 			exec(t, f.head, r.Migrations.Fix...)
 			if r := f.check(t, f.head.URL)[0]; r.Status != drift.NoDrift {
 				t.Errorf("after the fix: status %d %v %v", r.Status, described(r.Migrations), r.Error)
@@ -254,7 +262,7 @@ func TestDriftReadOnlyAndSecret(t *testing.T) {
 			bad.User = url.UserPassword("nobody", password)
 			for _, format := range []string{"text", "json", "github"} {
 				var out, errb bytes.Buffer
-				code := cli.Run([]string{"drift", "--no-cache", "--config", f.p.Config, "--env", d, "--url", reader, "--url", bad.String(), "--format", format}, &out, &errb)
+				code := cli.Run([]string{"--schema", filepath.Join(f.p.Dir, "schema.hcl"), "drift", "--no-cache", "--config", f.p.Config, "--env", d, "--url", reader, "--url", bad.String(), "--format", format}, &out, &errb)
 				all := out.String() + errb.String()
 				if strings.Contains(all, password) {
 					t.Fatalf("%s output holds the password:\n%s", format, all)
@@ -307,7 +315,7 @@ func TestDriftManyTargets(t *testing.T) {
 	}
 	urls[6] = "mysql://root:hush@" + l.Addr().String() + "/db"
 	start := time.Now()
-	reports := drift.Check(context.Background(), drift.Options{Target: f.p.Target("tidb"), Dev: f.p.Dev, Timeout: 5 * time.Second, Parallel: 8}, urls)
+	reports := drift.Check(context.Background(), drift.Options{Target: f.p.Target("tidb"), Dev: f.p.Dev, Model: f.p.Model(), Timeout: 5 * time.Second, Parallel: 8}, urls)
 	took := time.Since(start)
 	for i, r := range reports {
 		switch {
@@ -332,11 +340,11 @@ func TestDriftTargetsFile(t *testing.T) {
 	list := filepath.Join(t.TempDir(), "targets")
 	os.WriteFile(list, []byte("# production\n"+f.head.URL+"\n\n"), 0o644)
 	var out, errb bytes.Buffer
-	code := cli.Run([]string{"drift", "--no-cache", "--config", f.p.Config, "--env", "postgres", "--targets", list, "--ignore", "owned_by_*"}, &out, &errb)
+	code := cli.Run([]string{"--schema", filepath.Join(f.p.Dir, "schema.hcl"), "drift", "--no-cache", "--config", f.p.Config, "--env", "postgres", "--targets", list, "--ignore", "owned_by_*"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	code = cli.Run([]string{"drift", "--no-cache", "--config", f.p.Config, "--env", "postgres", "--targets", list}, &out, &errb)
+	code = cli.Run([]string{"--schema", filepath.Join(f.p.Dir, "schema.hcl"), "drift", "--no-cache", "--config", f.p.Config, "--env", "postgres", "--targets", list}, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "owned_by_other_tool") {
 		t.Fatalf("without --ignore: exit %d\n%s", code, out.String())
 	}
@@ -351,7 +359,7 @@ func TestDriftCache(t *testing.T) {
 			f := newFixture(t, d)
 			exec(t, f.behind, map[string]string{"postgres": `CREATE TABLE "stray" ("id" integer)`, "tidb": "CREATE TABLE `stray` (`id` INT)"}[d])
 			cache := &migration.Cache{Dir: t.TempDir()}
-			opts := drift.Options{Target: f.p.Target(d), Dev: &migration.Dev{}, Timeout: time.Minute, Parallel: 2, Cache: cache}
+			opts := drift.Options{Target: f.p.Target(d), Dev: &migration.Dev{}, Model: f.p.Model(), Timeout: time.Minute, Parallel: 2, Cache: cache}
 			defer opts.Dev.Close()
 			first := drift.Check(context.Background(), opts, []string{f.head.URL, f.behind.URL})
 			built := opts.Dev.Scratches()
@@ -404,7 +412,7 @@ func TestDriftChecksOff(t *testing.T) {
 	p := testproject.New(t, model)
 	p.Diff("init")
 	p.Apply("tidb", target)
-	r := drift.Check(ctx, drift.Options{Target: p.Target("tidb"), Dev: p.Dev, Timeout: time.Minute, Parallel: 1}, []string{target})[0]
+	r := drift.Check(ctx, drift.Options{Target: p.Target("tidb"), Dev: p.Dev, Model: p.Model(), Timeout: time.Minute, Parallel: 1}, []string{target})[0]
 	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], "tidb_enable_check_constraint is OFF") {
 		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
 	}

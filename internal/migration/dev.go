@@ -123,9 +123,10 @@ func (e *ExecError) Error() string {
 func (e *ExecError) Unwrap() error { return e.Err }
 
 // execScript runs the statements of src one by one (TiDB runs DDL one
-// statement at a time anyway, and errors then name the statement).
-func execScript(ctx context.Context, db schema.ExecQuerier, source, src string) error {
-	stmts, err := migrate.Stmts(src)
+// statement at a time anyway, and errors then name the statement), split by
+// the dialect's scanner as every command that reads migrations splits them.
+func execScript(ctx context.Context, d dialects.Dialect, db schema.ExecQuerier, source, src string) error {
+	stmts, err := d.ScanStmts(src)
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}

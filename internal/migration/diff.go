@@ -1,9 +1,11 @@
 package migration
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,6 +13,8 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // Planned is the migration planned for one target.
@@ -21,12 +25,61 @@ type Planned struct {
 	// Cached is set when the cache knew the directory to be up to date.
 	Cached bool
 	src    []byte
+	exprs  *dialects.Exprs
+}
+
+// Model is schema.hcl rendered for every dialect, by dialect name: what
+// the generated files must hold, and the expression texts of that DDL.
+type Model map[string]*dialects.Output
+
+// StaleError is a generated file that does not hold what the model
+// compiles to (or is missing).
+type StaleError struct {
+	Env, Src string
+	Missing  bool
+}
+
+func (e *StaleError) Error() string {
+	what := "is stale: schema.hcl compiles to something else"
+	if e.Missing {
+		what = "is missing"
+	}
+	return fmt.Sprintf("env %s: %s %s; run `schemagen generate` first, review and commit it", e.Env, e.Src, what)
+}
+
+// Generated reads a target's generated file and checks it against the
+// model: a forgotten `schemagen generate` is refused with a *StaleError.
+func Generated(t Target, model Model) ([]byte, error) {
+	src, _, err := generated(t, model)
+	return src, err
+}
+
+func generated(t Target, model Model) ([]byte, *dialects.Output, error) {
+	if t.Env.Src == "" {
+		return nil, nil, fmt.Errorf("env %q has no src", t.Env.Name)
+	}
+	out := model[t.Dialect.Name()]
+	if out == nil {
+		return nil, nil, fmt.Errorf("env %s: the model has no %s rendering", t.Env.Name, t.Dialect.Name())
+	}
+	src, err := os.ReadFile(t.Env.Src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, &StaleError{Env: t.Env.Name, Src: t.Env.Src, Missing: true}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("env %s: %w", t.Env.Name, err)
+	}
+	if !bytes.Equal(src, out.SQL) {
+		return nil, nil, &StaleError{Env: t.Env.Name, Src: t.Env.Src}
+	}
+	return src, out, nil
 }
 
 // Plan computes, for every target, the migration from the state its
-// directory produces to the state of its generated DDL. Nothing is written.
-// The targets are planned concurrently; cache may be nil.
-func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name string) ([]*Planned, error) {
+// directory produces to the state of its generated DDL, which must be what
+// model renders. Nothing is written. The targets are planned concurrently;
+// cache may be nil.
+func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model Model, name string) ([]*Planned, error) {
 	out := make([]*Planned, len(targets))
 	for i, t := range targets {
 		dir, err := OpenDir(t.Env.Dir, true)
@@ -36,14 +89,11 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name st
 		if err := CheckSum(dir); err != nil {
 			return nil, err
 		}
-		if t.Env.Src == "" {
-			return nil, fmt.Errorf("env %q has no src", t.Env.Name)
-		}
-		src, err := os.ReadFile(t.Env.Src)
+		src, rendered, err := generated(t, model)
 		if err != nil {
-			return nil, fmt.Errorf("env %s: %w (run `schemagen generate` first)", t.Env.Name, err)
+			return nil, err
 		}
-		out[i] = &Planned{Target: t, Dir: dir, src: src}
+		out[i] = &Planned{Target: t, Dir: dir, src: src, exprs: rendered.Exprs}
 	}
 	errs := make([]error, len(out))
 	var wg sync.WaitGroup
@@ -58,7 +108,7 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name st
 				p.Cached = true
 				return
 			}
-			if p.Plan, err = planTarget(ctx, dev, p.Target, p.Dir, p.src, name); err != nil {
+			if p.Plan, err = planTarget(ctx, dev, p, name); err != nil {
 				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
 				return
 			}
@@ -74,8 +124,16 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name st
 	return out, nil
 }
 
-func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, desiredSQL []byte, name string) (*migrate.Plan, error) {
-	files, err := dir.Files()
+// planTarget diffs what the database reports for the replayed directory
+// and for the generated DDL; both are normalised alike, so only real
+// changes show. The statements are then planned with the generated DDL's
+// own expression texts, never with the text the database printed back:
+// PostgreSQL may normalise its printed text into something else again, and
+// a directory replayed into a clean database would then differ from the
+// generated DDL loaded into another, in Atlas's eyes.
+func planTarget(ctx context.Context, dev *Dev, p *Planned, name string) (*migrate.Plan, error) {
+	t := p.Target
+	files, err := p.Dir.Files()
 	if err != nil {
 		return nil, err
 	}
@@ -90,28 +148,22 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 		current.Close()
 		desired.Close()
 	}()
-	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, dir.Path(), files) })
-	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, desiredSQL) })
+	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files) })
+	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src) })
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
-	drv, from, to := current.Driver, current.Schema, desired.Schema
-	if t.Dialect.Renormalizes() && len(from.Tables) > 0 {
-		// Rebuild the desired state from the statements a migration would
-		// hold, so that it is normalised as the replayed files are. (From an
-		// empty state there is nothing to compare text with.)
-		if to, err = Rebuild(ctx, dev, t, drv, to); err != nil {
-			return nil, err
-		}
-	}
-	changes, err := drv.SchemaDiff(from, to, schema.DiffNormalized())
+	drv := current.Driver
+	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
 		return nil, err
 	}
 	if len(changes) == 0 {
 		return nil, nil
 	}
+	// The changes point into the desired state's objects.
+	t.Dialect.UseExprs(desired.Schema, p.exprs)
 	return drv.PlanChanges(ctx, name, changes, PlanOptions)
 }
 
@@ -135,7 +187,7 @@ func (s *State) Close() {
 func DirState(ctx context.Context, dev *Dev, t Target, dirPath string, files []migrate.File) (*State, error) {
 	return newState(ctx, dev, t, func(db *Scratch) error {
 		for _, f := range files {
-			if err := execScript(ctx, db, filepath.Join(dirPath, f.Name()), string(f.Bytes())); err != nil {
+			if err := execScript(ctx, t.Dialect, db, filepath.Join(dirPath, f.Name()), string(f.Bytes())); err != nil {
 				return fmt.Errorf("replaying the migration directory: %w", err)
 			}
 		}
@@ -147,7 +199,7 @@ func DirState(ctx context.Context, dev *Dev, t Target, dirPath string, files []m
 // scratch database and inspects the result.
 func SQLState(ctx context.Context, dev *Dev, t Target, source string, sql []byte) (*State, error) {
 	return newState(ctx, dev, t, func(db *Scratch) error {
-		if err := execScript(ctx, db, source, string(sql)); err != nil {
+		if err := execScript(ctx, t.Dialect, db, source, string(sql)); err != nil {
 			return fmt.Errorf("loading the generated schema: %w", err)
 		}
 		return nil
@@ -186,31 +238,6 @@ func withScratch(ctx context.Context, dev *Dev, t Target, fn func(*Scratch) erro
 func PlanOptions(o *migrate.PlanOptions) {
 	o.SchemaQualifier = new(string)
 	o.Indent = "  "
-}
-
-// Rebuild plans state from an empty database, runs the planned statements on
-// a new scratch database and returns what that database reports: the state
-// as a database built by migration files reports it.
-func Rebuild(ctx context.Context, dev *Dev, t Target, drv migrate.Driver, state *schema.Schema) (*schema.Schema, error) {
-	changes, err := drv.SchemaDiff(schema.New(""), state, schema.DiffNormalized())
-	if err != nil {
-		return nil, err
-	}
-	plan, err := drv.PlanChanges(ctx, "rebuild", changes, PlanOptions)
-	if err != nil {
-		return nil, err
-	}
-	var rebuilt *schema.Schema
-	err = withScratch(ctx, dev, t, func(db *Scratch) (err error) {
-		for _, c := range plan.Changes {
-			if _, err := db.ExecContext(ctx, c.Cmd); err != nil {
-				return fmt.Errorf("rebuilding the desired state: %w\n%s", err, c.Cmd)
-			}
-		}
-		_, rebuilt, err = inspect(ctx, t.Dialect, db)
-		return err
-	})
-	return rebuilt, err
 }
 
 // Write writes the planned files, all with one version, and updates each

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
@@ -113,16 +114,16 @@ func TestDiffSequence(t *testing.T) {
 		{"add_check", func(m string) string {
 			return edit(m, "  check \"docs_title_ck\" {\n    expr = \"char_length(title) > 0\"\n  }\n")
 		}, map[string][]string{
-			"postgres": {`ALTER TABLE "docs" ADD CONSTRAINT "docs_title_ck" CHECK (char_length((title)::text) > 0)`},
-			"tidb":     {"ALTER TABLE `docs` ADD CONSTRAINT `docs_title_ck` CHECK (char_length(`title`) > 0)"},
+			"postgres": {`ALTER TABLE "docs" ADD CONSTRAINT "docs_title_ck" CHECK (CHAR_LENGTH("title") > 0)`},
+			"tidb":     {"ALTER TABLE `docs` ADD CONSTRAINT `docs_title_ck` CHECK (CHAR_LENGTH(`title`) > 0)"},
 		}},
 		{"change_check", func(m string) string {
 			return strings.Replace(m, `"char_length(title) > 0"`, `"char_length(title) BETWEEN 1 AND 150"`, 1)
 		}, map[string][]string{
-			"postgres": {`ALTER TABLE "docs" DROP CONSTRAINT "docs_title_ck", ADD CONSTRAINT "docs_title_ck" CHECK ((char_length((title)::text) >= 1) AND (char_length((title)::text) <= 150))`},
+			"postgres": {`ALTER TABLE "docs" DROP CONSTRAINT "docs_title_ck", ADD CONSTRAINT "docs_title_ck" CHECK (CHAR_LENGTH("title") BETWEEN 1 AND 150)`},
 			"tidb": {
 				"ALTER TABLE `docs` DROP CONSTRAINT `docs_title_ck`",
-				"ALTER TABLE `docs` ADD CONSTRAINT `docs_title_ck` CHECK (char_length(`title`) between 1 and 150)",
+				"ALTER TABLE `docs` ADD CONSTRAINT `docs_title_ck` CHECK (CHAR_LENGTH(`title`) BETWEEN 1 AND 150)",
 			},
 		}},
 		{"drop_check", func(m string) string {
@@ -140,8 +141,8 @@ func TestDiffSequence(t *testing.T) {
 		{"add_expression_index", func(m string) string {
 			return edit(m, "  index \"docs_lower_title_idx\" {\n    on {\n      expr = \"lower(title)\"\n    }\n  }\n")
 		}, map[string][]string{
-			"postgres": {`CREATE INDEX "docs_lower_title_idx" ON "docs" ((lower((title)::text)))`},
-			"tidb":     {"ALTER TABLE `docs` ADD INDEX `docs_lower_title_idx` ((lower(`title`)))"},
+			"postgres": {`CREATE INDEX "docs_lower_title_idx" ON "docs" ((LOWER("title")))`},
+			"tidb":     {"ALTER TABLE `docs` ADD INDEX `docs_lower_title_idx` ((LOWER(`title`)))"},
 		}},
 		{"add_column_with_default", func(m string) string {
 			return edit(m, "  column \"created_at\" {\n    type    = timestamp\n    default = now()\n  }\n")
@@ -207,7 +208,11 @@ func TestRepositoryMigrationsUpToDate(t *testing.T) {
 	}
 	dev := &migration.Dev{}
 	defer dev.Close()
-	planned, err := migration.Plan(context.Background(), dev, nil, targets, "check")
+	model := gen.Compile("../../schema.hcl")
+	if model.Failed() {
+		t.Fatal(model.Diags)
+	}
+	planned, err := migration.Plan(context.Background(), dev, nil, targets, migration.Model(model.Outputs), "check")
 	if err != nil {
 		t.Fatal(err)
 	}

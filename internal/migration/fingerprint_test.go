@@ -46,12 +46,8 @@ func TestFingerprintMatchesWithoutDrift(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
+			// The migrations hold the generated text: no rebuild is needed.
 			want := st.Schema
-			if tg.Dialect.Renormalizes() {
-				if want, err = migration.Rebuild(ctx, p.Dev, tg, st.Driver, want); err != nil {
-					t.Fatal(err)
-				}
-			}
 			if migration.Fingerprint(live) != migration.Fingerprint(want) {
 				var a, b strings.Builder
 				migration.WriteCanonical(&a, live)

@@ -88,6 +88,16 @@ func (p *Project) Generate(model string) {
 	}
 }
 
+// Model compiles the project's schema.hcl.
+func (p *Project) Model() migration.Model {
+	p.T.Helper()
+	r := gen.Compile(filepath.Join(p.Dir, "schema.hcl"))
+	if r.Failed() {
+		p.T.Fatalf("model: %v", r.Diags)
+	}
+	return migration.Model(r.Outputs)
+}
+
 // Target returns the target of a dialect.
 func (p *Project) Target(dialect string) migration.Target {
 	for _, t := range p.Targets {
@@ -103,7 +113,7 @@ func (p *Project) Target(dialect string) migration.Target {
 // on a real database), returning each dialect's statements.
 func (p *Project) Diff(name string) map[string][]string {
 	p.T.Helper()
-	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, name)
+	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), name)
 	if err != nil {
 		p.T.Fatalf("migrate diff %s: %v", name, err)
 	}

@@ -14,9 +14,9 @@ CREATE TABLE "knowledge_spaces" (
   "updated_at" timestamptz NOT NULL,
   PRIMARY KEY ("id"),
   CONSTRAINT "knowledge_spaces_tenant_id_uq" UNIQUE ("tenant_id", "id"),
-  CONSTRAINT "knowledge_spaces_icon_ref_ck" CHECK ((icon_ref IS NULL) OR ((icon_ref)::text ~ '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'::text)),
-  CONSTRAINT "knowledge_spaces_lifecycle_ck" CHECK ((revision >= 1) AND ((((lifecycle_state)::text = 'active'::text) AND (deletion_job_id IS NULL) AND (deleting_at IS NULL)) OR (((lifecycle_state)::text = 'deleting'::text) AND (deletion_job_id IS NOT NULL) AND (deleting_at IS NOT NULL)))),
-  CONSTRAINT "knowledge_spaces_tenant_id_length_ck" CHECK (char_length((tenant_id)::text) <= 255)
+  CONSTRAINT "knowledge_spaces_icon_ref_ck" CHECK ("icon_ref" IS NULL OR "icon_ref" ~ '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'),
+  CONSTRAINT "knowledge_spaces_lifecycle_ck" CHECK ("revision" >= 1 AND (("lifecycle_state" = 'active' AND "deletion_job_id" IS NULL AND "deleting_at" IS NULL) OR ("lifecycle_state" = 'deleting' AND "deletion_job_id" IS NOT NULL AND "deleting_at" IS NOT NULL))),
+  CONSTRAINT "knowledge_spaces_tenant_id_length_ck" CHECK (CHAR_LENGTH("tenant_id") <= 255)
 );
 -- Create "source_secret_lifecycle_refs" table
 CREATE TABLE "source_secret_lifecycle_refs" (
@@ -43,12 +43,12 @@ CREATE TABLE "source_secret_lifecycle_refs" (
   "updated_at" timestamptz NOT NULL,
   "deleted_at" timestamptz NULL,
   PRIMARY KEY ("id"),
-  CONSTRAINT "source_secret_lifecycle_refs_counts_ck" CHECK ((delete_attempts >= 0) AND (row_version >= 0)),
-  CONSTRAINT "source_secret_lifecycle_refs_lease_ck" CHECK (((state = 'deleting'::text) AND (worker_id IS NOT NULL) AND (lease_token IS NOT NULL) AND (lease_expires_at IS NOT NULL) AND (heartbeat_at IS NOT NULL) AND (deleted_at IS NULL)) OR ((state <> 'deleting'::text) AND (worker_id IS NULL) AND (lease_token IS NULL) AND (lease_expires_at IS NULL) AND (heartbeat_at IS NULL))),
-  CONSTRAINT "source_secret_lifecycle_refs_purpose_ck" CHECK (purpose = ANY (ARRAY['create'::text, 'rotate'::text, 'backfill'::text])),
-  CONSTRAINT "source_secret_lifecycle_refs_source_version_ck" CHECK ((source_version IS NULL) OR (source_version >= 1)),
-  CONSTRAINT "source_secret_lifecycle_refs_state_ck" CHECK (state = ANY (ARRAY['staged'::text, 'candidate'::text, 'active'::text, 'retired'::text, 'deleting'::text, 'deleted'::text])),
-  CONSTRAINT "source_secret_lifecycle_refs_terminal_ck" CHECK (((state = 'deleted'::text) AND (deleted_at IS NOT NULL)) OR ((state <> 'deleted'::text) AND (deleted_at IS NULL)))
+  CONSTRAINT "source_secret_lifecycle_refs_counts_ck" CHECK ("delete_attempts" >= 0 AND "row_version" >= 0),
+  CONSTRAINT "source_secret_lifecycle_refs_lease_ck" CHECK (("state" = 'deleting' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL AND "deleted_at" IS NULL) OR ("state" <> 'deleting' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "source_secret_lifecycle_refs_purpose_ck" CHECK ("purpose" IN ('create', 'rotate', 'backfill')),
+  CONSTRAINT "source_secret_lifecycle_refs_source_version_ck" CHECK ("source_version" IS NULL OR "source_version" >= 1),
+  CONSTRAINT "source_secret_lifecycle_refs_state_ck" CHECK ("state" IN ('staged', 'candidate', 'active', 'retired', 'deleting', 'deleted')),
+  CONSTRAINT "source_secret_lifecycle_refs_terminal_ck" CHECK (("state" = 'deleted' AND "deleted_at" IS NOT NULL) OR ("state" <> 'deleted' AND "deleted_at" IS NULL))
 );
 -- Create index "source_secret_lifecycle_refs_claim_idx" to table: "source_secret_lifecycle_refs"
 CREATE INDEX "source_secret_lifecycle_refs_claim_idx" ON "source_secret_lifecycle_refs" ("state", "next_delete_at", "lease_expires_at", "updated_at", "id");
@@ -84,12 +84,12 @@ CREATE TABLE "knowledge_space_profile_backfills" (
   "completed_at" timestamptz NULL,
   PRIMARY KEY ("id"),
   CONSTRAINT "knowledge_space_profile_backfills_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON UPDATE NO ACTION ON DELETE CASCADE,
-  CONSTRAINT "knowledge_space_profile_backfills_kind_ck" CHECK ((kind)::text = ANY (ARRAY[('embedding'::character varying)::text, ('retrieval'::character varying)::text])),
-  CONSTRAINT "knowledge_space_profile_backfills_lease_ck" CHECK ((((run_state)::text = 'running'::text) AND (worker_id IS NOT NULL) AND (lease_token IS NOT NULL) AND (lease_expires_at IS NOT NULL) AND (heartbeat_at IS NOT NULL)) OR (((run_state)::text <> 'running'::text) AND (worker_id IS NULL) AND (lease_token IS NULL) AND (lease_expires_at IS NULL) AND (heartbeat_at IS NULL))),
-  CONSTRAINT "knowledge_space_profile_backfills_lease_token_ck" CHECK ((lease_token IS NULL) OR (((lease_token)::text ~ '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'::text) AND (lease_token <> '00000000-0000-0000-0000-000000000000'::uuid))),
-  CONSTRAINT "knowledge_space_profile_backfills_lifecycle_ck" CHECK ((((run_state)::text = ANY (ARRAY[('queued'::character varying)::text, ('running'::character varying)::text])) AND (completed_at IS NULL) AND (last_error_code IS NULL) AND (last_error_message IS NULL)) OR (((run_state)::text = 'succeeded'::text) AND (completed_at IS NOT NULL) AND (last_error_code IS NULL) AND (last_error_message IS NULL)) OR (((run_state)::text = 'failed'::text) AND (completed_at IS NOT NULL) AND (last_error_code IS NOT NULL) AND (last_error_message IS NOT NULL))),
-  CONSTRAINT "knowledge_space_profile_backfills_positive_ck" CHECK ((source_manifest_version >= 1) AND (execution_attempts >= 0) AND (max_execution_attempts >= 1) AND (execution_attempts <= max_execution_attempts) AND (row_version >= 1)),
-  CONSTRAINT "knowledge_space_profile_backfills_state_ck" CHECK ((run_state)::text = ANY (ARRAY[('queued'::character varying)::text, ('running'::character varying)::text, ('succeeded'::character varying)::text, ('failed'::character varying)::text]))
+  CONSTRAINT "knowledge_space_profile_backfills_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
+  CONSTRAINT "knowledge_space_profile_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "knowledge_space_profile_backfills_lease_token_ck" CHECK ("lease_token" IS NULL OR ("lease_token"::text ~ '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' AND "lease_token" <> '00000000-0000-0000-0000-000000000000')),
+  CONSTRAINT "knowledge_space_profile_backfills_lifecycle_ck" CHECK (("run_state" IN ('queued', 'running') AND "completed_at" IS NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'succeeded' AND "completed_at" IS NOT NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'failed' AND "completed_at" IS NOT NULL AND "last_error_code" IS NOT NULL AND "last_error_message" IS NOT NULL)),
+  CONSTRAINT "knowledge_space_profile_backfills_positive_ck" CHECK ("source_manifest_version" >= 1 AND "execution_attempts" >= 0 AND "max_execution_attempts" >= 1 AND "execution_attempts" <= "max_execution_attempts" AND "row_version" >= 1),
+  CONSTRAINT "knowledge_space_profile_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed'))
 );
 -- Create index "knowledge_space_profile_backfills_claim_idx" to table: "knowledge_space_profile_backfills"
 CREATE INDEX "knowledge_space_profile_backfills_claim_idx" ON "knowledge_space_profile_backfills" ("run_state", "lease_expires_at", "updated_at", "id");
@@ -125,11 +125,11 @@ CREATE TABLE "knowledge_space_profile_revisions" (
   CONSTRAINT "knowledge_space_profile_revisions_head_fk_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "id", "revision"),
   CONSTRAINT "knowledge_space_profile_revisions_scope_revision_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "revision"),
   CONSTRAINT "knowledge_space_profile_revisions_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON UPDATE NO ACTION ON DELETE CASCADE,
-  CONSTRAINT "knowledge_space_profile_revisions_kind_ck" CHECK ((kind)::text = ANY (ARRAY[('embedding'::character varying)::text, ('retrieval'::character varying)::text])),
-  CONSTRAINT "knowledge_space_profile_revisions_lifecycle_ck" CHECK ((((state)::text = 'candidate'::text) AND (activated_at IS NULL) AND (superseded_at IS NULL) AND (failed_at IS NULL) AND (failure_code IS NULL) AND (failure_message IS NULL)) OR (((state)::text = 'active'::text) AND (activated_at IS NOT NULL) AND (superseded_at IS NULL) AND (failed_at IS NULL) AND (failure_code IS NULL) AND (failure_message IS NULL)) OR (((state)::text = 'superseded'::text) AND (activated_at IS NOT NULL) AND (superseded_at IS NOT NULL) AND (failed_at IS NULL) AND (failure_code IS NULL) AND (failure_message IS NULL)) OR (((state)::text = 'failed'::text) AND (activated_at IS NULL) AND (superseded_at IS NULL) AND (failed_at IS NOT NULL) AND (failure_code IS NOT NULL) AND (failure_message IS NOT NULL))),
-  CONSTRAINT "knowledge_space_profile_revisions_positive_ck" CHECK ((revision >= 1) AND ((dimension IS NULL) OR (dimension >= 1))),
-  CONSTRAINT "knowledge_space_profile_revisions_state_ck" CHECK ((state)::text = ANY (ARRAY[('candidate'::character varying)::text, ('active'::character varying)::text, ('superseded'::character varying)::text, ('failed'::character varying)::text])),
-  CONSTRAINT "knowledge_space_profile_revisions_vector_shape_ck" CHECK ((((kind)::text = 'embedding'::text) AND (vector_space_id IS NOT NULL) AND (dimension IS NOT NULL) AND (dimension >= 1)) OR (((kind)::text = 'retrieval'::text) AND (vector_space_id IS NULL) AND (dimension IS NULL)))
+  CONSTRAINT "knowledge_space_profile_revisions_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
+  CONSTRAINT "knowledge_space_profile_revisions_lifecycle_ck" CHECK (("state" = 'candidate' AND "activated_at" IS NULL AND "superseded_at" IS NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'active' AND "activated_at" IS NOT NULL AND "superseded_at" IS NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'superseded' AND "activated_at" IS NOT NULL AND "superseded_at" IS NOT NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'failed' AND "activated_at" IS NULL AND "superseded_at" IS NULL AND "failed_at" IS NOT NULL AND "failure_code" IS NOT NULL AND "failure_message" IS NOT NULL)),
+  CONSTRAINT "knowledge_space_profile_revisions_positive_ck" CHECK ("revision" >= 1 AND ("dimension" IS NULL OR "dimension" >= 1)),
+  CONSTRAINT "knowledge_space_profile_revisions_state_ck" CHECK ("state" IN ('candidate', 'active', 'superseded', 'failed')),
+  CONSTRAINT "knowledge_space_profile_revisions_vector_shape_ck" CHECK (("kind" = 'embedding' AND "vector_space_id" IS NOT NULL AND "dimension" IS NOT NULL AND "dimension" >= 1) OR ("kind" = 'retrieval' AND "vector_space_id" IS NULL AND "dimension" IS NULL))
 );
 -- Create index "knowledge_space_profile_revisions_scope_state_idx" to table: "knowledge_space_profile_revisions"
 CREATE INDEX "knowledge_space_profile_revisions_scope_state_idx" ON "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "state", "revision", "id");
@@ -147,8 +147,8 @@ CREATE TABLE "knowledge_space_profile_heads" (
   PRIMARY KEY ("id"),
   CONSTRAINT "knowledge_space_profile_heads_revision_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id", "kind", "profile_revision_id", "active_revision") REFERENCES "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "id", "revision") ON UPDATE NO ACTION ON DELETE NO ACTION,
   CONSTRAINT "knowledge_space_profile_heads_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON UPDATE NO ACTION ON DELETE CASCADE,
-  CONSTRAINT "knowledge_space_profile_heads_kind_ck" CHECK ((kind)::text = ANY (ARRAY[('embedding'::character varying)::text, ('retrieval'::character varying)::text])),
-  CONSTRAINT "knowledge_space_profile_heads_positive_ck" CHECK ((active_revision >= 1) AND (row_version >= 1))
+  CONSTRAINT "knowledge_space_profile_heads_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
+  CONSTRAINT "knowledge_space_profile_heads_positive_ck" CHECK ("active_revision" >= 1 AND "row_version" >= 1)
 );
 -- Create index "knowledge_space_profile_heads_scope_uq" to table: "knowledge_space_profile_heads"
 CREATE UNIQUE INDEX "knowledge_space_profile_heads_scope_uq" ON "knowledge_space_profile_heads" ("tenant_id", "knowledge_space_id", "kind");
@@ -170,9 +170,9 @@ CREATE TABLE "sources" (
   CONSTRAINT "sources_knowledge_space_id_fkey" FOREIGN KEY ("knowledge_space_id") REFERENCES "knowledge_spaces" ("id") ON UPDATE NO ACTION ON DELETE CASCADE
 );
 -- Create index "sources_credential_backfill_discovery_idx" to table: "sources"
-CREATE INDEX "sources_credential_backfill_discovery_idx" ON "sources" ("id") WHERE (credential_ref IS NULL);
+CREATE INDEX "sources_credential_backfill_discovery_idx" ON "sources" ("id") WHERE "credential_ref" IS NULL;
 -- Create index "sources_credential_ref_uq" to table: "sources"
-CREATE UNIQUE INDEX "sources_credential_ref_uq" ON "sources" ("credential_ref") WHERE (credential_ref IS NOT NULL);
+CREATE UNIQUE INDEX "sources_credential_ref_uq" ON "sources" ("credential_ref") WHERE "credential_ref" IS NOT NULL;
 -- Create index "sources_space_id_uq" to table: "sources"
 CREATE UNIQUE INDEX "sources_space_id_uq" ON "sources" ("knowledge_space_id", "id");
 -- Create index "sources_space_status_idx" to table: "sources"
@@ -201,11 +201,11 @@ CREATE TABLE "source_credential_backfills" (
   PRIMARY KEY ("id"),
   CONSTRAINT "source_credential_backfills_knowledge_space_id_source_id_fkey" FOREIGN KEY ("knowledge_space_id", "source_id") REFERENCES "sources" ("knowledge_space_id", "id") ON UPDATE NO ACTION ON DELETE CASCADE,
   CONSTRAINT "source_credential_backfills_tenant_id_knowledge_space_id_fkey" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON UPDATE NO ACTION ON DELETE CASCADE,
-  CONSTRAINT "source_credential_backfills_counts_ck" CHECK ((retry_count >= 0) AND (row_version >= 0)),
-  CONSTRAINT "source_credential_backfills_lease_ck" CHECK (((run_state = 'running'::text) AND (worker_id IS NOT NULL) AND (lease_token IS NOT NULL) AND (lease_expires_at IS NOT NULL) AND (heartbeat_at IS NOT NULL) AND (completed_at IS NULL)) OR ((run_state <> 'running'::text) AND (worker_id IS NULL) AND (lease_token IS NULL) AND (lease_expires_at IS NULL) AND (heartbeat_at IS NULL))),
-  CONSTRAINT "source_credential_backfills_source_version_ck" CHECK (source_version >= 1),
-  CONSTRAINT "source_credential_backfills_state_ck" CHECK (run_state = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])),
-  CONSTRAINT "source_credential_backfills_terminal_ck" CHECK (((run_state = ANY (ARRAY['succeeded'::text, 'failed'::text])) AND (completed_at IS NOT NULL)) OR ((run_state = ANY (ARRAY['queued'::text, 'running'::text])) AND (completed_at IS NULL)))
+  CONSTRAINT "source_credential_backfills_counts_ck" CHECK ("retry_count" >= 0 AND "row_version" >= 0),
+  CONSTRAINT "source_credential_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL AND "completed_at" IS NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "source_credential_backfills_source_version_ck" CHECK ("source_version" >= 1),
+  CONSTRAINT "source_credential_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
+  CONSTRAINT "source_credential_backfills_terminal_ck" CHECK (("run_state" IN ('succeeded', 'failed') AND "completed_at" IS NOT NULL) OR ("run_state" IN ('queued', 'running') AND "completed_at" IS NULL))
 );
 -- Create index "source_credential_backfills_candidate_ref_uq" to table: "source_credential_backfills"
 CREATE UNIQUE INDEX "source_credential_backfills_candidate_ref_uq" ON "source_credential_backfills" ("candidate_credential_ref");

@@ -14,9 +14,9 @@ CREATE TABLE `knowledge_spaces` (
   `updated_at` datetime(3) NOT NULL,
   PRIMARY KEY (`id`),
   UNIQUE INDEX `knowledge_spaces_tenant_id_uq` (`tenant_id`, `id`),
-  CONSTRAINT `knowledge_spaces_icon_ref_ck` CHECK (`icon_ref` is null or `icon_ref` regexp _utf8mb4'^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'),
-  CONSTRAINT `knowledge_spaces_lifecycle_ck` CHECK (`revision` >= 1 and ((`lifecycle_state` = _utf8mb4'active' and `deletion_job_id` is null and `deleting_at` is null) or (`lifecycle_state` = _utf8mb4'deleting' and `deletion_job_id` is not null and `deleting_at` is not null))),
-  CONSTRAINT `knowledge_spaces_tenant_id_length_ck` CHECK (char_length(`tenant_id`) <= 255)
+  CONSTRAINT `knowledge_spaces_icon_ref_ck` CHECK (`icon_ref` IS NULL OR `icon_ref` REGEXP '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'),
+  CONSTRAINT `knowledge_spaces_lifecycle_ck` CHECK (`revision` >= 1 AND ((`lifecycle_state` = 'active' AND `deletion_job_id` IS NULL AND `deleting_at` IS NULL) OR (`lifecycle_state` = 'deleting' AND `deletion_job_id` IS NOT NULL AND `deleting_at` IS NOT NULL))),
+  CONSTRAINT `knowledge_spaces_tenant_id_length_ck` CHECK (CHAR_LENGTH(`tenant_id`) <= 255)
 ) CHARSET utf8mb4 COLLATE utf8mb4_bin;
 -- Create "source_secret_lifecycle_refs" table
 CREATE TABLE `source_secret_lifecycle_refs` (
@@ -48,12 +48,12 @@ CREATE TABLE `source_secret_lifecycle_refs` (
   INDEX `source_secret_lifecycle_refs_recovery_idx` (`state`, `recover_after`, `id`),
   UNIQUE INDEX `source_secret_lifecycle_refs_ref_uq` (`credential_ref`),
   INDEX `source_secret_lifecycle_refs_scope_idx` (`tenant_id`, `knowledge_space_id`, `source_id`, `id`),
-  CONSTRAINT `source_secret_lifecycle_refs_counts_ck` CHECK (`delete_attempts` >= 0 and `row_version` >= 0),
-  CONSTRAINT `source_secret_lifecycle_refs_lease_ck` CHECK ((`state` = _utf8mb4'deleting' and `worker_id` is not null and `lease_token` is not null and `lease_expires_at` is not null and `heartbeat_at` is not null and `deleted_at` is null) or (`state` != _utf8mb4'deleting' and `worker_id` is null and `lease_token` is null and `lease_expires_at` is null and `heartbeat_at` is null)),
-  CONSTRAINT `source_secret_lifecycle_refs_purpose_ck` CHECK (`purpose` in (_utf8mb4'create',_utf8mb4'rotate',_utf8mb4'backfill')),
-  CONSTRAINT `source_secret_lifecycle_refs_source_version_ck` CHECK (`source_version` is null or `source_version` >= 1),
-  CONSTRAINT `source_secret_lifecycle_refs_state_ck` CHECK (`state` in (_utf8mb4'staged',_utf8mb4'candidate',_utf8mb4'active',_utf8mb4'retired',_utf8mb4'deleting',_utf8mb4'deleted')),
-  CONSTRAINT `source_secret_lifecycle_refs_terminal_ck` CHECK ((`state` = _utf8mb4'deleted' and `deleted_at` is not null) or (`state` != _utf8mb4'deleted' and `deleted_at` is null))
+  CONSTRAINT `source_secret_lifecycle_refs_counts_ck` CHECK (`delete_attempts` >= 0 AND `row_version` >= 0),
+  CONSTRAINT `source_secret_lifecycle_refs_lease_ck` CHECK ((`state` = 'deleting' AND `worker_id` IS NOT NULL AND `lease_token` IS NOT NULL AND `lease_expires_at` IS NOT NULL AND `heartbeat_at` IS NOT NULL AND `deleted_at` IS NULL) OR (`state` <> 'deleting' AND `worker_id` IS NULL AND `lease_token` IS NULL AND `lease_expires_at` IS NULL AND `heartbeat_at` IS NULL)),
+  CONSTRAINT `source_secret_lifecycle_refs_purpose_ck` CHECK (`purpose` IN ('create', 'rotate', 'backfill')),
+  CONSTRAINT `source_secret_lifecycle_refs_source_version_ck` CHECK (`source_version` IS NULL OR `source_version` >= 1),
+  CONSTRAINT `source_secret_lifecycle_refs_state_ck` CHECK (`state` IN ('staged', 'candidate', 'active', 'retired', 'deleting', 'deleted')),
+  CONSTRAINT `source_secret_lifecycle_refs_terminal_ck` CHECK ((`state` = 'deleted' AND `deleted_at` IS NOT NULL) OR (`state` <> 'deleted' AND `deleted_at` IS NULL))
 ) CHARSET utf8mb4 COLLATE utf8mb4_bin;
 -- Create "knowledge_space_profile_backfills" table
 CREATE TABLE `knowledge_space_profile_backfills` (
@@ -81,12 +81,12 @@ CREATE TABLE `knowledge_space_profile_backfills` (
   INDEX `knowledge_space_profile_backfills_claim_idx` (`run_state`, `lease_expires_at`, `updated_at`, `id`),
   UNIQUE INDEX `knowledge_space_profile_backfills_source_uq` (`tenant_id`, `knowledge_space_id`, `kind`, `source_manifest_version`, `source_snapshot_digest`),
   CONSTRAINT `knowledge_space_profile_backfills_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
-  CONSTRAINT `knowledge_space_profile_backfills_kind_ck` CHECK (`kind` in (_utf8mb4'embedding',_utf8mb4'retrieval')),
-  CONSTRAINT `knowledge_space_profile_backfills_lease_ck` CHECK ((`run_state` = _utf8mb4'running' and `worker_id` is not null and `lease_token` is not null and `lease_expires_at` is not null and `heartbeat_at` is not null) or (`run_state` != _utf8mb4'running' and `worker_id` is null and `lease_token` is null and `lease_expires_at` is null and `heartbeat_at` is null)),
-  CONSTRAINT `knowledge_space_profile_backfills_lease_token_ck` CHECK (`lease_token` is null or (`lease_token` regexp _utf8mb4'^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' and `lease_token` != _utf8mb4'00000000-0000-0000-0000-000000000000')),
-  CONSTRAINT `knowledge_space_profile_backfills_lifecycle_ck` CHECK ((`run_state` in (_utf8mb4'queued',_utf8mb4'running') and `completed_at` is null and `last_error_code` is null and `last_error_message` is null) or (`run_state` = _utf8mb4'succeeded' and `completed_at` is not null and `last_error_code` is null and `last_error_message` is null) or (`run_state` = _utf8mb4'failed' and `completed_at` is not null and `last_error_code` is not null and `last_error_message` is not null)),
-  CONSTRAINT `knowledge_space_profile_backfills_positive_ck` CHECK (`source_manifest_version` >= 1 and `execution_attempts` >= 0 and `max_execution_attempts` >= 1 and `execution_attempts` <= `max_execution_attempts` and `row_version` >= 1),
-  CONSTRAINT `knowledge_space_profile_backfills_state_ck` CHECK (`run_state` in (_utf8mb4'queued',_utf8mb4'running',_utf8mb4'succeeded',_utf8mb4'failed'))
+  CONSTRAINT `knowledge_space_profile_backfills_kind_ck` CHECK (`kind` IN ('embedding', 'retrieval')),
+  CONSTRAINT `knowledge_space_profile_backfills_lease_ck` CHECK ((`run_state` = 'running' AND `worker_id` IS NOT NULL AND `lease_token` IS NOT NULL AND `lease_expires_at` IS NOT NULL AND `heartbeat_at` IS NOT NULL) OR (`run_state` <> 'running' AND `worker_id` IS NULL AND `lease_token` IS NULL AND `lease_expires_at` IS NULL AND `heartbeat_at` IS NULL)),
+  CONSTRAINT `knowledge_space_profile_backfills_lease_token_ck` CHECK (`lease_token` IS NULL OR (`lease_token` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' AND `lease_token` <> '00000000-0000-0000-0000-000000000000')),
+  CONSTRAINT `knowledge_space_profile_backfills_lifecycle_ck` CHECK ((`run_state` IN ('queued', 'running') AND `completed_at` IS NULL AND `last_error_code` IS NULL AND `last_error_message` IS NULL) OR (`run_state` = 'succeeded' AND `completed_at` IS NOT NULL AND `last_error_code` IS NULL AND `last_error_message` IS NULL) OR (`run_state` = 'failed' AND `completed_at` IS NOT NULL AND `last_error_code` IS NOT NULL AND `last_error_message` IS NOT NULL)),
+  CONSTRAINT `knowledge_space_profile_backfills_positive_ck` CHECK (`source_manifest_version` >= 1 AND `execution_attempts` >= 0 AND `max_execution_attempts` >= 1 AND `execution_attempts` <= `max_execution_attempts` AND `row_version` >= 1),
+  CONSTRAINT `knowledge_space_profile_backfills_state_ck` CHECK (`run_state` IN ('queued', 'running', 'succeeded', 'failed'))
 ) CHARSET utf8mb4 COLLATE utf8mb4_bin;
 -- Create "knowledge_space_profile_revisions" table
 CREATE TABLE `knowledge_space_profile_revisions` (
@@ -119,11 +119,11 @@ CREATE TABLE `knowledge_space_profile_revisions` (
   UNIQUE INDEX `knowledge_space_profile_revisions_scope_revision_uq` (`tenant_id`, `knowledge_space_id`, `kind`, `revision`),
   INDEX `knowledge_space_profile_revisions_scope_state_idx` (`tenant_id`, `knowledge_space_id`, `kind`, `state`, `revision`, `id`),
   CONSTRAINT `knowledge_space_profile_revisions_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
-  CONSTRAINT `knowledge_space_profile_revisions_kind_ck` CHECK (`kind` in (_utf8mb4'embedding',_utf8mb4'retrieval')),
-  CONSTRAINT `knowledge_space_profile_revisions_lifecycle_ck` CHECK ((`state` = _utf8mb4'candidate' and `activated_at` is null and `superseded_at` is null and `failed_at` is null and `failure_code` is null and `failure_message` is null) or (`state` = _utf8mb4'active' and `activated_at` is not null and `superseded_at` is null and `failed_at` is null and `failure_code` is null and `failure_message` is null) or (`state` = _utf8mb4'superseded' and `activated_at` is not null and `superseded_at` is not null and `failed_at` is null and `failure_code` is null and `failure_message` is null) or (`state` = _utf8mb4'failed' and `activated_at` is null and `superseded_at` is null and `failed_at` is not null and `failure_code` is not null and `failure_message` is not null)),
-  CONSTRAINT `knowledge_space_profile_revisions_positive_ck` CHECK (`revision` >= 1 and (`dimension` is null or `dimension` >= 1)),
-  CONSTRAINT `knowledge_space_profile_revisions_state_ck` CHECK (`state` in (_utf8mb4'candidate',_utf8mb4'active',_utf8mb4'superseded',_utf8mb4'failed')),
-  CONSTRAINT `knowledge_space_profile_revisions_vector_shape_ck` CHECK ((`kind` = _utf8mb4'embedding' and `vector_space_id` is not null and `dimension` is not null and `dimension` >= 1) or (`kind` = _utf8mb4'retrieval' and `vector_space_id` is null and `dimension` is null))
+  CONSTRAINT `knowledge_space_profile_revisions_kind_ck` CHECK (`kind` IN ('embedding', 'retrieval')),
+  CONSTRAINT `knowledge_space_profile_revisions_lifecycle_ck` CHECK ((`state` = 'candidate' AND `activated_at` IS NULL AND `superseded_at` IS NULL AND `failed_at` IS NULL AND `failure_code` IS NULL AND `failure_message` IS NULL) OR (`state` = 'active' AND `activated_at` IS NOT NULL AND `superseded_at` IS NULL AND `failed_at` IS NULL AND `failure_code` IS NULL AND `failure_message` IS NULL) OR (`state` = 'superseded' AND `activated_at` IS NOT NULL AND `superseded_at` IS NOT NULL AND `failed_at` IS NULL AND `failure_code` IS NULL AND `failure_message` IS NULL) OR (`state` = 'failed' AND `activated_at` IS NULL AND `superseded_at` IS NULL AND `failed_at` IS NOT NULL AND `failure_code` IS NOT NULL AND `failure_message` IS NOT NULL)),
+  CONSTRAINT `knowledge_space_profile_revisions_positive_ck` CHECK (`revision` >= 1 AND (`dimension` IS NULL OR `dimension` >= 1)),
+  CONSTRAINT `knowledge_space_profile_revisions_state_ck` CHECK (`state` IN ('candidate', 'active', 'superseded', 'failed')),
+  CONSTRAINT `knowledge_space_profile_revisions_vector_shape_ck` CHECK ((`kind` = 'embedding' AND `vector_space_id` IS NOT NULL AND `dimension` IS NOT NULL AND `dimension` >= 1) OR (`kind` = 'retrieval' AND `vector_space_id` IS NULL AND `dimension` IS NULL))
 ) CHARSET utf8mb4 COLLATE utf8mb4_bin;
 -- Create "knowledge_space_profile_heads" table
 CREATE TABLE `knowledge_space_profile_heads` (
@@ -141,8 +141,8 @@ CREATE TABLE `knowledge_space_profile_heads` (
   UNIQUE INDEX `knowledge_space_profile_heads_scope_uq` (`tenant_id`, `knowledge_space_id`, `kind`),
   CONSTRAINT `knowledge_space_profile_heads_revision_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`, `kind`, `profile_revision_id`, `active_revision`) REFERENCES `knowledge_space_profile_revisions` (`tenant_id`, `knowledge_space_id`, `kind`, `id`, `revision`),
   CONSTRAINT `knowledge_space_profile_heads_space_fk` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
-  CONSTRAINT `knowledge_space_profile_heads_kind_ck` CHECK (`kind` in (_utf8mb4'embedding',_utf8mb4'retrieval')),
-  CONSTRAINT `knowledge_space_profile_heads_positive_ck` CHECK (`active_revision` >= 1 and `row_version` >= 1)
+  CONSTRAINT `knowledge_space_profile_heads_kind_ck` CHECK (`kind` IN ('embedding', 'retrieval')),
+  CONSTRAINT `knowledge_space_profile_heads_positive_ck` CHECK (`active_revision` >= 1 AND `row_version` >= 1)
 ) CHARSET utf8mb4 COLLATE utf8mb4_bin;
 -- Create "sources" table
 CREATE TABLE `sources` (
@@ -194,9 +194,9 @@ CREATE TABLE `source_credential_backfills` (
   UNIQUE INDEX `source_credential_backfills_source_uq` (`tenant_id`, `knowledge_space_id`, `source_id`),
   CONSTRAINT `source_credential_backfills_knowledge_space_id_source_id_fkey` FOREIGN KEY (`knowledge_space_id`, `source_id`) REFERENCES `sources` (`knowledge_space_id`, `id`) ON DELETE CASCADE,
   CONSTRAINT `source_credential_backfills_tenant_id_knowledge_space_id_fkey` FOREIGN KEY (`tenant_id`, `knowledge_space_id`) REFERENCES `knowledge_spaces` (`tenant_id`, `id`) ON DELETE CASCADE,
-  CONSTRAINT `source_credential_backfills_counts_ck` CHECK (`retry_count` >= 0 and `row_version` >= 0),
-  CONSTRAINT `source_credential_backfills_lease_ck` CHECK ((`run_state` = _utf8mb4'running' and `worker_id` is not null and `lease_token` is not null and `lease_expires_at` is not null and `heartbeat_at` is not null and `completed_at` is null) or (`run_state` != _utf8mb4'running' and `worker_id` is null and `lease_token` is null and `lease_expires_at` is null and `heartbeat_at` is null)),
+  CONSTRAINT `source_credential_backfills_counts_ck` CHECK (`retry_count` >= 0 AND `row_version` >= 0),
+  CONSTRAINT `source_credential_backfills_lease_ck` CHECK ((`run_state` = 'running' AND `worker_id` IS NOT NULL AND `lease_token` IS NOT NULL AND `lease_expires_at` IS NOT NULL AND `heartbeat_at` IS NOT NULL AND `completed_at` IS NULL) OR (`run_state` <> 'running' AND `worker_id` IS NULL AND `lease_token` IS NULL AND `lease_expires_at` IS NULL AND `heartbeat_at` IS NULL)),
   CONSTRAINT `source_credential_backfills_source_version_ck` CHECK (`source_version` >= 1),
-  CONSTRAINT `source_credential_backfills_state_ck` CHECK (`run_state` in (_utf8mb4'queued',_utf8mb4'running',_utf8mb4'succeeded',_utf8mb4'failed')),
-  CONSTRAINT `source_credential_backfills_terminal_ck` CHECK ((`run_state` in (_utf8mb4'succeeded',_utf8mb4'failed') and `completed_at` is not null) or (`run_state` in (_utf8mb4'queued',_utf8mb4'running') and `completed_at` is null))
+  CONSTRAINT `source_credential_backfills_state_ck` CHECK (`run_state` IN ('queued', 'running', 'succeeded', 'failed')),
+  CONSTRAINT `source_credential_backfills_terminal_ck` CHECK ((`run_state` IN ('succeeded', 'failed') AND `completed_at` IS NOT NULL) OR (`run_state` IN ('queued', 'running') AND `completed_at` IS NULL))
 ) CHARSET utf8mb4 COLLATE utf8mb4_bin;

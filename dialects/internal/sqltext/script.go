@@ -45,6 +45,8 @@ type Column struct {
 type Constraint struct {
 	Name string
 	Body string
+	// Check is the expression of a CHECK constraint (see CheckConstraint).
+	Check string
 }
 
 // Index is a lowered index, or a raw statement when Raw is set.
@@ -55,7 +57,9 @@ type Index struct {
 	Unique bool
 	Using  string
 	Parts  []string
-	Where  string
+	// Exprs are the expressions of Parts, "" for a column part.
+	Exprs []string
+	Where string
 }
 
 // Deferred is a foreign key added by ALTER TABLE after all tables.
