@@ -14,7 +14,7 @@ type rnd struct {
 
 func newRnd(seed uint64) *rnd { return &rnd{r: rand.New(rand.NewPCG(seed, 0x5eed))} }
 
-func (g *rnd) n(k int) int          { return g.r.IntN(k) }
+func (g *rnd) n(k int) int           { return g.r.IntN(k) }
 func (g *rnd) chance(p float64) bool { return g.r.Float64() < p }
 func pick[T any](g *rnd, xs []T) T   { return xs[g.r.IntN(len(xs))] }
 

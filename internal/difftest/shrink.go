@@ -97,7 +97,9 @@ func reductions(m *Model) []*Model {
 			}
 		}
 		if len(t.PK) > 1 {
-			edit(func(c *Model) { dropColumn(c, c.Tables[ti], slices.IndexFunc(t.Cols, func(x *Col) bool { return x.Name == t.PK[1] })) })
+			edit(func(c *Model) {
+				dropColumn(c, c.Tables[ti], slices.IndexFunc(t.Cols, func(x *Col) bool { return x.Name == t.PK[1] }))
+			})
 		}
 	}
 	if m.UUIDCheck {

@@ -14,8 +14,8 @@ type Value struct {
 	S    string // number text, "true"/"false", string, or hex for bytes
 }
 
-func null() Value         { return Value{Null: true} }
-func val(s string) Value  { return Value{S: s} }
+func null() Value        { return Value{Null: true} }
+func val(s string) Value { return Value{S: s} }
 func vals(ss ...string) []Value {
 	out := make([]Value, len(ss))
 	for i, s := range ss {
