@@ -11,13 +11,12 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/rules"
 )
 
 // Name is the dialect's name in schema.hcl and atlas.hcl.
 const Name = "postgres"
 
-// maxIdent is PostgreSQL's NAMEDATALEN - 1: longer names are silently cut.
-const maxIdent = 63
 
 // Dialect is PostgreSQL (15 and later).
 type Dialect struct{}
@@ -34,6 +33,8 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 		}
 	}
 	l := &lowerer{rec: rec}
+	rules.Names(s, Name, limits, rec)
+	rules.Indexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
@@ -107,11 +108,6 @@ type lowerer struct {
 	rec *sqltext.Recorder
 }
 
-func (l *lowerer) ident(name, what string, rng hcl.Range) {
-	if len(name) > maxIdent {
-		l.rec.Errorf(rng, "Identifier too long", "The %s name %q is %d bytes; PostgreSQL allows at most %d and would silently cut it.", what, name, len(name), maxIdent)
-	}
-}
 
 // Type returns the PostgreSQL type of a neutral type.
 func Type(t compiler.Type) string {
@@ -160,7 +156,6 @@ var typeNotes = map[compiler.TypeKind]string{
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
-	l.ident(c.Name, "column", c.Range)
 	lc := &sqltext.Column{Name: c.Name, Type: Type(c.Type), NotNull: !c.Null, Comment: c.Comment}
 	o := c.Overrides.For(Name)
 	switch {
@@ -194,12 +189,10 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 }
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
-	l.ident(u.Name, "unique constraint", u.Range)
 	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
-	l.ident(c.Name, "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
@@ -220,7 +213,6 @@ var actions = map[compiler.Action]string{
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
-	l.ident(fk.Name, "foreign key", fk.Range)
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	if a := actions[fk.OnDelete]; a != "" {
 		body += " ON DELETE " + a
@@ -238,7 +230,6 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	l.ident(idx.Name, "index", idx.Range)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL}, true
@@ -268,5 +259,4 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 }
 
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
-	l.ident(t.Name, "table", t.Range)
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,16 +16,13 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/rules"
 )
 
 // Name is the dialect's name in schema.hcl and atlas.hcl.
 const Name = "tidb"
 
 const (
-	// maxIdent is TiDB's limit on identifiers, in characters.
-	maxIdent = 64
-	// maxKeyBytes is TiDB's default max-index-length.
-	maxKeyBytes = 3072
 	// timestampPrecision keeps milliseconds, as the hand-written schemas did.
 	timestampPrecision = 3
 )
@@ -73,6 +71,8 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	set, diags := DecodeSettings(s)
 	rec.Diags = append(rec.Diags, diags...)
 	l := &lowerer{rec: rec, set: set, schema: s}
+	rules.Names(s, Name, limits, rec)
+	rules.Indexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
 	if rec.Diags.HasErrors() {
@@ -160,11 +160,6 @@ type lowerer struct {
 	names  map[string]bool // the model's constraint and index names
 }
 
-func (l *lowerer) ident(name, what string, rng hcl.Range) {
-	if n := utf8.RuneCountInString(name); n > maxIdent {
-		l.rec.Errorf(rng, "Identifier too long", "The %s name %q is %d characters; TiDB allows at most %d.", what, name, n, maxIdent)
-	}
-}
 
 // Type returns the TiDB type of a neutral type.
 func Type(t compiler.Type) string {
@@ -246,7 +241,6 @@ func effectiveType(c *compiler.Column) (compiler.Type, bool) {
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
-	l.ident(c.Name, "column", c.Range)
 	lc := &sqltext.Column{Name: c.Name, NotNull: !c.Null, Comment: c.Comment}
 	o := c.Overrides.For(Name)
 	typ, known := effectiveType(c)
@@ -318,19 +312,17 @@ func (l *lowerer) keyColumns(t *compiler.Table, names []string, ranges []hcl.Ran
 		}
 		total += l.indexable(t, n, what, r)
 	}
-	if total > maxKeyBytes {
-		l.rec.Errorf(rng, "Key too long", "The %s on (%s) may take %d bytes; TiDB's limit is %d. Shorten the varchar columns in it.", what, strings.Join(names, ", "), total, maxKeyBytes)
+	if total > limits.MaxKeyBytes {
+		l.rec.Errorf(rng, "Key too long", "The %s on (%s) may take %d bytes; TiDB's limit is %d. Shorten the varchar columns in it.", what, strings.Join(names, ", "), total, limits.MaxKeyBytes)
 	}
 }
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
-	l.ident(u.Name, "unique constraint", u.Range)
 	l.keyColumns(t, u.Columns, u.ColumnRanges, "unique constraint", u.Range)
 	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
-	l.ident(c.Name, "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
@@ -342,7 +334,45 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 			l.rec.Errorf(c.Range, "CHECK on a foreign key column with an action", "TiDB rejects CHECK %q because it uses column %q, which foreign key %q changes by its ON DELETE/ON UPDATE action. Drop the action, move the rule out of the CHECK, or give a TiDB override: tidb { skip = true }.", c.Name, col, fk)
 		}
 	}
-	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+	e, changed := boolContext(c.Expr)
+	if changed {
+		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "a bool column used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
+	}
+	if e, changed = dotAll(e); changed {
+		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
+	}
+	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, e) + ")"}, true
+}
+
+// boolContext rewrites a bool column used as a condition (CHECK (b), NOT b,
+// b AND c) into b = TRUE: TiDB stores bool as TINYINT(1) and refuses a CHECK
+// whose value is not boolean (error 3812). b = TRUE keeps SQL's three values
+// (NULL stays NULL). The model's tree is shared between dialects, so changed
+// nodes are copies.
+func boolContext(n expr.Node) (expr.Node, bool) {
+	switch x := n.(type) {
+	case *expr.Column:
+		if x.Kind == expr.KindBool {
+			return &expr.Paren{X: &expr.Binary{Op: expr.OpEq, L: x, R: &expr.Literal{Kind: expr.LitBool, Value: "true"}}}, true
+		}
+	case *expr.Paren:
+		if y, ok := boolContext(x.X); ok {
+			return &expr.Paren{X: y}, true
+		}
+	case *expr.Not:
+		if y, ok := boolContext(x.X); ok {
+			return &expr.Not{X: y}, true
+		}
+	case *expr.Binary:
+		if x.Op == expr.OpAnd || x.Op == expr.OpOr {
+			l, lok := boolContext(x.L)
+			r, rok := boolContext(x.R)
+			if lok || rok {
+				return &expr.Binary{Op: x.Op, L: l, R: r}, true
+			}
+		}
+	}
+	return n, false
 }
 
 // explainExpr records the translations an expression needs on TiDB.
@@ -399,9 +429,9 @@ func actionColumns(t *compiler.Table) map[string]string {
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
-	l.ident(fk.Name, "foreign key", fk.Range)
 	// TiDB indexes the referencing columns of a foreign key.
 	l.keyColumns(t, fk.Columns, fk.ColumnRanges, "foreign key", fk.Range)
+	l.fkTypes(t, fk)
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	for _, a := range []struct {
 		clause string
@@ -419,6 +449,49 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		l.rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
 	return sqltext.Constraint{Name: fk.Name, Body: body}, true
+}
+
+// fkTypes refuses foreign key columns whose TiDB types TiDB finds
+// incompatible with the referenced ones (error 3780): string columns must be
+// of the same kind (CHAR with CHAR, VARCHAR with VARCHAR), other types equal.
+func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
+	ref := l.schema.Table(fk.RefTable)
+	if ref == nil {
+		return
+	}
+	for i, name := range fk.Columns {
+		c := t.Column(name)
+		if c == nil || i >= len(fk.RefColumns) || ref.Column(fk.RefColumns[i]) == nil {
+			continue
+		}
+		rc := ref.Column(fk.RefColumns[i])
+		ct, cknown := effectiveType(c)
+		rt, rknown := effectiveType(rc)
+		var ok bool
+		switch {
+		case !cknown || !rknown:
+			ok = !cknown && !rknown && strings.EqualFold(c.Overrides.For(Name).RawType, rc.Overrides.For(Name).RawType)
+		case ct.IsString() && rt.IsString():
+			ok = ct.Kind == rt.Kind
+		default:
+			ok = Type(ct) == Type(rt)
+		}
+		if !ok {
+			rng := fk.Range
+			if i < len(fk.ColumnRanges) {
+				rng = fk.ColumnRanges[i]
+			}
+			l.rec.Errorf(rng, "Foreign key type mismatch", "On TiDB, column %s.%s is %s but references %s.%s, which is %s; TiDB refuses a foreign key between different types (error 3780). Give both columns the same type (char with char, varchar with varchar), or the same TiDB override.", t.Name, name, sqlType(c), ref.Name, rc.Name, sqlType(rc))
+		}
+	}
+}
+
+// sqlType is the SQL type of c on TiDB.
+func sqlType(c *compiler.Column) string {
+	if t, known := effectiveType(c); known {
+		return Type(t)
+	}
+	return c.Overrides.For(Name).RawType
 }
 
 // notNullOn returns the columns that n requires to be non-null when n is a
@@ -443,7 +516,6 @@ func notNullOn(n expr.Node) []string {
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	l.ident(idx.Name, "index", idx.Range)
 	object := "index " + idx.Name
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
@@ -457,6 +529,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		if p.Expr != nil {
 			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
 			l.explainExpr(t, object, p.Expr)
+			l.exprKeyPart(t, idx, p)
 		} else {
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
@@ -499,6 +572,82 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	return li, true
 }
 
+// exprKeyPart refuses an expression key part TiDB cannot index directly:
+// one that calls a function or operator outside
+// tidb_allow_function_for_expression_index (error 8200), or whose value may
+// exceed the key size (error 1071). schemagen refuses rather than lowering to
+// an indexed generated column, which would add a column that SELECT * shows
+// on TiDB only.
+func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compiler.IndexPart) {
+	bad := ""
+	expr.Walk(p.Expr, func(n expr.Node) bool {
+		name := ""
+		switch n := n.(type) {
+		case *expr.Call:
+			name = n.Name
+		case *expr.JSONType:
+			name = "json_type"
+		case *expr.Binary:
+			if n.Op == expr.OpConcat {
+				name = "||"
+			}
+		}
+		if name != "" && !limits.ExprIndexFunctions[name] && bad == "" {
+			bad = name
+		}
+		return true
+	})
+	if bad == "||" {
+		bad = "|| (CONCAT)"
+	} else if bad != "" {
+		bad += "()"
+	}
+	if bad != "" {
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB does not allow %s in an expression index (error 8200); of the portable functions its expression indexes may call only %s. Index a column instead, give TiDB its own form: tidb { sql = \"CREATE INDEX ...\" }, or leave the index out of TiDB: tidb { skip = true }.", bad, strings.Join(sortedKeys(limits.ExprIndexFunctions), "(), ")+"()")
+		return
+	}
+	// lower() and upper() keep their argument's size; other results are small.
+	call, ok := unparen(p.Expr).(*expr.Call)
+	if !ok || call.Name != "lower" && call.Name != "upper" {
+		return
+	}
+	size := 0
+	for _, name := range expr.Columns(p.Expr) {
+		c := t.Column(name)
+		if c == nil {
+			continue
+		}
+		typ, known := effectiveType(c)
+		if !known || typ.Kind == compiler.TypeText {
+			size = limits.MaxKeyBytes + 1
+			break
+		}
+		size += keyBytes(typ)
+	}
+	if size > limits.MaxKeyBytes {
+		l.rec.Errorf(p.Range, "Key too long", "The expression key part of index %q may take more than TiDB's %d bytes (error 1071): it is over text or a long varchar. Index a varchar(n) column with 4 * n <= %d, or leave the index out of TiDB: tidb { skip = true }.", idx.Name, limits.MaxKeyBytes, limits.MaxKeyBytes)
+	}
+}
+
+func unparen(n expr.Node) expr.Node {
+	for {
+		p, ok := n.(*expr.Paren)
+		if !ok {
+			return n
+		}
+		n = p.X
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
 func containsPlain(idx *compiler.Index, col string) bool {
 	for _, p := range idx.Parts {
 		if p.Expr == nil && p.Column == col {
@@ -512,7 +661,9 @@ func containsPlain(idx *compiler.Index, col string) bool {
 const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
-	l.ident(t.Name, "table", t.Range)
+	if pk := t.PrimaryKey; pk != nil {
+		l.keyColumns(t, pk.Columns, pk.ColumnRanges, "primary key", pk.Range)
+	}
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -536,9 +687,9 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 // generatedName fits a name the dialect makes up into TiDB's limit,
 // deterministically, and reports a clash with a name of the model.
 func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Column) string {
-	if utf8.RuneCountInString(name) > maxIdent {
+	if utf8.RuneCountInString(name) > limits.MaxIdent {
 		sum := sha256.Sum256([]byte(name))
-		name = string([]rune(name)[:maxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
+		name = string([]rune(name)[:limits.MaxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
 	}
 	if l.names == nil {
 		l.names = map[string]bool{}
