@@ -17,7 +17,6 @@ import (
 // Name is the dialect's name in schema.hcl and atlas.hcl.
 const Name = "postgres"
 
-
 // Dialect is PostgreSQL (15 and later).
 type Dialect struct{}
 
@@ -107,7 +106,6 @@ func (syntax) JSONType(x string, types []string, not bool) string {
 type lowerer struct {
 	rec *sqltext.Recorder
 }
-
 
 // Type returns the PostgreSQL type of a neutral type.
 func Type(t compiler.Type) string {

@@ -4,7 +4,7 @@ import "github.com/schemagen/schemagen/dialects"
 
 // limits are TiDB's limits and naming rules (see dialects.Rules).
 var limits = &dialects.Rules{
-	Product: "TiDB",
+	Product:  "TiDB",
 	MaxIdent: 64,
 	FoldCase: true,
 	Namespaces: []dialects.Namespace{

@@ -160,7 +160,6 @@ type lowerer struct {
 	names  map[string]bool // the model's constraint and index names
 }
 
-
 // Type returns the TiDB type of a neutral type.
 func Type(t compiler.Type) string {
 	switch t.Kind {
