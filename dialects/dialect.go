@@ -205,8 +205,6 @@ type Rules struct {
 	// may call, and ExprIndexOperators the operators (nil: any).
 	ExprIndexFunctions map[string]bool
 	ExprIndexOperators map[string]bool
-	// MinDate and MaxDate bound dates and timestamps ("YYYY-MM-DD").
-	MinDate, MaxDate string
 	// IndexMethods are the USING methods an index may name, UniqueMethods
 	// those a unique index may (nil: the dialect has none and leaves USING
 	// out with a warning). OpClasses are the operator classes it knows (nil:

@@ -19,8 +19,6 @@ var limits = &dialects.Rules{
 	// A B-tree entry holds at most 2704 bytes (a third of a page); a longer
 	// value fails at INSERT, so keys are bounded by their declared sizes.
 	MaxKeyBytes:     2704,
-	MinDate:         "0001-01-01",
-	MaxDate:         "9999-12-31",
 	IndexMethods:    []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
 	UniqueMethods:   []string{"btree"},
 	RegexDotNewline: true,

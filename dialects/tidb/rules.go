@@ -20,8 +20,6 @@ var limits = &dialects.Rules{
 	// functions (|| is CONCAT, a function too); other calls are error 8200.
 	// Operators are not checked.
 	ExprIndexFunctions: map[string]bool{"lower": true, "upper": true, "json_type": true},
-	MinDate:            "1000-01-01",
-	MaxDate:            "9999-12-31",
 }
 
 // Rules implements dialects.RuleBook.
