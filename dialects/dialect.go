@@ -196,6 +196,10 @@ type Rules struct {
 	FoldCase bool
 	// TrailingSpace: names may end in a space.
 	TrailingSpace bool
+	// IdentQuote quotes identifiers in raw SQL; LowerUnquoted: unquoted
+	// identifiers there are read in lower case.
+	IdentQuote    byte
+	LowerUnquoted bool
 	// Namespaces are the name scopes; an object kind may be in several.
 	Namespaces []Namespace
 	// MaxKeyBytes bounds the bytes of one index key (0: no limit the model

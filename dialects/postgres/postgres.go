@@ -3,6 +3,7 @@ package postgres
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -34,6 +35,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	l := &lowerer{rec: rec}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
+	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
@@ -186,7 +188,38 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	return lc, true
 }
 
+// keySize refuses keys whose declared columns may hold more than a B-tree
+// entry takes: PostgreSQL would accept the DDL and fail the INSERT of a long
+// value, where TiDB refuses the DDL or accepts the row. Columns without a
+// declared bound (text, json, bytes, raw types) are left to the database.
+func (l *lowerer) keySize(t *compiler.Table, cols []string, what, name string, rng hcl.Range) {
+	total := 8 // the entry's header
+	for _, n := range cols {
+		c := t.Column(n)
+		if c == nil {
+			continue
+		}
+		typ := c.Type
+		if o := c.Overrides.For(Name); o != nil && (o.RawType != "" || o.Type != nil) {
+			if o.Type == nil {
+				continue
+			}
+			typ = *o.Type
+		}
+		switch typ.Kind {
+		case compiler.TypeVarchar, compiler.TypeChar:
+			total += 4*typ.Args[0] + 4 // UTF-8 takes up to 4 bytes a character
+		default:
+			total += 16
+		}
+	}
+	if total > limits.MaxKeyBytes {
+		l.rec.Errorf(rng, "Key too long", "The %s %q on (%s) may need %d bytes per entry; a PostgreSQL B-tree entry holds at most %d, and a longer value would fail its INSERT. Shorten the varchar columns in it.", what, name, strings.Join(cols, ", "), total, limits.MaxKeyBytes)
+	}
+}
+
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
+	l.keySize(t, u.Columns, "unique constraint", u.Name, u.Range)
 	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
@@ -233,6 +266,14 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		return &sqltext.Index{Raw: o.SQL}, true
 	}
 	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique, Using: idx.Using}
+	if idx.Using == "" || strings.EqualFold(idx.Using, "btree") {
+		var cols []string
+		for _, p := range idx.Parts {
+			// lower() and upper() keep their argument's size.
+			cols = append(cols, append(expr.Columns(p.Expr), p.Column)...)
+		}
+		l.keySize(t, slices.DeleteFunc(cols, func(c string) bool { return c == "" }), "index", idx.Name, idx.Range)
+	}
 	for _, p := range idx.Parts {
 		part := ""
 		if p.Expr != nil {
@@ -257,4 +298,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 }
 
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
+	if pk := t.PrimaryKey; pk != nil {
+		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
+	}
 }

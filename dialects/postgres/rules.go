@@ -9,6 +9,8 @@ var limits = &dialects.Rules{
 	MaxIdent:      63,
 	IdentBytes:    true,
 	TrailingSpace: true,
+	IdentQuote:    '"',
+	LowerUnquoted: true,
 	Namespaces: []dialects.Namespace{
 		{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique},
 			Why: "tables and indexes, unique constraints' included, share one name space per schema"},

@@ -4,9 +4,10 @@ import "github.com/schemagen/schemagen/dialects"
 
 // limits are TiDB's limits and naming rules (see dialects.Rules).
 var limits = &dialects.Rules{
-	Product:  "TiDB",
-	MaxIdent: 64,
-	FoldCase: true,
+	Product:    "TiDB",
+	MaxIdent:   64,
+	FoldCase:   true,
+	IdentQuote: '`',
 	Namespaces: []dialects.Namespace{
 		{Kinds: []dialects.ObjectKind{dialects.KindTable}, Why: "table names are unique per database"},
 		{Kinds: []dialects.ObjectKind{dialects.KindCheck}, Why: "CHECK names are unique per database (error 3822)"},

@@ -73,6 +73,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	l := &lowerer{rec: rec, set: set, schema: s}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
+	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
 	if rec.Diags.HasErrors() {
