@@ -32,8 +32,20 @@ type Object struct {
 	Range hcl.Range
 }
 
-// Objects returns the named objects of s that exist in dialect d, in model order.
+// Objects returns the named objects of s that exist in dialect d, in the
+// order of the source, so that a clash is reported at the later object.
 func Objects(s *compiler.Schema, d string) []Object {
+	out := objects(s, d)
+	slices.SortStableFunc(out, func(a, b Object) int {
+		if c := strings.Compare(a.Range.Filename, b.Range.Filename); c != 0 {
+			return c
+		}
+		return a.Range.Start.Byte - b.Range.Start.Byte
+	})
+	return out
+}
+
+func objects(s *compiler.Schema, d string) []Object {
 	var out []Object
 	for _, t := range s.Tables {
 		if t.Overrides.Skipped(d) {
