@@ -158,9 +158,13 @@ func (v *validator) condition(t *Table, n expr.Node, what string, rng hcl.Range)
 	v.doubleMod(t, n, rng)
 }
 
-// doubleMod refuses % over a double: PostgreSQL has no such operator.
+// doubleMod refuses % over a double: PostgreSQL has no such operator. It
+// also refuses NUL in string literals, which PostgreSQL does not read.
 func (v *validator) doubleMod(t *Table, n expr.Node, rng hcl.Range) {
 	expr.Walk(n, func(x expr.Node) bool {
+		if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitString && strings.ContainsRune(lit.Value, 0) {
+			v.errorf(rng, "Invalid expression", "A string literal of table %q holds a NUL character, which PostgreSQL does not read; leave it out.", t.Name)
+		}
 		b, ok := x.(*expr.Binary)
 		if !ok || b.Op != expr.OpMod {
 			return true

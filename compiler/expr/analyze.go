@@ -128,9 +128,6 @@ func (a *analyzer) kind(n Node) Kind {
 	case *Literal:
 		switch n.Kind {
 		case LitString:
-			if strings.ContainsRune(n.Value, 0) {
-				a.errorf(n, "a string literal cannot hold a NUL character (PostgreSQL refuses it)")
-			}
 			return KindString
 		case LitNumber:
 			if strings.Contains(n.Value, ".") {

@@ -64,3 +64,19 @@ func hasDot(p string) bool {
 	}
 	return false
 }
+
+// undoDotAll removes the (?s) dotAll added to a pattern with `.`, so that an
+// expression TiDB reports back reads as the model wrote it. n is a tree just
+// read, not shared.
+func undoDotAll(n expr.Node) {
+	expr.Walk(n, func(n expr.Node) bool {
+		if b, ok := n.(*expr.Binary); ok && (b.Op == expr.OpRegex || b.Op == expr.OpNotRegex) {
+			if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitString {
+				if p, cut := strings.CutPrefix(lit.Value, "(?s)"); cut && hasDot(p) {
+					lit.Value = p
+				}
+			}
+		}
+		return true
+	})
+}
