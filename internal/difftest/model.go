@@ -62,6 +62,9 @@ type Index struct {
 	Cols   []string // "expr:..." for an expression part
 	Where  string
 	Using  string
+	// Override is the body of per-dialect blocks (a non-unique index may
+	// be left out of one dialect without changing what rows mean).
+	Override string
 }
 
 // FK is a foreign key.
@@ -182,6 +185,7 @@ func (m *Model) HCL() string {
 			if idx.Where != "" {
 				fmt.Fprintf(&b, "    where = %s\n", q(idx.Where))
 			}
+			b.WriteString(indent(idx.Override, "    "))
 			b.WriteString("  }\n")
 		}
 		b.WriteString("}\n\n")

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/schemagen/schemagen/compiler/expr"
 )
 
 // rnd draws random models and statements from one seed.
@@ -84,6 +86,13 @@ func (g *rnd) Model() *Model {
 		for k := range g.n(3) {
 			t.Checks = append(t.Checks, Check{Name: fmt.Sprintf("%s_ck%d", t.Name, k), Expr: g.boolExpr(t, 2)})
 		}
+		// Names that clash on one database only: the compiler must refuse them.
+		if g.chance(0.03) && len(t.Checks) > 0 {
+			t.Checks[0].Name = pick(g, []string{"shared_ck", t.Name + "_ix0", strings.ToUpper(t.Name) + "_CK0"})
+		}
+		if g.chance(0.02) {
+			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(t.Cols[len(t.Cols)-1].Name), Type: Type{"int", nil}, Null: true})
+		}
 		if g.chance(0.3) {
 			var cols []string
 			for _, c := range g.some(t.Cols, 2) {
@@ -153,19 +162,21 @@ func (g *rnd) columnOverride(t Type) string {
 	return ""
 }
 
-var regexes = []string{`^[a-z]*$`, `.`, `^a`, `a$`, `^.*$`, `[[:alpha:]]`, `[0-9]`, `^$`, ``, `\pL`, `a|b`, `^(a|b)+$`,
-	`[^a]`, `\s`, `\w+`, `^.$`, `x{2,}`, `\.`, `[é]`, `(?i)a`, `\x{41}`, `\Qa.\E`, `a.b`}
+var regexes = []string{`^[a-z]*$`, `.`, `^a`, `a$`, `^.*$`, `[0-9]`, `^$`, `a|b`, `^(a|b)+$`,
+	`[^a]`, `^.$`, `x{2,}`, `\.`, `[é]`, `a.b`, `[[:digit:]]`, `\d+`, `^[A-Za-z ]+$`, `é`, `^(ab|a)$`}
 
-// atom is a boolean test of one column.
+// atom is a boolean test of one column; now and then one the compiler
+// must refuse.
 func (g *rnd) atom(t *Table) string {
 	c := pick(g, t.Cols)
 	n := quoteIdent(c.Name)
 	if g.chance(0.1) {
 		return n + pick(g, []string{" IS NULL", " IS NOT NULL"})
 	}
+	bad := g.chance(0.05)
 	lit := func() string {
 		v := pick(g, edges(c.Type))
-		for strings.Contains(v.S, "e") && c.Type.Name == "double" && g.chance(0.9) {
+		for !bad && (strings.Contains(v.S, "e") && c.Type.Name == "double" || expr.LiteralProblem(v.S, kinds[c.Type.Name]) != "") {
 			v = pick(g, edges(c.Type))
 		}
 		switch c.Type.Name {
@@ -176,35 +187,54 @@ func (g *rnd) atom(t *Table) string {
 		}
 		return sqlString(v.S)
 	}
+	var good, wrong []string
 	switch c.Type.Name {
 	case "smallint", "int", "bigint", "decimal", "double":
-		return pick(g, []string{
+		good = []string{
 			n + " > " + lit(), n + " <= " + lit(), n + " BETWEEN " + lit() + " AND " + lit(),
 			n + " IN (" + lit() + ", " + lit() + ")", "abs(" + n + ") < " + lit(), n + " + 1 > " + lit(),
-			n + " % 2 = 0", n + " * 2 <> " + lit(), "-" + n + " < " + lit(), n + " + 1", n + " - 1.5 >= 0",
-			n + " IS DISTINCT FROM " + lit(), n + " = 'x'",
-		})
+			n + " * 2 <> " + lit(), "-" + n + " < " + lit(), n + " - 1.5 >= 0", n + " IS DISTINCT FROM " + lit(),
+		}
+		if c.Type.Name != "double" {
+			good = append(good, n+" % 2 = 0")
+		}
+		wrong = []string{n + " + 1", n + " = 'x'", n + " % 2 = 0"}
 	case "bool":
-		return pick(g, []string{n, "NOT " + n, n + " = true", n + " <> false", n + " = 'b'", n + " IS NOT DISTINCT FROM false"})
+		good = []string{n, "NOT " + n, n + " = true", n + " <> false", n + " IS NOT DISTINCT FROM false"}
+		wrong = []string{n + " = 'b'", n + " + 1 > 0"}
 	case "uuid":
-		return pick(g, []string{n + " <> " + lit(), "char_length(" + n + ") = 36", n + " ~ '^[0-9a-f-]+$'", n + " <> 'not-a-uuid'", n + " > " + lit()})
+		good = []string{n + " <> " + lit(), "char_length(" + n + ") = 36", n + " ~ '^[0-9a-f-]+$'", n + " > " + lit(), n + " LIKE 'a%'"}
+		wrong = []string{n + " <> 'not-a-uuid'", n + " = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'"}
 	case "timestamp":
-		return pick(g, []string{n + " > '2000-01-01 00:00:00'", n + " < '2020-13-01 00:00:00'", n + " >= " + lit(), n + " <> '2020-01-01'"})
+		good = []string{n + " > '2000-01-01 00:00:00'", n + " >= " + lit(), n + " <> '2020-01-01'", n + " < '2020-06-15 10:20:30.5'"}
+		wrong = []string{n + " < '2020-13-01 00:00:00'", n + " > 'yesterday'"}
 	case "date":
-		return pick(g, []string{n + " >= '1900-01-01'", n + " <> '2020-02-30'", n + " < " + lit(), n + " BETWEEN '2000-01-01' AND '2030-12-31'"})
+		good = []string{n + " >= '1900-01-01'", n + " < " + lit(), n + " BETWEEN '2000-01-01' AND '2030-12-31'"}
+		wrong = []string{n + " <> '2020-02-30'"}
 	case "json":
-		return pick(g, []string{"json_type(" + n + ") = 'object'", "json_type(" + n + ") IN ('array', 'object')",
-			"json_type(" + n + ") <> 'null'", "json_type(" + n + ") NOT IN ('number', 'string')"})
+		good = []string{"json_type(" + n + ") = 'object'", "json_type(" + n + ") IN ('array', 'object')",
+			"json_type(" + n + ") <> 'null'", "json_type(" + n + ") NOT IN ('number', 'string')"}
+		wrong = []string{n + " = '{}'"}
 	case "bytes":
-		return n + " IS NOT NULL"
+		good = []string{n + " IS NOT NULL"}
+		wrong = []string{n + " = 'x'"}
+	default:
+		good = []string{
+			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(1+g.n(6)), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
+			n + " LIKE 'a%'", n + " NOT LIKE '%b'", n + " ~ " + sqlString(pick(g, regexes)), n + " !~ " + sqlString(pick(g, regexes)),
+			n + " || 'x' <> 'ax'", n + " IN (" + lit() + ", " + lit() + ")", n + " IS DISTINCT FROM " + lit(), n + " = " + lit(),
+			n + " > " + lit(), n + " LIKE 'A_'",
+		}
+		wrong = []string{n + " ~ ''", n + " ~ '\\pL'", n + " + 1 > 0", n}
 	}
-	return pick(g, []string{
-		n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(1+g.n(6)), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
-		n + " LIKE 'a%'", n + " NOT LIKE '%b'", n + " ~ " + sqlString(pick(g, regexes)), n + " !~ " + sqlString(pick(g, regexes)),
-		n + " || 'x' <> 'ax'", n + " IN (" + lit() + ", " + lit() + ")", n + " IS DISTINCT FROM " + lit(), n + " = " + lit(),
-		n + " > " + lit(), n + " LIKE 'A_'",
-	})
+	if bad {
+		return pick(g, wrong)
+	}
+	return pick(g, good)
 }
+
+// kinds maps neutral type names to their kinds in expressions.
+var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime}
 
 func (g *rnd) boolExpr(t *Table, depth int) string {
 	if depth == 0 || g.chance(0.5) {
@@ -224,11 +254,20 @@ func (g *rnd) index(t *Table, name string) Index {
 	for _, c := range g.some(t.Cols, 2) {
 		if g.chance(0.25) {
 			n := quoteIdent(c.Name)
+			ok := !g.chance(0.2) // else perhaps a function TiDB cannot index
 			switch c.Type.Name {
 			case "text", "varchar", "char":
-				idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"lower(" + n + ")", "upper(" + n + ")", "char_length(" + n + ")", n + " || 'x'"}))
+				if ok {
+					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"lower(" + n + ")", "upper(" + n + ")"}))
+				} else {
+					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"char_length(" + n + ")", n + " || 'x'"}))
+				}
 			case "smallint", "int", "bigint", "decimal":
-				idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"abs(" + n + ")", n + " + 1"}))
+				if ok {
+					idx.Cols = append(idx.Cols, "expr:"+n+" + 1")
+				} else {
+					idx.Cols = append(idx.Cols, "expr:abs("+n+")")
+				}
 			case "json":
 				idx.Cols = append(idx.Cols, "expr:json_type("+n+") = 'object'")
 			default:
@@ -249,6 +288,12 @@ func (g *rnd) index(t *Table, name string) Index {
 	}
 	if g.chance(0.05) {
 		idx.Using = pick(g, []string{"btree", "hash", "gin", "nonsense"})
+	}
+	if g.chance(0.05) {
+		idx.Override = pick(g, []string{"postgres {\n  skip = true\n}", "tidb {\n  skip = true\n}"})
+		if idx.Unique {
+			idx.Override = ""
+		}
 	}
 	return idx
 }

@@ -100,8 +100,8 @@ func edges(t Type) []Value {
 		n = t.Args[0]
 	}
 	out := vals("", "a", "A", "a ", " a", "b", "é", "e\u0301", "a\nb", "ß", "😀", "abc", "Abc", "x%y", "it's")
-	if n < 200 {
-		out = append(out, val(strings.Repeat("x", n)), val(strings.Repeat("x", n+1)))
+	if n < 2000 {
+		out = append(out, val(strings.Repeat("x", n)), val(strings.Repeat("x", n+1)), val(strings.Repeat("😀", n)))
 	}
 	return out
 }
