@@ -234,8 +234,34 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 
 // explainExpr records the casts an expression needs on PostgreSQL.
 func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
+	l.stringOrder(t, object, n)
 	if sqltext.UsesAsText(n, expr.KindUUID) {
 		l.rec.Decide(t.Name, object, dialects.Lowered, "uuid read as text (::text) where a string operation applies to it")
+	}
+}
+
+// stringOrder warns about strings ordered with <, <=, >, >= or BETWEEN:
+// PostgreSQL orders them by the database's collation (linguistic under
+// en_US.UTF-8), TiDB by code point (utf8mb4_bin).
+func (l *lowerer) stringOrder(t *compiler.Table, object string, n expr.Node) {
+	str := func(x expr.Node) bool {
+		c, ok := x.(*expr.Column)
+		return ok && c.Kind == expr.KindString
+	}
+	found := false
+	expr.Walk(n, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			if x.Op.IsComparison() && x.Op != expr.OpEq && x.Op != expr.OpNe && (str(x.L) || str(x.R)) {
+				found = true
+			}
+		case *expr.Between:
+			found = found || str(x.X)
+		}
+		return !found
+	})
+	if found {
+		l.rec.Warnf(t.Range, "Strings ordered by collation", "The %s of table %q orders strings (<, >, BETWEEN): PostgreSQL orders them by the database's collation, TiDB by code point. They agree when the PostgreSQL database uses the C or C.UTF-8 collation.", object, t.Name)
 	}
 }
 
