@@ -122,6 +122,7 @@ func (v *validator) table(t *Table) {
 	for _, c := range t.Checks {
 		v.tableName(constraints, c.Name, "check", c.Range)
 		v.condition(t, c.Expr, "check "+c.Name, c.ExprRange)
+		v.alwaysFalse(t, c)
 	}
 	for _, idx := range t.Indexes {
 		v.name(idx.Name, "index", idx.Range)
@@ -156,6 +157,24 @@ func (v *validator) condition(t *Table, n expr.Node, what string, rng hcl.Range)
 		v.errorf(rng, "Not a condition", "The %s of table %q is %s, not a condition; compare it, for example `... > 0`, or test it with IS NOT NULL.", what, t.Name, k)
 	}
 	v.doubleMod(t, n, rng)
+}
+
+// alwaysFalse refuses `x IS NULL` in a CHECK when x is not null: it is
+// always false, and TiDB folds a CHECK that is nothing else into the
+// constant 0, which it refuses as not boolean (error 3812).
+func (v *validator) alwaysFalse(t *Table, c *Check) {
+	expr.Walk(c.Expr, func(x expr.Node) bool {
+		n, ok := x.(*expr.IsNull)
+		if !ok || n.Not {
+			return true
+		}
+		if col, ok := n.X.(*expr.Column); ok {
+			if tc := t.Column(col.Name); tc != nil && !tc.Null {
+				v.errorf(c.ExprRange, "Invalid expression", "Column %s.%s is not null, so %s IS NULL in check %q is always false; leave the test out, or make the column null = true.", t.Name, col.Name, col.Name, c.Name)
+			}
+		}
+		return true
+	})
 }
 
 // doubleMod refuses % over a double: PostgreSQL has no such operator. It

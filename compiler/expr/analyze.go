@@ -130,6 +130,10 @@ func (a *analyzer) kind(n Node) Kind {
 		case LitString:
 			return KindString
 		case LitNumber:
+			whole, frac, _ := strings.Cut(n.Value, ".")
+			if len(strings.TrimLeft(whole, "0"))+len(strings.TrimRight(frac, "0")) > 65 {
+				a.errorf(n, "the number has more than 65 significant digits, more than TiDB's DECIMAL holds; shorten it")
+			}
 			if strings.Contains(n.Value, ".") {
 				return KindNumeric
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -280,6 +281,13 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		lc.Default = map[string]string{"true": "1", "false": "0"}[d.Value]
 	default:
 		lc.Default = d.Value
+		if typ.Kind == compiler.TypeDouble {
+			// TiDB reads a literal without an exponent as DECIMAL, which
+			// holds 65 digits: 1e308 written out would become 1e65.
+			if f, err := strconv.ParseFloat(d.Value, 64); err == nil {
+				lc.Default = strconv.FormatFloat(f, 'g', -1, 64)
+			}
+		}
 	}
 	return lc, true
 }

@@ -59,6 +59,6 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	st := r.Stats
-	t.Logf("%d models in %s: %d refused by the compiler, %d applied on both; %d statements agreed (%d rejected by both)",
-		models, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected)
+	t.Logf("%d models in %s: %d refused by the compiler, %d applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
+		models, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
 }

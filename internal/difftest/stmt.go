@@ -145,3 +145,20 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 	}
 	return out
 }
+
+// prune drops the columns m no longer has, for printing.
+func (s Stmt) prune(m *Model) Stmt {
+	t := m.Table(s.Table)
+	if t == nil {
+		return s
+	}
+	out := s
+	out.Cols, out.Vals = nil, nil
+	for i, c := range s.Cols {
+		if t.Col(c) != nil {
+			out.Cols = append(out.Cols, c)
+			out.Vals = append(out.Vals, s.Vals[i])
+		}
+	}
+	return out
+}

@@ -660,6 +660,15 @@ table "c" {
 		{"regex with [:alpha:]", table(`  check "items_status_ck" {
     expr = "status ~ '^[[:alpha:]]+$'"
   }`), `[:alpha:] (PostgreSQL's classes follow the locale`, `'^[[:alpha:]]+$'`},
+		{"IS NULL of a not null column", table(`  check "items_status_ck" {
+    expr = "status IS NULL"
+  }`), `Column items.status is not null, so status IS NULL in check "items_status_ck" is always false`, `"status IS NULL"`},
+		{"NUL in an expression literal", table(`  check "items_status_ck" {
+    expr = "status <> 'a\u0000b'"
+  }`), `holds a NUL character`, `"status <> 'a\u0000b'"`},
+		{"number longer than TiDB's DECIMAL", table(`  check "items_count_ck" {
+    expr = "count < 1000000000000000000000000000000000000000000000000000000000000000000000"
+  }`), `more than 65 significant digits`, `1000000000`},
 		{"key too long for a PostgreSQL B-tree entry", table(`  column "long" {
     type = varchar(700)
   }
