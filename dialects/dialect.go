@@ -214,6 +214,8 @@ type Rules struct {
 	// out with a warning). OpClasses are the operator classes it knows (nil:
 	// none, left out with a warning).
 	IndexMethods, UniqueMethods, OpClasses []string
+	// SingleColumnMethods are the index methods that take one key part.
+	SingleColumnMethods []string
 	// RegexDotNewline: . matches a newline in a regular expression.
 	RegexDotNewline bool
 }

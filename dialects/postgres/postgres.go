@@ -52,9 +52,58 @@ func Ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 // PostgreSQL 9.1, so backslashes are literal).
 func String(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-type syntax struct{}
+// syntax renders expressions; chars holds the quoted names of the char(n)
+// columns of the expression's table, widen the names of its smallint and
+// int columns that arithmetic uses.
+type syntax struct{ chars, widen map[string]bool }
 
-func (syntax) Ident(s string) string  { return Ident(s) }
+// syntaxFor returns the syntax of expression n over t.
+func syntaxFor(t *compiler.Table, n expr.Node) syntax {
+	sy := syntax{chars: map[string]bool{}, widen: map[string]bool{}}
+	plain := func(c *compiler.Column) bool {
+		o := c.Overrides.For(Name)
+		return o == nil || o.RawType == "" && o.Type == nil
+	}
+	for _, c := range t.Columns {
+		if c.Type.Kind == compiler.TypeChar && plain(c) {
+			sy.chars[Ident(c.Name)] = true
+		}
+	}
+	// TiDB computes integer arithmetic in BIGINT; PostgreSQL in the
+	// operands' type, where int + 1 overflows at 2^31. Reading smallint and
+	// int columns as bigint in arithmetic makes both overflow at 2^63.
+	expr.Walk(n, func(x expr.Node) bool {
+		var operands []expr.Node
+		switch x := x.(type) {
+		case *expr.Binary:
+			if x.Op == expr.OpAdd || x.Op == expr.OpSub || x.Op == expr.OpMul || x.Op == expr.OpMod {
+				operands = []expr.Node{x.L, x.R}
+			}
+		case *expr.Neg:
+			operands = []expr.Node{x.X}
+		case *expr.Call:
+			if x.Name == "abs" {
+				operands = x.Args
+			}
+		}
+		for _, o := range operands {
+			for _, name := range expr.Columns(o) {
+				if c := t.Column(name); c != nil && plain(c) && (c.Type.Kind == compiler.TypeSmallint || c.Type.Kind == compiler.TypeInt) {
+					sy.widen[name] = true
+				}
+			}
+		}
+		return true
+	})
+	return sy
+}
+
+func (sy syntax) Ident(s string) string {
+	if sy.widen[s] {
+		return Ident(s) + "::bigint"
+	}
+	return Ident(s)
+}
 func (syntax) String(s string) string { return String(s) }
 func (syntax) Bool(v bool) string {
 	if v {
@@ -63,9 +112,11 @@ func (syntax) Bool(v bool) string {
 	return "FALSE"
 }
 
-// TextOperand casts uuid columns: PostgreSQL has no text operators on uuid.
-func (syntax) TextOperand(sql string, k expr.Kind) string {
-	if k == expr.KindUUID {
+// TextOperand casts uuid columns (PostgreSQL has no text operators on uuid)
+// and char(n) columns: PostgreSQL's regex and LIKE over char(n) see the
+// padding spaces, where TiDB, which strips them, and the cast do not.
+func (sy syntax) TextOperand(sql string, k expr.Kind) string {
+	if k == expr.KindUUID || sy.chars[sql] {
 		return sql + "::text"
 	}
 	return sql
@@ -229,7 +280,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
-	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntaxFor(t, c.Expr), c.Expr) + ")"}, true
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
@@ -303,7 +354,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	for _, p := range idx.Parts {
 		part := ""
 		if p.Expr != nil {
-			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
+			part = "(" + sqltext.Expr(syntaxFor(t, p.Expr), p.Expr) + ")"
 			l.explainExpr(t, "index "+idx.Name, p.Expr)
 		} else {
 			part = Ident(p.Column)
@@ -317,7 +368,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		li.Parts = append(li.Parts, part)
 	}
 	if idx.Where != nil {
-		li.Where = sqltext.Expr(syntax{}, idx.Where)
+		li.Where = sqltext.Expr(syntaxFor(t, idx.Where), idx.Where)
 		l.explainExpr(t, "index "+idx.Name, idx.Where)
 	}
 	return li, true

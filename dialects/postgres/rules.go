@@ -20,10 +20,12 @@ var limits = &dialects.Rules{
 	},
 	// A B-tree entry holds at most 2704 bytes (a third of a page); a longer
 	// value fails at INSERT, so keys are bounded by their declared sizes.
-	MaxKeyBytes:     2704,
-	IndexMethods:    []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
-	UniqueMethods:   []string{"btree"},
-	RegexDotNewline: true,
+	MaxKeyBytes:   2704,
+	IndexMethods:  []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
+	UniqueMethods: []string{"btree"},
+	// hash and SP-GiST indexes take one column.
+	SingleColumnMethods: []string{"hash", "spgist"},
+	RegexDotNewline:     true,
 	OpClasses: []string{
 		"text_pattern_ops", "varchar_pattern_ops", "bpchar_pattern_ops",
 		"text_ops", "varchar_ops", "bpchar_ops", "int2_ops", "int4_ops", "int8_ops", "numeric_ops", "float8_ops",

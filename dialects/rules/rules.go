@@ -181,6 +181,8 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 					rep.Errorf(idx.Range, "Unknown index method", "Index %q uses %q, which is not an index method of %s; use one of %s, or give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", idx.Name, idx.Using, r.Product, strings.Join(r.IndexMethods, ", "), d)
 				case idx.Unique && !slices.Contains(r.UniqueMethods, m):
 					rep.Errorf(idx.Range, "Unique index method", "Unique index %q uses %q, but %s builds unique indexes only with %s. Remove using, or make the index not unique.", idx.Name, idx.Using, r.Product, strings.Join(r.UniqueMethods, ", "))
+				case len(idx.Parts) > 1 && slices.Contains(r.SingleColumnMethods, m):
+					rep.Errorf(idx.Range, "Index method with one key part", "Index %q uses %q, which on %s indexes one key part, but it has %d. Remove using, or split the index.", idx.Name, idx.Using, r.Product, len(idx.Parts))
 				}
 			}
 			if r.OpClasses == nil {

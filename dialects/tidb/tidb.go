@@ -40,6 +40,10 @@ type Settings struct {
 	// UUIDCheck adds to every uuid column a CHECK that it holds a
 	// well-formed UUID, a guarantee PostgreSQL's UUID type gives by itself.
 	UUIDCheck bool
+	// ExactStrings gives varchar and text columns the collation
+	// utf8mb4_0900_bin, which compares trailing spaces as PostgreSQL does:
+	// TiDB's default utf8mb4_bin ignores them, so 'a' and 'a ' are one key.
+	ExactStrings bool
 }
 
 // DecodeSettings reads the dialect block.
@@ -59,8 +63,15 @@ func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 				continue
 			}
 			set.UUIDCheck = v.True()
+		case "exact_strings":
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (tidb)", Detail: "exact_strings must be true or false.", Subject: a.Expr.Range().Ptr()})
+				continue
+			}
+			set.ExactStrings = v.True()
 		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check.", name), Subject: a.NameRange.Ptr()})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check and exact_strings.", name), Subject: a.NameRange.Ptr()})
 		}
 	}
 	return set, diags
@@ -258,6 +269,10 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 			l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "%s", n)
 		}
 	}
+	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
+		lc.Type += " COLLATE " + exactCollation
+		l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
+	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
 		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "default %s", o.Default)
@@ -352,32 +367,20 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, e) + ")"}, true
 }
 
-// boolContext rewrites a bool column used as a condition (CHECK (b), NOT b,
-// b AND c) into b = TRUE: TiDB stores bool as TINYINT(1) and refuses a CHECK
-// whose value is not boolean (error 3812). b = TRUE keeps SQL's three values
-// (NULL stays NULL). The model's tree is shared between dialects, so changed
-// nodes are copies.
+// boolContext rewrites a CHECK that is a bool column alone (CHECK (b)) into
+// b = TRUE: TiDB stores bool as TINYINT(1) and refuses a CHECK whose value
+// is not boolean (error 3812); it takes NOT b and b OR ... as they are.
+// b = TRUE keeps SQL's three values (NULL stays NULL). The model's tree is
+// shared between dialects, so the changed node is a copy.
 func boolContext(n expr.Node) (expr.Node, bool) {
 	switch x := n.(type) {
 	case *expr.Column:
 		if x.Kind == expr.KindBool {
-			return &expr.Paren{X: &expr.Binary{Op: expr.OpEq, L: x, R: &expr.Literal{Kind: expr.LitBool, Value: "true"}}}, true
+			return &expr.Binary{Op: expr.OpEq, L: x, R: &expr.Literal{Kind: expr.LitBool, Value: "true"}}, true
 		}
 	case *expr.Paren:
 		if y, ok := boolContext(x.X); ok {
 			return &expr.Paren{X: y}, true
-		}
-	case *expr.Not:
-		if y, ok := boolContext(x.X); ok {
-			return &expr.Not{X: y}, true
-		}
-	case *expr.Binary:
-		if x.Op == expr.OpAnd || x.Op == expr.OpOr {
-			l, lok := boolContext(x.L)
-			r, rok := boolContext(x.R)
-			if lok || rok {
-				return &expr.Binary{Op: x.Op, L: l, R: r}, true
-			}
 		}
 	}
 	return n, false
@@ -575,6 +578,10 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		l.rec.Errorf(idx.WhereRange, "Partial unique index", "TiDB has no partial indexes, and a full unique index %q would reject rows that WHERE %s lets through. Give a TiDB override, for example tidb { sql = \"CREATE UNIQUE INDEX ... ON ... ((CASE WHEN ... THEN col END))\" }, or tidb { skip = true }.", idx.Name, idx.WhereSrc)
 		return nil, false
 	}
+	if arithmetic(idx.Where) {
+		l.rec.Errorf(idx.WhereRange, "Partial index predicate that can fail", "TiDB has no partial indexes and drops the predicate of index %q, but PostgreSQL computes it for every row, and its arithmetic can fail (overflow, %% by zero) and reject the row there only. Leave the arithmetic out of the predicate, or give TiDB its own form: tidb { skip = true }.", idx.Name)
+		return nil, false
+	}
 	l.rec.Warnf(idx.WhereRange, "Partial index made full", "TiDB has no partial indexes; index %q covers all rows there (same results, larger index).", idx.Name)
 	l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
 	return li, true
@@ -656,6 +663,24 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
+// arithmetic reports whether n computes with +, -, *, %, unary - or abs.
+func arithmetic(n expr.Node) bool {
+	found := false
+	expr.Walk(n, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			found = found || x.Op == expr.OpAdd || x.Op == expr.OpSub || x.Op == expr.OpMul || x.Op == expr.OpMod
+		case *expr.Neg:
+			_, lit := x.X.(*expr.Literal)
+			found = found || !lit
+		case *expr.Call:
+			found = found || x.Name == "abs"
+		}
+		return !found
+	})
+	return found
+}
+
 func containsPlain(idx *compiler.Index, col string) bool {
 	for _, p := range idx.Parts {
 		if p.Expr == nil && p.Column == col {
@@ -664,6 +689,9 @@ func containsPlain(idx *compiler.Index, col string) bool {
 	}
 	return false
 }
+
+// exactCollation compares strings by code point without padding (NO PAD).
+const exactCollation = "utf8mb4_0900_bin"
 
 // uuidPattern is the text form PostgreSQL's uuid type guarantees.
 const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"

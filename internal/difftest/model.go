@@ -20,6 +20,9 @@ import (
 type Model struct {
 	Tables    []*Table
 	UUIDCheck bool
+	// ExactStrings sets TiDB's exact_strings: without it TiDB ignores
+	// trailing spaces in comparisons, a documented difference.
+	ExactStrings bool
 }
 
 // Table is one table of a Model.
@@ -41,6 +44,9 @@ type Col struct {
 	Default string // an HCL value, or ""
 	// Override is the body of per-dialect blocks, written as is.
 	Override string
+	// Now is set on compiled columns whose default is now(): the databases
+	// take the time at different instants.
+	Now bool
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -116,8 +122,15 @@ func (t *Table) Col(name string) *Col {
 // HCL renders the model as schema.hcl.
 func (m *Model) HCL() string {
 	var b strings.Builder
-	if m.UUIDCheck {
-		b.WriteString("dialect \"tidb\" {\n  uuid_check = true\n}\n\n")
+	if m.UUIDCheck || m.ExactStrings {
+		b.WriteString("dialect \"tidb\" {\n")
+		if m.UUIDCheck {
+			b.WriteString("  uuid_check    = true\n")
+		}
+		if m.ExactStrings {
+			b.WriteString("  exact_strings = true\n")
+		}
+		b.WriteString("}\n\n")
 	}
 	q := func(s string) string { return hclString(s) }
 	list := func(xs []string) string {
@@ -229,7 +242,7 @@ func hclString(s string) string {
 
 // Clone returns a deep copy.
 func (m *Model) Clone() *Model {
-	c := &Model{UUIDCheck: m.UUIDCheck}
+	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings}
 	for _, t := range m.Tables {
 		nt := *t
 		nt.Cols = nil

@@ -40,7 +40,7 @@ var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no
 
 // Model draws a random model.
 func (g *rnd) Model() *Model {
-	m := &Model{UUIDCheck: true}
+	m := &Model{UUIDCheck: true, ExactStrings: true}
 	nt := 1 + g.n(3)
 	for i := range nt {
 		t := &Table{Name: fmt.Sprintf("t%d", i)}
@@ -168,12 +168,20 @@ var regexes = []string{`^[a-z]*$`, `.`, `^a`, `a$`, `^.*$`, `[0-9]`, `^$`, `a|b`
 // atom is a boolean test of one column; now and then one the compiler
 // must refuse.
 func (g *rnd) atom(t *Table) string {
+	bad := g.chance(0.05)
 	c := pick(g, t.Cols)
+	// TiDB refuses CHECKs on columns a referential action changes; draw
+	// them rarely.
+	for tries := 0; tries < 5 && !bad && actionColumn(t, c.Name); tries++ {
+		c = pick(g, t.Cols)
+	}
 	n := quoteIdent(c.Name)
 	if g.chance(0.1) {
+		if !c.Null && !bad {
+			return n + " IS NOT NULL"
+		}
 		return n + pick(g, []string{" IS NULL", " IS NOT NULL"})
 	}
-	bad := g.chance(0.05)
 	lit := func() string {
 		v := pick(g, edges(c.Type))
 		for !bad && (strings.Contains(v.S, "e") && c.Type.Name == "double" || expr.LiteralProblem(v.S, kinds[c.Type.Name]) != "") {
@@ -233,6 +241,20 @@ func (g *rnd) atom(t *Table) string {
 	return pick(g, good)
 }
 
+// actionColumn reports whether a foreign key with an action TiDB writes
+// (cascade, set_null) covers column name.
+func actionColumn(t *Table, name string) bool {
+	for _, fk := range t.FKs {
+		if fk.OnDelete != "cascade" && fk.OnDelete != "set_null" && fk.OnUpdate != "cascade" && fk.OnUpdate != "set_null" {
+			continue
+		}
+		if slices.Contains(fk.Cols, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // kinds maps neutral type names to their kinds in expressions.
 var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime}
 
@@ -279,6 +301,10 @@ func (g *rnd) index(t *Table, name string) Index {
 	}
 	if g.chance(0.2) {
 		idx.Where = g.atom(t)
+		if idx.Unique && !strings.HasPrefix(idx.Cols[0], "expr:") && g.chance(0.8) {
+			// The unique partial index TiDB can keep: NULL-free keys.
+			idx.Where = quoteIdent(idx.Cols[0]) + " IS NOT NULL"
+		}
 		if g.chance(0.5) {
 			idx.Where = quoteIdent(strings.TrimPrefix(idx.Cols[0], "expr:")) + " IS NOT NULL"
 			if strings.HasPrefix(idx.Cols[0], "expr:") {

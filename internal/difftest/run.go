@@ -201,7 +201,8 @@ func shape(s *compiler.Schema) *Model {
 	for _, t := range s.Tables {
 		mt := &Table{Name: t.Name}
 		for _, c := range t.Columns {
-			mt.Cols = append(mt.Cols, &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null})
+			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
+			mt.Cols = append(mt.Cols, &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now})
 		}
 		m.Tables = append(m.Tables, mt)
 	}
@@ -323,6 +324,9 @@ func rows(ctx context.Context, conn *sql.Conn, d string, t *Table) ([]string, er
 				continue
 			}
 			parts[i] = canonical(t.Cols[i].Type, v.String)
+			if t.Cols[i].Now {
+				parts[i] = "(a time)"
+			}
 		}
 		out = append(out, strings.Join(parts, " | "))
 	}
@@ -348,6 +352,11 @@ func canonical(t Type, s string) string {
 	case "timestamp":
 		s = strings.TrimSuffix(s, "+00")
 		if tm, err := time.Parse("2006-01-02 15:04:05.999999999", s); err == nil {
+			if len(t.Args) == 0 {
+				// A documented difference: timestamp without a precision
+				// keeps microseconds on PostgreSQL, milliseconds on TiDB.
+				return tm.Round(time.Millisecond).Format("2006-01-02 15:04:05.999")
+			}
 			return tm.Format("2006-01-02 15:04:05.999999")
 		}
 	case "char":

@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"fmt"
+	"github.com/schemagen/schemagen/internal/gen"
 	"slices"
 	"strings"
 )
@@ -134,4 +135,35 @@ func (d *Disagreement) Regression(name string) string {
 	}
 	b.WriteString("\t})\n}\n")
 	return b.String()
+}
+
+// Repair removes parts of a model the compiler refuses, one at a time,
+// keeping at each step the removal that leaves the fewest errors, so that
+// more random models reach the databases. It returns nil when m compiles
+// already or cannot be repaired.
+func Repair(m *Model) *Model {
+	errs := func(m *Model) int {
+		return len(gen.CompileSource("schema.hcl", []byte(m.HCL())).Diags.Errs())
+	}
+	n := errs(m)
+	if n == 0 {
+		return nil
+	}
+	for n > 0 {
+		var best *Model
+		bestN := n
+		for _, c := range reductions(m) {
+			if len(c.Tables) < len(m.Tables) {
+				continue // keep the tables
+			}
+			if k := errs(c); k < bestN {
+				best, bestN = c, k
+			}
+		}
+		if best == nil {
+			return nil
+		}
+		m, n = best, bestN
+	}
+	return m
 }

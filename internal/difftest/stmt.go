@@ -133,7 +133,14 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 		case k < 9:
 			s.Kind = "update"
 			c := pick(g, t.Cols)
-			s.Cols, s.Vals = []string{c.Name}, []Value{value(t, c)}
+			v := value(t, c)
+			// TiDB's UPDATE stores 9223372036854775808 in a BIGINT as
+			// -9223372036854775808 (its INSERT refuses it): a bug of TiDB's
+			// statements, not of the schema, left out here.
+			for c.Type.Name == "bigint" && v.S == "9223372036854775808" {
+				v = value(t, c)
+			}
+			s.Cols, s.Vals = []string{c.Name}, []Value{v}
 			w := t.Col(t.PK[0])
 			s.WhereCol, s.WhereVal = w.Name, pick(g, keys(w.Type))
 		default:

@@ -614,6 +614,14 @@ table "c" {
     columns = ["count"]
     using   = "hash"
   }`), `PostgreSQL builds unique indexes only with btree`, `"items_count_idx"`},
+		{"hash index over two columns", table(`  index "items_count_idx" {
+    columns = ["count", "status"]
+    using   = "hash"
+  }`), `"hash", which on PostgreSQL indexes one key part, but it has 2`, `"items_count_idx"`},
+		{"partial index predicate with arithmetic that TiDB drops", table(`  index "items_count_idx" {
+    columns = ["status"]
+    where   = "abs(count) < 10"
+  }`), `PostgreSQL computes it for every row, and its arithmetic can fail`, `"abs(count) < 10"`},
 		{"unknown operator class", table(`  index "items_status_idx" {
     on {
       column  = "status"
