@@ -365,6 +365,7 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 	a := content.Attributes["expr"]
 	if a != nil {
 		c.Expr, c.Source = l.expression(t, a)
+		c.ExprRange = a.Expr.Range()
 	}
 	for _, blk := range content.Blocks {
 		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}})

@@ -200,6 +200,8 @@ type Check struct {
 	Source    string
 	Overrides Overrides
 	Range     hcl.Range
+	// ExprRange locates the expression for messages (zero when absent).
+	ExprRange hcl.Range
 	// Generated is set on checks the compiler or a dialect added.
 	Generated bool
 }

@@ -2,7 +2,10 @@ package compiler
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -228,6 +231,54 @@ func (t Type) check() string {
 	case TypeVector:
 		if t.Args[0] < 1 || t.Args[0] > 16000 {
 			return "The dimension of vector must be between 1 and 16000."
+		}
+	}
+	return ""
+}
+
+// Integer ranges of the neutral integer types, the same on every dialect.
+var intRanges = map[TypeKind][2]*big.Int{
+	TypeSmallint: {big.NewInt(math.MinInt16), big.NewInt(math.MaxInt16)},
+	TypeInt:      {big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32)},
+	TypeBigint:   {big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)},
+}
+
+// ValueProblem says why default d is not a value of t that both databases
+// store alike (out of range, too precise, malformed), or "" when it is one.
+// Defaults are checked here, before any SQL exists: TiDB refuses a bad one
+// at CREATE TABLE (error 1067), PostgreSQL at CREATE or at the first INSERT
+// that uses it.
+func (t Type) ValueProblem(d *Default) string {
+	if d.Kind == DefaultString && strings.ContainsRune(d.Value, 0) {
+		return "a NUL character, which PostgreSQL does not store in text."
+	}
+	switch d.Kind {
+	case DefaultNumber:
+		switch t.Kind {
+		case TypeSmallint, TypeInt, TypeBigint:
+			n, ok := new(big.Int).SetString(d.Value, 10)
+			r := intRanges[t.Kind]
+			if !ok || n.Cmp(r[0]) < 0 || n.Cmp(r[1]) > 0 {
+				return fmt.Sprintf("%s is out of its range, %s to %s.", d.Value, r[0], r[1])
+			}
+		case TypeDecimal:
+			p, s := t.Args[0], t.Args[1]
+			whole, frac, _ := strings.Cut(strings.TrimPrefix(d.Value, "-"), ".")
+			whole = strings.TrimLeft(whole, "0")
+			if len(whole) > p-s {
+				return fmt.Sprintf("%s has more than %d digit(s) before the point.", d.Value, p-s)
+			}
+			if len(strings.TrimRight(frac, "0")) > s {
+				return fmt.Sprintf("%s has more than %d digit(s) after the point, and the databases would round it; write it rounded.", d.Value, s)
+			}
+		case TypeDouble:
+			if _, err := strconv.ParseFloat(d.Value, 64); err != nil {
+				return fmt.Sprintf("%s is out of the range of double.", d.Value)
+			}
+		}
+	case DefaultString:
+		if msg := expr.LiteralProblem(d.Value, t.ExprKind()); msg != "" {
+			return msg + "."
 		}
 	}
 	return ""

@@ -52,8 +52,7 @@ func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
 // (see tableName), as both databases do, so that the names they make up for
 // unnamed ones (TiDB's fk_1) can be kept.
 func (v *validator) name(name, what string, rng hcl.Range) {
-	if name == "" {
-		v.errorf(rng, "Empty name", "A %s needs a name.", what)
+	if !v.chars(name, what, rng) {
 		return
 	}
 	if prev, ok := v.names[name]; ok {
@@ -66,8 +65,7 @@ func (v *validator) name(name, what string, rng hcl.Range) {
 // tableName registers a constraint name in its table's namespace, which
 // holds every constraint of the table, unique ones included.
 func (v *validator) tableName(names map[string]hcl.Range, name, what string, rng hcl.Range) {
-	if name == "" {
-		v.errorf(rng, "Empty name", "A %s needs a name.", what)
+	if !v.chars(name, what, rng) {
 		return
 	}
 	if prev, ok := names[name]; ok {
@@ -77,12 +75,30 @@ func (v *validator) tableName(names map[string]hcl.Range, name, what string, rng
 	names[name] = rng
 }
 
+// chars refuses names no database takes: empty ones, and ones with control
+// characters (PostgreSQL refuses NUL anywhere; a newline in a name breaks
+// the generated comments and every tool that prints it).
+func (v *validator) chars(name, what string, rng hcl.Range) bool {
+	if name == "" {
+		v.errorf(rng, "Empty name", "A %s needs a name.", what)
+		return false
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			v.errorf(rng, "Invalid name", "The %s name %q holds a control character; use letters, digits and underscores.", what, name)
+			return false
+		}
+	}
+	return true
+}
+
 func (v *validator) table(t *Table) {
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
 	cols := map[string]hcl.Range{}
 	for _, c := range t.Columns {
+		v.chars(c.Name, "column", c.Range)
 		if prev, ok := cols[c.Name]; ok {
 			v.errorf(c.Range, "Duplicate column", "Column %q of table %q is already declared at %s.", c.Name, t.Name, prev)
 		}
@@ -105,9 +121,15 @@ func (v *validator) table(t *Table) {
 	}
 	for _, c := range t.Checks {
 		v.tableName(constraints, c.Name, "check", c.Range)
+		v.condition(t, c.Expr, "check "+c.Name, c.ExprRange)
+		v.alwaysFalse(t, c)
 	}
 	for _, idx := range t.Indexes {
 		v.name(idx.Name, "index", idx.Range)
+		v.condition(t, idx.Where, "where of index "+idx.Name, idx.WhereRange)
+		for _, p := range idx.Parts {
+			v.doubleMod(t, p.Expr, p.Range)
+		}
 		var names []string
 		var ranges []hcl.Range
 		for _, p := range idx.Parts {
@@ -120,6 +142,70 @@ func (v *validator) table(t *Table) {
 	for _, fk := range t.ForeignKeys {
 		v.tableName(constraints, fk.Name, "foreign key", fk.Range)
 		v.foreignKey(t, fk)
+	}
+}
+
+// condition checks that a CHECK or an index predicate is a condition: TiDB
+// refuses a CHECK whose value is not boolean (error 3812), PostgreSQL one of
+// another type than boolean.
+func (v *validator) condition(t *Table, n expr.Node, what string, rng hcl.Range) {
+	if n == nil {
+		return
+	}
+	_, k, errs := expr.AnalyzeKind(n, resolver(t))
+	if len(errs) == 0 && k != expr.KindBool && k != expr.KindUnknown && k != expr.KindNull {
+		v.errorf(rng, "Not a condition", "The %s of table %q is %s, not a condition; compare it, for example `... > 0`, or test it with IS NOT NULL.", what, t.Name, k)
+	}
+	v.doubleMod(t, n, rng)
+}
+
+// alwaysFalse refuses `x IS NULL` in a CHECK when x is not null: it is
+// always false, and TiDB folds a CHECK that is nothing else into the
+// constant 0, which it refuses as not boolean (error 3812).
+func (v *validator) alwaysFalse(t *Table, c *Check) {
+	expr.Walk(c.Expr, func(x expr.Node) bool {
+		n, ok := x.(*expr.IsNull)
+		if !ok || n.Not {
+			return true
+		}
+		if col, ok := n.X.(*expr.Column); ok {
+			if tc := t.Column(col.Name); tc != nil && !tc.Null {
+				v.errorf(c.ExprRange, "Invalid expression", "Column %s.%s is not null, so %s IS NULL in check %q is always false; leave the test out, or make the column null = true.", t.Name, col.Name, col.Name, c.Name)
+			}
+		}
+		return true
+	})
+}
+
+// doubleMod refuses % over a double: PostgreSQL has no such operator. It
+// also refuses NUL in string literals, which PostgreSQL does not read.
+func (v *validator) doubleMod(t *Table, n expr.Node, rng hcl.Range) {
+	expr.Walk(n, func(x expr.Node) bool {
+		if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitString && strings.ContainsRune(lit.Value, 0) {
+			v.errorf(rng, "Invalid expression", "A string literal of table %q holds a NUL character, which PostgreSQL does not read; leave it out.", t.Name)
+		}
+		b, ok := x.(*expr.Binary)
+		if !ok || b.Op != expr.OpMod {
+			return true
+		}
+		for _, name := range append(expr.Columns(b.L), expr.Columns(b.R)...) {
+			if c := t.Column(name); c != nil && c.Type.Kind == TypeDouble {
+				v.errorf(rng, "Invalid expression", "Column %s.%s is double, and PostgreSQL has no %% over double; make it decimal(p,s) or int.", t.Name, name)
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// resolver gives the kinds of t's columns to expr.Analyze.
+func resolver(t *Table) expr.Resolver {
+	return func(name string) (expr.Kind, bool) {
+		c := t.Column(name)
+		if c == nil {
+			return expr.KindUnknown, false
+		}
+		return c.Type.ExprKind(), true
 	}
 }
 
@@ -273,5 +359,9 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 	}
 	if !ok {
 		v.errorf(d.Range, "Invalid default", "Column %s.%s is %s; this default does not fit it.", t.Name, c.Name, c.Type)
+		return
+	}
+	if msg := c.Type.ValueProblem(d); msg != "" {
+		v.errorf(d.Range, "Invalid default", "The default of %s.%s does not fit %s: %s", t.Name, c.Name, c.Type, msg)
 	}
 }

@@ -241,3 +241,76 @@ func grouped(decisions []Decision, exact bool) []Group {
 	}
 	return out
 }
+
+// ObjectKind is a kind of named object of the model.
+type ObjectKind string
+
+// The kinds of named objects.
+const (
+	KindTable      ObjectKind = "table"
+	KindColumn     ObjectKind = "column"
+	KindIndex      ObjectKind = "index"
+	KindUnique     ObjectKind = "unique constraint"
+	KindCheck      ObjectKind = "check"
+	KindForeignKey ObjectKind = "foreign key"
+)
+
+// Namespace is a set of object kinds whose names must differ from each
+// other within one schema (database) or within one table.
+type Namespace struct {
+	Kinds    []ObjectKind
+	PerTable bool
+	// Why is the database's own rule, for messages.
+	Why string
+}
+
+// Rules describe a dialect's limits and naming rules. The shared validation
+// (dialects/internal/rules) asks them instead of special-casing a dialect;
+// the importer reads the same name scopes.
+type Rules struct {
+	// Product is the database's name in messages ("PostgreSQL").
+	Product string
+	// MaxIdent is the longest identifier, in bytes when IdentBytes, else in
+	// characters.
+	MaxIdent   int
+	IdentBytes bool
+	// FoldCase: names that differ only in letter case are the same name.
+	FoldCase bool
+	// TrailingSpace: names may end in a space.
+	TrailingSpace bool
+	// IdentQuote quotes identifiers in raw SQL; LowerUnquoted: unquoted
+	// identifiers there are read in lower case.
+	IdentQuote    byte
+	LowerUnquoted bool
+	// Namespaces are the name scopes; an object kind may be in several.
+	Namespaces []Namespace
+	// MaxKeyBytes bounds the bytes of one index key (0: no limit the model
+	// can reach).
+	MaxKeyBytes int
+	// ExprIndexFunctions are the portable functions an expression index part
+	// may call, and ExprIndexOperators the operators (nil: any).
+	ExprIndexFunctions map[string]bool
+	ExprIndexOperators map[string]bool
+	// IndexMethods are the USING methods an index may name, UniqueMethods
+	// those a unique index may (nil: the dialect has none and leaves USING
+	// out with a warning). OpClasses are the operator classes it knows (nil:
+	// none, left out with a warning).
+	IndexMethods, UniqueMethods, OpClasses []string
+	// SingleColumnMethods are the index methods that take one key part.
+	SingleColumnMethods []string
+	// RegexDotNewline: . matches a newline in a regular expression.
+	RegexDotNewline bool
+}
+
+// RuleBook is implemented by dialects that describe their rules.
+type RuleBook interface {
+	Rules() *Rules
+}
+
+// Fold returns the form of name that r compares.
+func (r *Rules) Fold(name string) string {
+	if r.FoldCase {
+		return strings.ToLower(name)
+	}
+	return name
+}

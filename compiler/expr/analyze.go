@@ -2,9 +2,11 @@ package expr
 
 import (
 	"fmt"
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Resolver tells Analyze which columns exist and of what kind.
@@ -14,10 +16,18 @@ type Resolver func(name string) (Kind, bool)
 // regular expressions, and rewrites JSON type tests into JSONType nodes.
 // It returns the rewritten tree and every error found.
 func Analyze(n Node, cols Resolver) (Node, []*Error) {
+	n, _, errs := AnalyzeKind(n, cols)
+	return n, errs
+}
+
+// AnalyzeKind is Analyze that also returns the kind of the expression's
+// value (KindBool for a condition), for the checks that depend on where the
+// expression is used. Analyzing a tree again gives the same tree.
+func AnalyzeKind(n Node, cols Resolver) (Node, Kind, []*Error) {
 	a := &analyzer{cols: cols}
 	n = a.rewrite(n)
-	a.kind(n)
-	return n, a.errs
+	k := a.kind(n)
+	return n, k, a.errs
 }
 
 type analyzer struct {
@@ -120,6 +130,10 @@ func (a *analyzer) kind(n Node) Kind {
 		case LitString:
 			return KindString
 		case LitNumber:
+			whole, frac, _ := strings.Cut(n.Value, ".")
+			if len(strings.TrimLeft(whole, "0"))+len(strings.TrimRight(frac, "0")) > 65 {
+				a.errorf(n, "the number has more than 65 significant digits, more than TiDB's DECIMAL holds; shorten it")
+			}
 			if strings.Contains(n.Value, ".") {
 				return KindNumeric
 			}
@@ -143,12 +157,15 @@ func (a *analyzer) kind(n Node) Kind {
 		x := a.kind(n.X)
 		for _, e := range n.List {
 			a.comparable(e, x, a.kind(e), "IN")
+			a.literalOf(e, x)
 		}
 		return KindBool
 	case *Between:
 		x := a.kind(n.X)
 		a.comparable(n.Lo, x, a.kind(n.Lo), "BETWEEN")
 		a.comparable(n.Hi, x, a.kind(n.Hi), "BETWEEN")
+		a.literalOf(n.Lo, x)
+		a.literalOf(n.Hi, x)
 		return KindBool
 	case *JSONType:
 		a.want(n.X, KindJSON, "json_type")
@@ -197,7 +214,10 @@ func (a *analyzer) binary(n *Binary) Kind {
 		a.regex(lit)
 		return KindBool
 	case OpDistinct, OpNotDistinct:
-		a.comparable(n.R, a.kind(n.L), a.kind(n.R), n.Op.String())
+		l, r := a.kind(n.L), a.kind(n.R)
+		a.comparable(n.R, l, r, n.Op.String())
+		a.literalOf(n.R, l)
+		a.literalOf(n.L, r)
 		return KindBool
 	default: // comparisons
 		l, r := a.kind(n.L), a.kind(n.R)
@@ -205,6 +225,8 @@ func (a *analyzer) binary(n *Binary) Kind {
 			a.errorf(n, "comparing JSON values is not portable (PostgreSQL and TiDB order and compare JSON differently); compare json_type(...) or a column instead")
 		}
 		a.comparable(n.R, l, r, n.Op.String())
+		a.literalOf(n.R, l)
+		a.literalOf(n.L, r)
 		return KindBool
 	}
 }
@@ -212,6 +234,14 @@ func (a *analyzer) binary(n *Binary) Kind {
 // regex accepts the patterns that mean the same in PostgreSQL's ARE and in
 // TiDB, whose REGEXP follows Go's RE2 syntax.
 func (a *analyzer) regex(lit *Literal) {
+	if lit.Value == "" {
+		a.errorf(lit, "an empty regular expression is not portable (PostgreSQL matches every string with it, TiDB refuses it); leave the test out")
+		return
+	}
+	if msg := portableEscapes(lit.Value); msg != "" {
+		a.errorf(lit, "regular expression is not portable: %s", msg)
+		return
+	}
 	re, err := syntax.Parse(lit.Value, syntax.Perl)
 	if err != nil {
 		a.errorf(lit, "regular expression is not portable: %v", err)
@@ -239,6 +269,108 @@ func (a *analyzer) regex(lit *Literal) {
 	if bad != "" {
 		a.errorf(lit, "regular expression is not portable: %s", bad)
 	}
+}
+
+// portableEscapes checks the parts of a pattern whose meaning PostgreSQL's
+// ARE and TiDB's RE2 syntax do not share: escapes other than \d, \D, \n,
+// \t, \r, \f, \v and escaped punctuation (\pL, \Q...\E, \x{41}, \w,
+// \s: PostgreSQL refuses some, and reads word and space classes by the
+// locale, beyond ASCII, where RE2 does not), and character classes other
+// than [:digit:] and [:xdigit:], for the same reason.
+func portableEscapes(p string) string {
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p):
+			c := p[i+1]
+			i++
+			switch {
+			case strings.IndexByte("dDntrfv", c) >= 0:
+			case c < 0x80 && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'):
+			case c == 'b' || c == 'B':
+				return `\b and \B (PostgreSQL reads \b as backspace)`
+			case c == 'A' || c == 'z':
+				return `\A and \z (use ^ and $)`
+			case c == 'w' || c == 'W' || c == 's' || c == 'S':
+				return fmt.Sprintf(`\%c (PostgreSQL's word and space classes follow the locale beyond ASCII, TiDB's do not); write the characters out, such as [A-Za-z0-9_] or [ \t\n\r]`, c)
+			default:
+				return fmt.Sprintf(`the escape \%c (one database reads it differently or not at all); write the character or a range`, c)
+			}
+		case strings.HasPrefix(p[i:], "[:"):
+			end := strings.Index(p[i:], ":]")
+			if end < 0 {
+				continue
+			}
+			class := p[i+2 : i+end]
+			if class != "digit" && class != "xdigit" {
+				return fmt.Sprintf("[:%s:] (PostgreSQL's classes follow the locale beyond ASCII, TiDB's do not); write the characters out, such as [A-Za-z]", class)
+			}
+			i += end + 1
+		case strings.HasPrefix(p[i:], "{,"):
+			return "{,n} (PostgreSQL refuses it, TiDB reads it as text); write {0,n}"
+		}
+	}
+	return ""
+}
+
+// literalOf checks a string literal compared with a value of kind k: it must
+// be a value both databases read the same way.
+func (a *analyzer) literalOf(n Node, k Kind) {
+	lit, ok := unparen(n).(*Literal)
+	if !ok || lit.Kind != LitString {
+		return
+	}
+	if msg := LiteralProblem(lit.Value, k); msg != "" {
+		a.errorf(lit, "%s", msg)
+	}
+}
+
+func unparen(n Node) Node {
+	for {
+		p, ok := n.(*Paren)
+		if !ok {
+			return n
+		}
+		n = p.X
+	}
+}
+
+var (
+	uuidText = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	dateText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	timeText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(\+00(:00)?)?)?$`)
+)
+
+// LiteralProblem says why the text s is not a portable value of kind k
+// (uuid, date or timestamp), or "" when it is one. Both databases read these
+// forms alike: lower-case hyphenated UUIDs (PostgreSQL also reads other
+// spellings and compares them as the same UUID; TiDB stores text), dates as
+// YYYY-MM-DD and instants as YYYY-MM-DD[ HH:MM:SS[.ffffff]] in UTC (+00 may follow, as PostgreSQL prints them).
+func LiteralProblem(s string, k Kind) string {
+	switch k {
+	case KindUUID:
+		if !uuidText.MatchString(s) {
+			return fmt.Sprintf("'%s' is not a UUID as both databases read it; write it in lower case as 8-4-4-4-12 hexadecimal digits, such as 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'", s)
+		}
+	case KindDate:
+		if !dateText.MatchString(s) || !validDate(s[:10]) {
+			return fmt.Sprintf("'%s' is not a date; write a valid date as 'YYYY-MM-DD'", s)
+		}
+	case KindTime:
+		if !timeText.MatchString(s) || !validDate(s[:10]) || len(s) > 10 && !validClock(s[11:19]) {
+			return fmt.Sprintf("'%s' is not a timestamp; write a valid UTC time as 'YYYY-MM-DD HH:MM:SS' (optionally with up to 6 fractional digits), without a time zone", s)
+		}
+	}
+	return ""
+}
+
+func validDate(s string) bool {
+	t, err := time.Parse("2006-01-02", s)
+	return err == nil && t.Year() >= 1
+}
+
+func validClock(s string) bool {
+	_, err := time.Parse("15:04:05", s)
+	return err == nil
 }
 
 func (a *analyzer) call(n *Call) Kind {

@@ -3,6 +3,7 @@ package postgres
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,13 +12,11 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/rules"
 )
 
 // Name is the dialect's name in schema.hcl and atlas.hcl.
 const Name = "postgres"
-
-// maxIdent is PostgreSQL's NAMEDATALEN - 1: longer names are silently cut.
-const maxIdent = 63
 
 // Dialect is PostgreSQL (15 and later).
 type Dialect struct{}
@@ -34,6 +33,9 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 		}
 	}
 	l := &lowerer{rec: rec}
+	rules.Names(s, Name, limits, rec)
+	rules.Indexes(s, Name, limits, rec)
+	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
@@ -50,9 +52,58 @@ func Ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 // PostgreSQL 9.1, so backslashes are literal).
 func String(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-type syntax struct{}
+// syntax renders expressions; chars holds the quoted names of the char(n)
+// columns of the expression's table, widen the names of its smallint and
+// int columns that arithmetic uses.
+type syntax struct{ chars, widen map[string]bool }
 
-func (syntax) Ident(s string) string  { return Ident(s) }
+// syntaxFor returns the syntax of expression n over t.
+func syntaxFor(t *compiler.Table, n expr.Node) syntax {
+	sy := syntax{chars: map[string]bool{}, widen: map[string]bool{}}
+	plain := func(c *compiler.Column) bool {
+		o := c.Overrides.For(Name)
+		return o == nil || o.RawType == "" && o.Type == nil
+	}
+	for _, c := range t.Columns {
+		if c.Type.Kind == compiler.TypeChar && plain(c) {
+			sy.chars[Ident(c.Name)] = true
+		}
+	}
+	// TiDB computes integer arithmetic in BIGINT; PostgreSQL in the
+	// operands' type, where int + 1 overflows at 2^31. Reading smallint and
+	// int columns as bigint in arithmetic makes both overflow at 2^63.
+	expr.Walk(n, func(x expr.Node) bool {
+		var operands []expr.Node
+		switch x := x.(type) {
+		case *expr.Binary:
+			if x.Op == expr.OpAdd || x.Op == expr.OpSub || x.Op == expr.OpMul || x.Op == expr.OpMod {
+				operands = []expr.Node{x.L, x.R}
+			}
+		case *expr.Neg:
+			operands = []expr.Node{x.X}
+		case *expr.Call:
+			if x.Name == "abs" {
+				operands = x.Args
+			}
+		}
+		for _, o := range operands {
+			for _, name := range expr.Columns(o) {
+				if c := t.Column(name); c != nil && plain(c) && (c.Type.Kind == compiler.TypeSmallint || c.Type.Kind == compiler.TypeInt) {
+					sy.widen[name] = true
+				}
+			}
+		}
+		return true
+	})
+	return sy
+}
+
+func (sy syntax) Ident(s string) string {
+	if sy.widen[s] {
+		return Ident(s) + "::bigint"
+	}
+	return Ident(s)
+}
 func (syntax) String(s string) string { return String(s) }
 func (syntax) Bool(v bool) string {
 	if v {
@@ -61,9 +112,11 @@ func (syntax) Bool(v bool) string {
 	return "FALSE"
 }
 
-// TextOperand casts uuid columns: PostgreSQL has no text operators on uuid.
-func (syntax) TextOperand(sql string, k expr.Kind) string {
-	if k == expr.KindUUID {
+// TextOperand casts uuid columns (PostgreSQL has no text operators on uuid)
+// and char(n) columns: PostgreSQL's regex and LIKE over char(n) see the
+// padding spaces, where TiDB, which strips them, and the cast do not.
+func (sy syntax) TextOperand(sql string, k expr.Kind) string {
+	if k == expr.KindUUID || sy.chars[sql] {
 		return sql + "::text"
 	}
 	return sql
@@ -105,12 +158,6 @@ func (syntax) JSONType(x string, types []string, not bool) string {
 
 type lowerer struct {
 	rec *sqltext.Recorder
-}
-
-func (l *lowerer) ident(name, what string, rng hcl.Range) {
-	if len(name) > maxIdent {
-		l.rec.Errorf(rng, "Identifier too long", "The %s name %q is %d bytes; PostgreSQL allows at most %d and would silently cut it.", what, name, len(name), maxIdent)
-	}
 }
 
 // Type returns the PostgreSQL type of a neutral type.
@@ -160,7 +207,6 @@ var typeNotes = map[compiler.TypeKind]string{
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
-	l.ident(c.Name, "column", c.Range)
 	lc := &sqltext.Column{Name: c.Name, Type: Type(c.Type), NotNull: !c.Null, Comment: c.Comment}
 	o := c.Overrides.For(Name)
 	switch {
@@ -193,25 +239,80 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	return lc, true
 }
 
+// keySize refuses keys whose declared columns may hold more than a B-tree
+// entry takes: PostgreSQL would accept the DDL and fail the INSERT of a long
+// value, where TiDB refuses the DDL or accepts the row. Columns without a
+// declared bound (text, json, bytes, raw types) are left to the database.
+func (l *lowerer) keySize(t *compiler.Table, cols []string, what, name string, rng hcl.Range) {
+	total := 8 // the entry's header
+	for _, n := range cols {
+		c := t.Column(n)
+		if c == nil {
+			continue
+		}
+		typ := c.Type
+		if o := c.Overrides.For(Name); o != nil && (o.RawType != "" || o.Type != nil) {
+			if o.Type == nil {
+				continue
+			}
+			typ = *o.Type
+		}
+		switch typ.Kind {
+		case compiler.TypeVarchar, compiler.TypeChar:
+			total += 4*typ.Args[0] + 4 // UTF-8 takes up to 4 bytes a character
+		default:
+			total += 16
+		}
+	}
+	if total > limits.MaxKeyBytes {
+		l.rec.Errorf(rng, "Key too long", "The %s %q on (%s) may need %d bytes per entry; a PostgreSQL B-tree entry holds at most %d, and a longer value would fail its INSERT. Shorten the varchar columns in it.", what, name, strings.Join(cols, ", "), total, limits.MaxKeyBytes)
+	}
+}
+
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
-	l.ident(u.Name, "unique constraint", u.Range)
+	l.keySize(t, u.Columns, "unique constraint", u.Name, u.Range)
 	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
-	l.ident(c.Name, "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Name, o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
-	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntax{}, c.Expr)), true
+	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntaxFor(t, c.Expr), c.Expr)), true
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
 func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
+	l.stringOrder(t, object, n)
 	if sqltext.UsesAsText(n, expr.KindUUID) {
 		l.rec.Decide(t.Name, object, dialects.Lowered, "uuid read as text (::text) where a string operation applies to it")
+	}
+}
+
+// stringOrder warns about strings ordered with <, <=, >, >= or BETWEEN:
+// PostgreSQL orders them by the database's collation (linguistic under
+// en_US.UTF-8), TiDB by code point (utf8mb4_bin).
+func (l *lowerer) stringOrder(t *compiler.Table, object string, n expr.Node) {
+	str := func(x expr.Node) bool {
+		c, ok := x.(*expr.Column)
+		return ok && c.Kind == expr.KindString
+	}
+	found := false
+	expr.Walk(n, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			if x.Op.IsComparison() && x.Op != expr.OpEq && x.Op != expr.OpNe && (str(x.L) || str(x.R)) {
+				found = true
+			}
+		case *expr.Between:
+			found = found || str(x.X)
+		}
+		return !found
+	})
+	if found {
+		l.rec.Warnf(t.Range, "Strings ordered by collation", "The %s of table %q orders strings (<, >, BETWEEN): PostgreSQL orders them by the database's collation, TiDB by code point. They agree when the PostgreSQL database uses the C or C.UTF-8 collation.", object, t.Name)
 	}
 }
 
@@ -220,7 +321,6 @@ var actions = map[compiler.Action]string{
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
-	l.ident(fk.Name, "foreign key", fk.Range)
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	if a := actions[fk.OnDelete]; a != "" {
 		body += " ON DELETE " + a
@@ -238,16 +338,23 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	l.ident(idx.Name, "index", idx.Range)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL}, true
 	}
 	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique, Using: idx.Using}
+	if idx.Using == "" || strings.EqualFold(idx.Using, "btree") {
+		var cols []string
+		for _, p := range idx.Parts {
+			// lower() and upper() keep their argument's size.
+			cols = append(cols, append(expr.Columns(p.Expr), p.Column)...)
+		}
+		l.keySize(t, slices.DeleteFunc(cols, func(c string) bool { return c == "" }), "index", idx.Name, idx.Range)
+	}
 	for _, p := range idx.Parts {
 		part, x := "", ""
 		if p.Expr != nil {
-			x = sqltext.Expr(syntax{}, p.Expr)
+			x = sqltext.Expr(syntaxFor(t, p.Expr), p.Expr)
 			part = "(" + x + ")"
 			l.explainExpr(t, "index "+idx.Name, p.Expr)
 		} else {
@@ -263,12 +370,14 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		li.Exprs = append(li.Exprs, x)
 	}
 	if idx.Where != nil {
-		li.Where = sqltext.Expr(syntax{}, idx.Where)
+		li.Where = sqltext.Expr(syntaxFor(t, idx.Where), idx.Where)
 		l.explainExpr(t, "index "+idx.Name, idx.Where)
 	}
 	return li, true
 }
 
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
-	l.ident(t.Name, "table", t.Range)
+	if pk := t.PrimaryKey; pk != nil {
+		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
+	}
 }

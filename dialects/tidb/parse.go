@@ -65,7 +65,7 @@ var reader = &sqltext.Reader{
 	},
 	Call:   call,
 	Not:    not,
-	Finish: jsonTypeNames,
+	Finish: func(rd *sqltext.Read, n expr.Node) (expr.Node, error) { undoDotAll(n); return jsonTypeNames(rd, n) },
 }
 
 // call reads CONCAT(a, b, ...) as a || b || ...: both are NULL when an

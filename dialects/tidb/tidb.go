@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,16 +17,13 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/rules"
 )
 
 // Name is the dialect's name in schema.hcl and atlas.hcl.
 const Name = "tidb"
 
 const (
-	// maxIdent is TiDB's limit on identifiers, in characters.
-	maxIdent = 64
-	// maxKeyBytes is TiDB's default max-index-length.
-	maxKeyBytes = 3072
 	// timestampPrecision keeps milliseconds, as the hand-written schemas did.
 	timestampPrecision = 3
 )
@@ -41,6 +40,10 @@ type Settings struct {
 	// UUIDCheck adds to every uuid column a CHECK that it holds a
 	// well-formed UUID, a guarantee PostgreSQL's UUID type gives by itself.
 	UUIDCheck bool
+	// ExactStrings gives varchar and text columns the collation
+	// utf8mb4_0900_bin, which compares trailing spaces as PostgreSQL does:
+	// TiDB's default utf8mb4_bin ignores them, so 'a' and 'a ' are one key.
+	ExactStrings bool
 }
 
 // DecodeSettings reads the dialect block.
@@ -60,8 +63,15 @@ func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 				continue
 			}
 			set.UUIDCheck = v.True()
+		case "exact_strings":
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (tidb)", Detail: "exact_strings must be true or false.", Subject: a.Expr.Range().Ptr()})
+				continue
+			}
+			set.ExactStrings = v.True()
 		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check.", name), Subject: a.NameRange.Ptr()})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check and exact_strings.", name), Subject: a.NameRange.Ptr()})
 		}
 	}
 	return set, diags
@@ -73,6 +83,9 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	set, diags := DecodeSettings(s)
 	rec.Diags = append(rec.Diags, diags...)
 	l := &lowerer{rec: rec, set: set, schema: s}
+	rules.Names(s, Name, limits, rec)
+	rules.Indexes(s, Name, limits, rec)
+	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
 	if rec.Diags.HasErrors() {
@@ -160,12 +173,6 @@ type lowerer struct {
 	names  map[string]bool // the model's constraint and index names
 }
 
-func (l *lowerer) ident(name, what string, rng hcl.Range) {
-	if n := utf8.RuneCountInString(name); n > maxIdent {
-		l.rec.Errorf(rng, "Identifier too long", "The %s name %q is %d characters; TiDB allows at most %d.", what, name, n, maxIdent)
-	}
-}
-
 // Type returns the TiDB type of a neutral type.
 func Type(t compiler.Type) string {
 	switch t.Kind {
@@ -246,7 +253,6 @@ func effectiveType(c *compiler.Column) (compiler.Type, bool) {
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
-	l.ident(c.Name, "column", c.Range)
 	lc := &sqltext.Column{Name: c.Name, NotNull: !c.Null, Comment: c.Comment}
 	o := c.Overrides.For(Name)
 	typ, known := effectiveType(c)
@@ -262,6 +268,10 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		if n, ok := typeNotes[typ.Kind]; ok {
 			l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "%s", n)
 		}
+	}
+	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
+		lc.Type += " COLLATE " + exactCollation
+		l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
 	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
@@ -286,6 +296,13 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		lc.Default = map[string]string{"true": "1", "false": "0"}[d.Value]
 	default:
 		lc.Default = d.Value
+		if typ.Kind == compiler.TypeDouble {
+			// TiDB reads a literal without an exponent as DECIMAL, which
+			// holds 65 digits: 1e308 written out would become 1e65.
+			if f, err := strconv.ParseFloat(d.Value, 64); err == nil {
+				lc.Default = strconv.FormatFloat(f, 'g', -1, 64)
+			}
+		}
 	}
 	return lc, true
 }
@@ -318,19 +335,17 @@ func (l *lowerer) keyColumns(t *compiler.Table, names []string, ranges []hcl.Ran
 		}
 		total += l.indexable(t, n, what, r)
 	}
-	if total > maxKeyBytes {
-		l.rec.Errorf(rng, "Key too long", "The %s on (%s) may take %d bytes; TiDB's limit is %d. Shorten the varchar columns in it.", what, strings.Join(names, ", "), total, maxKeyBytes)
+	if total > limits.MaxKeyBytes {
+		l.rec.Errorf(rng, "Key too long", "The %s on (%s) may take %d bytes; TiDB's limit is %d. Shorten the varchar columns in it.", what, strings.Join(names, ", "), total, limits.MaxKeyBytes)
 	}
 }
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
-	l.ident(u.Name, "unique constraint", u.Range)
 	l.keyColumns(t, u.Columns, u.ColumnRanges, "unique constraint", u.Range)
 	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
-	l.ident(c.Name, "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Name, o.Expr), true
@@ -342,7 +357,33 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 			l.rec.Errorf(c.Range, "CHECK on a foreign key column with an action", "TiDB rejects CHECK %q because it uses column %q, which foreign key %q changes by its ON DELETE/ON UPDATE action. Drop the action, move the rule out of the CHECK, or give a TiDB override: tidb { skip = true }.", c.Name, col, fk)
 		}
 	}
-	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntax{}, c.Expr)), true
+	e, changed := boolContext(c.Expr)
+	if changed {
+		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "a bool column used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
+	}
+	if e, changed = dotAll(e); changed {
+		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
+	}
+	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntax{}, e)), true
+}
+
+// boolContext rewrites a CHECK that is a bool column alone (CHECK (b)) into
+// b = TRUE: TiDB stores bool as TINYINT(1) and refuses a CHECK whose value
+// is not boolean (error 3812); it takes NOT b and b OR ... as they are.
+// b = TRUE keeps SQL's three values (NULL stays NULL). The model's tree is
+// shared between dialects, so the changed node is a copy.
+func boolContext(n expr.Node) (expr.Node, bool) {
+	switch x := n.(type) {
+	case *expr.Column:
+		if x.Kind == expr.KindBool {
+			return &expr.Binary{Op: expr.OpEq, L: x, R: &expr.Literal{Kind: expr.LitBool, Value: "true"}}, true
+		}
+	case *expr.Paren:
+		if y, ok := boolContext(x.X); ok {
+			return &expr.Paren{X: y}, true
+		}
+	}
+	return n, false
 }
 
 // explainExpr records the translations an expression needs on TiDB.
@@ -399,9 +440,9 @@ func actionColumns(t *compiler.Table) map[string]string {
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
-	l.ident(fk.Name, "foreign key", fk.Range)
 	// TiDB indexes the referencing columns of a foreign key.
 	l.keyColumns(t, fk.Columns, fk.ColumnRanges, "foreign key", fk.Range)
+	l.fkTypes(t, fk)
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	for _, a := range []struct {
 		clause string
@@ -421,6 +462,49 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		l.rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
 	return sqltext.Constraint{Name: fk.Name, Body: body}, true
+}
+
+// fkTypes refuses foreign key columns whose TiDB types TiDB finds
+// incompatible with the referenced ones (error 3780): string columns must be
+// of the same kind (CHAR with CHAR, VARCHAR with VARCHAR), other types equal.
+func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
+	ref := l.schema.Table(fk.RefTable)
+	if ref == nil {
+		return
+	}
+	for i, name := range fk.Columns {
+		c := t.Column(name)
+		if c == nil || i >= len(fk.RefColumns) || ref.Column(fk.RefColumns[i]) == nil {
+			continue
+		}
+		rc := ref.Column(fk.RefColumns[i])
+		ct, cknown := effectiveType(c)
+		rt, rknown := effectiveType(rc)
+		var ok bool
+		switch {
+		case !cknown || !rknown:
+			ok = !cknown && !rknown && strings.EqualFold(c.Overrides.For(Name).RawType, rc.Overrides.For(Name).RawType)
+		case ct.IsString() && rt.IsString():
+			ok = ct.Kind == rt.Kind
+		default:
+			ok = Type(ct) == Type(rt)
+		}
+		if !ok {
+			rng := fk.Range
+			if i < len(fk.ColumnRanges) {
+				rng = fk.ColumnRanges[i]
+			}
+			l.rec.Errorf(rng, "Foreign key type mismatch", "On TiDB, column %s.%s is %s but references %s.%s, which is %s; TiDB refuses a foreign key between different types (error 3780). Give both columns the same type (char with char, varchar with varchar), or the same TiDB override.", t.Name, name, sqlType(c), ref.Name, rc.Name, sqlType(rc))
+		}
+	}
+}
+
+// sqlType is the SQL type of c on TiDB.
+func sqlType(c *compiler.Column) string {
+	if t, known := effectiveType(c); known {
+		return Type(t)
+	}
+	return c.Overrides.For(Name).RawType
 }
 
 // notNullOn returns the columns that n requires to be non-null when n is a
@@ -445,7 +529,6 @@ func notNullOn(n expr.Node) []string {
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	l.ident(idx.Name, "index", idx.Range)
 	object := "index " + idx.Name
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
@@ -460,6 +543,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			x = sqltext.Expr(syntax{}, p.Expr)
 			part = "(" + x + ")"
 			l.explainExpr(t, object, p.Expr)
+			l.exprKeyPart(t, idx, p)
 		} else {
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
@@ -502,11 +586,109 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		l.rec.Errorf(idx.WhereRange, "Partial unique index", "TiDB has no partial indexes, and a full unique index %q would reject rows that WHERE %s lets through. Give a TiDB override, for example tidb { sql = \"CREATE UNIQUE INDEX ... ON ... ((CASE WHEN ... THEN col END))\" }, or tidb { skip = true }.", idx.Name, idx.WhereSrc)
 		return nil, false
 	}
+	if arithmetic(idx.Where) {
+		l.rec.Errorf(idx.WhereRange, "Partial index predicate that can fail", "TiDB has no partial indexes and drops the predicate of index %q, but PostgreSQL computes it for every row, and its arithmetic can fail (overflow, %% by zero) and reject the row there only. Leave the arithmetic out of the predicate, or give TiDB its own form: tidb { skip = true }.", idx.Name)
+		return nil, false
+	}
 	if !idx.Overrides.Accepts(Name, compiler.AcceptPartialIndex) {
 		l.rec.Warnf(idx.WhereRange, "Partial index made full", "TiDB has no partial indexes; index %q covers all rows there (same results, larger index). To acknowledge it: tidb { accept = [%q] }.", idx.Name, compiler.AcceptPartialIndex)
 	}
 	l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
 	return li, true
+}
+
+// exprKeyPart refuses an expression key part TiDB cannot index directly:
+// one that calls a function or operator outside
+// tidb_allow_function_for_expression_index (error 8200), or whose value may
+// exceed the key size (error 1071). schemagen refuses rather than lowering to
+// an indexed generated column, which would add a column that SELECT * shows
+// on TiDB only.
+func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compiler.IndexPart) {
+	bad := ""
+	expr.Walk(p.Expr, func(n expr.Node) bool {
+		name := ""
+		switch n := n.(type) {
+		case *expr.Call:
+			name = n.Name
+		case *expr.JSONType:
+			name = "json_type"
+		case *expr.Binary:
+			if n.Op == expr.OpConcat {
+				name = "||"
+			}
+		}
+		if name != "" && !limits.ExprIndexFunctions[name] && bad == "" {
+			bad = name
+		}
+		return true
+	})
+	if bad == "||" {
+		bad = "|| (CONCAT)"
+	} else if bad != "" {
+		bad += "()"
+	}
+	if bad != "" {
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB does not allow %s in an expression index (error 8200); of the portable functions its expression indexes may call only %s. Index a column instead, give TiDB its own form: tidb { sql = \"CREATE INDEX ...\" }, or leave the index out of TiDB: tidb { skip = true }.", bad, strings.Join(sortedKeys(limits.ExprIndexFunctions), "(), ")+"()")
+		return
+	}
+	// lower() and upper() keep their argument's size; other results are small.
+	call, ok := unparen(p.Expr).(*expr.Call)
+	if !ok || call.Name != "lower" && call.Name != "upper" {
+		return
+	}
+	size := 0
+	for _, name := range expr.Columns(p.Expr) {
+		c := t.Column(name)
+		if c == nil {
+			continue
+		}
+		typ, known := effectiveType(c)
+		if !known || typ.Kind == compiler.TypeText {
+			size = limits.MaxKeyBytes + 1
+			break
+		}
+		size += keyBytes(typ)
+	}
+	if size > limits.MaxKeyBytes {
+		l.rec.Errorf(p.Range, "Key too long", "The expression key part of index %q may take more than TiDB's %d bytes (error 1071): it is over text or a long varchar. Index a varchar(n) column with 4 * n <= %d, or leave the index out of TiDB: tidb { skip = true }.", idx.Name, limits.MaxKeyBytes, limits.MaxKeyBytes)
+	}
+}
+
+func unparen(n expr.Node) expr.Node {
+	for {
+		p, ok := n.(*expr.Paren)
+		if !ok {
+			return n
+		}
+		n = p.X
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// arithmetic reports whether n computes with +, -, *, %, unary - or abs.
+func arithmetic(n expr.Node) bool {
+	found := false
+	expr.Walk(n, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			found = found || x.Op == expr.OpAdd || x.Op == expr.OpSub || x.Op == expr.OpMul || x.Op == expr.OpMod
+		case *expr.Neg:
+			_, lit := x.X.(*expr.Literal)
+			found = found || !lit
+		case *expr.Call:
+			found = found || x.Name == "abs"
+		}
+		return !found
+	})
+	return found
 }
 
 func containsPlain(idx *compiler.Index, col string) bool {
@@ -518,11 +700,16 @@ func containsPlain(idx *compiler.Index, col string) bool {
 	return false
 }
 
+// exactCollation compares strings by code point without padding (NO PAD).
+const exactCollation = "utf8mb4_0900_bin"
+
 // uuidPattern is the text form PostgreSQL's uuid type guarantees.
 const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
-	l.ident(t.Name, "table", t.Range)
+	if pk := t.PrimaryKey; pk != nil {
+		l.keyColumns(t, pk.Columns, pk.ColumnRanges, "primary key", pk.Range)
+	}
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -546,9 +733,9 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 // generatedName fits a name the dialect makes up into TiDB's limit,
 // deterministically, and reports a clash with a name of the model.
 func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Column) string {
-	if utf8.RuneCountInString(name) > maxIdent {
+	if utf8.RuneCountInString(name) > limits.MaxIdent {
 		sum := sha256.Sum256([]byte(name))
-		name = string([]rune(name)[:maxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
+		name = string([]rune(name)[:limits.MaxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
 	}
 	if l.names == nil {
 		l.names = map[string]bool{}

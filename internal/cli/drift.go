@@ -77,7 +77,7 @@ Exit codes, per target in the output and overall (the highest):
 			}
 			// The model is compiled, and the generated file must be what it
 			// compiles to: drift against a stale file would mislead.
-			compiled, err := a.compile(false)
+			compiled, _, err := a.compile(false)
 			if err != nil {
 				return err
 			}

@@ -117,7 +117,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			if err != nil {
 				return err
 			}
-			r, err := a.compile(false)
+			r, _, err := a.compile(false)
 			if err != nil {
 				return err
 			}

@@ -405,6 +405,284 @@ table "b" {
 		{"escaped quote before the error", table(`  check "items_count_ck" {
     expr = "status <> '\"' AND nope = 1"
   }`), `Unknown column "nope"`, `nope`},
+
+		// Issue 9: what one database rejected although generate succeeded.
+		{"smallint default out of range", table(`  column "x" {
+    type    = smallint
+    default = 70000
+  }`), `70000 is out of its range, -32768 to 32767`, `70000`},
+		{"decimal default with too many digits", table(`  column "x" {
+    type    = decimal(5,2)
+    default = 12345
+  }`), `12345 has more than 3 digit(s) before the point`, `12345`},
+		{"decimal default the databases would round", table(`  column "x" {
+    type    = decimal(5,2)
+    default = 1.005
+  }`), `1.005 has more than 2 digit(s) after the point`, `1.005`},
+		{"bigint default out of range", table(`  column "x" {
+    type    = bigint
+    default = 9223372036854775808
+  }`), `9223372036854775808 is out of its range`, `9223372036854775808`},
+		{"date default that is no date", table(`  column "x" {
+    type    = date
+    default = "2020-13-45"
+  }`), `'2020-13-45' is not a date`, `"2020-13-45"`},
+		{"uuid default that is no uuid", table(`  column "x" {
+    type    = uuid
+    default = "not-a-uuid"
+  }`), `'not-a-uuid' is not a UUID`, `"not-a-uuid"`},
+		{"upper-case uuid default", table(`  column "x" {
+    type    = uuid
+    default = "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"
+  }`), `write it in lower case`, `"A0EE`},
+		{"NUL in a string default", table(`  column "x" {
+    type    = varchar(5)
+    default = "a\u0000b"
+  }`), `a NUL character`, `"a\u0000b"`},
+		{"tables whose names differ only in case", base + `table "Spaces" {
+  column "id" {
+    type = int
+  }
+}`, `names that differ only in letter case, which TiDB treats as the same name`, `"Spaces"`},
+		{"columns whose names differ only in case", table(`  column "Status" {
+    type = int
+  }`), `The column name "Status" is already used by the column "status"`, `"Status"`},
+		{"one CHECK name in two tables", base + `table "t1" {
+  column "a" {
+    type = int
+  }
+  check "same_ck" {
+    expr = "a > 0"
+  }
+}
+table "t2" {
+  column "b" {
+    type = int
+  }
+  check "same_ck" {
+    expr = "b > 0"
+  }
+}`, `CHECK names are unique per database (error 3822)`, `"same_ck" {
+    expr = "b > 0"`},
+		{"CHECK named like an index of its table", table(`  index "items_x" {
+    columns = ["count"]
+  }
+  check "items_x" {
+    expr = "count > 0"
+  }`), `a table's indexes and constraints share one name space (error 1061)`, `"items_x" {
+    expr`},
+		{"foreign key named like an index of its table", table(`  index "items_space_fk" {
+    columns = ["count"]
+  }
+  foreign_key "items_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+  }`), `share one name space`, `"items_space_fk" {
+    columns     = ["space_id"]`},
+		{"text column in a primary key", base + `table "t" {
+  column "id" {
+    type = text
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}`, `Column t.id is text, which TiDB cannot use in a primary key`, `"id"]`},
+		{"CHECK that is no condition", table(`  check "items_count_ck" {
+    expr = "count + 1"
+  }`), `The check items_count_ck of table "items" is integer, not a condition`, `"count + 1"`},
+		{"partial index predicate that is no condition", table(`  index "items_count_idx" {
+    columns = ["count"]
+    where   = "count"
+  }`), `is integer, not a condition`, `"count"
+  }`},
+		{"% over a double", table(`  column "f" {
+    type = double
+  }
+  check "items_f_ck" {
+    expr = "f % 2 = 0"
+  }`), `PostgreSQL has no % over double`, `"f % 2 = 0"`},
+		{"uuid compared with a malformed literal", table(`  check "items_space_ck" {
+    expr = "space_id <> 'nope'"
+  }`), `'nope' is not a UUID`, `'nope'`},
+		{"timestamp compared with a malformed literal", table(`  column "at" {
+    type = timestamp
+  }
+  check "items_at_ck" {
+    expr = "at > '2020-13-01 00:00:00'"
+  }`), `'2020-13-01 00:00:00' is not a timestamp`, `'2020-13-01`},
+		{"date in an IN list that is no date", table(`  column "on" {
+    type = date
+  }
+  check "items_on_ck" {
+    expr = "\"on\" IN ('2020-01-01', '2021-02-29')"
+  }`), `'2021-02-29' is not a date`, `'2021-02-29'`},
+		{"expression index TiDB does not allow: abs", table(`  index "items_abs_idx" {
+    on {
+      expr = "abs(count)"
+    }
+  }`), `TiDB does not allow abs() in an expression index (error 8200)`, `"abs(count)"`},
+		{"expression index TiDB does not allow: char_length", table(`  index "items_len_idx" {
+    on {
+      expr = "char_length(status)"
+    }
+  }`), `TiDB does not allow char_length() in an expression index`, `"char_length(status)"`},
+		{"expression index TiDB does not allow: ||", table(`  index "items_cat_idx" {
+    on {
+      expr = "status || 'x'"
+    }
+  }`), `TiDB does not allow || (CONCAT) in an expression index`, `"status || 'x'"`},
+		{"expression key part too long for TiDB", table(`  index "items_body_idx" {
+    on {
+      expr = "lower(body)"
+    }
+  }`), `may take more than TiDB's 3072 bytes (error 1071)`, `"lower(body)"`},
+		{"foreign key from varchar to char", base + `table "p" {
+  column "id" {
+    type = char(10)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+table "c" {
+  column "id" {
+    type = int
+  }
+  column "p_id" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "c_p_fk" {
+    columns     = ["p_id"]
+    ref_table   = "p"
+    ref_columns = ["id"]
+  }
+}`, `TiDB refuses a foreign key between different types (error 3780)`, `"p_id"]`},
+		{"foreign key column with a TiDB type override", base + `table "p" {
+  column "id" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+table "c" {
+  column "id" {
+    type = int
+  }
+  column "p_id" {
+    type = varchar(10)
+    tidb {
+      type = char(10)
+    }
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "c_p_fk" {
+    columns     = ["p_id"]
+    ref_table   = "p"
+    ref_columns = ["id"]
+  }
+}`, `column c.p_id is CHAR(10) but references p.id, which is VARCHAR(10)`, `"p_id"]`},
+		{"every column left out of a dialect", base + `table "t" {
+  column "a" {
+    type = int
+    tidb {
+      skip = true
+    }
+  }
+}`, `Every column of table "t" is left out of TiDB`, `"t" {`},
+		{"empty column name", table(`  column "" {
+    type = int
+  }`), `A column needs a name`, `"" {`},
+		{"control character in a name", table(`  column "a\nb" {
+    type = int
+  }`), `holds a control character`, `"a\nb"`},
+		{"name ending in a space", table(`  column "x " {
+    type = int
+  }`), `ends in a space, which TiDB does not allow in names`, `"x "`},
+		{"unknown index method", table(`  index "items_count_idx" {
+    columns = ["count"]
+    using   = "nonsense"
+  }`), `"nonsense", which is not an index method of PostgreSQL`, `"items_count_idx"`},
+		{"unique hash index", table(`  index "items_count_idx" {
+    unique  = true
+    columns = ["count"]
+    using   = "hash"
+  }`), `PostgreSQL builds unique indexes only with btree`, `"items_count_idx"`},
+		{"hash index over two columns", table(`  index "items_count_idx" {
+    columns = ["count", "status"]
+    using   = "hash"
+  }`), `"hash", which on PostgreSQL indexes one key part, but it has 2`, `"items_count_idx"`},
+		{"partial index predicate with arithmetic that TiDB drops", table(`  index "items_count_idx" {
+    columns = ["status"]
+    where   = "abs(count) < 10"
+  }`), `PostgreSQL computes it for every row, and its arithmetic can fail`, `"abs(count) < 10"`},
+		{"unknown operator class", table(`  index "items_status_idx" {
+    on {
+      column  = "status"
+      opclass = "no_such_ops"
+    }
+  }`), `Operator class "no_such_ops" of index "items_status_idx" is not one PostgreSQL knows`, `"status"
+      opclass`},
+		{"raw index statement for another index", table(`  index "items_count_idx" {
+    columns = ["count"]
+    tidb {
+      sql = "CREATE INDEX other_idx ON items (count)"
+    }
+  }`), `creates an index of another name (other_idx)`, `tidb {
+      sql`},
+		{"raw index statement on another table", table(`  index "items_count_idx" {
+    columns = ["count"]
+    postgres {
+      sql = "CREATE INDEX items_count_idx ON spaces (revision)"
+    }
+  }`), `creates the index on another table (spaces)`, `postgres {
+      sql`},
+		{"raw index statement of another kind", table(`  index "items_count_idx" {
+    columns = ["count"]
+    tidb {
+      sql = "DROP TABLE items"
+    }
+  }`), `is not a CREATE INDEX statement`, `tidb {
+      sql`},
+		{"empty regular expression", table(`  check "items_status_ck" {
+    expr = "status ~ ''"
+  }`), `An empty regular expression is not portable`, `''"`},
+		{"regex with \\pL", table(`  check "items_status_ck" {
+    expr = "status ~ '\\pL'"
+  }`), `the escape \p`, `'\\pL'`},
+		{"regex with \\x{41}", table(`  check "items_status_ck" {
+    expr = "status ~ '\\x{41}'"
+  }`), `the escape \x`, `'\\x{41}'`},
+		{"regex with \\Q...\\E", table(`  check "items_status_ck" {
+    expr = "status ~ '\\Qa.b\\E'"
+  }`), `the escape \Q`, `'\\Qa.b\\E'`},
+		{"regex with \\w", table(`  check "items_status_ck" {
+    expr = "status ~ '^\\w+$'"
+  }`), `\w (PostgreSQL's word and space classes follow the locale`, `'^\\w+$'`},
+		{"regex with [:alpha:]", table(`  check "items_status_ck" {
+    expr = "status ~ '^[[:alpha:]]+$'"
+  }`), `[:alpha:] (PostgreSQL's classes follow the locale`, `'^[[:alpha:]]+$'`},
+		{"IS NULL of a not null column", table(`  check "items_status_ck" {
+    expr = "status IS NULL"
+  }`), `Column items.status is not null, so status IS NULL in check "items_status_ck" is always false`, `"status IS NULL"`},
+		{"NUL in an expression literal", table(`  check "items_status_ck" {
+    expr = "status <> 'a\u0000b'"
+  }`), `holds a NUL character`, `"status <> 'a\u0000b'"`},
+		{"number longer than TiDB's DECIMAL", table(`  check "items_count_ck" {
+    expr = "count < 1000000000000000000000000000000000000000000000000000000000000000000000"
+  }`), `more than 65 significant digits`, `1000000000`},
+		{"key too long for a PostgreSQL B-tree entry", table(`  column "long" {
+    type = varchar(700)
+  }
+  unique "items_long_uq" {
+    columns = ["long"]
+  }`), `a PostgreSQL B-tree entry holds at most 2704`, `"items_long_uq"`},
 	}
 	if len(cases) < 40 {
 		t.Fatalf("only %d cases", len(cases))

@@ -1,0 +1,40 @@
+package postgres
+
+import "github.com/schemagen/schemagen/dialects"
+
+// limits are PostgreSQL's limits and naming rules (see dialects.Rules).
+var limits = &dialects.Rules{
+	Product: "PostgreSQL",
+	// NAMEDATALEN - 1: longer names are silently cut.
+	MaxIdent:      63,
+	IdentBytes:    true,
+	TrailingSpace: true,
+	IdentQuote:    '"',
+	LowerUnquoted: true,
+	Namespaces: []dialects.Namespace{
+		{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique},
+			Why: "tables and indexes, unique constraints' included, share one name space per schema"},
+		{Kinds: []dialects.ObjectKind{dialects.KindCheck, dialects.KindForeignKey, dialects.KindUnique}, PerTable: true,
+			Why: "constraint names are unique per table"},
+		{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true, Why: "column names are unique per table"},
+	},
+	// A B-tree entry holds at most 2704 bytes (a third of a page); a longer
+	// value fails at INSERT, so keys are bounded by their declared sizes.
+	MaxKeyBytes:   2704,
+	IndexMethods:  []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
+	UniqueMethods: []string{"btree"},
+	// hash and SP-GiST indexes take one column.
+	SingleColumnMethods: []string{"hash", "spgist"},
+	RegexDotNewline:     true,
+	OpClasses: []string{
+		"text_pattern_ops", "varchar_pattern_ops", "bpchar_pattern_ops",
+		"text_ops", "varchar_ops", "bpchar_ops", "int2_ops", "int4_ops", "int8_ops", "numeric_ops", "float8_ops",
+		"uuid_ops", "bool_ops", "date_ops", "timestamptz_ops", "bytea_ops",
+		"jsonb_ops", "jsonb_path_ops", "tsvector_ops", "array_ops",
+		// pg_trgm and pgvector, whose types and indexes need the extension anyway.
+		"gin_trgm_ops", "gist_trgm_ops", "vector_l2_ops", "vector_ip_ops", "vector_cosine_ops", "vector_l1_ops",
+	},
+}
+
+// Rules implements dialects.RuleBook.
+func (Dialect) Rules() *dialects.Rules { return limits }

@@ -1,0 +1,198 @@
+// Package rules validates a model against one dialect's Rules (name length
+// and case, name scopes, key sizes, expression index functions, index
+// methods and operator classes), so that every dialect is checked by the
+// same code asking its own description instead of by special cases.
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+)
+
+// Neutral are the name scopes the compiler itself enforces for every dialect
+// (compiler.Validate): a dialect reports only clashes these do not.
+var Neutral = []dialects.Namespace{
+	{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique}},
+	{Kinds: []dialects.ObjectKind{dialects.KindCheck, dialects.KindForeignKey, dialects.KindUnique}, PerTable: true},
+	{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true},
+}
+
+// Object is a named object of the model as one dialect sees it.
+type Object struct {
+	Kind  dialects.ObjectKind
+	Table string // "" for tables
+	Name  string
+	Range hcl.Range
+}
+
+// Objects returns the named objects of s that exist in dialect d, in the
+// order of the source, so that a clash is reported at the later object.
+func Objects(s *compiler.Schema, d string) []Object {
+	out := objects(s, d)
+	slices.SortStableFunc(out, func(a, b Object) int {
+		if c := strings.Compare(a.Range.Filename, b.Range.Filename); c != 0 {
+			return c
+		}
+		return a.Range.Start.Byte - b.Range.Start.Byte
+	})
+	return out
+}
+
+func objects(s *compiler.Schema, d string) []Object {
+	var out []Object
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		out = append(out, Object{dialects.KindTable, "", t.Name, t.Range})
+		for _, c := range t.Columns {
+			if !c.Overrides.Skipped(d) {
+				out = append(out, Object{dialects.KindColumn, t.Name, c.Name, c.Range})
+			}
+		}
+		for _, u := range t.Uniques {
+			out = append(out, Object{dialects.KindUnique, t.Name, u.Name, u.Range})
+		}
+		for _, c := range t.Checks {
+			if !c.Overrides.Skipped(d) {
+				out = append(out, Object{dialects.KindCheck, t.Name, c.Name, c.Range})
+			}
+		}
+		for _, fk := range t.ForeignKeys {
+			out = append(out, Object{dialects.KindForeignKey, t.Name, fk.Name, fk.Range})
+		}
+		for _, idx := range t.Indexes {
+			if !idx.Overrides.Skipped(d) {
+				out = append(out, Object{dialects.KindIndex, t.Name, idx.Name, idx.Range})
+			}
+		}
+	}
+	return out
+}
+
+// clashes reports whether a and b must have different names under ns.
+func clashes(ns []dialects.Namespace, a, b Object) bool {
+	for _, n := range ns {
+		if !slices.Contains(n.Kinds, a.Kind) || !slices.Contains(n.Kinds, b.Kind) {
+			continue
+		}
+		if !n.PerTable || a.Table == b.Table {
+			return true
+		}
+	}
+	return false
+}
+
+// Reporter records a dialect's diagnostics (sqltext.Recorder does).
+type Reporter interface {
+	Errorf(rng hcl.Range, summary, format string, args ...any)
+}
+
+// Names checks the identifiers of s against dialect d's rules: length,
+// trailing spaces, and every name scope, with names compared as d compares
+// them. Clashes the compiler already reports are left to it.
+func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
+	objs := Objects(s, d)
+	for _, o := range objs {
+		n, unit := utf8.RuneCountInString(o.Name), "characters"
+		if r.IdentBytes {
+			n, unit = len(o.Name), "bytes"
+		}
+		if r.MaxIdent > 0 && n > r.MaxIdent {
+			rep.Errorf(o.Range, "Identifier too long", "The %s name %q is %d %s; %s allows at most %d. Use a shorter name.", o.Kind, o.Name, n, unit, r.Product, r.MaxIdent)
+		}
+		if !r.TrailingSpace && strings.TrimRight(o.Name, " ") != o.Name {
+			rep.Errorf(o.Range, "Name ends in a space", "The %s name %q ends in a space, which %s does not allow in names. Remove the trailing space.", o.Kind, o.Name, r.Product)
+		}
+	}
+	for _, ns := range r.Namespaces {
+		// Objects by scope (table or schema) and folded name.
+		seen := map[[2]string]Object{}
+		for _, o := range objs {
+			if !slices.Contains(ns.Kinds, o.Kind) {
+				continue
+			}
+			scope := ""
+			if ns.PerTable {
+				scope = o.Table
+				if o.Kind == dialects.KindTable {
+					scope = o.Name
+				}
+			}
+			key := [2]string{r.Fold(scope), r.Fold(o.Name)}
+			prev, dup := seen[key]
+			if !dup {
+				seen[key] = o
+				continue
+			}
+			if prev.Name == o.Name && clashes(Neutral, prev, o) {
+				continue // the compiler reports it
+			}
+			where := ""
+			if prev.Table != "" {
+				where = fmt.Sprintf(" of table %q", prev.Table)
+			}
+			same := "the same name"
+			if prev.Name != o.Name {
+				same = "names that differ only in letter case, which " + r.Product + " treats as the same name"
+			}
+			rep.Errorf(o.Range, "Duplicate name", "The %s name %q is already used by the %s %q%s at %s: %s gives them %s (%s). Rename one of them.", o.Kind, o.Name, prev.Kind, prev.Name, where, prev.Range, r.Product, same, ns.Why)
+		}
+	}
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) || len(t.Columns) == 0 {
+			continue
+		}
+		kept := 0
+		for _, c := range t.Columns {
+			if !c.Overrides.Skipped(d) {
+				kept++
+			}
+		}
+		if kept == 0 {
+			rep.Errorf(t.Range, "Table without columns", "Every column of table %q is left out of %s, which would create a table without columns. Keep a column there, or leave the table out: %s { skip = true }.", t.Name, r.Product, d)
+		}
+	}
+}
+
+// Indexes checks index methods and operator classes against d's rules.
+func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
+	if r.IndexMethods == nil && r.OpClasses == nil {
+		return
+	}
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		for _, idx := range t.Indexes {
+			if idx.Overrides.Skipped(d) || idx.Overrides.For(d) != nil && idx.Overrides.For(d).SQL != "" {
+				continue
+			}
+			if m := strings.ToLower(idx.Using); m != "" && r.IndexMethods != nil {
+				switch {
+				case !slices.Contains(r.IndexMethods, m):
+					rep.Errorf(idx.Range, "Unknown index method", "Index %q uses %q, which is not an index method of %s; use one of %s, or give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", idx.Name, idx.Using, r.Product, strings.Join(r.IndexMethods, ", "), d)
+				case idx.Unique && !slices.Contains(r.UniqueMethods, m):
+					rep.Errorf(idx.Range, "Unique index method", "Unique index %q uses %q, but %s builds unique indexes only with %s. Remove using, or make the index not unique.", idx.Name, idx.Using, r.Product, strings.Join(r.UniqueMethods, ", "))
+				case len(idx.Parts) > 1 && slices.Contains(r.SingleColumnMethods, m):
+					rep.Errorf(idx.Range, "Index method with one key part", "Index %q uses %q, which on %s indexes one key part, but it has %d. Remove using, or split the index.", idx.Name, idx.Using, r.Product, len(idx.Parts))
+				}
+			}
+			if r.OpClasses == nil {
+				continue
+			}
+			for _, p := range idx.Parts {
+				if p.OpClass != "" && !slices.Contains(r.OpClasses, strings.ToLower(p.OpClass)) {
+					rep.Errorf(p.Range, "Unknown operator class", "Operator class %q of index %q is not one %s knows (%s); for another operator class give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", p.OpClass, idx.Name, r.Product, strings.Join(r.OpClasses, ", "), d)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package difftest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/difftest"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m) }
+
+// envInt reads a positive whole number from the environment.
+func envInt(t *testing.T, name string, def uint64) uint64 {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, s, err)
+	}
+	return n
+}
+
+// TestDifferential runs random models on both real databases. CI runs a fixed
+// seed and a few dozen models; SCHEMAGEN_DIFFTEST_MODELS=1000 (and
+// SCHEMAGEN_DIFFTEST_SEED) run more, as the README says.
+func TestDifferential(t *testing.T) {
+	models := envInt(t, "SCHEMAGEN_DIFFTEST_MODELS", 40)
+	seed := envInt(t, "SCHEMAGEN_DIFFTEST_SEED", 1)
+	stmts := int(envInt(t, "SCHEMAGEN_DIFFTEST_STATEMENTS", 30))
+	r := difftest.NewRunner(t)
+	ctx := context.Background()
+	start := time.Now()
+	found, repaired := 0, 0
+	for i := range models {
+		s := seed*1_000_003 + i
+		m, st := difftest.Random(s, stmts)
+		d, err := r.Run(ctx, m, st)
+		if err != nil {
+			t.Fatalf("model %d (seed %d): %v", i, s, err)
+		}
+		// A refused model is repaired (what the compiler refused is
+		// removed) and run again, so that most models reach the databases.
+		if d == nil {
+			if rm := difftest.Repair(m); rm != nil {
+				repaired++
+				if d, err = r.Run(ctx, rm, st); err != nil {
+					t.Fatalf("model %d (seed %d), repaired: %v", i, s, err)
+				}
+			}
+		}
+		if d == nil {
+			continue
+		}
+		found++
+		d, err = r.Shrink(ctx, d, 150)
+		if err != nil {
+			t.Fatalf("shrinking model %d (seed %d): %v", i, s, err)
+		}
+		t.Errorf("model %d (SCHEMAGEN_DIFFTEST_SEED=%d, model seed %d): the databases disagree; regression test:\n\n%s", i, seed, s, d.Regression(fmt.Sprintf("Regression%d", s)))
+		if found >= 5 {
+			t.Fatal("stopping after 5 disagreements")
+		}
+	}
+	st := r.Stats
+	t.Logf("%d models (%d of them repaired after a refusal) in %s: %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
+		models, repaired, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
+}

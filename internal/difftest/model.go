@@ -1,0 +1,261 @@
+// Package difftest is schemagen's differential tester: it makes seeded random
+// models over the whole language, compiles them with the real pipeline
+// (internal/gen), applies both dialects' DDL to the real PostgreSQL and TiDB,
+// runs the same random statements on both, and reports every disagreement
+// (a DDL one database rejects, a statement the databases treat differently,
+// tables that end with different rows), shrunk to a small model and a few
+// statements, printed as a ready regression test.
+//
+// The model is kept as structure (Model) rather than HCL text so that the
+// shrinker can drop parts of it and render it again.
+package difftest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Model is a random model: tables in dependency order (foreign keys point to
+// earlier tables).
+type Model struct {
+	Tables    []*Table
+	UUIDCheck bool
+	// ExactStrings sets TiDB's exact_strings: without it TiDB ignores
+	// trailing spaces in comparisons, a documented difference.
+	ExactStrings bool
+}
+
+// Table is one table of a Model.
+type Table struct {
+	Name    string
+	Cols    []*Col
+	PK      []string
+	Uniques []Unique
+	Checks  []Check
+	Indexes []Index
+	FKs     []FK
+}
+
+// Col is a column; Type is the neutral type as written in HCL.
+type Col struct {
+	Name    string
+	Type    Type
+	Null    bool
+	Default string // an HCL value, or ""
+	// Override is the body of per-dialect blocks, written as is.
+	Override string
+	// Now is set on compiled columns whose default is now(): the databases
+	// take the time at different instants.
+	Now bool
+}
+
+// Check is a CHECK with a portable expression (and an optional override block).
+type Check struct {
+	Name, Expr string
+	Override   string
+}
+
+// Unique is a unique constraint.
+type Unique struct {
+	Name string
+	Cols []string
+}
+
+// Index is an index over columns or expressions.
+type Index struct {
+	Name   string
+	Unique bool
+	Cols   []string // "expr:..." for an expression part
+	Where  string
+	Using  string
+	// Override is the body of per-dialect blocks (a non-unique index may
+	// be left out of one dialect without changing what rows mean).
+	Override string
+}
+
+// FK is a foreign key.
+type FK struct {
+	Name               string
+	Cols               []string
+	RefTable           string
+	RefCols            []string
+	OnDelete, OnUpdate string
+}
+
+// Type is a neutral column type.
+type Type struct {
+	Name string // uuid, text, varchar, ...
+	Args []int
+}
+
+func (t Type) String() string {
+	if len(t.Args) == 0 {
+		return t.Name
+	}
+	s := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		s[i] = fmt.Sprint(a)
+	}
+	return t.Name + "(" + strings.Join(s, ",") + ")"
+}
+
+// Table returns the table named name, or nil.
+func (m *Model) Table(name string) *Table {
+	for _, t := range m.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Col returns the column named name, or nil.
+func (t *Table) Col(name string) *Col {
+	for _, c := range t.Cols {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// HCL renders the model as schema.hcl.
+func (m *Model) HCL() string {
+	var b strings.Builder
+	if m.UUIDCheck || m.ExactStrings {
+		b.WriteString("dialect \"tidb\" {\n")
+		if m.UUIDCheck {
+			b.WriteString("  uuid_check    = true\n")
+		}
+		if m.ExactStrings {
+			b.WriteString("  exact_strings = true\n")
+		}
+		b.WriteString("}\n\n")
+	}
+	q := func(s string) string { return hclString(s) }
+	list := func(xs []string) string {
+		qs := make([]string, len(xs))
+		for i, x := range xs {
+			qs[i] = q(x)
+		}
+		return "[" + strings.Join(qs, ", ") + "]"
+	}
+	for _, t := range m.Tables {
+		fmt.Fprintf(&b, "table %s {\n", q(t.Name))
+		for _, c := range t.Cols {
+			fmt.Fprintf(&b, "  column %s {\n    type = %s\n", q(c.Name), c.Type)
+			if c.Null {
+				b.WriteString("    null = true\n")
+			}
+			if c.Default != "" {
+				fmt.Fprintf(&b, "    default = %s\n", c.Default)
+			}
+			b.WriteString(indent(c.Override, "    "))
+			b.WriteString("  }\n")
+		}
+		if len(t.PK) > 0 {
+			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n  }\n", list(t.PK))
+		}
+		for _, u := range t.Uniques {
+			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n  }\n", q(u.Name), list(u.Cols))
+		}
+		for _, c := range t.Checks {
+			fmt.Fprintf(&b, "  check %s {\n    expr = %s\n%s  }\n", q(c.Name), q(c.Expr), indent(c.Override, "    "))
+		}
+		for _, fk := range t.FKs {
+			fmt.Fprintf(&b, "  foreign_key %s {\n    columns     = %s\n    ref_table   = %s\n    ref_columns = %s\n", q(fk.Name), list(fk.Cols), q(fk.RefTable), list(fk.RefCols))
+			if fk.OnDelete != "" {
+				fmt.Fprintf(&b, "    on_delete   = %s\n", q(fk.OnDelete))
+			}
+			if fk.OnUpdate != "" {
+				fmt.Fprintf(&b, "    on_update   = %s\n", q(fk.OnUpdate))
+			}
+			b.WriteString("  }\n")
+		}
+		for _, idx := range t.Indexes {
+			fmt.Fprintf(&b, "  index %s {\n", q(idx.Name))
+			if idx.Unique {
+				b.WriteString("    unique = true\n")
+			}
+			if idx.Using != "" {
+				fmt.Fprintf(&b, "    using = %s\n", q(idx.Using))
+			}
+			plain := true
+			for _, p := range idx.Cols {
+				plain = plain && !strings.HasPrefix(p, "expr:")
+			}
+			if plain {
+				fmt.Fprintf(&b, "    columns = %s\n", list(idx.Cols))
+			} else {
+				for _, p := range idx.Cols {
+					if e, ok := strings.CutPrefix(p, "expr:"); ok {
+						fmt.Fprintf(&b, "    on {\n      expr = %s\n    }\n", q(e))
+					} else {
+						fmt.Fprintf(&b, "    on {\n      column = %s\n    }\n", q(p))
+					}
+				}
+			}
+			if idx.Where != "" {
+				fmt.Fprintf(&b, "    where = %s\n", q(idx.Where))
+			}
+			b.WriteString(indent(idx.Override, "    "))
+			b.WriteString("  }\n")
+		}
+		b.WriteString("}\n\n")
+	}
+	return b.String()
+}
+
+func indent(s, prefix string) string {
+	if s == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString(prefix + line + "\n")
+	}
+	return b.String()
+}
+
+// hclString quotes s as an HCL string (no interpolation).
+func hclString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	// ${ and %{ start templates; $${ and %%{ are their escapes.
+	return strings.NewReplacer("${", "$${", "%{", "%%{").Replace(b.String())
+}
+
+// Clone returns a deep copy.
+func (m *Model) Clone() *Model {
+	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings}
+	for _, t := range m.Tables {
+		nt := *t
+		nt.Cols = nil
+		for _, col := range t.Cols {
+			cc := *col
+			nt.Cols = append(nt.Cols, &cc)
+		}
+		nt.PK = append([]string(nil), t.PK...)
+		nt.Uniques = append([]Unique(nil), t.Uniques...)
+		nt.Checks = append([]Check(nil), t.Checks...)
+		nt.Indexes = append([]Index(nil), t.Indexes...)
+		nt.FKs = append([]FK(nil), t.FKs...)
+		c.Tables = append(c.Tables, &nt)
+	}
+	return c
+}

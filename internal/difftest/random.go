@@ -1,0 +1,347 @@
+package difftest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// rnd draws random models and statements from one seed.
+type rnd struct {
+	r *rand.Rand
+}
+
+func newRnd(seed uint64) *rnd { return &rnd{r: rand.New(rand.NewPCG(seed, 0x5eed))} }
+
+func (g *rnd) n(k int) int           { return g.r.IntN(k) }
+func (g *rnd) chance(p float64) bool { return g.r.Float64() < p }
+func pick[T any](g *rnd, xs []T) T   { return xs[g.r.IntN(len(xs))] }
+
+// columnTypes are neutral types with edge parameters.
+var columnTypes = []Type{
+	{"uuid", nil}, {"text", nil}, {"varchar", []int{1}}, {"varchar", []int{5}}, {"varchar", []int{255}},
+	{"varchar", []int{1000}}, {"char", []int{1}}, {"char", []int{5}}, {"char", []int{255}},
+	{"smallint", nil}, {"int", nil}, {"bigint", nil}, {"bool", nil}, {"double", nil},
+	{"decimal", []int{1, 0}}, {"decimal", []int{5, 2}}, {"decimal", []int{65, 30}}, {"decimal", []int{3, 3}},
+	{"timestamp", nil}, {"timestamp", []int{0}}, {"timestamp", []int{6}}, {"date", nil},
+	{"json", nil}, {"bytes", nil},
+}
+
+// keyTypes may be in a primary key or a foreign key.
+var keyTypes = []Type{
+	{"int", nil}, {"bigint", nil}, {"smallint", nil}, {"varchar", []int{10}}, {"uuid", nil},
+	{"char", []int{3}}, {"decimal", []int{5, 2}}, {"date", nil},
+}
+
+var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no_action"}
+
+// Model draws a random model.
+func (g *rnd) Model() *Model {
+	m := &Model{UUIDCheck: true, ExactStrings: true}
+	nt := 1 + g.n(3)
+	for i := range nt {
+		t := &Table{Name: fmt.Sprintf("t%d", i)}
+		if g.chance(0.05) {
+			t.Name = pick(g, []string{"T", "Tab", "a b", "sel ect", "ü"}) + fmt.Sprint(i)
+		}
+		npk := 1
+		if g.chance(0.25) {
+			npk = 2
+		}
+		for k := range npk {
+			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("id%d", k), Type: pick(g, keyTypes)})
+			t.PK = append(t.PK, fmt.Sprintf("id%d", k))
+		}
+		for k := range 1 + g.n(5) {
+			c := &Col{Name: fmt.Sprintf("c%d", k), Type: pick(g, columnTypes), Null: g.chance(0.5)}
+			if g.chance(0.05) {
+				c.Name = pick(g, []string{"C", "Col", "select", "x y"}) + fmt.Sprint(k)
+			}
+			if g.chance(0.3) && (!slices.Contains([]string{"text", "json", "bytes"}, c.Type.Name) || g.chance(0.1)) {
+				c.Default = g.defaultFor(c.Type)
+			}
+			c.Override = g.columnOverride(c.Type)
+			t.Cols = append(t.Cols, c)
+		}
+		// Foreign keys to an earlier table, over new columns of the key's types.
+		if i > 0 && g.chance(0.8) {
+			parent := m.Tables[g.n(i)]
+			null := g.chance(0.6)
+			fk := FK{Name: fmt.Sprintf("%s_fk%d", t.Name, len(t.FKs)), RefTable: parent.Name, RefCols: parent.PK,
+				OnDelete: g.action(null), OnUpdate: g.action(null)}
+			for k, rc := range parent.PK {
+				name := fmt.Sprintf("f%d", k)
+				c := &Col{Name: name, Type: parent.Col(rc).Type, Null: null}
+				if g.chance(0.1) {
+					c.Default = g.defaultFor(c.Type)
+				}
+				t.Cols = append(t.Cols, c)
+				fk.Cols = append(fk.Cols, name)
+			}
+			t.FKs = append(t.FKs, fk)
+		}
+		for k := range g.n(3) {
+			t.Checks = append(t.Checks, Check{Name: fmt.Sprintf("%s_ck%d", t.Name, k), Expr: g.boolExpr(t, 2)})
+		}
+		// Names that clash on one database only: the compiler must refuse them.
+		if g.chance(0.03) && len(t.Checks) > 0 {
+			t.Checks[0].Name = pick(g, []string{"shared_ck", t.Name + "_ix0", strings.ToUpper(t.Name) + "_CK0"})
+		}
+		if g.chance(0.02) {
+			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(t.Cols[len(t.Cols)-1].Name), Type: Type{"int", nil}, Null: true})
+		}
+		if g.chance(0.3) {
+			var cols []string
+			for _, c := range g.some(t.Cols, 2) {
+				cols = append(cols, c.Name)
+			}
+			t.Uniques = append(t.Uniques, Unique{Name: t.Name + "_uq", Cols: cols})
+		}
+		for k := range g.n(3) {
+			t.Indexes = append(t.Indexes, g.index(t, fmt.Sprintf("%s_ix%d", t.Name, k)))
+		}
+		m.Tables = append(m.Tables, t)
+	}
+	return m
+}
+
+// action draws a referential action, mostly one the model can have.
+func (g *rnd) action(null bool) string {
+	if g.chance(0.05) {
+		return pick(g, actions)
+	}
+	if null && g.chance(0.3) {
+		return "set_null"
+	}
+	return pick(g, []string{"", "cascade", "restrict", "no_action"})
+}
+
+func (g *rnd) some(cols []*Col, max int) []*Col {
+	n := 1 + g.n(max)
+	perm := g.r.Perm(len(cols))
+	var out []*Col
+	for _, i := range perm[:min(n, len(cols))] {
+		out = append(out, cols[i])
+	}
+	return out
+}
+
+func (g *rnd) defaultFor(t Type) string {
+	if t.Name == "timestamp" && g.chance(0.5) {
+		return "now()"
+	}
+	if g.chance(0.1) {
+		return pick(g, []string{`"x"`, `1`, `true`, `1.5`, `""`})
+	}
+	v := pick(g, edges(t))
+	switch t.Name {
+	case "smallint", "int", "bigint", "decimal", "double":
+		return v.S
+	case "bool":
+		return v.S
+	}
+	return hclString(v.S)
+}
+
+// columnOverride sometimes gives a per-dialect override that keeps the meaning.
+func (g *rnd) columnOverride(t Type) string {
+	if !g.chance(0.1) {
+		return ""
+	}
+	switch t.Name {
+	case "text":
+		return "postgres {\n  type = \"TEXT\"\n}"
+	case "int":
+		return "tidb {\n  type = \"INT\"\n}"
+	case "varchar":
+		return fmt.Sprintf("tidb {\n  type = varchar(%d)\n}", t.Args[0])
+	}
+	return ""
+}
+
+var regexes = []string{`^[a-z]*$`, `.`, `^a`, `a$`, `^.*$`, `[0-9]`, `^$`, `a|b`, `^(a|b)+$`,
+	`[^a]`, `^.$`, `x{2,}`, `\.`, `[é]`, `a.b`, `[[:digit:]]`, `\d+`, `^[A-Za-z ]+$`, `é`, `^(ab|a)$`}
+
+// atom is a boolean test of one column; now and then one the compiler
+// must refuse.
+func (g *rnd) atom(t *Table) string {
+	bad := g.chance(0.05)
+	c := pick(g, t.Cols)
+	// TiDB refuses CHECKs on columns a referential action changes; draw
+	// them rarely.
+	for tries := 0; tries < 5 && !bad && actionColumn(t, c.Name); tries++ {
+		c = pick(g, t.Cols)
+	}
+	n := quoteIdent(c.Name)
+	if g.chance(0.1) {
+		if !c.Null && !bad {
+			return n + " IS NOT NULL"
+		}
+		return n + pick(g, []string{" IS NULL", " IS NOT NULL"})
+	}
+	lit := func() string {
+		v := pick(g, edges(c.Type))
+		for !bad && (strings.Contains(v.S, "e") && c.Type.Name == "double" || expr.LiteralProblem(v.S, kinds[c.Type.Name]) != "") {
+			v = pick(g, edges(c.Type))
+		}
+		switch c.Type.Name {
+		case "smallint", "int", "bigint", "decimal", "double":
+			return v.S
+		case "bool":
+			return v.S
+		}
+		return sqlString(v.S)
+	}
+	var good, wrong []string
+	switch c.Type.Name {
+	case "smallint", "int", "bigint", "decimal", "double":
+		good = []string{
+			n + " > " + lit(), n + " <= " + lit(), n + " BETWEEN " + lit() + " AND " + lit(),
+			n + " IN (" + lit() + ", " + lit() + ")", "abs(" + n + ") < " + lit(), n + " + 1 > " + lit(),
+			n + " * 2 <> " + lit(), "-" + n + " < " + lit(), n + " - 1.5 >= 0", n + " IS DISTINCT FROM " + lit(),
+		}
+		if c.Type.Name != "double" {
+			good = append(good, n+" % 2 = 0")
+		}
+		wrong = []string{n + " + 1", n + " = 'x'", n + " % 2 = 0"}
+	case "bool":
+		good = []string{n, "NOT " + n, n + " = true", n + " <> false", n + " IS NOT DISTINCT FROM false"}
+		wrong = []string{n + " = 'b'", n + " + 1 > 0"}
+	case "uuid":
+		good = []string{n + " <> " + lit(), "char_length(" + n + ") = 36", n + " ~ '^[0-9a-f-]+$'", n + " > " + lit(), n + " LIKE 'a%'"}
+		wrong = []string{n + " <> 'not-a-uuid'", n + " = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'"}
+	case "timestamp":
+		good = []string{n + " > '2000-01-01 00:00:00'", n + " >= " + lit(), n + " <> '2020-01-01'", n + " < '2020-06-15 10:20:30.5'"}
+		wrong = []string{n + " < '2020-13-01 00:00:00'", n + " > 'yesterday'"}
+	case "date":
+		good = []string{n + " >= '1900-01-01'", n + " < " + lit(), n + " BETWEEN '2000-01-01' AND '2030-12-31'"}
+		wrong = []string{n + " <> '2020-02-30'"}
+	case "json":
+		good = []string{"json_type(" + n + ") = 'object'", "json_type(" + n + ") IN ('array', 'object')",
+			"json_type(" + n + ") <> 'null'", "json_type(" + n + ") NOT IN ('number', 'string')"}
+		wrong = []string{n + " = '{}'"}
+	case "bytes":
+		good = []string{n + " IS NOT NULL"}
+		wrong = []string{n + " = 'x'"}
+	default:
+		good = []string{
+			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(1+g.n(6)), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
+			n + " LIKE 'a%'", n + " NOT LIKE '%b'", n + " ~ " + sqlString(pick(g, regexes)), n + " !~ " + sqlString(pick(g, regexes)),
+			n + " || 'x' <> 'ax'", n + " IN (" + lit() + ", " + lit() + ")", n + " IS DISTINCT FROM " + lit(), n + " = " + lit(),
+			n + " > " + lit(), n + " LIKE 'A_'",
+		}
+		wrong = []string{n + " ~ ''", n + " ~ '\\pL'", n + " + 1 > 0", n}
+	}
+	if bad {
+		return pick(g, wrong)
+	}
+	return pick(g, good)
+}
+
+// actionColumn reports whether a foreign key with an action TiDB writes
+// (cascade, set_null) covers column name.
+func actionColumn(t *Table, name string) bool {
+	for _, fk := range t.FKs {
+		if fk.OnDelete != "cascade" && fk.OnDelete != "set_null" && fk.OnUpdate != "cascade" && fk.OnUpdate != "set_null" {
+			continue
+		}
+		if slices.Contains(fk.Cols, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// kinds maps neutral type names to their kinds in expressions.
+var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime}
+
+func (g *rnd) boolExpr(t *Table, depth int) string {
+	if depth == 0 || g.chance(0.5) {
+		return g.atom(t)
+	}
+	switch g.n(3) {
+	case 0:
+		return g.boolExpr(t, depth-1) + " AND " + g.boolExpr(t, depth-1)
+	case 1:
+		return "(" + g.boolExpr(t, depth-1) + " OR " + g.boolExpr(t, depth-1) + ")"
+	}
+	return "NOT (" + g.boolExpr(t, depth-1) + ")"
+}
+
+func (g *rnd) index(t *Table, name string) Index {
+	idx := Index{Name: name, Unique: g.chance(0.4)}
+	for _, c := range g.some(t.Cols, 2) {
+		if g.chance(0.25) {
+			n := quoteIdent(c.Name)
+			ok := !g.chance(0.2) // else perhaps a function TiDB cannot index
+			switch c.Type.Name {
+			case "text", "varchar", "char":
+				if ok {
+					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"lower(" + n + ")", "upper(" + n + ")"}))
+				} else {
+					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"char_length(" + n + ")", n + " || 'x'"}))
+				}
+			case "smallint", "int", "bigint", "decimal":
+				if ok {
+					idx.Cols = append(idx.Cols, "expr:"+n+" + 1")
+				} else {
+					idx.Cols = append(idx.Cols, "expr:abs("+n+")")
+				}
+			case "json":
+				idx.Cols = append(idx.Cols, "expr:json_type("+n+") = 'object'")
+			default:
+				idx.Cols = append(idx.Cols, c.Name)
+			}
+			continue
+		}
+		idx.Cols = append(idx.Cols, c.Name)
+	}
+	if g.chance(0.2) {
+		idx.Where = g.atom(t)
+		if idx.Unique && !strings.HasPrefix(idx.Cols[0], "expr:") && g.chance(0.8) {
+			// The unique partial index TiDB can keep: NULL-free keys.
+			idx.Where = quoteIdent(idx.Cols[0]) + " IS NOT NULL"
+		}
+		if g.chance(0.5) {
+			idx.Where = quoteIdent(strings.TrimPrefix(idx.Cols[0], "expr:")) + " IS NOT NULL"
+			if strings.HasPrefix(idx.Cols[0], "expr:") {
+				idx.Where = g.atom(t)
+			}
+		}
+	}
+	if g.chance(0.05) {
+		idx.Using = pick(g, []string{"btree", "hash", "gin", "nonsense"})
+	}
+	if g.chance(0.05) {
+		idx.Override = pick(g, []string{"postgres {\n  skip = true\n}", "tidb {\n  skip = true\n}"})
+		if idx.Unique {
+			idx.Override = ""
+		}
+	}
+	return idx
+}
+
+// quoteIdent writes a column reference of the expression language.
+func quoteIdent(s string) string {
+	plain := s != "" && strings.ToLower(s) == s && !slices.Contains([]string{"select", "and", "or", "not", "null", "true", "false", "in", "is", "like", "between", "distinct", "from"}, s)
+	for i, r := range s {
+		plain = plain && (r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9')
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// sqlString quotes a string literal of the expression language.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// Random draws the model and n statements of one seed.
+func Random(seed uint64, n int) (*Model, []Stmt) {
+	g := newRnd(seed)
+	m := g.Model()
+	return m, g.Stmts(m, n)
+}

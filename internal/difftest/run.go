@@ -1,0 +1,374 @@
+package difftest
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/postgres"
+	"github.com/schemagen/schemagen/dialects/tidb"
+	"github.com/schemagen/schemagen/internal/gen"
+)
+
+// Runner runs models on one PostgreSQL and one TiDB database. Each model
+// gets its own schema (PostgreSQL) and database (TiDB), created next to the
+// given ones and dropped after the run: two DDL statements instead of a
+// fresh database per model.
+type Runner struct {
+	PG, TiDB *sql.DB
+	// Prefix names the per-model namespaces, unique per test run.
+	Prefix string
+
+	n atomic.Int64
+	// Stats count what happened, for the test's log.
+	Stats Stats
+}
+
+// Stats counts a run's work.
+type Stats struct {
+	Models, Refused, Applied, Statements, Agreed, Rejected int64
+	// ReasonDiffers counts statements both rejected for different rules.
+	ReasonDiffers int64
+	ReasonExample string
+}
+
+// Disagreement is a model and statements on which the databases differ.
+type Disagreement struct {
+	Model *Model
+	Stmts []Stmt
+	What  string
+	// Kind classifies it ("ddl", "rows", or the two outcomes of a
+	// statement), so that shrinking keeps the same disagreement.
+	Kind string
+}
+
+// Run compiles m; when the compiler accepts it, applies both dialects' DDL,
+// runs stmts on both and compares every outcome and the final rows. It
+// returns nil when the databases agree (or the compiler refused m) and an
+// error only when the tester itself failed.
+func (r *Runner) Run(ctx context.Context, m *Model, stmts []Stmt) (*Disagreement, error) {
+	d, err := r.RunHCL(ctx, m.HCL(), stmts)
+	if d != nil {
+		d.Model = m
+	}
+	return d, err
+}
+
+// RunHCL is Run for a model written as HCL; the Disagreement it returns has
+// no Model.
+func (r *Runner) RunHCL(ctx context.Context, src string, stmts []Stmt) (d *Disagreement, err error) {
+	r.Stats.Models++
+	var res *gen.Result
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				d = &Disagreement{Kind: "panic", What: fmt.Sprintf("the compiler panicked: %v", p)}
+			}
+		}()
+		res = gen.CompileSource("schema.hcl", []byte(src))
+	}()
+	if d != nil {
+		return d, nil
+	}
+	if res.Failed() {
+		r.Stats.Refused++
+		return nil, nil
+	}
+	r.Stats.Applied++
+	m := shape(res.Schema)
+	disagree := func(format string, args ...any) *Disagreement {
+		return &Disagreement{Stmts: stmts, What: fmt.Sprintf(format, args...)}
+	}
+	name := fmt.Sprintf("%s_%d", r.Prefix, r.n.Add(1))
+	pg, err := r.PG.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer pg.Close()
+	ti, err := r.TiDB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ti.Close()
+	for _, q := range []string{"CREATE SCHEMA " + name, "SET search_path TO " + name, "SET TIME ZONE 'UTC'"} {
+		if _, err := pg.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("postgres: %s: %w", q, err)
+		}
+	}
+	defer pg.ExecContext(context.WithoutCancel(ctx), "DROP SCHEMA "+name+" CASCADE")
+	var tidbDB string
+	if err := ti.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&tidbDB); err != nil {
+		return nil, err
+	}
+	for _, q := range []string{"CREATE DATABASE " + name, "USE " + name, "SET time_zone = '+00:00'"} {
+		if _, err := ti.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("tidb: %s: %w", q, err)
+		}
+	}
+	defer func() {
+		ctx := context.WithoutCancel(ctx)
+		ti.ExecContext(ctx, "USE "+tidb.Ident(tidbDB))
+		ti.ExecContext(ctx, "DROP DATABASE "+name)
+	}()
+
+	// DDL on both servers at once.
+	var pgErr, tiErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { pgErr = applyDDL(ctx, pg, res.Outputs[postgres.Name].SQL) })
+	wg.Go(func() { tiErr = applyDDL(ctx, ti, res.Outputs[tidb.Name].SQL) })
+	wg.Wait()
+	if pgErr != nil || tiErr != nil {
+		d := disagree("compile accepted the model, but the DDL failed:\n  postgres: %v\n  tidb: %v", pgErr, tiErr)
+		d.Kind = "ddl " + classify(pgErr) + " " + classify(tiErr)
+		return d, nil
+	}
+
+	for i, s := range stmts {
+		pq, ok := s.SQL(postgres.Name, m)
+		if !ok {
+			continue
+		}
+		tq, _ := s.SQL(tidb.Name, m)
+		r.Stats.Statements++
+		pres, pe := pg.ExecContext(ctx, pq)
+		tres, te := ti.ExecContext(ctx, tq)
+		pc, tc := classify(pe), classify(te)
+		// PostgreSQL converts a statement's constants before it looks for
+		// rows, TiDB only for the rows it changes: an UPDATE that matches no
+		// row may fail on PostgreSQL alone. That is no difference of the
+		// schema's meaning.
+		if s.Kind == "update" && (pc == "data" && tc == "ok" && affected(tres) == 0 || tc == "data" && pc == "ok" && affected(pres) == 0) {
+			r.Stats.Agreed++
+			continue
+		}
+		if pc != tc && pc != "ok" && tc != "ok" && !strings.HasPrefix(pc, "error") && !strings.HasPrefix(tc, "error") {
+			// Both reject the row, for the first rule each finds broken: a
+			// row that breaks several is reported by the rule each database
+			// checks first (PostgreSQL: input syntax, NOT NULL, CHECK,
+			// unique, then foreign keys; TiDB checks foreign keys before
+			// unique keys), so the reasons may differ.
+			r.Stats.ReasonDiffers++
+			if r.Stats.ReasonExample == "" {
+				r.Stats.ReasonExample = fmt.Sprintf("postgres %s: %v; tidb %s: %v", pc, pe, tc, te)
+			}
+			r.Stats.Rejected++
+			r.Stats.Agreed++
+			continue
+		}
+		if pc != tc {
+			return &Disagreement{Stmts: stmts[:i+1], Kind: s.Kind + " " + pc + " " + tc, What: fmt.Sprintf("statement %d: postgres %s, tidb %s\n  postgres: %s\n    -> %v\n  tidb: %s\n    -> %v", i+1, pc, tc, pq, pe, tq, te)}, nil
+		}
+		if pe != nil {
+			r.Stats.Rejected++
+		}
+		r.Stats.Agreed++
+	}
+	for _, t := range m.Tables {
+		pr, err := rows(ctx, pg, postgres.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := rows(ctx, ti, tidb.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(pr, tr) {
+			d := disagree("table %s ends with different rows:\n  postgres: %q\n  tidb:     %q", t.Name, pr, tr)
+			d.Kind = "rows"
+			return d, nil
+		}
+	}
+	return nil, nil
+}
+
+// shape is the tables and column types of a compiled model, enough to
+// render statements and read rows.
+func shape(s *compiler.Schema) *Model {
+	m := &Model{}
+	for _, t := range s.Tables {
+		mt := &Table{Name: t.Name}
+		for _, c := range t.Columns {
+			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
+			mt.Cols = append(mt.Cols, &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now})
+		}
+		m.Tables = append(m.Tables, mt)
+	}
+	return m
+}
+
+func affected(r sql.Result) int64 {
+	if r == nil {
+		return -1
+	}
+	n, err := r.RowsAffected()
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+func applyDDL(ctx context.Context, conn *sql.Conn, script []byte) error {
+	stmts, err := migrate.Stmts(string(script))
+	if err != nil {
+		return err
+	}
+	for _, s := range stmts {
+		if _, err := conn.ExecContext(ctx, s.Text); err != nil {
+			return fmt.Errorf("%v\n    in: %s", err, s.Text)
+		}
+	}
+	return nil
+}
+
+// classify names the kind of outcome of a statement: "ok", the constraint
+// that rejected it, "data" for a value out of range or malformed, or the
+// database's own code.
+func classify(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23502":
+			return "not-null"
+		case "23505":
+			return "unique"
+		case "23503":
+			return "foreign-key"
+		case "23514":
+			return "check"
+		}
+		if strings.HasPrefix(pe.Code, "22") {
+			return "data"
+		}
+		return "error " + pe.Code
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case 1048, 1364:
+			return "not-null"
+		case 1062:
+			return "unique"
+		case 1451, 1452:
+			return "foreign-key"
+		case 3819:
+			// uuid_check's CHECK stands for PostgreSQL's uuid input syntax.
+			if strings.Contains(me.Message, "_uuid_ck'") {
+				return "data"
+			}
+			return "check"
+		case 1264, 1406, 1690, 1366, 1292, 3140, 1265, 1411, 1367, 1365:
+			return "data"
+		}
+		return fmt.Sprintf("error %d", me.Number)
+	}
+	return "error: " + err.Error()
+}
+
+// rows reads a table's rows as canonical text, sorted.
+func rows(ctx context.Context, conn *sql.Conn, d string, t *Table) ([]string, error) {
+	ident := postgres.Ident
+	if d == tidb.Name {
+		ident = tidb.Ident
+	}
+	var sel []string
+	for _, c := range t.Cols {
+		x := ident(c.Name)
+		switch {
+		case d == postgres.Name && c.Type.Name == "bytes":
+			x = "encode(" + x + ", 'hex')"
+		case d == postgres.Name:
+			x += "::text"
+		case c.Type.Name == "bytes":
+			x = "LOWER(HEX(" + x + "))"
+		}
+		// Other TiDB values are read as the server sends them (text): its
+		// CAST(... AS CHAR) prints DECIMAL(3,3) -0.999 as -0.99.
+		sel = append(sel, x)
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + ident(t.Name)
+	rs, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", d, q, err)
+	}
+	defer rs.Close()
+	var out []string
+	for rs.Next() {
+		vs := make([]sql.NullString, len(t.Cols))
+		ptrs := make([]any, len(vs))
+		for i := range vs {
+			ptrs[i] = &vs[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		parts := make([]string, len(vs))
+		for i, v := range vs {
+			if !v.Valid {
+				parts[i] = "NULL"
+				continue
+			}
+			parts[i] = canonical(t.Cols[i].Type, v.String)
+			if t.Cols[i].Now {
+				parts[i] = "(a time)"
+			}
+		}
+		out = append(out, strings.Join(parts, " | "))
+	}
+	slices.Sort(out)
+	return out, rs.Err()
+}
+
+// canonical writes a value read as text the same way for both databases,
+// where they only spell it differently.
+func canonical(t Type, s string) string {
+	switch t.Name {
+	case "bool":
+		switch s {
+		case "1", "true", "t":
+			return "true"
+		case "0", "false", "f":
+			return "false"
+		}
+	case "double":
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	case "timestamp":
+		s = strings.TrimSuffix(s, "+00")
+		if tm, err := time.Parse("2006-01-02 15:04:05.999999999", s); err == nil {
+			if len(t.Args) == 0 {
+				// A documented difference: timestamp without a precision
+				// keeps microseconds on PostgreSQL, milliseconds on TiDB.
+				return tm.Round(time.Millisecond).Format("2006-01-02 15:04:05.999")
+			}
+			return tm.Format("2006-01-02 15:04:05.999999")
+		}
+	case "char":
+		return strings.TrimRight(s, " ")
+	case "json":
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err == nil {
+			b, _ := json.Marshal(v)
+			return string(b)
+		}
+	}
+	return s
+}

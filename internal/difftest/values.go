@@ -1,0 +1,126 @@
+package difftest
+
+import (
+	"encoding/hex"
+	"strings"
+
+	"github.com/schemagen/schemagen/dialects/postgres"
+	"github.com/schemagen/schemagen/dialects/tidb"
+)
+
+// Value is a value of a statement, neutral until rendered for a dialect.
+type Value struct {
+	Null bool
+	S    string // number text, "true"/"false", string, or hex for bytes
+}
+
+func null() Value        { return Value{Null: true} }
+func val(s string) Value { return Value{S: s} }
+func vals(ss ...string) []Value {
+	out := make([]Value, len(ss))
+	for i, s := range ss {
+		out[i] = val(s)
+	}
+	return out
+}
+
+// render writes v as a literal of dialect d for a column of type t.
+func (v Value) render(d string, t Type) string {
+	if v.Null {
+		return "NULL"
+	}
+	quote := postgres.String
+	if d == tidb.Name {
+		quote = tidb.String
+	}
+	switch t.Name {
+	case "smallint", "int", "bigint", "decimal", "double":
+		return v.S
+	case "bool":
+		return strings.ToUpper(v.S)
+	case "bytes":
+		if d == tidb.Name {
+			return "x'" + v.S + "'"
+		}
+		return `'\x` + v.S + `'`
+	}
+	return quote(v.S)
+}
+
+// uuids are well-formed, lower-case UUIDs, as both databases store them alike.
+var uuids = []string{
+	"00000000-0000-0000-0000-000000000000",
+	"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+	"ffffffff-ffff-ffff-ffff-ffffffffffff",
+	"123e4567-e89b-12d3-a456-426614174000",
+}
+
+// edges returns edge values for type t: bounds, just past them, and strings
+// that differ by case, trailing space, accents or a newline.
+func edges(t Type) []Value {
+	switch t.Name {
+	case "smallint":
+		return vals("0", "1", "-1", "32767", "-32768", "32768", "-32769")
+	case "int":
+		return vals("0", "-1", "7", "2147483647", "-2147483648", "2147483648")
+	case "bigint":
+		return vals("0", "42", "9223372036854775807", "-9223372036854775808", "9223372036854775808")
+	case "decimal":
+		p, s := t.Args[0], t.Args[1]
+		max := strings.Repeat("9", p-s)
+		if max == "" {
+			max = "0"
+		}
+		if s > 0 {
+			max += "." + strings.Repeat("9", s)
+		}
+		over := "1" + strings.Repeat("0", p-s)
+		round := "0." + strings.Repeat("0", s) + "5"
+		return vals("0", max, "-"+max, over, round, "-"+round, "1")
+	case "double":
+		return vals("0", "1.5", "-2.25", "1e308", "1e-300", "123456789.125", "-0")
+	case "bool":
+		return vals("true", "false")
+	case "uuid":
+		return append(vals(uuids...), vals("", "not-a-uuid", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1")...)
+	case "date":
+		return vals("2020-01-01", "1000-01-01", "9999-12-31", "2020-02-29", "2021-02-29", "2020-13-45", "")
+	case "timestamp":
+		return vals("2020-01-01 00:00:00", "1970-01-01 00:00:00", "9999-12-31 23:59:59", "1000-01-01 00:00:00",
+			"2020-01-01 12:34:56.123456", "2020-02-30 00:00:00", "not a time", "2020-06-15 10:20:30.5")
+	case "json":
+		return vals(`{}`, `[]`, `1`, `"s"`, `null`, `true`, `{"a": [1, 2, {"b": null}]}`, `1.5`, `not json`, ``,
+			`{"a": 1, "b": "é"}`, `[1, "x", false]`, `-7`)
+	case "bytes":
+		return vals("", "00", "6162", "ff00")
+	}
+	// character strings
+	n := 1 << 20
+	if len(t.Args) > 0 {
+		n = t.Args[0]
+	}
+	out := vals("", "a", "A", "a ", " a", "b", "é", "e\u0301", "a\nb", "ß", "😀", "abc", "Abc", "x%y", "it's")
+	if n < 2000 {
+		out = append(out, val(strings.Repeat("x", n)), val(strings.Repeat("x", n+1)), val(strings.Repeat("😀", n)))
+	}
+	return out
+}
+
+// keys is the small domain of key values, so that statements collide.
+func keys(t Type) []Value {
+	switch t.Name {
+	case "smallint", "int", "bigint":
+		return vals("1", "2", "3", "-1")
+	case "decimal":
+		return vals("1", "2", "0", "-1")
+	case "uuid":
+		return vals(uuids[:3]...)
+	case "date":
+		return vals("2020-01-01", "2020-01-02", "1999-12-31")
+	case "bool":
+		return vals("true", "false")
+	}
+	return vals("a", "b", "A", "a ")
+}
+
+func hexOf(s string) string { return hex.EncodeToString([]byte(s)) }
