@@ -294,8 +294,13 @@ var foreignKeySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 func (l *loader) foreignKey(t *Table, b *hcl.Block) {
-	attrs := l.attrs(b, foreignKeySchema)
-	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0]}
+	content, diags := b.Body.Content(l.withOverrides(foreignKeySchema))
+	l.diags = append(l.diags, diags...)
+	attrs := content.Attributes
+	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	for _, blk := range content.Blocks {
+		l.override(fk.Overrides, blk, []hcl.AttributeSchema{{Name: "name"}})
+	}
 	if a := attrs["columns"]; a != nil {
 		fk.Columns, fk.ColumnRanges = l.strList(a), itemRanges(a)
 	}
@@ -345,7 +350,7 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 		c.Expr, c.Source = l.expression(t, a)
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}})
 	}
 	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
@@ -386,7 +391,7 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 	}
 	for _, blk := range content.Blocks {
 		if blk.Type != "on" {
-			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}})
+			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}, {Name: "name"}})
 			continue
 		}
 		if content.Attributes["columns"] != nil {
@@ -449,6 +454,10 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			o.Expr = l.str(a)
 		case "sql":
 			o.SQL = l.str(a)
+		case "name":
+			if o.Name = l.str(a); o.Name == "" {
+				l.errorf(a.Expr.Range(), "Empty name", "A per-dialect name cannot be empty.")
+			}
 		}
 	}
 	if len(content.Attributes) == 0 {

@@ -61,7 +61,10 @@ type Override struct {
 	Default string // a raw SQL default (columns)
 	Expr    string // a raw SQL expression (checks)
 	SQL     string // a raw SQL statement (indexes)
-	Range   hcl.Range
+	// Name is the object's name in this dialect (checks, foreign keys,
+	// indexes), where a live database named it otherwise.
+	Name  string
+	Range hcl.Range
 }
 
 // Overrides are an object's overrides by dialect name.
@@ -69,6 +72,15 @@ type Overrides map[string]*Override
 
 // For returns the override for dialect d, or nil.
 func (o Overrides) For(d string) *Override { return o[d] }
+
+// NameIn returns the object's name in dialect d: its override's name, else
+// name.
+func (o Overrides) NameIn(d, name string) string {
+	if o[d] != nil && o[d].Name != "" {
+		return o[d].Name
+	}
+	return name
+}
 
 // Skipped reports whether the object is left out of dialect d.
 func (o Overrides) Skipped(d string) bool { return o[d] != nil && o[d].Skip }
@@ -162,6 +174,7 @@ type ForeignKey struct {
 	OnUpdate          Action
 	Deferrable        bool
 	InitiallyDeferred bool
+	Overrides         Overrides
 	Range             hcl.Range
 	RefRange          hcl.Range
 	ColumnRanges      []hcl.Range

@@ -163,6 +163,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if fk.InitiallyDeferred {
 			fb.SetAttributeValue("initially_deferred", cty.True)
 		}
+		writeOverrides(fb, fk.Overrides)
 	}
 	for _, idx := range t.Indexes {
 		ib := tb.AppendNewBlock("index", []string{idx.Name}).Body()
@@ -244,6 +245,9 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 		}
 		if ov.SQL != "" {
 			b.SetAttributeValue("sql", cty.StringVal(ov.SQL))
+		}
+		if ov.Name != "" {
+			b.SetAttributeValue("name", cty.StringVal(ov.Name))
 		}
 	}
 }

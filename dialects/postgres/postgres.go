@@ -199,13 +199,13 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
-	l.ident(c.Name, "check", c.Range)
+	l.ident(c.Overrides.NameIn(Name, c.Name), "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
-		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
+		return sqltext.Constraint{Name: c.Overrides.NameIn(Name, c.Name), Body: "CHECK (" + o.Expr + ")"}, true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
-	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+	return sqltext.Constraint{Name: c.Overrides.NameIn(Name, c.Name), Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
@@ -220,7 +220,7 @@ var actions = map[compiler.Action]string{
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
-	l.ident(fk.Name, "foreign key", fk.Range)
+	l.ident(fk.Overrides.NameIn(Name, fk.Name), "foreign key", fk.Range)
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	if a := actions[fk.OnDelete]; a != "" {
 		body += " ON DELETE " + a
@@ -234,16 +234,16 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 			body += " INITIALLY DEFERRED"
 		}
 	}
-	return sqltext.Constraint{Name: fk.Name, Body: body}, true
+	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	l.ident(idx.Name, "index", idx.Range)
+	l.ident(idx.Overrides.NameIn(Name, idx.Name), "index", idx.Range)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL}, true
 	}
-	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique, Using: idx.Using}
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Using}
 	for _, p := range idx.Parts {
 		part := ""
 		if p.Expr != nil {

@@ -330,10 +330,10 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
-	l.ident(c.Name, "check", c.Range)
+	l.ident(c.Overrides.NameIn(Name, c.Name), "check", c.Range)
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
-		return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + o.Expr + ")"}, true
+		return sqltext.Constraint{Name: c.Overrides.NameIn(Name, c.Name), Body: "CHECK (" + o.Expr + ")"}, true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
 	action := actionColumns(t)
@@ -342,7 +342,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 			l.rec.Errorf(c.Range, "CHECK on a foreign key column with an action", "TiDB rejects CHECK %q because it uses column %q, which foreign key %q changes by its ON DELETE/ON UPDATE action. Drop the action, move the rule out of the CHECK, or give a TiDB override: tidb { skip = true }.", c.Name, col, fk)
 		}
 	}
-	return sqltext.Constraint{Name: c.Name, Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
+	return sqltext.Constraint{Name: c.Overrides.NameIn(Name, c.Name), Body: "CHECK (" + sqltext.Expr(syntax{}, c.Expr) + ")"}, true
 }
 
 // explainExpr records the translations an expression needs on TiDB.
@@ -399,7 +399,7 @@ func actionColumns(t *compiler.Table) map[string]string {
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
-	l.ident(fk.Name, "foreign key", fk.Range)
+	l.ident(fk.Overrides.NameIn(Name, fk.Name), "foreign key", fk.Range)
 	// TiDB indexes the referencing columns of a foreign key.
 	l.keyColumns(t, fk.Columns, fk.ColumnRanges, "foreign key", fk.Range)
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
@@ -418,7 +418,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		l.rec.Warnf(fk.Range, "Deferrable foreign key left out", "TiDB checks foreign key %q immediately; DEFERRABLE is PostgreSQL only and is left out.", fk.Name)
 		l.rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
-	return sqltext.Constraint{Name: fk.Name, Body: body}, true
+	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
 
 // notNullOn returns the columns that n requires to be non-null when n is a
@@ -443,13 +443,13 @@ func notNullOn(n expr.Node) []string {
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	l.ident(idx.Name, "index", idx.Range)
+	l.ident(idx.Overrides.NameIn(Name, idx.Name), "index", idx.Range)
 	object := "index " + idx.Name
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL}, true
 	}
-	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique}
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
 	var cols []string
 	var ranges []hcl.Range
 	for _, p := range idx.Parts {
@@ -544,16 +544,16 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 		l.names = map[string]bool{}
 		for _, t := range l.schema.Tables {
 			for _, ch := range t.Checks {
-				l.names[ch.Name] = true
+				l.names[ch.Overrides.NameIn(Name, ch.Name)] = true
 			}
 			for _, u := range t.Uniques {
 				l.names[u.Name] = true
 			}
 			for _, fk := range t.ForeignKeys {
-				l.names[fk.Name] = true
+				l.names[fk.Overrides.NameIn(Name, fk.Name)] = true
 			}
 			for _, idx := range t.Indexes {
-				l.names[idx.Name] = true
+				l.names[idx.Overrides.NameIn(Name, idx.Name)] = true
 			}
 		}
 	}
