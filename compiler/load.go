@@ -203,9 +203,13 @@ func (l *loader) table(b *hcl.Block) {
 				t.PrimaryKey.Range = a.Expr.Range()
 			}
 		case "unique":
-			u := &Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0]}
-			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
-			if a := attrs["columns"]; a != nil {
+			u := &Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: Overrides{}}
+			content, diags := blk.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}}))
+			l.diags = append(l.diags, diags...)
+			for _, o := range content.Blocks {
+				l.override(u.Overrides, o, []hcl.AttributeSchema{{Name: "name"}})
+			}
+			if a := content.Attributes["columns"]; a != nil {
 				u.Columns, u.ColumnRanges = l.strList(a), itemRanges(a)
 			}
 			t.Uniques = append(t.Uniques, u)

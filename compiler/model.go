@@ -150,6 +150,7 @@ type Unique struct {
 	Name         string
 	Columns      []string
 	ColumnRanges []hcl.Range
+	Overrides    Overrides
 	Range        hcl.Range
 }
 

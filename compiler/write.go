@@ -137,7 +137,9 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		tb.AppendNewBlock("primary_key", nil).Body().SetAttributeValue("columns", strList(pk.Columns))
 	}
 	for _, u := range t.Uniques {
-		tb.AppendNewBlock("unique", []string{u.Name}).Body().SetAttributeValue("columns", strList(u.Columns))
+		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()
+		ub.SetAttributeValue("columns", strList(u.Columns))
+		writeOverrides(ub, u.Overrides)
 	}
 	for _, c := range t.Checks {
 		cb := tb.AppendNewBlock("check", []string{c.Name}).Body()

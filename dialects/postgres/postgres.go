@@ -194,8 +194,8 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 }
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
-	l.ident(u.Name, "unique constraint", u.Range)
-	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
+	l.ident(u.Overrides.NameIn(Name, u.Name), "unique constraint", u.Range)
+	return sqltext.Constraint{Name: u.Overrides.NameIn(Name, u.Name), Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {

@@ -324,9 +324,9 @@ func (l *lowerer) keyColumns(t *compiler.Table, names []string, ranges []hcl.Ran
 }
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
-	l.ident(u.Name, "unique constraint", u.Range)
+	l.ident(u.Overrides.NameIn(Name, u.Name), "unique constraint", u.Range)
 	l.keyColumns(t, u.Columns, u.ColumnRanges, "unique constraint", u.Range)
-	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
+	return sqltext.Constraint{Name: u.Overrides.NameIn(Name, u.Name), Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
@@ -547,7 +547,7 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 				l.names[ch.Overrides.NameIn(Name, ch.Name)] = true
 			}
 			for _, u := range t.Uniques {
-				l.names[u.Name] = true
+				l.names[u.Overrides.NameIn(Name, u.Name)] = true
 			}
 			for _, fk := range t.ForeignKeys {
 				l.names[fk.Overrides.NameIn(Name, fk.Name)] = true

@@ -206,7 +206,7 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		im.index(ct, t, idx, resolve)
 	}
 	for _, fk := range t.ForeignKeys {
-		f := &compiler.ForeignKey{Name: fk.Symbol, OnDelete: action(fk.OnDelete), OnUpdate: action(fk.OnUpdate)}
+		f := &compiler.ForeignKey{Name: fk.Symbol, Overrides: compiler.Overrides{}, OnDelete: action(fk.OnDelete), OnUpdate: action(fk.OnUpdate)}
 		if fk.RefTable != nil {
 			f.RefTable = fk.RefTable.Name
 		}
@@ -347,7 +347,7 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		}
 	}
 	if unique && plain && using == "" {
-		u := &compiler.Unique{Name: idx.Name}
+		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}
 		for _, p := range parts {
 			u.Columns = append(u.Columns, p.Column)
 		}

@@ -108,6 +108,9 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
 			rec.setAbout(t.Name, "unique", u.Name)
+			if skipped(rec, t, "unique constraint "+u.Name, u.Overrides) {
+				continue
+			}
 			if c, ok := l.Unique(t, u); ok {
 				lt.Constraints = append(lt.Constraints, c)
 			}
@@ -191,10 +194,14 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		use("primary key", t.PrimaryKey.Range, t.PrimaryKey.Columns)
 	}
 	for _, u := range t.Uniques {
-		use("unique constraint "+u.Name, u.Range, u.Columns)
+		if !u.Overrides.Skipped(d) {
+			use("unique constraint "+u.Name, u.Range, u.Columns)
+		}
 	}
 	for _, fk := range t.ForeignKeys {
-		use("foreign key "+fk.Name, fk.Range, fk.Columns)
+		if !fk.Overrides.Skipped(d) {
+			use("foreign key "+fk.Name, fk.Range, fk.Columns)
+		}
 	}
 	for _, c := range t.Checks {
 		if !c.Overrides.Skipped(d) && c.Overrides.For(d) == nil {
