@@ -63,6 +63,7 @@ var reader = &sqltext.Reader{
 		"lower":            "lower",
 		"upper":            "upper",
 		"abs":              "abs",
+		"coalesce":         "coalesce",
 		"jsonb_typeof":     "json_type",
 		"json_typeof":      "json_type",
 	},

@@ -312,6 +312,14 @@ func (rd *Read) Kind(n expr.Node) expr.Kind {
 		if n.Name == "abs" && len(n.Args) == 1 {
 			return rd.Kind(n.Args[0])
 		}
+		if f, ok := expr.Functions[n.Name]; ok && f.Variadic {
+			for _, x := range n.Args {
+				if k := rd.Kind(x); k != expr.KindUnknown && k != expr.KindNull {
+					return k
+				}
+			}
+			return expr.KindUnknown
+		}
 		if f, ok := expr.Functions[n.Name]; ok {
 			return f.Result
 		}
