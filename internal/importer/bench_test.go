@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -31,7 +32,8 @@ var (
 var unnamed = regexp.MustCompile("CONSTRAINT `[^`]+` (CHECK|FOREIGN KEY)")
 
 // benchPair is one PostgreSQL and one TiDB database holding the synthetic
-// model of SCHEMAGEN_BENCH_TABLES tables (default 1,000).
+// model of SCHEMAGEN_BENCH_TABLES tables (default 1,000); with
+// SCHEMAGEN_BENCH_DIALECTS=postgres (or tidb), one database only.
 func benchPair(b *testing.B) []string {
 	benchOnce.Do(func() {
 		n := 1000
@@ -42,10 +44,19 @@ func benchPair(b *testing.B) []string {
 		if out.Failed() {
 			b.Fatal(out.Diags)
 		}
-		pg, ti := dbtest.Postgres(b), dbtest.TiDB(b)
-		testproject.RunSQL(b, pg, out.Outputs["postgres"].SQL)
-		testproject.RunSQL(b, ti, unnamed.ReplaceAll(out.Outputs["tidb"].SQL, []byte("$1")))
-		benchURLs = []string{pg.URL, ti.URL}
+		ds := []string{"postgres", "tidb"}
+		if v := os.Getenv("SCHEMAGEN_BENCH_DIALECTS"); v != "" {
+			ds = strings.Split(v, ",")
+		}
+		for _, d := range ds {
+			db := dbtest.New(b, d)
+			sql := out.Outputs[d].SQL
+			if d == "tidb" {
+				sql = unnamed.ReplaceAll(sql, []byte("$1"))
+			}
+			testproject.RunSQL(b, db, sql)
+			benchURLs = append(benchURLs, db.URL)
+		}
 	})
 	if benchURLs == nil {
 		b.Skip("setup failed")

@@ -46,6 +46,8 @@ func Single(im *Imported, all []string) *Result {
 			r.Summary = append(r.Summary, table+": "+n)
 		}
 	}
+	// Every object came from d: any may be renamed.
+	r.distinctNames(d, nil)
 	r.settle(all)
 	slices.Sort(r.Summary)
 	return r
@@ -119,6 +121,64 @@ func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
 	return true
 }
 
+// distinctNames renames in the model the indexes and unique keys of dialect
+// d alone whose names another table uses too: TiDB names them per table
+// (two tables may each have an index fk_1 or email), the model per schema.
+// d keeps the name as its override, so that its database sees no rename.
+func (r *Result) distinctNames(d string, others []string) {
+	only := func(ov compiler.Overrides) bool {
+		for _, o := range others {
+			if !ov.Skipped(o) {
+				return false
+			}
+		}
+		return true
+	}
+	taken := map[string]bool{}
+	for _, t := range r.Schema.Tables {
+		for _, u := range t.Uniques {
+			if !only(u.Overrides) {
+				taken[u.Name] = true
+			}
+		}
+		for _, x := range t.Indexes {
+			if !only(x.Overrides) {
+				taken[x.Name] = true
+			}
+		}
+	}
+	rename := func(t *compiler.Table, name *string, ov compiler.Overrides) {
+		if !taken[*name] {
+			taken[*name] = true
+			return
+		}
+		n := t.Name + "_" + *name
+		for i := 2; taken[n]; i++ {
+			n = fmt.Sprintf("%s_%s_%d", t.Name, *name, i)
+		}
+		if ov[d] == nil {
+			ov[d] = &compiler.Override{Dialect: d}
+		}
+		if ov[d].Name == "" {
+			ov[d].Name = *name
+		}
+		*name = n
+		taken[n] = true
+	}
+	for _, t := range r.Schema.Tables {
+		for _, u := range t.Uniques {
+			if only(u.Overrides) {
+				rename(t, &u.Name, u.Overrides)
+			}
+		}
+		for _, x := range t.Indexes {
+			if only(x.Overrides) {
+				rename(t, &x.Name, x.Overrides)
+			}
+		}
+	}
+}
+
 func (r *Result) note(table, format string, args ...any) {
 	n := fmt.Sprintf(format, args...)
 	r.Notes[table] = append(r.Notes[table], n)
@@ -171,6 +231,7 @@ func Merge(a, b *Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, t)
 		}
 	}
+	r.distinctNames(db, []string{da})
 	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r

@@ -151,3 +151,43 @@ table "c" {
 		t.Errorf("tidb still has the refused check:\n%s", tidb)
 	}
 }
+
+// TiDB names indexes per table: two tables may have an index of the same
+// name, which the model (named per schema, as PostgreSQL does) renames while
+// TiDB keeps its own name.
+func TestDistinctNames(t *testing.T) {
+	ti := model(t, "tidb", `
+table "a" {
+  column "email" {
+    type = varchar(100)
+  }
+  index "email" {
+    unique  = true
+    columns = ["email"]
+  }
+}
+table "b" {
+  column "email" {
+    type = varchar(100)
+  }
+  index "email_2" {
+    unique  = true
+    columns = ["email"]
+  }
+}
+`)
+	// As TiDB reports them (the model refuses to load it).
+	ti.Schema.Table("b").Indexes[0].Name = "email"
+	r := Single(ti, all.Names())
+	src := compiler.Write(r.Schema, r.Notes)
+	out := gen.CompileSource("single.hcl", src)
+	if out.Failed() {
+		t.Fatalf("%v\n%s", out.Diags, src)
+	}
+	if got := strings.Count(string(out.Outputs["tidb"].SQL), "UNIQUE INDEX `email` (`email`)"); got != 2 {
+		t.Errorf("tidb has %d indexes named email, want 2:\n%s", got, out.Outputs["tidb"].SQL)
+	}
+	if !strings.Contains(string(out.Outputs["postgres"].SQL), `"b_email"`) {
+		t.Errorf("postgres has no index b_email:\n%s", out.Outputs["postgres"].SQL)
+	}
+}
