@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -424,7 +425,11 @@ func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...a
 	}
 	for _, c := range onlyB {
 		c.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
-		say("check %s of %s exists only on %s", c.Name, t.Name, db)
+		if col := uuidShape(t, c.Expr); col != "" {
+			say("check %s of %s tests that %s has a uuid's shape, which %s's uuid type guarantees; kept on %s only", c.Name, t.Name, col, da, db)
+		} else {
+			say("check %s of %s exists only on %s", c.Name, t.Name, db)
+		}
 		t.Checks = append(t.Checks, c)
 	}
 }
@@ -563,4 +568,29 @@ func samePK(a, b *compiler.PrimaryKey) bool {
 		return a == b
 	}
 	return slices.Equal(a.Columns, b.Columns)
+}
+
+var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
+
+// uuidShape returns the uuid column that n tests the text shape of (TiDB's
+// CHAR(36) with REGEXP '^[0-9a-fA-F]{8}-...$'), or "".
+func uuidShape(t *compiler.Table, n expr.Node) string {
+	b, ok := n.(*expr.Binary)
+	if !ok || b.Op != expr.OpRegex {
+		return ""
+	}
+	col, ok := b.L.(*expr.Column)
+	lit, ok2 := b.R.(*expr.Literal)
+	if !ok || !ok2 || t.Column(col.Name) == nil || t.Column(col.Name).Type.Kind != compiler.TypeUUID {
+		return ""
+	}
+	for _, class := range hexClass.FindAllString(lit.Value, -1) {
+		if !strings.Contains(class, "0-9") || !strings.Contains(strings.ToLower(class), "a-f") {
+			return ""
+		}
+	}
+	if hexClass.ReplaceAllString(lit.Value, "H") != "^H{8}-H{4}-H{4}-H{4}-H{12}$" {
+		return ""
+	}
+	return col.Name
 }

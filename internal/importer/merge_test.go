@@ -191,3 +191,31 @@ table "b" {
 		t.Errorf("postgres has no index b_email:\n%s", out.Outputs["postgres"].SQL)
 	}
 }
+
+func TestUUIDShape(t *testing.T) {
+	im := model(t, "tidb", `
+table "a" {
+  column "id" {
+    type = uuid
+  }
+  column "code" {
+    type = varchar(36)
+  }
+  check "a_chk_1" {
+    expr = "id ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'"
+  }
+  check "a_chk_2" {
+    expr = "code ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'"
+  }
+  check "a_chk_3" {
+    expr = "id ~ '^[0-9]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'"
+  }
+}
+`)
+	a := im.Schema.Table("a")
+	for i, want := range []string{"id", "", ""} {
+		if got := uuidShape(a, a.Checks[i].Expr); got != want {
+			t.Errorf("%s: uuidShape = %q, want %q", a.Checks[i].Name, got, want)
+		}
+	}
+}
