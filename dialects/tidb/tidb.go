@@ -457,6 +457,9 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		if p.Expr != nil {
 			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
 			l.explainExpr(t, object, p.Expr)
+			if f := notIndexable(p.Expr); f != "" {
+				l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB indexes expressions that call only LOWER, UPPER and JSON_TYPE (tidb_allow_function_for_expression_index); index %q calls %s. Leave it out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" } (an indexed generated column).", idx.Name, f)
+			}
 		} else {
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
@@ -497,6 +500,26 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	l.rec.Warnf(idx.WhereRange, "Partial index made full", "TiDB has no partial indexes; index %q covers all rows there (same results, larger index).", idx.Name)
 	l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
 	return li, true
+}
+
+// notIndexable returns the first function n calls that TiDB refuses in an
+// expression index (CONCAT is how || renders), or "".
+func notIndexable(n expr.Node) string {
+	found := ""
+	expr.Walk(n, func(n expr.Node) bool {
+		switch n := n.(type) {
+		case *expr.Call:
+			if n.Name != "lower" && n.Name != "upper" && found == "" {
+				found = strings.ToUpper(n.Name)
+			}
+		case *expr.Binary:
+			if n.Op == expr.OpConcat && found == "" {
+				found = "CONCAT (||)"
+			}
+		}
+		return found == ""
+	})
+	return found
 }
 
 func containsPlain(idx *compiler.Index, col string) bool {

@@ -256,6 +256,11 @@ func TestInvalidModels(t *testing.T) {
       expr   = "lower(status)"
     }
   }`), `An on block names either a column or an expr`, `on {`},
+		{"expression TiDB cannot index", table(`  index "items_status_idx" {
+    on {
+      expr = "coalesce(status, '')"
+    }
+  }`), `Expression TiDB cannot index`, `"coalesce(status, '')"`},
 		{"string default on an int column", table(`  column "x" {
     type    = int
     default = "one"
