@@ -402,8 +402,13 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 			l.errorf(blk.DefRange, "Conflicting index parts", "An index lists its parts either in columns or in on blocks, not both.")
 			continue
 		}
-		attrs := l.attrs(blk, indexPartSchema)
-		part := &IndexPart{Range: blk.DefRange}
+		pc, diags := blk.Body.Content(l.withOverrides(indexPartSchema))
+		l.diags = append(l.diags, diags...)
+		attrs := pc.Attributes
+		part := &IndexPart{Range: blk.DefRange, Overrides: Overrides{}}
+		for _, o := range pc.Blocks {
+			l.override(part.Overrides, o, []hcl.AttributeSchema{{Name: "column"}})
+		}
 		col, ex := attrs["column"], attrs["expr"]
 		switch {
 		case (col == nil) == (ex == nil):
@@ -458,6 +463,10 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			o.Expr = l.str(a)
 		case "sql":
 			o.SQL = l.str(a)
+		case "column":
+			if o.Column = l.str(a); o.Column == "" {
+				l.errorf(a.Expr.Range(), "Empty name", "A generated column's name cannot be empty.")
+			}
 		case "name":
 			if o.Name = l.str(a); o.Name == "" {
 				l.errorf(a.Expr.Range(), "Empty name", "A per-dialect name cannot be empty.")

@@ -63,8 +63,11 @@ type Override struct {
 	SQL     string // a raw SQL statement (indexes)
 	// Name is the object's name in this dialect (checks, foreign keys,
 	// indexes), where a live database named it otherwise.
-	Name  string
-	Range hcl.Range
+	Name string
+	// Column names the generated column a dialect indexes in place of an
+	// expression key part it cannot index directly (TiDB).
+	Column string
+	Range  hcl.Range
 }
 
 // Overrides are an object's overrides by dialect name.
@@ -213,7 +216,9 @@ type IndexPart struct {
 	Expr    expr.Node
 	Desc    bool
 	OpClass string // operator class (PostgreSQL only)
-	Range   hcl.Range
+	// Overrides of an expression part: the generated column's name.
+	Overrides Overrides
+	Range     hcl.Range
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

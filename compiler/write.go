@@ -177,7 +177,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		}
 		plain := true
 		for _, p := range idx.Parts {
-			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == ""
+			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == "" && len(p.Overrides) == 0
 		}
 		if plain && len(idx.Parts) > 0 {
 			var cols []string
@@ -199,6 +199,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 				if p.OpClass != "" {
 					pb.SetAttributeValue("opclass", cty.StringVal(p.OpClass))
 				}
+				writeOverrides(pb, p.Overrides)
 			}
 		}
 		if idx.Where != nil {
@@ -250,6 +251,9 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 		}
 		if ov.Name != "" {
 			b.SetAttributeValue("name", cty.StringVal(ov.Name))
+		}
+		if ov.Column != "" {
+			b.SetAttributeValue("column", cty.StringVal(ov.Column))
 		}
 	}
 }

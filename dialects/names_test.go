@@ -99,3 +99,73 @@ table "b" {
 		}
 	}
 }
+
+// An expression key part TiDB cannot index directly is indexed through a
+// VIRTUAL generated column on TiDB (named by the on block's tidb override,
+// else after the index), and directly on PostgreSQL.
+func TestTiDBGeneratedColumnIndex(t *testing.T) {
+	src := `
+table "e" {
+  column "id" {
+    type = int
+  }
+  column "model" {
+    type = varchar(64)
+    null = true
+  }
+  column "rank" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "e_model_uq" {
+    unique = true
+    on {
+      column = "id"
+    }
+    on {
+      expr = "coalesce(model, '')"
+      tidb {
+        column = "model_key"
+      }
+    }
+  }
+  index "e_rank_idx" {
+    on {
+      expr = "coalesce(rank, 0)"
+    }
+  }
+}
+`
+	opts := compiler.Options{Dialects: all.Names()}
+	s, diags := compiler.LoadSource(opts, "g.hcl", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	again, diags := compiler.LoadSource(opts, "w.hcl", compiler.Write(s, nil))
+	if diags.HasErrors() {
+		t.Fatalf("%v\n%s", diags, compiler.Write(s, nil))
+	}
+	want := map[string][]string{
+		"tidb": {
+			"`model_key` VARCHAR(64) AS (COALESCE(`model`, '')) VIRTUAL",
+			"`e_rank_idx_0` BIGINT AS (COALESCE(`rank`, 0)) VIRTUAL",
+			"UNIQUE INDEX `e_model_uq` (`id`, `model_key`)",
+			"INDEX `e_rank_idx` (`e_rank_idx_0`)",
+		},
+		"postgres": {`ON "e" ("id", (COALESCE("model", '')))`, `ON "e" ((COALESCE("rank", 0)))`},
+	}
+	for d, ws := range want {
+		o, diags := all.Get(d).Generate(again)
+		if diags.HasErrors() {
+			t.Fatal(d, diags)
+		}
+		for _, w := range ws {
+			if !strings.Contains(string(o.SQL), w) {
+				t.Errorf("%s: no %s in\n%s", d, w, o.SQL)
+			}
+		}
+	}
+}

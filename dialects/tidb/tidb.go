@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -158,6 +159,9 @@ type lowerer struct {
 	set    Settings
 	schema *compiler.Schema
 	names  map[string]bool // the model's constraint and index names
+	// generated are the VIRTUAL columns the table's indexes need for
+	// expressions TiDB cannot index directly, added by Finish.
+	generated []*sqltext.Column
 }
 
 func (l *lowerer) ident(name, what string, rng hcl.Range) {
@@ -452,13 +456,13 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
 	var cols []string
 	var ranges []hcl.Range
-	for _, p := range idx.Parts {
+	for i, p := range idx.Parts {
 		part := ""
 		if p.Expr != nil {
 			part = "(" + sqltext.Expr(syntax{}, p.Expr) + ")"
 			l.explainExpr(t, object, p.Expr)
 			if f := notIndexable(p.Expr); f != "" {
-				l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB indexes expressions that call only LOWER, UPPER and JSON_TYPE (tidb_allow_function_for_expression_index); index %q calls %s. Leave it out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" } (an indexed generated column).", idx.Name, f)
+				part = l.generatedColumn(t, idx, i, p, f)
 			}
 		} else {
 			part = Ident(p.Column)
@@ -534,7 +538,119 @@ func containsPlain(idx *compiler.Index, col string) bool {
 // uuidPattern is the text form PostgreSQL's uuid type guarantees.
 const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 
+// generatedColumn indexes an expression TiDB cannot index directly (it
+// calls f) through a VIRTUAL generated column, as teams write it by hand on
+// TiDB, and returns the key part.
+func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart, f string) string {
+	typ := generatedType(t, p.Expr)
+	if typ == "" {
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB indexes expressions that call only LOWER, UPPER and JSON_TYPE (tidb_allow_function_for_expression_index), else a generated column, which needs a string or integer value of known length; index %q calls %s. Leave it out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name, f)
+		return ""
+	}
+	name := fmt.Sprintf("%s_%d", idx.Overrides.NameIn(Name, idx.Name), i)
+	if o := p.Overrides.For(Name); o != nil && o.Column != "" {
+		name = o.Column
+	}
+	if utf8.RuneCountInString(name) > maxIdent {
+		sum := sha256.Sum256([]byte(name))
+		name = string([]rune(name)[:maxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
+	}
+	if t.Column(name) != nil || slices.ContainsFunc(l.generated, func(c *sqltext.Column) bool { return strings.EqualFold(c.Name, name) }) {
+		l.rec.Errorf(p.Range, "Name clash", "Index %q needs a generated column %q on TiDB for %s, but table %q already has a column of that name; name it: tidb { column = \"...\" } in the on block.", idx.Name, name, expr.String(p.Expr), t.Name)
+	}
+	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: typ + " AS (" + sqltext.Expr(syntax{}, p.Expr) + ") VIRTUAL"})
+	l.rec.Decide(t.Name, "index "+idx.Name, dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
+	return Ident(name)
+}
+
+// generatedType is the TiDB type of a generated column that holds n's
+// value, for string values of known length and integers; "" otherwise.
+func generatedType(t *compiler.Table, n expr.Node) string {
+	if size, ok := stringSize(t, n); ok {
+		return fmt.Sprintf("VARCHAR(%d)", max(size, 1))
+	}
+	if integer(t, n) {
+		return "BIGINT"
+	}
+	return ""
+}
+
+// stringSize returns the most characters n's string value can have.
+func stringSize(t *compiler.Table, n expr.Node) (int, bool) {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return stringSize(t, n.X)
+	case *expr.Column:
+		c := t.Column(n.Name)
+		if c == nil {
+			return 0, false
+		}
+		typ, known := effectiveType(c)
+		switch {
+		case !known:
+		case typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeChar:
+			return typ.Args[0], true
+		case typ.Kind == compiler.TypeUUID:
+			return 36, true
+		}
+	case *expr.Literal:
+		switch n.Kind {
+		case expr.LitString:
+			return utf8.RuneCountInString(n.Value), true
+		case expr.LitNull:
+			return 0, true
+		}
+	case *expr.Call:
+		size, ok := 0, len(n.Args) > 0
+		for _, a := range n.Args {
+			s, k := stringSize(t, a)
+			size, ok = max(size, s), ok && k
+		}
+		if ok && (n.Name == "lower" || n.Name == "upper" || n.Name == "coalesce") {
+			return size, true
+		}
+	case *expr.Binary:
+		if n.Op == expr.OpConcat {
+			a, ok1 := stringSize(t, n.L)
+			b, ok2 := stringSize(t, n.R)
+			return a + b, ok1 && ok2
+		}
+	}
+	return 0, false
+}
+
+// integer reports whether n's value is an integer (columns, integer
+// literals, their coalesce).
+func integer(t *compiler.Table, n expr.Node) bool {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return integer(t, n.X)
+	case *expr.Column:
+		c := t.Column(n.Name)
+		if c == nil {
+			return false
+		}
+		typ, known := effectiveType(c)
+		return known && typ.ExprKind() == expr.KindInteger
+	case *expr.Literal:
+		return n.Kind == expr.LitNumber && !strings.ContainsAny(n.Value, ".eE")
+	case *expr.Call:
+		if n.Name != "coalesce" {
+			return false
+		}
+		for _, a := range n.Args {
+			if !integer(t, a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
+	lt.Columns = append(lt.Columns, l.generated...)
+	l.generated = nil
 	l.ident(t.Name, "table", t.Range)
 	if !l.set.UUIDCheck {
 		return

@@ -258,9 +258,9 @@ func TestInvalidModels(t *testing.T) {
   }`), `An on block names either a column or an expr`, `on {`},
 		{"expression TiDB cannot index", table(`  index "items_status_idx" {
     on {
-      expr = "coalesce(status, '')"
+      expr = "coalesce(body, '')"
     }
-  }`), `Expression TiDB cannot index`, `"coalesce(status, '')"`},
+  }`), `Expression TiDB cannot index`, `"coalesce(body, '')"`},
 		{"string default on an int column", table(`  column "x" {
     type    = int
     default = "one"
