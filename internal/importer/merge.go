@@ -96,6 +96,7 @@ func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
 		return false
 	}
 	var ov compiler.Overrides
+	own := ""
 	switch subj.Kind {
 	case "check":
 		if i := slices.IndexFunc(t.Checks, func(c *compiler.Check) bool { return c.Name == subj.Name }); i >= 0 {
@@ -117,8 +118,11 @@ func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
 	if ov == nil || ov.Skipped(d) {
 		return false
 	}
+	if n := ov.NameIn(d, subj.Name); n != subj.Name {
+		own = fmt.Sprintf(" (%s there)", n)
+	}
 	ov[d] = &compiler.Override{Dialect: d, Skip: true}
-	r.note(t.Name, "%s %s: left out of %s, which refuses it: %s", subj.Kind, subj.Name, d, why)
+	r.note(t.Name, "%s %s: left out of %s%s, which refuses it: %s", subj.Kind, subj.Name, d, own, why)
 	return true
 }
 

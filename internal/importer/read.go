@@ -228,6 +228,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		if n, err := im.parse(c.Expr, resolve); err == nil {
 			chk.Expr = n
 			if texts {
+				// The text to write for the database to store it again, should
+				// a merge keep it as this dialect's own.
+				chk.Source, _ = texter.CheckText(c.Expr, nil)
 				if raw, differs := texter.CheckText(c.Expr, n); differs {
 					// The same expression, but the database would store other
 					// text (other parentheses): keep its own, so that a diff
