@@ -512,6 +512,17 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 			ia.Overrides[db] = ob
 		}
 		rename(ia.Overrides, db, ia.Name, ib.Name)
+		if len(ia.Parts) == len(ib.Parts) {
+			// b's own names of the generated columns it indexes.
+			for i, p := range ib.Parts {
+				if o := p.Overrides[db]; o != nil {
+					if ia.Parts[i].Overrides == nil {
+						ia.Parts[i].Overrides = compiler.Overrides{}
+					}
+					ia.Parts[i].Overrides[db] = o
+				}
+			}
+		}
 		if len(ia.Parts) == 0 && len(ib.Parts) > 0 {
 			// a kept its own statement: b's readable form is the neutral one.
 			ia.Parts, ia.Unique, ia.Where, ia.Using = ib.Parts, ib.Unique, ib.Where, ib.Using

@@ -91,6 +91,19 @@ func TestHandwrittenPair(t *testing.T) {
 		}
 	}
 
+	// TiDB's VIRTUAL generated column that exists only to be indexed is the
+	// expression PostgreSQL indexes: one neutral index, which gives TiDB its
+	// generated column again under its own name.
+	ce := r.Schema.Table("chunk_embeddings")
+	if ce.Column("model_key") != nil {
+		t.Error("chunk_embeddings.model_key, TiDB's generated key column, is a column of the model")
+	}
+	if i := slices.IndexFunc(ce.Indexes, func(x *compiler.Index) bool { return x.Name == "chunk_embeddings_model_key" }); i < 0 {
+		t.Error("no index chunk_embeddings_model_key")
+	} else if x := ce.Indexes[i]; x.Overrides.Skipped("tidb") || len(x.Parts) != 3 || x.Parts[2].Expr == nil || x.Parts[2].Overrides["tidb"] == nil || x.Parts[2].Overrides["tidb"].Column != "model_key" {
+		t.Errorf("index chunk_embeddings_model_key is not the expression index of both dialects with TiDB's column model_key:\n%s", model)
+	}
+
 	for _, d := range []string{"postgres", "tidb"} {
 		rebuilt := dbtest.New(t, d)
 		testproject.RunSQL(t, rebuilt, out.Outputs[d].SQL)
