@@ -400,7 +400,7 @@ func action(a schema.ReferenceOption) compiler.Action {
 }
 
 // generatedKeys reads back the VIRTUAL generated columns that exist only to
-// be indexed (TiDB cannot index COALESCE(model, ”) directly; teams index a
+// be indexed (TiDB cannot index a COALESCE directly; teams index a
 // column that computes it) as the expression key parts they stand for, when
 // compiling the model gives the same column again: same type, and its name
 // kept as the part's override.
