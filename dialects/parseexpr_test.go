@@ -181,7 +181,7 @@ var corpus = []entry{
 	check("char_length(code) = 8 AND upper(code) = code AND code <> 'AB'"),
 	check("(n BETWEEN 1 AND 2 OR n NOT BETWEEN 5 AND 9) AND (n NOT BETWEEN 3 AND 4 OR visits BETWEEN 1 AND 2)"),
 	{kind: "check", expr: "(n > 0) AND (NOT (disabled)) AND lower((name)) <> ('x') AND ((n)) + (1) > 0", extraParens: true},
-	check("coalesce(name, '') <> 'x' AND coalesce(n, visits, 0) >= 0 AND coalesce(previous_role, role) <> ''"),
+	check("coalesce(name, '') <> 'x' AND coalesce(n, visits, 0) >= 0 AND coalesce(age, 0) >= 0 AND coalesce(previous_role, role) <> ''"),
 	check("coalesce(id, '00000000-0000-0000-0000-000000000000') <> '00000000-0000-0000-0000-000000000001'"),
 
 	// Index predicates (PostgreSQL only).
