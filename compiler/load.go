@@ -215,9 +215,13 @@ func (l *loader) table(b *hcl.Block) {
 				t.PrimaryKey.Range = a.Expr.Range()
 			}
 		case "unique":
-			u := &Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0]}
-			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
-			if a := attrs["columns"]; a != nil {
+			u := &Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: Overrides{}}
+			content, diags := blk.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}}))
+			l.diags = append(l.diags, diags...)
+			for _, o := range content.Blocks {
+				l.override(u.Overrides, o, []hcl.AttributeSchema{{Name: "name"}})
+			}
+			if a := content.Attributes["columns"]; a != nil {
 				u.Columns, u.ColumnRanges = l.strList(a), itemRanges(a)
 			}
 			t.Uniques = append(t.Uniques, u)
@@ -311,12 +315,8 @@ func (l *loader) foreignKey(t *Table, b *hcl.Block) {
 	attrs := content.Attributes
 	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
 	for _, blk := range content.Blocks {
-		l.override(fk.Overrides, blk, []hcl.AttributeSchema{{Name: "accept"}})
-		if o := fk.Overrides[blk.Type]; o != nil && o.Skip {
-			l.errorf(blk.DefRange, "Invalid override", "A foreign key cannot be left out of one dialect; a %s block of a foreign key takes only accept.", blk.Type)
-		}
+		l.override(fk.Overrides, blk, []hcl.AttributeSchema{{Name: "name"}, {Name: "accept"}})
 	}
-
 	if a := attrs["columns"]; a != nil {
 		fk.Columns, fk.ColumnRanges = l.strList(a), itemRanges(a)
 	}
@@ -368,7 +368,7 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 		c.ExprRange = a.Expr.Range()
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}})
 	}
 	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
@@ -409,15 +409,20 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 	}
 	for _, blk := range content.Blocks {
 		if blk.Type != "on" {
-			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}, {Name: "accept"}})
+			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}, {Name: "name"}, {Name: "accept"}})
 			continue
 		}
 		if content.Attributes["columns"] != nil {
 			l.errorf(blk.DefRange, "Conflicting index parts", "An index lists its parts either in columns or in on blocks, not both.")
 			continue
 		}
-		attrs := l.attrs(blk, indexPartSchema)
-		part := &IndexPart{Range: blk.DefRange}
+		pc, diags := blk.Body.Content(l.withOverrides(indexPartSchema))
+		l.diags = append(l.diags, diags...)
+		attrs := pc.Attributes
+		part := &IndexPart{Range: blk.DefRange, Overrides: Overrides{}}
+		for _, o := range pc.Blocks {
+			l.override(part.Overrides, o, []hcl.AttributeSchema{{Name: "column"}})
+		}
 		col, ex := attrs["column"], attrs["expr"]
 		switch {
 		case (col == nil) == (ex == nil):
@@ -481,6 +486,14 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			o.SQL = l.str(a)
 		case "accept":
 			o.Accept = l.accept(a)
+		case "column":
+			if o.Column = l.str(a); o.Column == "" {
+				l.errorf(a.Expr.Range(), "Empty name", "A generated column's name cannot be empty.")
+			}
+		case "name":
+			if o.Name = l.str(a); o.Name == "" {
+				l.errorf(a.Expr.Range(), "Empty name", "A per-dialect name cannot be empty.")
+			}
 		}
 	}
 	if len(content.Attributes) == 0 {

@@ -67,6 +67,12 @@ type Override struct {
 	// this dialect (AcceptPartialIndex, ...): they are still made and
 	// explained, but not warned about.
 	Accept []string
+	// Name is the object's name in this dialect (checks, foreign keys,
+	// indexes), where a live database named it otherwise.
+	Name string
+	// Column names the generated column a dialect indexes in place of an
+	// expression key part it cannot index directly (TiDB).
+	Column string
 	Range  hcl.Range
 }
 
@@ -93,6 +99,15 @@ const (
 
 // Acceptable lists the values of accept.
 var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable}
+
+// NameIn returns the object's name in dialect d: its override's name, else
+// name.
+func (o Overrides) NameIn(d, name string) string {
+	if o[d] != nil && o[d].Name != "" {
+		return o[d].Name
+	}
+	return name
+}
 
 // Skipped reports whether the object is left out of dialect d.
 func (o Overrides) Skipped(d string) bool { return o[d] != nil && o[d].Skip }
@@ -162,6 +177,7 @@ type Unique struct {
 	Name         string
 	Columns      []string
 	ColumnRanges []hcl.Range
+	Overrides    Overrides
 	Range        hcl.Range
 }
 
@@ -186,7 +202,7 @@ type ForeignKey struct {
 	OnUpdate          Action
 	Deferrable        bool
 	InitiallyDeferred bool
-	Overrides         Overrides // accept only: a foreign key exists in every dialect
+	Overrides         Overrides
 	Range             hcl.Range
 	RefRange          hcl.Range
 	ColumnRanges      []hcl.Range
@@ -226,7 +242,9 @@ type IndexPart struct {
 	Expr    expr.Node
 	Desc    bool
 	OpClass string // operator class (PostgreSQL only)
-	Range   hcl.Range
+	// Overrides of an expression part: the generated column's name.
+	Overrides Overrides
+	Range     hcl.Range
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

@@ -137,7 +137,9 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		tb.AppendNewBlock("primary_key", nil).Body().SetAttributeValue("columns", strList(pk.Columns))
 	}
 	for _, u := range t.Uniques {
-		tb.AppendNewBlock("unique", []string{u.Name}).Body().SetAttributeValue("columns", strList(u.Columns))
+		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()
+		ub.SetAttributeValue("columns", strList(u.Columns))
+		writeOverrides(ub, u.Overrides)
 	}
 	for _, c := range t.Checks {
 		cb := tb.AppendNewBlock("check", []string{c.Name}).Body()
@@ -175,7 +177,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		}
 		plain := true
 		for _, p := range idx.Parts {
-			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == ""
+			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == "" && len(p.Overrides) == 0
 		}
 		if plain && len(idx.Parts) > 0 {
 			var cols []string
@@ -197,6 +199,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 				if p.OpClass != "" {
 					pb.SetAttributeValue("opclass", cty.StringVal(p.OpClass))
 				}
+				writeOverrides(pb, p.Overrides)
 			}
 		}
 		if idx.Where != nil {
@@ -248,6 +251,12 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 		}
 		if len(ov.Accept) > 0 {
 			b.SetAttributeValue("accept", strList(ov.Accept))
+		}
+		if ov.Name != "" {
+			b.SetAttributeValue("name", cty.StringVal(ov.Name))
+		}
+		if ov.Column != "" {
+			b.SetAttributeValue("column", cty.StringVal(ov.Column))
 		}
 	}
 }

@@ -181,6 +181,8 @@ var corpus = []entry{
 	check("char_length(code) = 8 AND upper(code) = code AND code <> 'AB'"),
 	check("(n BETWEEN 1 AND 2 OR n NOT BETWEEN 5 AND 9) AND (n NOT BETWEEN 3 AND 4 OR visits BETWEEN 1 AND 2)"),
 	{kind: "check", expr: "(n > 0) AND (NOT (disabled)) AND lower((name)) <> ('x') AND ((n)) + (1) > 0", extraParens: true},
+	check("coalesce(name, '') <> 'x' AND coalesce(n, visits, 0) >= 0 AND coalesce(age, 0) >= 0 AND coalesce(previous_role, role) <> ''"),
+	check("coalesce(id, '00000000-0000-0000-0000-000000000000') <> '00000000-0000-0000-0000-000000000001'"),
 
 	// Index predicates (PostgreSQL only).
 	{kind: "where", expr: "born_on IS NULL", only: postgres.Name},
@@ -193,6 +195,7 @@ var corpus = []entry{
 	{kind: "where", expr: "json_type(profile) = 'object'", only: postgres.Name},
 	{kind: "where", expr: "code ~ '^[A-Z]' AND previous_role IS DISTINCT FROM role", only: postgres.Name},
 	{kind: "where", expr: "n BETWEEN -1 AND 1 AND visits NOT IN (3, 4)", only: postgres.Name},
+	{kind: "where", expr: "coalesce(score, 0) > 1", only: postgres.Name},
 
 	// Index expression parts (TiDB indexes only some functions).
 	{kind: "part", expr: "lower(email)"},
@@ -206,6 +209,8 @@ var corpus = []entry{
 	{kind: "part", expr: "char_length(name)", only: postgres.Name},
 	{kind: "part", expr: "abs(balance)", only: postgres.Name},
 	{kind: "part", expr: "id || ''", only: postgres.Name},
+	{kind: "part", expr: "coalesce(previous_role, '')", only: postgres.Name},
+	{kind: "part", expr: "coalesce(id, '00000000-0000-0000-0000-000000000000')", only: postgres.Name},
 }
 
 // objectName is the name of the CHECK or index of corpus entry i.

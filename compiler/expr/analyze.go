@@ -390,6 +390,9 @@ func (a *analyzer) call(n *Call) Kind {
 		}
 		return KindUnknown
 	}
+	if f.Variadic {
+		return a.coalesce(n)
+	}
 	if len(n.Args) != len(f.Args) {
 		a.errorf(n, "the function %s takes %d argument(s), not %d", n.Name, len(f.Args), len(n.Args))
 	}
@@ -403,6 +406,27 @@ func (a *analyzer) call(n *Call) Kind {
 			result = a.wantNumber(x, n.Name)
 		default:
 			a.want(x, f.Args[i], n.Name)
+		}
+	}
+	return result
+}
+
+// coalesce checks that the arguments have one kind (numbers of any kind,
+// text and uuid count as one), and returns it: the first argument's that is
+// known.
+func (a *analyzer) coalesce(n *Call) Kind {
+	if len(n.Args) < 2 {
+		a.errorf(n, "the function %s takes two or more arguments, not %d", n.Name, len(n.Args))
+	}
+	result := KindUnknown
+	for _, x := range n.Args {
+		k := a.kind(x)
+		switch {
+		case k == KindUnknown || k == KindNull:
+		case result == KindUnknown:
+			result = k
+		case k != result && !(isNumber(k) && isNumber(result)) && !(isText(k) && isText(result)):
+			a.errorf(x, "the arguments of %s must be of one kind: %s and %s", n.Name, result, k)
 		}
 	}
 	return result

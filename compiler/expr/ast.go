@@ -183,6 +183,9 @@ type Function struct {
 	Name   string
 	Args   []Kind // KindUnknown accepts any kind
 	Result Kind
+	// Variadic functions (coalesce) take two or more arguments of one kind,
+	// which is their result's; Args and Result are unused.
+	Variadic bool
 }
 
 // Functions are the functions portable expressions may call. Each has the same
@@ -193,6 +196,7 @@ var Functions = map[string]Function{
 	"upper":       {Name: "upper", Args: []Kind{KindString}, Result: KindString},
 	"abs":         {Name: "abs", Args: []Kind{KindNumeric}, Result: KindNumeric},
 	"json_type":   {Name: "json_type", Args: []Kind{KindJSON}, Result: KindString},
+	"coalesce":    {Name: "coalesce", Variadic: true},
 }
 
 // Walk calls fn for n and every node below it, depth first, until fn returns false.

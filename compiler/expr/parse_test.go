@@ -31,6 +31,7 @@ func TestParsePrecedence(t *testing.T) {
 		{`"a" != 1 -- a comment`, "a <> 1"},
 		{"char_length(s || 'x') < 10", "char_length(s || 'x') < 10"},
 		{"flag", "flag"},
+		{"COALESCE(s, 'x') = 'y' AND coalesce(a, b, 0) > 1", "coalesce(s, 'x') = 'y' AND coalesce(a, b, 0) > 1"},
 	}
 	for _, c := range cases {
 		n, err := Parse(c.src)
@@ -118,6 +119,9 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"NOT a", "the operand of NOT must be bool, not integer", 4},
 		{"a AND flag", "the operand of AND must be bool, not integer", 0},
 		{"s + 1 > 0", "the operand of + must be a number, not string", 0},
+		{"coalesce(a) > 0", "takes two or more arguments, not 1", 0},
+		{"coalesce(a, 'x') > 0", "the arguments of coalesce must be of one kind: integer and string", 12},
+		{"coalesce(s, 'x') > 0", "compares string with integer", 19},
 	}
 	for _, c := range cases {
 		n, err := Parse(c.src)

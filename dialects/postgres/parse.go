@@ -63,6 +63,7 @@ var reader = &sqltext.Reader{
 		"lower":            "lower",
 		"upper":            "upper",
 		"abs":              "abs",
+		"coalesce":         "coalesce",
 		"jsonb_typeof":     "json_type",
 		"json_typeof":      "json_type",
 	},
@@ -163,6 +164,9 @@ func cast(rd *sqltext.Read, x expr.Node, typ string, at *sqltext.Term) (expr.Nod
 	k := rd.Kind(x)
 	switch {
 	case fam == famText && (k == expr.KindString || k == expr.KindUUID),
+		// COALESCE(smallint_col, 0): PostgreSQL casts its arguments to the
+		// widest of their types.
+		rd.Unifying && fam == famSmallInt && k == expr.KindInteger && (typ == "integer" || typ == "int4"),
 		fam == famBigint && k == expr.KindInteger,
 		fam == famNumeric && k == expr.KindInteger,
 		fam == famDouble && (k == expr.KindInteger || k == expr.KindNumeric):

@@ -271,16 +271,16 @@ func (l *lowerer) keySize(t *compiler.Table, cols []string, what, name string, r
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
 	l.keySize(t, u.Columns, "unique constraint", u.Name, u.Range)
-	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
+	return sqltext.Constraint{Name: u.Overrides.NameIn(Name, u.Name), Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
-		return sqltext.CheckConstraint(c.Name, o.Expr), true
+		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
-	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntaxFor(t, c.Expr), c.Expr)), true
+	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntaxFor(t, c.Expr), c.Expr)), true
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
@@ -334,7 +334,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 			body += " INITIALLY DEFERRED"
 		}
 	}
-	return sqltext.Constraint{Name: fk.Name, Body: body}, true
+	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
@@ -342,7 +342,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL}, true
 	}
-	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique, Using: idx.Using}
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Using}
 	if idx.Using == "" || strings.EqualFold(idx.Using, "btree") {
 		var cols []string
 		for _, p := range idx.Parts {

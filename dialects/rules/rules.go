@@ -58,19 +58,19 @@ func objects(s *compiler.Schema, d string) []Object {
 			}
 		}
 		for _, u := range t.Uniques {
-			out = append(out, Object{dialects.KindUnique, t.Name, u.Name, u.Range})
+			out = append(out, Object{dialects.KindUnique, t.Name, u.Overrides.NameIn(d, u.Name), u.Range})
 		}
 		for _, c := range t.Checks {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{dialects.KindCheck, t.Name, c.Name, c.Range})
+				out = append(out, Object{dialects.KindCheck, t.Name, c.Overrides.NameIn(d, c.Name), c.Range})
 			}
 		}
 		for _, fk := range t.ForeignKeys {
-			out = append(out, Object{dialects.KindForeignKey, t.Name, fk.Name, fk.Range})
+			out = append(out, Object{dialects.KindForeignKey, t.Name, fk.Overrides.NameIn(d, fk.Name), fk.Range})
 		}
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) {
-				out = append(out, Object{dialects.KindIndex, t.Name, idx.Name, idx.Range})
+				out = append(out, Object{dialects.KindIndex, t.Name, idx.Overrides.NameIn(d, idx.Name), idx.Range})
 			}
 		}
 	}

@@ -284,3 +284,14 @@ func (Dialect) Implicit(t *schema.Table, idx *schema.Index) bool {
 	}
 	return false
 }
+
+// GeneratedKeyType implements the importer's generatedKeyer: the type of
+// the VIRTUAL generated column TiDB's lowering indexes n through in table t,
+// in the form Atlas reports column types, or "" when it indexes n directly
+// or not at all.
+func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
+	if notIndexable(n) == "" {
+		return ""
+	}
+	return strings.ToLower(generatedType(t, n))
+}

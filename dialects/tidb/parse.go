@@ -59,6 +59,7 @@ var reader = &sqltext.Reader{
 		"lower":            "lower",
 		"lcase":            "lower",
 		"upper":            "upper",
+		"coalesce":         "coalesce",
 		"ucase":            "upper",
 		"abs":              "abs",
 		"json_type":        "json_type",

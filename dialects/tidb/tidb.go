@@ -171,6 +171,9 @@ type lowerer struct {
 	set    Settings
 	schema *compiler.Schema
 	names  map[string]bool // the model's constraint and index names
+	// generated are the VIRTUAL columns the table's indexes need for
+	// expressions TiDB cannot index directly, added by Finish.
+	generated []*sqltext.Column
 }
 
 // Type returns the TiDB type of a neutral type.
@@ -342,13 +345,13 @@ func (l *lowerer) keyColumns(t *compiler.Table, names []string, ranges []hcl.Ran
 
 func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constraint, bool) {
 	l.keyColumns(t, u.Columns, u.ColumnRanges, "unique constraint", u.Range)
-	return sqltext.Constraint{Name: u.Name, Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
+	return sqltext.Constraint{Name: u.Overrides.NameIn(Name, u.Name), Body: "UNIQUE (" + style.List(u.Columns) + ")"}, true
 }
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
-		return sqltext.CheckConstraint(c.Name, o.Expr), true
+		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
 	action := actionColumns(t)
@@ -364,7 +367,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	if e, changed = dotAll(e); changed {
 		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
 	}
-	return sqltext.CheckConstraint(c.Name, sqltext.Expr(syntax{}, e)), true
+	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntax{}, e)), true
 }
 
 // boolContext rewrites a CHECK that is a bool column alone (CHECK (b)) into
@@ -461,7 +464,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		}
 		l.rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
-	return sqltext.Constraint{Name: fk.Name, Body: body}, true
+	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
 
 // fkTypes refuses foreign key columns whose TiDB types TiDB finds
@@ -534,16 +537,22 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL}, true
 	}
-	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique}
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
 	var cols []string
 	var ranges []hcl.Range
-	for _, p := range idx.Parts {
+	for i, p := range idx.Parts {
 		part, x := "", ""
 		if p.Expr != nil {
 			x = sqltext.Expr(syntax{}, p.Expr)
 			part = "(" + x + ")"
 			l.explainExpr(t, object, p.Expr)
-			l.exprKeyPart(t, idx, p)
+			// An expression TiDB cannot index directly is indexed through a
+			// generated column, as teams do by hand.
+			if f := notIndexable(p.Expr); f != "" {
+				part, x = l.generatedColumn(t, idx, i, p, f), ""
+			} else {
+				l.exprKeyPart(t, idx, p)
+			}
 		} else {
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
@@ -691,6 +700,26 @@ func arithmetic(n expr.Node) bool {
 	return found
 }
 
+// notIndexable returns the first function n calls that TiDB refuses in an
+// expression index (CONCAT is how || renders), or "".
+func notIndexable(n expr.Node) string {
+	found := ""
+	expr.Walk(n, func(n expr.Node) bool {
+		switch n := n.(type) {
+		case *expr.Call:
+			if !limits.ExprIndexFunctions[n.Name] && found == "" {
+				found = strings.ToUpper(n.Name)
+			}
+		case *expr.Binary:
+			if n.Op == expr.OpConcat && found == "" {
+				found = "CONCAT (||)"
+			}
+		}
+		return found == ""
+	})
+	return found
+}
+
 func containsPlain(idx *compiler.Index, col string) bool {
 	for _, p := range idx.Parts {
 		if p.Expr == nil && p.Column == col {
@@ -706,10 +735,122 @@ const exactCollation = "utf8mb4_0900_bin"
 // uuidPattern is the text form PostgreSQL's uuid type guarantees.
 const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 
+// generatedColumn indexes an expression TiDB cannot index directly (it
+// calls f) through a VIRTUAL generated column, as teams write it by hand on
+// TiDB, and returns the key part.
+func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart, f string) string {
+	typ := generatedType(t, p.Expr)
+	if typ == "" {
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB indexes expressions that call only LOWER, UPPER and JSON_TYPE (tidb_allow_function_for_expression_index), else a generated column, which needs a string or integer value of known length; index %q calls %s. Leave it out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name, f)
+		return ""
+	}
+	name := fmt.Sprintf("%s_%d", idx.Overrides.NameIn(Name, idx.Name), i)
+	if o := p.Overrides.For(Name); o != nil && o.Column != "" {
+		name = o.Column
+	}
+	if utf8.RuneCountInString(name) > limits.MaxIdent {
+		sum := sha256.Sum256([]byte(name))
+		name = string([]rune(name)[:limits.MaxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
+	}
+	if t.Column(name) != nil || slices.ContainsFunc(l.generated, func(c *sqltext.Column) bool { return strings.EqualFold(c.Name, name) }) {
+		l.rec.Errorf(p.Range, "Name clash", "Index %q needs a generated column %q on TiDB for %s, but table %q already has a column of that name; name it: tidb { column = \"...\" } in the on block.", idx.Name, name, expr.String(p.Expr), t.Name)
+	}
+	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: typ + " AS (" + sqltext.Expr(syntax{}, p.Expr) + ") VIRTUAL"})
+	l.rec.Decide(t.Name, "index "+idx.Name, dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
+	return Ident(name)
+}
+
+// generatedType is the TiDB type of a generated column that holds n's
+// value, for string values of known length and integers; "" otherwise.
+func generatedType(t *compiler.Table, n expr.Node) string {
+	if size, ok := stringSize(t, n); ok {
+		return fmt.Sprintf("VARCHAR(%d)", max(size, 1))
+	}
+	if integer(t, n) {
+		return "BIGINT"
+	}
+	return ""
+}
+
+// stringSize returns the most characters n's string value can have.
+func stringSize(t *compiler.Table, n expr.Node) (int, bool) {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return stringSize(t, n.X)
+	case *expr.Column:
+		c := t.Column(n.Name)
+		if c == nil {
+			return 0, false
+		}
+		typ, known := effectiveType(c)
+		switch {
+		case !known:
+		case typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeChar:
+			return typ.Args[0], true
+		case typ.Kind == compiler.TypeUUID:
+			return 36, true
+		}
+	case *expr.Literal:
+		switch n.Kind {
+		case expr.LitString:
+			return utf8.RuneCountInString(n.Value), true
+		case expr.LitNull:
+			return 0, true
+		}
+	case *expr.Call:
+		size, ok := 0, len(n.Args) > 0
+		for _, a := range n.Args {
+			s, k := stringSize(t, a)
+			size, ok = max(size, s), ok && k
+		}
+		if ok && (n.Name == "lower" || n.Name == "upper" || n.Name == "coalesce") {
+			return size, true
+		}
+	case *expr.Binary:
+		if n.Op == expr.OpConcat {
+			a, ok1 := stringSize(t, n.L)
+			b, ok2 := stringSize(t, n.R)
+			return a + b, ok1 && ok2
+		}
+	}
+	return 0, false
+}
+
+// integer reports whether n's value is an integer (columns, integer
+// literals, their coalesce).
+func integer(t *compiler.Table, n expr.Node) bool {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return integer(t, n.X)
+	case *expr.Column:
+		c := t.Column(n.Name)
+		if c == nil {
+			return false
+		}
+		typ, known := effectiveType(c)
+		return known && typ.ExprKind() == expr.KindInteger
+	case *expr.Literal:
+		return n.Kind == expr.LitNumber && !strings.ContainsAny(n.Value, ".eE")
+	case *expr.Call:
+		if n.Name != "coalesce" {
+			return false
+		}
+		for _, a := range n.Args {
+			if !integer(t, a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if pk := t.PrimaryKey; pk != nil {
 		l.keyColumns(t, pk.Columns, pk.ColumnRanges, "primary key", pk.Range)
 	}
+	lt.Columns = append(lt.Columns, l.generated...)
+	l.generated = nil
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -741,16 +882,16 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 		l.names = map[string]bool{}
 		for _, t := range l.schema.Tables {
 			for _, ch := range t.Checks {
-				l.names[ch.Name] = true
+				l.names[ch.Overrides.NameIn(Name, ch.Name)] = true
 			}
 			for _, u := range t.Uniques {
-				l.names[u.Name] = true
+				l.names[u.Overrides.NameIn(Name, u.Name)] = true
 			}
 			for _, fk := range t.ForeignKeys {
-				l.names[fk.Name] = true
+				l.names[fk.Overrides.NameIn(Name, fk.Name)] = true
 			}
 			for _, idx := range t.Indexes {
-				l.names[idx.Name] = true
+				l.names[idx.Overrides.NameIn(Name, idx.Name)] = true
 			}
 		}
 	}

@@ -82,7 +82,9 @@ func TestAdopting(t *testing.T) {
 		}
 		return r
 	}
-	m := func(args ...string) []string { return append([]string{"migrate", "--config", filepath.Join(dir, "atlas.hcl")}, args...) }
+	m := func(args ...string) []string {
+		return append([]string{"migrate", "--config", filepath.Join(dir, "atlas.hcl")}, args...)
+	}
 	drift := func(d string) run {
 		t.Helper()
 		return step(0, "drift", "--config", filepath.Join(dir, "atlas.hcl"), "--env", d, "--url", live[d].URL)

@@ -31,7 +31,11 @@ never dropped; a comment in the file says so.
 Given one URL of each dialect for the same application, import merges them:
 what means the same in both is neutral, real differences become per-dialect
 overrides or objects left out of one dialect, and a summary on stderr lists
-them. Names of constraints and indexes are kept exactly.
+them. Objects are paired by what they are (foreign keys by columns and
+reference, indexes by parts, CHECKs by meaning), and names are kept exactly:
+where the databases named an object differently, TiDB's name is its
+override. Whatever a dialect refuses is left out of it only, with a comment
+in the file and a line in the summary, so that the model compiles.
 
 The model is written to --out (an existing file only with --force), else to
 stdout; nothing is written when a database cannot be read.

@@ -256,6 +256,11 @@ func TestInvalidModels(t *testing.T) {
       expr   = "lower(status)"
     }
   }`), `An on block names either a column or an expr`, `on {`},
+		{"expression TiDB cannot index", table(`  index "items_status_idx" {
+    on {
+      expr = "coalesce(body, '')"
+    }
+  }`), `Expression TiDB cannot index`, `"coalesce(body, '')"`},
 		{"string default on an int column", table(`  column "x" {
     type    = int
     default = "one"

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -41,79 +42,152 @@ func Single(im *Imported, all []string) *Result {
 			}
 		}
 	}
-	for _, o := range all {
-		if o != d {
-			leaveOutRefused(im, all, o)
-		}
-	}
 	for table, notes := range im.Notes {
 		for _, n := range notes {
 			r.Summary = append(r.Summary, table+": "+n)
 		}
 	}
+	// Every object came from d: any may be renamed.
+	r.distinctNames(d, nil)
+	r.settle(all)
 	slices.Sort(r.Summary)
 	return r
 }
 
-// leaveOutRefused leaves out of dialect o the indexes and checks that o
-// cannot keep the meaning of (a partial unique index, a key on a type o
-// cannot index, a CHECK o forbids beside a foreign key), each with a note:
-// they exist in the database read, and stay in its dialect.
-func leaveOutRefused(im *Imported, all []string, o string) {
-	base := refusals(im.Schema, all, o)
-	if len(base) == 0 {
-		return
-	}
-	try := func(table string, ov compiler.Overrides, what string) {
-		if ov[o] != nil {
+// settle leaves out of each dialect the objects that the dialect refuses
+// (a partial unique index, a key on a type it cannot index, a CHECK it
+// forbids beside a foreign key), each with a note: they exist in a database
+// read, and stay where they are accepted. Each refusal names the object it
+// is about, so one compilation finds them all; a second one confirms, since
+// leaving an object out can only uncover refusals of what used it.
+func (r *Result) settle(all []string) {
+	for range 3 {
+		s, diags := compiler.LoadSource(compiler.Options{Dialects: all}, "import.hcl", compiler.Write(r.Schema, nil))
+		if diags.HasErrors() {
 			return
 		}
-		ov[o] = &compiler.Override{Dialect: o, Skip: true}
-		now := refusals(im.Schema, all, o)
-		var gone []string
-		for _, e := range base {
-			if !slices.Contains(now, e) {
-				gone = append(gone, e)
+		changed := false
+		for _, d := range all {
+			dl := dialectByName(d)
+			if dl == nil {
+				continue
+			}
+			_, diags := dl.Generate(s)
+			for _, e := range diags {
+				if e.Severity != hcl.DiagError {
+					continue
+				}
+				if subj, ok := compiler.SubjectOf(e); ok && r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
+					changed = true
+				}
 			}
 		}
-		if len(gone) == 0 {
-			delete(ov, o)
+		if !changed {
 			return
-		}
-		base = now
-		im.note(table, "%s: left out of %s, which refuses it: %s", what, o, strings.Join(gone, "; "))
-	}
-	for _, t := range im.Schema.Tables {
-		for _, idx := range t.Indexes {
-			try(t.Name, idx.Overrides, "index "+idx.Name)
-		}
-		for _, c := range t.Checks {
-			try(t.Name, c.Overrides, "check "+c.Name)
 		}
 	}
 }
 
-// refusals compiles the model as written for dialect o and returns its
-// errors' texts.
-func refusals(s *compiler.Schema, all []string, o string) []string {
-	loaded, diags := compiler.LoadSource(compiler.Options{Dialects: all}, "import.hcl", compiler.Write(s, nil))
-	if diags.HasErrors() {
-		return nil
+// leaveOut leaves the object subj out of dialect d, with a note, when it
+// can be left out alone; it reports whether it did.
+func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
+	t := r.Schema.Table(subj.Table)
+	if t == nil {
+		return false
 	}
-	d := dialectByName(o)
-	if d == nil {
-		return nil
-	}
-	_, diags = d.Generate(loaded)
-	var out []string
-	for _, e := range diags.Errs() {
-		if hd, ok := e.(*hcl.Diagnostic); ok {
-			out = append(out, hd.Summary+": "+hd.Detail)
-		} else {
-			out = append(out, e.Error())
+	var ov compiler.Overrides
+	own := ""
+	switch subj.Kind {
+	case "check":
+		if i := slices.IndexFunc(t.Checks, func(c *compiler.Check) bool { return c.Name == subj.Name }); i >= 0 {
+			ov = t.Checks[i].Overrides
+		}
+	case "index":
+		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Indexes[i].Overrides
+		}
+	case "foreign key":
+		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.ForeignKeys[i].Overrides
+		}
+	case "unique":
+		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Uniques[i].Overrides
 		}
 	}
-	return out
+	if ov == nil || ov.Skipped(d) {
+		return false
+	}
+	if n := ov.NameIn(d, subj.Name); n != subj.Name {
+		own = fmt.Sprintf(" (%s there)", n)
+	}
+	ov[d] = &compiler.Override{Dialect: d, Skip: true}
+	r.note(t.Name, "%s %s: left out of %s%s, which refuses it: %s", subj.Kind, subj.Name, d, own, why)
+	return true
+}
+
+// distinctNames renames in the model the indexes and unique keys of dialect
+// d alone whose names another table uses too: TiDB names them per table
+// (two tables may each have an index fk_1 or email), the model per schema.
+// d keeps the name as its override, so that its database sees no rename.
+func (r *Result) distinctNames(d string, others []string) {
+	only := func(ov compiler.Overrides) bool {
+		for _, o := range others {
+			if !ov.Skipped(o) {
+				return false
+			}
+		}
+		return true
+	}
+	taken := map[string]bool{}
+	for _, t := range r.Schema.Tables {
+		for _, u := range t.Uniques {
+			if !only(u.Overrides) {
+				taken[u.Name] = true
+			}
+		}
+		for _, x := range t.Indexes {
+			if !only(x.Overrides) {
+				taken[x.Name] = true
+			}
+		}
+	}
+	rename := func(t *compiler.Table, name *string, ov compiler.Overrides) {
+		if !taken[*name] {
+			taken[*name] = true
+			return
+		}
+		n := t.Name + "_" + *name
+		for i := 2; taken[n]; i++ {
+			n = fmt.Sprintf("%s_%s_%d", t.Name, *name, i)
+		}
+		if ov[d] == nil {
+			ov[d] = &compiler.Override{Dialect: d}
+		}
+		if ov[d].Name == "" {
+			ov[d].Name = *name
+		}
+		*name = n
+		taken[n] = true
+	}
+	for _, t := range r.Schema.Tables {
+		for _, u := range t.Uniques {
+			if only(u.Overrides) {
+				rename(t, &u.Name, u.Overrides)
+			}
+		}
+		for _, x := range t.Indexes {
+			if only(x.Overrides) {
+				rename(t, &x.Name, x.Overrides)
+			}
+		}
+	}
+}
+
+func (r *Result) note(table, format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	r.Notes[table] = append(r.Notes[table], n)
+	r.Summary = append(r.Summary, table+": "+n)
 }
 
 func skipOthers(o compiler.Overrides, keep string, all []string) {
@@ -162,6 +236,8 @@ func Merge(a, b *Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, t)
 		}
 	}
+	r.distinctNames(db, []string{da})
+	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r
 }
@@ -193,91 +269,278 @@ func mergeTable(ta, tb *compiler.Table, da, db string, say func(string, ...any))
 	if !samePK(ta.PrimaryKey, tb.PrimaryKey) {
 		say("the primary key of %s differs between %s and %s; %s's is kept", t.Name, da, db, da)
 	}
-	// Unique constraints: TiDB reports them as unique indexes.
-	for _, u := range ta.Uniques {
-		if i := slices.IndexFunc(tb.Indexes, func(x *compiler.Index) bool { return x.Name == u.Name }); i >= 0 {
-			tb.Indexes = slices.Delete(tb.Indexes, i, i+1)
-		} else if i := slices.IndexFunc(tb.Uniques, func(x *compiler.Unique) bool { return x.Name == u.Name }); i >= 0 {
-			tb.Uniques = slices.Delete(tb.Uniques, i, i+1)
-		} else {
-			say("unique constraint %s of %s exists only on %s", u.Name, t.Name, da)
+	mergeUniques(t, ta, tb, da, db, say)
+	mergeChecks(t, ta, tb, da, db, say)
+	mergeForeignKeys(t, ta, tb, da, db, say)
+	mergeIndexes(t, ta, tb, da, db, say)
+	return t
+}
+
+// match pairs the objects of a and b: first those equal by each of the
+// keys in turn (a key of "" matches nothing), then leaves the rest unpaired.
+// It is linear in the number of objects.
+func match[T any](a, b []T, keys ...func(T) string) (pairs [][2]T, onlyA, onlyB []T) {
+	usedA, usedB := make([]bool, len(a)), make([]bool, len(b))
+	for _, key := range keys {
+		byKey := map[string][]int{}
+		for j, x := range b {
+			if k := key(x); !usedB[j] && k != "" {
+				byKey[k] = append(byKey[k], j)
+			}
 		}
+		for i, x := range a {
+			if usedA[i] {
+				continue
+			}
+			k := key(x)
+			if k == "" || len(byKey[k]) == 0 {
+				continue
+			}
+			j := byKey[k][0]
+			byKey[k] = byKey[k][1:]
+			usedA[i], usedB[j] = true, true
+			pairs = append(pairs, [2]T{x, b[j]})
+		}
+	}
+	for i, x := range a {
+		if !usedA[i] {
+			onlyA = append(onlyA, x)
+		}
+	}
+	for j, x := range b {
+		if !usedB[j] {
+			onlyB = append(onlyB, x)
+		}
+	}
+	return pairs, onlyA, onlyB
+}
+
+// rename keeps b's own name for an object matched by what it is: a
+// migration must not rename a live constraint.
+func rename(ov compiler.Overrides, db, nameA, nameB string) {
+	if nameA == nameB {
+		return
+	}
+	o := ov[db]
+	if o == nil {
+		o = &compiler.Override{Dialect: db}
+		ov[db] = o
+	}
+	o.Name = nameB
+}
+
+// mergeUniques pairs a's unique constraints with b's, which TiDB reports as
+// unique indexes: by name, then by columns.
+func mergeUniques(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+	type key struct {
+		name string
+		cols []string
+		idx  *compiler.Index
+		u    *compiler.Unique
+	}
+	var as, bs []key
+	for _, u := range ta.Uniques {
+		as = append(as, key{u.Name, u.Columns, nil, u})
 	}
 	for _, u := range tb.Uniques {
-		t.Uniques = append(t.Uniques, u)
-		say("unique constraint %s of %s exists only on %s; kept for both", u.Name, t.Name, db)
+		bs = append(bs, key{u.Name, u.Columns, nil, u})
 	}
-	// Checks.
-	for _, ca := range ta.Checks {
-		i := slices.IndexFunc(tb.Checks, func(x *compiler.Check) bool { return x.Name == ca.Name })
-		if i < 0 {
-			ca.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
-			say("check %s of %s exists only on %s", ca.Name, t.Name, da)
-			continue
+	for _, x := range tb.Indexes {
+		if cols := plainColumns(x); x.Unique && x.Where == nil && cols != nil {
+			bs = append(bs, key{x.Name, cols, x, nil})
 		}
-		cb := tb.Checks[i]
-		tb.Checks = slices.Delete(tb.Checks, i, i+1)
+	}
+	pairs, onlyA, onlyB := match(as, bs,
+		func(k key) string { return k.name + "\x00" + strings.Join(k.cols, ",") },
+		func(k key) string { return strings.Join(k.cols, ",") })
+	for _, p := range pairs {
+		rename(p[0].u.Overrides, db, p[0].name, p[1].name)
+		if p[1].idx != nil {
+			tb.Indexes = slices.DeleteFunc(tb.Indexes, func(x *compiler.Index) bool { return x == p[1].idx })
+		}
+	}
+	for _, k := range onlyA {
+		k.u.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+		say("unique constraint %s of %s exists only on %s", k.name, t.Name, da)
+	}
+	for _, k := range onlyB {
+		if k.u != nil {
+			k.u.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
+			t.Uniques = append(t.Uniques, k.u)
+			say("unique constraint %s of %s exists only on %s", k.name, t.Name, db)
+		}
+		// A unique index of b stays with b's indexes.
+	}
+}
+
+// plainColumns returns the columns of an index on plain ascending columns,
+// else nil.
+func plainColumns(x *compiler.Index) []string {
+	var cols []string
+	for _, p := range x.Parts {
+		if p.Expr != nil || p.Desc || p.OpClass != "" {
+			return nil
+		}
+		cols = append(cols, p.Column)
+	}
+	return cols
+}
+
+// mergeChecks pairs checks by name and meaning, then by meaning (the
+// portable expression after each dialect's normalisation), then by name.
+func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+	means := func(c *compiler.Check) string { return meaning(c.Expr) }
+	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
+		func(c *compiler.Check) string {
+			if m := means(c); m != "" {
+				return c.Name + "\x00" + m
+			}
+			return ""
+		},
+		means,
+		func(c *compiler.Check) string { return c.Name })
+	for _, p := range pairs {
+		ca, cb := p[0], p[1]
 		switch {
 		case ca.Expr != nil && cb.Expr != nil && expr.String(ca.Expr) == expr.String(cb.Expr):
 			if ob := cb.Overrides[db]; ob != nil {
 				// b's database keeps its own text of the same expression.
 				ca.Overrides[db] = ob
 			}
+		case ca.Expr != nil && cb.Expr != nil && meaning(ca.Expr) == meaning(cb.Expr):
+			// The same meaning, written otherwise (BETWEEN for >= AND <=):
+			// b's database keeps its own text.
+			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
+			say("check %s of %s is %s on %s, the same as %s on %s; %s's text is kept as its override", ca.Name, t.Name, expr.String(cb.Expr), db, expr.String(ca.Expr), da, db)
 		case cb.Expr == nil:
 			ca.Overrides[db] = cb.Overrides[db]
 		case ca.Expr == nil:
-			ca.Expr, ca.Overrides[da] = cb.Expr, ca.Overrides[da]
+			ca.Expr = cb.Expr
 		default:
 			// The database's own text of b's expression, as b's override.
 			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
 			say("check %s of %s is %s on %s and %s on %s; %s's is kept neutral, %s's as its override", ca.Name, t.Name, expr.String(ca.Expr), da, expr.String(cb.Expr), db, da, db)
 		}
+		rename(ca.Overrides, db, ca.Name, cb.Name)
 	}
-	for _, c := range tb.Checks {
+	for _, c := range onlyA {
+		c.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+		say("check %s of %s exists only on %s", c.Name, t.Name, da)
+	}
+	for _, c := range onlyB {
 		c.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
-		say("check %s of %s exists only on %s", c.Name, t.Name, db)
+		if col := uuidShape(t, c.Expr); col != "" {
+			say("check %s of %s tests that %s has a uuid's shape, which %s's uuid type guarantees; kept on %s only", c.Name, t.Name, col, da, db)
+		} else {
+			say("check %s of %s exists only on %s", c.Name, t.Name, db)
+		}
 		t.Checks = append(t.Checks, c)
 	}
-	// Foreign keys.
-	for _, fa := range ta.ForeignKeys {
-		if !slices.ContainsFunc(tb.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == fa.Name }) {
-			say("foreign key %s of %s exists only on %s; kept for both", fa.Name, t.Name, da)
+}
+
+// mergeForeignKeys pairs foreign keys by what they are: columns, referenced
+// table and columns, then actions where they agree.
+func mergeForeignKeys(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+	ref := func(f *compiler.ForeignKey) string {
+		return strings.Join(f.Columns, ",") + "\x00" + f.RefTable + "\x00" + strings.Join(f.RefColumns, ",")
+	}
+	pairs, onlyA, onlyB := match(ta.ForeignKeys, tb.ForeignKeys,
+		func(f *compiler.ForeignKey) string {
+			return ref(f) + "\x00" + string(f.OnDelete) + "\x00" + string(f.OnUpdate)
+		},
+		ref)
+	for _, p := range pairs {
+		fa, fb := p[0], p[1]
+		if fa.OnDelete != fb.OnDelete || fa.OnUpdate != fb.OnUpdate {
+			say("foreign key %s of %s has other actions on %s than on %s; %s's are kept", fa.Name, t.Name, da, db, da)
+		}
+		rename(fa.Overrides, db, fa.Name, fb.Name)
+	}
+	for _, f := range onlyA {
+		f.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+		say("foreign key %s of %s exists only on %s", f.Name, t.Name, da)
+	}
+	for _, f := range onlyB {
+		f.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
+		t.ForeignKeys = append(t.ForeignKeys, f)
+		say("foreign key %s of %s exists only on %s", f.Name, t.Name, db)
+	}
+}
+
+// indexKey is what an index is: uniqueness, parts and predicate; "" for one
+// kept as a dialect's own statement.
+func indexKey(x *compiler.Index, where bool) string {
+	if len(x.Parts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v", x.Unique)
+	for _, p := range x.Parts {
+		b.WriteString("\x00")
+		if p.Expr != nil {
+			b.WriteString("(" + meaning(p.Expr) + ")")
+		} else {
+			b.WriteString(p.Column)
+		}
+		if p.Desc {
+			b.WriteString(" desc")
 		}
 	}
-	for _, fb := range tb.ForeignKeys {
-		if !slices.ContainsFunc(ta.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == fb.Name }) {
-			t.ForeignKeys = append(t.ForeignKeys, fb)
-			say("foreign key %s of %s exists only on %s; kept for both", fb.Name, t.Name, db)
-		}
+	if where && x.Where != nil {
+		b.WriteString("\x00where " + meaning(x.Where))
 	}
-	// Indexes.
-	for _, ia := range ta.Indexes {
-		i := slices.IndexFunc(tb.Indexes, func(x *compiler.Index) bool { return x.Name == ia.Name })
-		if i < 0 {
-			ia.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
-			say("index %s of %s exists only on %s", ia.Name, t.Name, da)
-			continue
-		}
-		ib := tb.Indexes[i]
-		tb.Indexes = slices.Delete(tb.Indexes, i, i+1)
+	return b.String()
+}
+
+// mergeIndexes pairs indexes by name and structure, by structure, by
+// structure without a predicate one dialect lacks (TiDB has no partial
+// indexes), then by name.
+func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+	pairs, onlyA, onlyB := match(ta.Indexes, tb.Indexes,
+		func(x *compiler.Index) string {
+			if k := indexKey(x, true); k != "" {
+				return x.Name + "\x01" + k
+			}
+			return ""
+		},
+		func(x *compiler.Index) string { return indexKey(x, true) },
+		func(x *compiler.Index) string { return indexKey(x, false) },
+		func(x *compiler.Index) string { return x.Name })
+	for _, p := range pairs {
+		ia, ib := p[0], p[1]
 		if ob := ib.Overrides[db]; ob != nil {
 			ia.Overrides[db] = ob
+		}
+		rename(ia.Overrides, db, ia.Name, ib.Name)
+		if len(ia.Parts) == len(ib.Parts) {
+			// b's own names of the generated columns it indexes.
+			for i, p := range ib.Parts {
+				if o := p.Overrides[db]; o != nil {
+					if ia.Parts[i].Overrides == nil {
+						ia.Parts[i].Overrides = compiler.Overrides{}
+					}
+					ia.Parts[i].Overrides[db] = o
+				}
+			}
 		}
 		if len(ia.Parts) == 0 && len(ib.Parts) > 0 {
 			// a kept its own statement: b's readable form is the neutral one.
 			ia.Parts, ia.Unique, ia.Where, ia.Using = ib.Parts, ib.Unique, ib.Where, ib.Using
 			continue
 		}
-		if !sameParts(ia, ib) || ia.Unique != ib.Unique {
+		if indexKey(ia, false) != indexKey(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
 		}
 	}
-	for _, ib := range tb.Indexes {
-		ib.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
-		say("index %s of %s exists only on %s", ib.Name, t.Name, db)
-		t.Indexes = append(t.Indexes, ib)
+	for _, x := range onlyA {
+		x.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+		say("index %s of %s exists only on %s", x.Name, t.Name, da)
 	}
-	return t
+	for _, x := range onlyB {
+		x.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
+		say("index %s of %s exists only on %s", x.Name, t.Name, db)
+		t.Indexes = append(t.Indexes, x)
+	}
 }
 
 func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(string, ...any)) {
@@ -322,15 +585,27 @@ func samePK(a, b *compiler.PrimaryKey) bool {
 	return slices.Equal(a.Columns, b.Columns)
 }
 
-func sameParts(a, b *compiler.Index) bool {
-	if len(a.Parts) != len(b.Parts) {
-		return false
+var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
+
+// uuidShape returns the uuid column that n tests the text shape of (TiDB's
+// CHAR(36) with REGEXP '^[0-9a-fA-F]{8}-...$'), or "".
+func uuidShape(t *compiler.Table, n expr.Node) string {
+	b, ok := n.(*expr.Binary)
+	if !ok || b.Op != expr.OpRegex {
+		return ""
 	}
-	for i := range a.Parts {
-		pa, pb := a.Parts[i], b.Parts[i]
-		if pa.Column != pb.Column || pa.Desc != pb.Desc || (pa.Expr == nil) != (pb.Expr == nil) || pa.Expr != nil && expr.String(pa.Expr) != expr.String(pb.Expr) {
-			return false
+	col, ok := b.L.(*expr.Column)
+	lit, ok2 := b.R.(*expr.Literal)
+	if !ok || !ok2 || t.Column(col.Name) == nil || t.Column(col.Name).Type.Kind != compiler.TypeUUID {
+		return ""
+	}
+	for _, class := range hexClass.FindAllString(lit.Value, -1) {
+		if !strings.Contains(class, "0-9") || !strings.Contains(strings.ToLower(class), "a-f") {
+			return ""
 		}
 	}
-	return true
+	if hexClass.ReplaceAllString(lit.Value, "H") != "^H{8}-H{4}-H{4}-H{4}-H{12}$" {
+		return ""
+	}
+	return col.Name
 }

@@ -43,6 +43,13 @@ type columnClauser interface {
 	ColumnClause(c *schema.Column) (sql, why string)
 }
 
+// generatedKeyer is implemented by dialects that index some expressions
+// through a VIRTUAL generated column: the column's type for expression n of
+// table t, or "" when the dialect indexes n otherwise.
+type generatedKeyer interface {
+	GeneratedKeyType(t *compiler.Table, n expr.Node) string
+}
+
 // Imported is one database read back: the model in its dialect's terms and
 // what could not be kept neutral.
 type Imported struct {
@@ -206,7 +213,7 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		im.index(ct, t, idx, resolve)
 	}
 	for _, fk := range t.ForeignKeys {
-		f := &compiler.ForeignKey{Name: fk.Symbol, OnDelete: action(fk.OnDelete), OnUpdate: action(fk.OnUpdate)}
+		f := &compiler.ForeignKey{Name: fk.Symbol, Overrides: compiler.Overrides{}, OnDelete: action(fk.OnDelete), OnUpdate: action(fk.OnUpdate)}
 		if fk.RefTable != nil {
 			f.RefTable = fk.RefTable.Name
 		}
@@ -228,6 +235,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		if n, err := im.parse(c.Expr, resolve); err == nil {
 			chk.Expr = n
 			if texts {
+				// The text to write for the database to store it again, should
+				// a merge keep it as this dialect's own.
+				chk.Source, _ = texter.CheckText(c.Expr, nil)
 				if raw, differs := texter.CheckText(c.Expr, n); differs {
 					// The same expression, but the database would store other
 					// text (other parentheses): keep its own, so that a diff
@@ -247,6 +257,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			im.note(t.Name, "check %s: %v; kept as %s SQL", c.Name, err, d)
 		}
 		ct.Checks = append(ct.Checks, chk)
+	}
+	if gk, ok := im.Dialect.(generatedKeyer); ok {
+		im.generatedKeys(gk, ct, t, resolve)
 	}
 	return ct
 }
@@ -347,7 +360,7 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		}
 	}
 	if unique && plain && using == "" {
-		u := &compiler.Unique{Name: idx.Name}
+		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}
 		for _, p := range parts {
 			u.Columns = append(u.Columns, p.Column)
 		}
@@ -384,4 +397,94 @@ func action(a schema.ReferenceOption) compiler.Action {
 		return compiler.Restrict
 	}
 	return compiler.NoAction
+}
+
+// generatedKeys reads back the VIRTUAL generated columns that exist only to
+// be indexed (TiDB cannot index a COALESCE directly; teams index a
+// column that computes it) as the expression key parts they stand for, when
+// compiling the model gives the same column again: same type, and its name
+// kept as the part's override.
+func (im *Imported) generatedKeys(gk generatedKeyer, ct *compiler.Table, t *schema.Table, cols expr.Resolver) {
+	d := im.Dialect.Name()
+	for _, c := range t.Columns {
+		var gen *schema.GeneratedExpr
+		for _, a := range c.Attrs {
+			if g, ok := a.(*schema.GeneratedExpr); ok && strings.EqualFold(g.Type, "VIRTUAL") {
+				gen = g
+			}
+		}
+		if gen == nil || !onlyIndexed(ct, c.Name) {
+			continue
+		}
+		n, err := im.parse(gen.Expr, cols)
+		if err != nil || slices.Contains(expr.Columns(n), c.Name) {
+			continue
+		}
+		typ := gk.GeneratedKeyType(ct, n)
+		if typ == "" || !strings.EqualFold(typ, c.Type.Raw) {
+			continue
+		}
+		for _, idx := range ct.Indexes {
+			for i, p := range idx.Parts {
+				if p.Expr != nil || p.Column != c.Name {
+					continue
+				}
+				p.Column, p.Expr = "", n
+				if p.Overrides == nil {
+					p.Overrides = compiler.Overrides{}
+				}
+				if c.Name != fmt.Sprintf("%s_%d", idx.Name, i) {
+					p.Overrides[d] = &compiler.Override{Dialect: d, Column: c.Name}
+				}
+			}
+		}
+		ct.Columns = slices.DeleteFunc(ct.Columns, func(x *compiler.Column) bool { return x.Name == c.Name })
+		im.Notes[t.Name] = slices.DeleteFunc(im.Notes[t.Name], func(s string) bool { return strings.HasPrefix(s, "column "+c.Name+": ") })
+		im.note(t.Name, "column %s: a VIRTUAL generated column that only indexes use, read as their key part %s", c.Name, expr.String(n))
+	}
+}
+
+// onlyIndexed reports whether column name of ct is used by indexes only, as
+// a plain key part of at least one.
+func onlyIndexed(ct *compiler.Table, name string) bool {
+	if ct.PrimaryKey != nil && slices.Contains(ct.PrimaryKey.Columns, name) {
+		return false
+	}
+	for _, u := range ct.Uniques {
+		if slices.Contains(u.Columns, name) {
+			return false
+		}
+	}
+	for _, fk := range ct.ForeignKeys {
+		if slices.Contains(fk.Columns, name) {
+			return false
+		}
+	}
+	for _, c := range ct.Checks {
+		if c.Expr == nil && strings.Contains(c.Source, name) || slices.Contains(expr.Columns(c.Expr), name) {
+			return false
+		}
+	}
+	used := false
+	for _, idx := range ct.Indexes {
+		if len(idx.Parts) == 0 {
+			if o := idx.Overrides; o != nil {
+				for _, ov := range o {
+					if strings.Contains(ov.SQL, name) {
+						return false
+					}
+				}
+			}
+		}
+		for _, p := range idx.Parts {
+			if p.Expr != nil && slices.Contains(expr.Columns(p.Expr), name) {
+				return false
+			}
+			used = used || p.Expr == nil && p.Column == name
+		}
+		if idx.Where != nil && slices.Contains(expr.Columns(idx.Where), name) {
+			return false
+		}
+	}
+	return used
 }

@@ -30,6 +30,12 @@ type Recorder struct {
 	Decisions []dialects.Decision
 	Diags     hcl.Diagnostics
 	notes     map[*Table][]string
+	// about is the object being lowered: errors name it as their subject.
+	about *compiler.Subject
+}
+
+func (r *Recorder) setAbout(table, kind, name string) {
+	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
 }
 
 // Decide records a decision; table-level notes are grouped into the comment
@@ -46,6 +52,9 @@ func (r *Recorder) Errorf(rng hcl.Range, summary, format string, args ...any) {
 		Detail:   fmt.Sprintf(format, args...),
 		Subject:  rng.Ptr(),
 	})
+	if r.about != nil {
+		r.Diags[len(r.Diags)-1].Extra = *r.about
+	}
 }
 
 // Warnf records a warning at rng.
@@ -80,6 +89,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			rec.Decide(t.Name, "", dialects.Omitted, "table left out of %s by the model", d)
 			continue
 		}
+		rec.setAbout(t.Name, "table", "")
 		checkSkippedColumns(t, rec)
 		lt := &Table{Name: t.Name, Comment: t.Comment}
 		if t.PrimaryKey != nil {
@@ -89,6 +99,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, "column "+c.Name, c.Overrides) {
 				continue
 			}
+			rec.setAbout(t.Name, "column", c.Name)
 			n := len(rec.Decisions)
 			if lc, ok := l.Column(t, c); ok {
 				lt.Columns = append(lt.Columns, lc)
@@ -98,6 +109,10 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		// Objects are lowered by name, so that decisions and notes come in the
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
+			rec.setAbout(t.Name, "unique", u.Name)
+			if skipped(rec, t, "unique constraint "+u.Name, u.Overrides) {
+				continue
+			}
 			if c, ok := l.Unique(t, u); ok {
 				lt.Constraints = append(lt.Constraints, c)
 			}
@@ -106,11 +121,16 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, "check "+c.Name, c.Overrides) {
 				continue
 			}
+			rec.setAbout(t.Name, "check", c.Name)
 			if lc, ok := l.Check(t, c); ok {
 				lt.Constraints = append(lt.Constraints, lc)
 			}
 		}
 		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
+			rec.setAbout(t.Name, "foreign key", fk.Name)
+			if skipped(rec, t, "foreign key "+fk.Name, fk.Overrides) {
+				continue
+			}
 			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
 				rec.Errorf(fk.RefRange, "Foreign key to a table left out", "Foreign key %q references table %q, which the model leaves out of %s; leave the foreign key out too or keep the table.", fk.Name, fk.RefTable, d)
 				continue
@@ -130,15 +150,18 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, "index "+idx.Name, idx.Overrides) {
 				continue
 			}
+			rec.setAbout(t.Name, "index", idx.Name)
 			if li, ok := l.Index(t, idx); ok {
 				lt.Indexes = append(lt.Indexes, li)
 			}
 		}
+		rec.setAbout(t.Name, "table", "")
 		l.Finish(t, lt)
 		sortByName(lt)
 		lt.Notes = tableNotes(rec.Decisions, t.Name)
 		sc.Tables = append(sc.Tables, lt)
 	}
+	rec.about = nil
 	return sc
 }
 
@@ -156,6 +179,12 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		return
 	}
 	use := func(what string, rng hcl.Range, cols []string) {
+		rec.about = &compiler.Subject{Table: t.Name, Kind: "table"}
+		for _, k := range []string{"unique constraint", "foreign key", "check", "index"} {
+			if name, ok := strings.CutPrefix(what, k+" "); ok {
+				rec.setAbout(t.Name, strings.TrimSuffix(k, " constraint"), name)
+			}
+		}
 		for _, c := range cols {
 			if gone[c] {
 				rec.Errorf(rng, "Column left out is still used", "The %s uses column %q, which the model leaves out of %s; leave the %s out too (%s { skip = true }) or keep the column.", what, c, d, what, d)
@@ -167,10 +196,14 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		use("primary key", t.PrimaryKey.Range, t.PrimaryKey.Columns)
 	}
 	for _, u := range t.Uniques {
-		use("unique constraint "+u.Name, u.Range, u.Columns)
+		if !u.Overrides.Skipped(d) {
+			use("unique constraint "+u.Name, u.Range, u.Columns)
+		}
 	}
 	for _, fk := range t.ForeignKeys {
-		use("foreign key "+fk.Name, fk.Range, fk.Columns)
+		if !fk.Overrides.Skipped(d) {
+			use("foreign key "+fk.Name, fk.Range, fk.Columns)
+		}
 	}
 	for _, c := range t.Checks {
 		if !c.Overrides.Skipped(d) && c.Overrides.For(d) == nil {

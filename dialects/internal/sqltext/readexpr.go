@@ -40,6 +40,11 @@ type Reader struct {
 type Read struct {
 	Text string
 	Cols expr.Resolver
+	// Unifying is set while Cast reads a cast that is itself an argument
+	// of a function whose arguments the database casts to one type
+	// (COALESCE): a cast the database added there widens.
+	Unifying bool
+	unified  map[*Term]bool
 }
 
 // Errorf returns an error about the part of the text at which at starts.
@@ -164,6 +169,8 @@ func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		rd.Unifying = rd.unified[raw]
+		defer func() { rd.Unifying = false }()
 		return r.Cast(rd, x, raw.Text, raw)
 	case TermArray:
 		return nil, rd.Errorf(raw, "arrays have no portable form")
@@ -255,6 +262,16 @@ func (r *Reader) call(rd *Read, raw *Term) (expr.Node, error) {
 	if !known && r.Call == nil {
 		return nil, r.unknownFunction(rd, raw)
 	}
+	if known && expr.Functions[name].Variadic {
+		for _, a := range raw.Args {
+			if a.Kind == TermCast {
+				if rd.unified == nil {
+					rd.unified = map[*Term]bool{}
+				}
+				rd.unified[a] = true
+			}
+		}
+	}
 	args, err := r.lowerAll(rd, raw.Args)
 	if err != nil {
 		return nil, err
@@ -311,6 +328,14 @@ func (rd *Read) Kind(n expr.Node) expr.Kind {
 	case *expr.Call:
 		if n.Name == "abs" && len(n.Args) == 1 {
 			return rd.Kind(n.Args[0])
+		}
+		if f, ok := expr.Functions[n.Name]; ok && f.Variadic {
+			for _, x := range n.Args {
+				if k := rd.Kind(x); k != expr.KindUnknown && k != expr.KindNull {
+					return k
+				}
+			}
+			return expr.KindUnknown
 		}
 		if f, ok := expr.Functions[n.Name]; ok {
 			return f.Result

@@ -1,0 +1,27 @@
+package compiler
+
+import "github.com/hashicorp/hcl/v2"
+
+// Subject names the model object a diagnostic is about, so that a tool can
+// act on the object (leave it out of a dialect) without reading the text.
+// It travels in hcl.Diagnostic.Extra.
+type Subject struct {
+	Table string
+	// Kind is "table", "column", "unique", "check", "foreign key" or "index".
+	Kind string
+	// Name is the object's name in the model ("" for a table).
+	Name string
+}
+
+func (s Subject) String() string {
+	if s.Kind == "table" {
+		return "table " + s.Table
+	}
+	return s.Kind + " " + s.Name + " of " + s.Table
+}
+
+// SubjectOf returns the object d is about, when its producer said.
+func SubjectOf(d *hcl.Diagnostic) (Subject, bool) {
+	s, ok := hcl.DiagnosticExtra[Subject](d)
+	return s, ok
+}

@@ -1,0 +1,111 @@
+package importer_test
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/importer"
+	"github.com/schemagen/schemagen/internal/synth"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+var (
+	benchOnce sync.Once
+	benchURLs []string
+)
+
+// unnamed drops the names of TiDB's foreign keys and checks, as hand-written
+// DDL leaves them out: TiDB then names them itself (fk_1, t5_chk_1), and
+// the import pairs them with PostgreSQL's by what they are.
+var unnamed = regexp.MustCompile("CONSTRAINT `[^`]+` (CHECK|FOREIGN KEY)")
+
+// benchPair is one PostgreSQL and one TiDB database holding the synthetic
+// model of SCHEMAGEN_BENCH_TABLES tables (default 1,000); with
+// SCHEMAGEN_BENCH_DIALECTS=postgres (or tidb), one database only.
+func benchPair(b *testing.B) []string {
+	benchOnce.Do(func() {
+		n := 1000
+		if v, err := strconv.Atoi(os.Getenv("SCHEMAGEN_BENCH_TABLES")); err == nil && v > 0 {
+			n = v
+		}
+		out := gen.CompileSource("synth.hcl", synth.Model(n))
+		if out.Failed() {
+			b.Fatal(out.Diags)
+		}
+		ds := []string{"postgres", "tidb"}
+		if v := os.Getenv("SCHEMAGEN_BENCH_DIALECTS"); v != "" {
+			ds = strings.Split(v, ",")
+		}
+		for _, d := range ds {
+			db := dbtest.New(b, d)
+			sql := out.Outputs[d].SQL
+			if d == "tidb" {
+				sql = unnamed.ReplaceAll(sql, []byte("$1"))
+			}
+			testproject.RunSQL(b, db, sql)
+			benchURLs = append(benchURLs, db.URL)
+		}
+	})
+	if benchURLs == nil {
+		b.Skip("setup failed")
+	}
+	return benchURLs
+}
+
+// BenchmarkImport compares a bare Atlas inspection of both databases with
+// an import of both (read, merge, settle, write). scripts/bench-import.sh
+// prints the ratio.
+func BenchmarkImport(b *testing.B) {
+	urls := benchPair(b)
+	ctx := context.Background()
+	b.Run("inspect", func(b *testing.B) {
+		for range b.N {
+			for _, u := range urls {
+				name, err := devdb.DialectOf(u)
+				if err != nil {
+					b.Fatal(err)
+				}
+				db, err := devdb.Open(u)
+				if err != nil {
+					b.Fatal(err)
+				}
+				conn, err := db.Conn(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				drv, err := all.Get(name).OpenAtlas(conn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{"atlas_schema_revisions"}}); err != nil {
+					b.Fatal(err)
+				}
+				conn.Close()
+				db.Close()
+			}
+		}
+	})
+	b.Run("import", func(b *testing.B) {
+		for range b.N {
+			r, err := importer.Import(ctx, urls, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if src := compiler.Write(r.Schema, r.Notes); gen.CompileSource("imported.hcl", src).Failed() {
+				b.Fatal("the imported model does not compile")
+			}
+		}
+	})
+}

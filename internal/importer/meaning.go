@@ -1,0 +1,75 @@
+package importer
+
+import "github.com/schemagen/schemagen/compiler/expr"
+
+// meaning is the text of an expression's meaning, for pairing objects of
+// two dialects: what the dialects write differently for the same thing
+// (BETWEEN or >= AND <=, parentheses, the nesting of AND and OR) is written
+// one way. "" for no expression.
+func meaning(n expr.Node) string {
+	if n == nil {
+		return ""
+	}
+	return expr.String(normal(n))
+}
+
+func normal(n expr.Node) expr.Node {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return normal(n.X)
+	case *expr.Between:
+		x, lo, hi := normal(n.X), normal(n.Lo), normal(n.Hi)
+		if n.Not {
+			return &expr.Binary{Op: expr.OpOr, L: &expr.Binary{Op: expr.OpLt, L: x, R: lo}, R: &expr.Binary{Op: expr.OpGt, L: x, R: hi}}
+		}
+		return &expr.Binary{Op: expr.OpAnd, L: &expr.Binary{Op: expr.OpGe, L: x, R: lo}, R: &expr.Binary{Op: expr.OpLe, L: x, R: hi}}
+	case *expr.Binary:
+		l, r := normal(n.L), normal(n.R)
+		if n.Op != expr.OpAnd && n.Op != expr.OpOr {
+			return &expr.Binary{Op: n.Op, L: l, R: r}
+		}
+		// Left-nested chains: a AND (b AND c) is (a AND b) AND c.
+		var terms []expr.Node
+		var flat func(x expr.Node)
+		flat = func(x expr.Node) {
+			if b, ok := x.(*expr.Binary); ok && b.Op == n.Op {
+				flat(b.L)
+				flat(b.R)
+				return
+			}
+			terms = append(terms, x)
+		}
+		flat(l)
+		flat(r)
+		out := terms[0]
+		for _, t := range terms[1:] {
+			out = &expr.Binary{Op: n.Op, L: out, R: t}
+		}
+		return out
+	case *expr.Not:
+		x := normal(n.X)
+		if inner, ok := x.(*expr.Not); ok {
+			return inner.X
+		}
+		return &expr.Not{X: x}
+	case *expr.Neg:
+		return &expr.Neg{X: normal(n.X)}
+	case *expr.IsNull:
+		return &expr.IsNull{X: normal(n.X), Not: n.Not}
+	case *expr.In:
+		list := make([]expr.Node, len(n.List))
+		for i, x := range n.List {
+			list[i] = normal(x)
+		}
+		return &expr.In{X: normal(n.X), List: list, Not: n.Not}
+	case *expr.Call:
+		args := make([]expr.Node, len(n.Args))
+		for i, x := range n.Args {
+			args[i] = normal(x)
+		}
+		return &expr.Call{Name: n.Name, Args: args}
+	case *expr.JSONType:
+		return &expr.JSONType{X: normal(n.X), Types: n.Types, Not: n.Not}
+	}
+	return n
+}
