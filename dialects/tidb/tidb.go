@@ -832,7 +832,11 @@ func integer(t *compiler.Table, n expr.Node) bool {
 	case *expr.Literal:
 		return n.Kind == expr.LitNumber && !strings.ContainsAny(n.Value, ".eE")
 	case *expr.Call:
-		if n.Name != "coalesce" {
+		switch n.Name {
+		case "char_length":
+			return true
+		case "abs", "coalesce":
+		default:
 			return false
 		}
 		for _, a := range n.Args {
