@@ -77,7 +77,7 @@ func init() {
 }
 
 func (a *App) migrateDiffCmd() *cobra.Command {
-	var noCache bool
+	var noCache, plain bool
 	cmd := &cobra.Command{
 		Use:   "diff NAME",
 		Short: "Write the migration from the directory's state to the generated DDL",
@@ -107,7 +107,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
 			cache := migration.CacheUnless(noCache)
-			planned, err := migration.Plan(ctx, dev, cache, targets, name)
+			planned, err := migration.Plan(ctx, dev, cache, targets, name, migration.Plain(plain))
 			if err != nil {
 				return a.migrationError(err)
 			}
@@ -132,6 +132,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 	}
 	envFlag(cmd, a, true)
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "replay the directory even when an earlier run found it up to date")
+	cmd.Flags().BoolVar(&plain, "plain", false, "write Atlas's plain plan instead of the online one (see docs/migrations.md)")
 	return cmd
 }
 

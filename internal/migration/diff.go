@@ -18,6 +18,9 @@ type Planned struct {
 	Target Target
 	Dir    *migrate.LocalDir
 	Plan   *migrate.Plan // nil when the directory is up to date
+	// Online is the file run after Plan outside a transaction (concurrent
+	// index builds, validations); nil when none (see online.go).
+	Online *migrate.Plan
 	// Cached is set when the cache knew the directory to be up to date.
 	Cached bool
 	src    []byte
@@ -26,7 +29,7 @@ type Planned struct {
 // Plan computes, for every target, the migration from the state its
 // directory produces to the state of its generated DDL. Nothing is written.
 // The targets are planned concurrently; cache may be nil.
-func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name string) ([]*Planned, error) {
+func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name string, opts ...PlanOption) ([]*Planned, error) {
 	out := make([]*Planned, len(targets))
 	for i, t := range targets {
 		dir, err := OpenDir(t.Env.Dir, true)
@@ -58,7 +61,7 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name st
 				p.Cached = true
 				return
 			}
-			if p.Plan, err = planTarget(ctx, dev, p.Target, p.Dir, p.src, name); err != nil {
+			if p.Plan, p.Online, err = planTarget(ctx, dev, p.Target, p.Dir, p.src, name, opts); err != nil {
 				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
 				return
 			}
@@ -74,10 +77,10 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, name st
 	return out, nil
 }
 
-func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, desiredSQL []byte, name string) (*migrate.Plan, error) {
+func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, desiredSQL []byte, name string, opts []PlanOption) (_, _ *migrate.Plan, err error) {
 	files, err := dir.Files()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The current and the desired state are built concurrently, each on its
 	// own scratch database, kept until planning is done.
@@ -94,7 +97,7 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, desiredSQL) })
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	drv, from, to := current.Driver, current.Schema, desired.Schema
 	if t.Dialect.Renormalizes() && len(from.Tables) > 0 {
@@ -102,17 +105,17 @@ func planTarget(ctx context.Context, dev *Dev, t Target, dir *migrate.LocalDir, 
 		// hold, so that it is normalised as the replayed files are. (From an
 		// empty state there is nothing to compare text with.)
 		if to, err = Rebuild(ctx, dev, t, drv, to); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	changes, err := drv.SchemaDiff(from, to, schema.DiffNormalized())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(changes) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return drv.PlanChanges(ctx, name, changes, PlanOptions)
+	return planChanges(ctx, t, drv, name, changes, opts)
 }
 
 // State is a schema as a scratch dev database reports it, with the Atlas
@@ -245,6 +248,13 @@ func Write(planned []*Planned, name string, now time.Time, cache *Cache) ([]stri
 			return written, err
 		}
 		written = append(written, filepath.Join(p.Dir.Path(), file))
+		if p.Online != nil {
+			path, err := writeOnline(p, version, name)
+			if err != nil {
+				return written, err
+			}
+			written = append(written, path)
+		}
 		if err := Hash(p.Dir); err != nil {
 			return written, err
 		}
