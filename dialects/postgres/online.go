@@ -86,7 +86,12 @@ func withLockTimeout(stmts []hazard.Stmt) []hazard.Stmt {
 		out = append(out, hazard.Stmt{Cmd: "SET lock_timeout = '" + LockTimeout + "'", Later: true,
 			Comment: "give up instead of queueing every query of a table behind a strong lock for long"})
 	}
-	return append(out, stmts...)
+	out = append(out, stmts...)
+	if later {
+		// The session goes on to the next files: give it back its default.
+		out = append(out, hazard.Stmt{Cmd: "RESET lock_timeout", Later: true})
+	}
+	return out
 }
 
 type planner struct {

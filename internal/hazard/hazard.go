@@ -94,7 +94,7 @@ func (h Hazard) Summary() string {
 		s += ": " + strings.Join(parts, ", ")
 	}
 	if h.Text != "" {
-		s += ". " + h.Text
+		s += "; " + h.Text
 	}
 	return s
 }
@@ -134,7 +134,7 @@ type Stmt struct {
 // migration file.
 const PrecheckDirective = "-- schemagen:precheck "
 
-// Comment is what the migration file says above the statement: the
+// FileComment is what the migration file says above the statement: the
 // statement's own comment, then one line per hazard.
 func (s Stmt) FileComment() string {
 	lines := []string{}
