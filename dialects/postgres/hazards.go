@@ -189,6 +189,11 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 			}
 		}
 	}
+	if len(hs) == 0 && len(w) > 2 && w[0].text == "ALTER" && w[1].text == "TABLE" {
+		// A change Atlas does not see (ADD CONSTRAINT ... USING INDEX over
+		// a unique index) still takes ALTER TABLE's lock.
+		hs = append(hs, briefLock(w[2].name))
+	}
 	if lockTimeout {
 		kept := hs[:0]
 		for _, h := range hs {
