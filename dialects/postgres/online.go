@@ -447,7 +447,7 @@ func (Dialect) ExplainError(err error) string {
 			"    SELECT pid, state, xact_start, query FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0 OR pid IN (SELECT unnest(pg_blocking_pids(pid)) FROM pg_stat_activity);\n" +
 			"then run `schemagen migrate apply` again when they are done."
 	case "57P01", "57P02", "57P03", "08006", "08003":
-		return "The connection was ended while the statement ran. Run `schemagen migrate apply` again: it resumes, rebuilding an interrupted concurrent index."
+		return "The connection was ended while the statement ran. Run `schemagen migrate apply` again: it resumes the file: an index that a concurrent build left invalid is dropped and built again, and a constraint left NOT VALID is validated again."
 	}
 	return ""
 }
