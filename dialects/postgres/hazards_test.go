@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -253,5 +254,67 @@ func checkClaim(t *testing.T, h hazard.Hazard, o observation) {
 		if h.Rewrite != o.rewrote {
 			t.Errorf("%s claims rewrite %v; the table got a new file: %v", h.Code, h.Rewrite, o.rewrote)
 		}
+	}
+}
+
+// TestConcurrentIndexObserved: CREATE INDEX CONCURRENTLY cannot run in a
+// transaction, so its window is made observable by a writer's open
+// transaction, which the build waits for. Meanwhile the build's session
+// holds what PG109 claims, and other sessions write and read freely.
+func TestConcurrentIndexObserved(t *testing.T) {
+	ctx := context.Background()
+	db := dbtest.Postgres(t)
+	if _, err := db.Exec(hazardSetup); err != nil {
+		t.Fatal(err)
+	}
+	before := inspect(t, db.DB)
+	writer, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	wtx, err := writer.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wtx.Exec(`INSERT INTO docs VALUES (50000, 1, 'w', 'w', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	const stmt = `CREATE INDEX CONCURRENTLY docs_title_idx ON docs (title)`
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.ExecContext(ctx, stmt)
+		done <- err
+	}()
+	var pid int
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		err := db.QueryRow(`SELECT pid FROM pg_stat_activity WHERE query = $1 AND wait_event_type = 'Lock'`, stmt).Scan(&pid)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the concurrent build never waited: %v", err)
+		}
+	}
+	o := observation{modes: heldModes(t, db.DB, pid, "docs")}
+	o.writeBlocked = blocked(t, db.DB, "INSERT INTO docs (id, space_id, title, slug, n) VALUES (100000, 1, 't', 'unique-slug', 1)")
+	o.readBlocked = blocked(t, db.DB, "SELECT count(*) FROM docs")
+	if err := wtx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	changes, err := openDriver(t, db.DB).SchemaDiff(before, inspect(t, db.DB), schema.DiffNormalized())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := postgres.Dialect{}.StmtHazards([]string{stmt}, 0, changes)
+	if got := hazard.Codes(hs); !slices.Equal(got, []string{"PG109"}) {
+		t.Fatalf("codes %v, want [PG109]", got)
+	}
+	h := hs[0]
+	if !slices.Contains(o.modes, pgLockModes[h.Lock]) || o.writeBlocked || o.readBlocked || h.Blocks != hazard.BlocksNothing {
+		t.Errorf("PG109 claims %s (%s); observed locks %v, write waited %v, read waited %v", h.Lock, h.Blocks, o.modes, o.writeBlocked, o.readBlocked)
 	}
 }

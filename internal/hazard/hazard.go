@@ -109,6 +109,9 @@ type Code struct {
 	Severe bool
 	// Example is a statement that has the hazard.
 	Example string
+	// CoveredBy names the lint codes that already report the hazard: lint
+	// does not report it again, the migration file's comments do.
+	CoveredBy string
 }
 
 // Stmt is one planned statement with its hazards.

@@ -16,6 +16,9 @@ import (
 // stalled for a whole scan, data lost) is an error, the others warnings.
 func init() {
 	for _, c := range online.Codes(all.Dialects()...) {
+		if c.CoveredBy != "" {
+			continue
+		}
 		sev := SeverityWarning
 		if c.Severe {
 			sev = SeverityError
@@ -58,6 +61,9 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 		for _, h := range hs {
 			if h.Table != "" && !tableExisted(from, h.Table) {
 				continue
+			}
+			if _, ok := LookupLintRule(h.Code); !ok {
+				continue // reported by another rule (DS102, DS103)
 			}
 			fl.add(i+1, s.Pos, h.Code, hazardMessage(h))
 		}
