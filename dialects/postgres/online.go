@@ -281,19 +281,22 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 	return false
 }
 
-// dropsFirst orders a table's changes as Atlas runs them: indexes and
-// constraints are dropped before the columns they cover.
+// dropsFirst orders a table's changes as Atlas runs them: foreign keys are
+// dropped first (an index may be needed by one), then indexes and CHECKs,
+// before the columns they cover.
 func dropsFirst(changes []schema.Change) []schema.Change {
-	var drops, rest []schema.Change
+	var fks, drops, rest []schema.Change
 	for _, c := range changes {
 		switch c.(type) {
-		case *schema.DropIndex, *schema.DropForeignKey, *schema.DropCheck:
+		case *schema.DropForeignKey:
+			fks = append(fks, c)
+		case *schema.DropIndex, *schema.DropCheck:
 			drops = append(drops, c)
 		default:
 			rest = append(rest, c)
 		}
 	}
-	return append(drops, rest...)
+	return append(append(fks, drops...), rest...)
 }
 
 func referencedByNewFKs(changes []schema.Change) map[string]bool {
