@@ -3,10 +3,14 @@ package migration_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/online"
 )
 
 const hazardInit = `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
@@ -103,4 +107,29 @@ RESET lock_timeout;
 	p3.file("postgres", "no_timeout", `ALTER TABLE "docs" ADD COLUMN "note" text NULL;
 `)
 	want(t, p3.lint("postgres", migration.LintOptions{}), "PG110", 1, false, "ACCESS EXCLUSIVE lock briefly")
+}
+
+// TestHazardCodesDocumented: every hazard code of every dialect has a
+// section in docs/lint.md, an example, a title and advice.
+func TestHazardCodesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lint.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := online.Codes(all.Dialects()...)
+	if len(codes) < 19 {
+		t.Fatalf("%d hazard codes", len(codes))
+	}
+	for _, c := range codes {
+		if !regexp.MustCompile(`(?m)^### ` + c.Code + `$`).Match(doc) {
+			t.Errorf("docs/lint.md has no section for %s", c.Code)
+		}
+		if c.Title == "" || c.Help == "" || c.Example == "" || c.Dialect == "" {
+			t.Errorf("%s: incomplete: %+v", c.Code, c)
+		}
+		_, isRule := migration.LookupLintRule(c.Code)
+		if isRule == (c.CoveredBy != "") {
+			t.Errorf("%s: a lint rule %v, covered by %q", c.Code, isRule, c.CoveredBy)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package migration_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -287,4 +288,47 @@ func TestPlainPlanPostgres(t *testing.T) {
 			t.Errorf("no %s hazard in the plain plan's comments:\n%s", code, text)
 		}
 	}
+}
+
+// TestOnlineLockTimeout: a long reader holds the table; the online plan's
+// first statement needing ACCESS EXCLUSIVE gives up after lock_timeout
+// instead of queueing every query behind it, the file is rolled back, and
+// the error says what happened and how to find the blocker.
+func TestOnlineLockTimeout(t *testing.T) {
+	tg := pgOnlineTarget(t, onlineModel)
+	p := planOnce(t, tg)
+	if _, err := migration.Write([]*migration.Planned{p}, "change", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), nil); err != nil {
+		t.Fatal(err)
+	}
+	db := dbtest.Postgres(t)
+	onlineWithRows(t, db)
+	ctx := context.Background()
+	reader, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	tx, err := reader.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`SELECT count(*) FROM docs`); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"})
+	var ae *migration.ApplyError
+	if !errors.As(err, &ae) || !ae.RolledBack || !strings.Contains(ae.Error(), "gave up waiting for its lock (lock_timeout)") ||
+		!strings.Contains(ae.Error(), "pg_blocking_pids") {
+		t.Fatalf("want a rolled-back ApplyError explaining the lock timeout, got %v", err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the apply took %s: lock_timeout did not cut the wait", took)
+	}
+	tx.Rollback()
+	if _, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL}); err != nil {
+		t.Fatalf("the apply once the reader is gone: %v", err)
+	}
+	checkOnlineDone(t, db.DB)
 }
