@@ -87,6 +87,13 @@ change, and write migrations/<dialect>/<version>_NAME.sql, with the same
 version in every dialect, then update atlas.sum. With no change, say so and
 write nothing. A directory that does not match its atlas.sum is refused.
 
+Plans are online by default: every statement has its hazards (locks, scans,
+rewrites, failures on existing rows, data lost) as comments; on PostgreSQL
+indexes are built CONCURRENTLY in a second file marked -- atlas:txmode none,
+CHECKs and foreign keys added NOT VALID and validated there, NOT NULL set
+through a validated CHECK, under lock_timeout. --plain writes Atlas's plan
+(see docs/migrations.md).
+
 Where an env's dev URL is empty, an embedded dev database is started and
 removed afterwards. Data changes (backfills, checks on existing rows) go into
 the written file by hand; then run ` + "`schemagen migrate hash`" + `.
