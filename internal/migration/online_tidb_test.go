@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 const tidbPrecheckInit = "CREATE TABLE `items` (`id` bigint NOT NULL, `slug` varchar(64) NULL, `n` int NOT NULL, PRIMARY KEY (`id`));\n"
@@ -94,5 +95,75 @@ func TestTiDBPrecheck(t *testing.T) {
 	opts.Baseline = ""
 	if _, err := migration.Apply(ctx, tg, opts); err != nil {
 		t.Fatalf("after fixing the rows: %v", err)
+	}
+}
+
+// TestOnlineDiffBothDialects: the default (online) plans of a change adding
+// an index, a unique key, a CHECK, a foreign key and a NOT NULL, on both
+// dialects: PostgreSQL gets a second file marked txmode none, TiDB one file
+// of one change per statement; applied on both databases holding rows, and
+// the directories then replay to the model.
+func TestOnlineDiffBothDialects(t *testing.T) {
+	p := testproject.New(t, baseModel)
+	p.Diff("init")
+	pg, ti := dbtest.Postgres(t), dbtest.TiDB(t)
+	p.Apply("postgres", pg.URL)
+	p.Apply("tidb", ti.URL)
+	for _, db := range []*dbtest.DB{pg, ti} {
+		q := func(s string) string {
+			if db == ti {
+				return strings.ReplaceAll(s, `"`, "`")
+			}
+			return s
+		}
+		for _, s := range []string{
+			`INSERT INTO "spaces" ("id", "tenant_id", "kind") VALUES ('00000000-0000-0000-0000-000000000001', 't', 'a')`,
+			`INSERT INTO "docs" ("id", "space_id", "title", "body") VALUES ('00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001', 'x', 'b')`,
+		} {
+			if _, err := db.Exec(q(s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	model := edit(baseModel, `  column "slug" {
+    type = varchar(64)
+    null = true
+  }
+  index "docs_title_idx" {
+    columns = ["title"]
+  }
+  unique "docs_slug_key" {
+    columns = ["slug"]
+  }
+  check "docs_title_ck" {
+    expr = "char_length(title) > 0"
+  }
+  foreign_key "docs_space_fk" {
+    columns     = ["space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+  }
+`)
+	model = strings.Replace(model, "  column \"body\" {\n    type = text\n    null = true\n  }\n", "  column \"body\" {\n    type = text\n  }\n", 1)
+	p.Generate(model)
+	got := p.Diff("online")
+	pgAll := strings.Join(got["postgres"], ";\n")
+	for _, want := range []string{"CREATE INDEX CONCURRENTLY", "NOT VALID", "VALIDATE CONSTRAINT", `SET NOT NULL`} {
+		if !strings.Contains(pgAll, want) {
+			t.Errorf("the PostgreSQL online plan lacks %s:\n%s", want, pgAll)
+		}
+	}
+	for _, c := range got["tidb"] {
+		if strings.Count(c, ", ADD ")+strings.Count(c, ", DROP ")+strings.Count(c, ", MODIFY ") > 0 {
+			t.Errorf("more than one change in %s", c)
+		}
+	}
+	if pf, tf := files(t, p, "postgres"), files(t, p, "tidb"); len(pf) != 3 || len(tf) != 2 {
+		t.Errorf("files: postgres %v, tidb %v", names(pf), names(tf))
+	}
+	p.Apply("postgres", pg.URL)
+	p.Apply("tidb", ti.URL)
+	if again := p.Diff("again"); len(again) != 0 {
+		t.Errorf("after the online migration, diff plans: %v", again)
 	}
 }
