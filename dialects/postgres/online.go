@@ -27,22 +27,8 @@ const LockTimeout = "5s"
 // wait at most LockTimeout for them.
 func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes)}
-	var out []hazard.Stmt
-	for _, c := range changes {
-		m, ok := c.(*schema.ModifyTable)
-		if !ok {
-			ss, err := p.plan(c)
-			if err != nil {
-				return nil, err
-			}
-			if d, ok := c.(*schema.DropTable); ok {
-				for i := range ss {
-					ss[i].Hazards = append(ss[i].Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
-				}
-			}
-			out = append(out, ss...)
-			continue
-		}
+	out, err := hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
+		var out []hazard.Stmt
 		for _, sc := range dropsFirst(m.Changes) {
 			ss, err := p.tableChange(m.T, sc)
 			if err != nil {
@@ -50,6 +36,14 @@ func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sche
 			}
 			out = append(out, ss...)
 		}
+		return out, nil
+	}, func(src schema.Change, s *hazard.Stmt) {
+		if d, ok := src.(*schema.DropTable); ok {
+			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
+		}
+	}, opts...)
+	if err != nil {
+		return nil, err
 	}
 	if online {
 		out = withLockTimeout(out)

@@ -62,7 +62,6 @@ func (Dialect) HazardCodes() []hazard.Code {
 // fail on existing rows, a pre-check query for those rows. TiDB's DDL is
 // online already: online and plain plans are the same.
 func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
-	var out []hazard.Stmt
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		plan, err := drv.PlanChanges(ctx, "", []schema.Change{c}, opts...)
 		if err != nil {
@@ -74,21 +73,8 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 		}
 		return ss, nil
 	}
-	for _, c := range changes {
-		m, ok := c.(*schema.ModifyTable)
-		if !ok {
-			ss, err := planOne(c)
-			if err != nil {
-				return nil, err
-			}
-			if dt, ok := c.(*schema.DropTable); ok {
-				for i := range ss {
-					ss[i].Hazards = append(ss[i].Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
-				}
-			}
-			out = append(out, ss...)
-			continue
-		}
+	return hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
+		var out []hazard.Stmt
 		for _, sc := range fkDropsFirst(m.Changes) {
 			ss, err := planOne(&schema.ModifyTable{T: m.T, Changes: []schema.Change{sc}})
 			if err != nil {
@@ -104,8 +90,12 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 			}
 			out = append(out, ss...)
 		}
-	}
-	return out, nil
+		return out, nil
+	}, func(src schema.Change, s *hazard.Stmt) {
+		if dt, ok := src.(*schema.DropTable); ok {
+			s.Hazards = append(s.Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
+		}
+	}, opts...)
 }
 
 // fkDropsFirst orders a table's changes so that a foreign key is dropped
