@@ -129,8 +129,6 @@ type Stmt struct {
 	// fail on, written above it so that an apply reports them before
 	// running anything.
 	Precheck string
-	// Reverse is the statement undoing it, when known.
-	Reverse string
 }
 
 // PrecheckDirective is the comment prefix of a pre-check query in a

@@ -52,20 +52,10 @@ func Plan(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name stri
 	switch {
 	case len(noTx.Changes) == 0:
 		return main, nil, nil
-	case len(main.Changes) == 0 || onlySettings(main):
+	case len(main.Changes) == 0:
 		return noTx, nil, nil
 	}
 	return main, noTx, nil
-}
-
-// onlySettings tells a plan whose statements only set session variables.
-func onlySettings(p *migrate.Plan) bool {
-	for _, c := range p.Changes {
-		if !strings.HasPrefix(strings.ToUpper(c.Cmd), "SET ") {
-			return false
-		}
-	}
-	return true
 }
 
 // Hazards are the hazards of statement i of a migration file given the
