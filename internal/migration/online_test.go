@@ -332,3 +332,30 @@ func TestOnlineLockTimeout(t *testing.T) {
 	}
 	checkOnlineDone(t, db.DB)
 }
+
+// TestOnlineDropIndex: an index dropped by an online plan is dropped
+// CONCURRENTLY, alone in a file marked txmode none, and applies.
+func TestOnlineDropIndex(t *testing.T) {
+	withIndex := onlineInit + `CREATE INDEX "docs_title_idx" ON "docs" ("title");
+`
+	tg := pgOnlineTarget(t, onlineInit)
+	addMigrations(t, tg.Env.Dir, migFile{"20260101000001_init.sql", withIndex})
+	p := planOnce(t, tg)
+	if p.Online != nil || !slices.Equal(cmds(p.Plan), []string{`DROP INDEX CONCURRENTLY "docs_title_idx"`}) || !slices.Equal(p.Plan.Directives, []string{"-- atlas:txmode none"}) {
+		t.Fatalf("plan: %v %v, online %v", p.Plan.Directives, cmds(p.Plan), cmds(p.Online))
+	}
+	if _, err := migration.Write([]*migration.Planned{p}, "drop", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), nil); err != nil {
+		t.Fatal(err)
+	}
+	db := dbtest.Postgres(t)
+	if _, err := db.Exec(withIndex + onlineRows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM pg_class WHERE relname = 'docs_title_idx'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the index is still there (%d, %v)", n, err)
+	}
+}
