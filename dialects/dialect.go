@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/internal/hazard"
 )
 
 // Dialect lowers the neutral model to one database's DDL.
@@ -54,6 +55,35 @@ type Dialect interface {
 	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error)
 	// ParseExpr reads an expression as this dialect's database reports it (PostgreSQL's pg_get_constraintdef / pg_get_expr text, TiDB's CHECK_CLAUSE text) back into a portable expression over the columns cols knows, or fails when it has no portable form.
 	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
+}
+
+// Online is implemented by dialects that know the hazards of what they plan
+// on tables holding rows, and how to plan it without stalling writes.
+type Online interface {
+	// PlanStmts plans Atlas's changes (drv's, from SchemaDiff) one table
+	// change per statement, each with its hazards. online selects the forms
+	// that keep writes going; opts are passed to drv.PlanChanges.
+	PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error)
+	// StmtHazards are the hazards of statement i of a migration file, which
+	// made changes (read by replaying it) to tables that held rows before.
+	StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard
+	// HazardCodes describes every code StmtHazards and PlanStmts report.
+	HazardCodes() []hazard.Code
+	// Resume prepares the session conn to run todo, the statements of a
+	// file that an earlier apply did not finish, after skipped, the ones it
+	// did: it removes what a statement killed mid-way left behind (an
+	// invalid index) and restores the session settings skipped made.
+	Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) error
+	// Unfinished lists, one sentence each, what interrupted online
+	// statements left behind in the database (invalid indexes, constraints
+	// not validated).
+	Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]string, error)
+	// Prechecks runs the pre-check queries of statements and describes the
+	// rows they find, one sentence each: rows the statements would fail on.
+	Prechecks(ctx context.Context, conn schema.ExecQuerier, queries []string) ([]string, error)
+	// ExplainError returns advice for a statement's error (a lock timeout),
+	// or "".
+	ExplainError(err error) string
 }
 
 // Output is one dialect's rendering of a schema.

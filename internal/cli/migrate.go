@@ -77,7 +77,7 @@ func init() {
 }
 
 func (a *App) migrateDiffCmd() *cobra.Command {
-	var noCache, check bool
+	var noCache, check, plain bool
 	cmd := &cobra.Command{
 		Use:   "diff NAME | diff --check",
 		Short: "Write the migration from the directory's state to the generated DDL",
@@ -96,6 +96,13 @@ the directory, finds the same schema as from the env's src.
 With --check (the CI gate), nothing is written and NAME is optional: exit 0
 when the directories are up to date, 1 when the model has changes that no
 migration holds, with the statements a migration would hold.
+
+Plans are online by default: every statement has its hazards (locks, scans,
+rewrites, failures on existing rows, data lost) as comments; on PostgreSQL
+indexes are built CONCURRENTLY in a second file marked -- atlas:txmode none,
+CHECKs and foreign keys added NOT VALID and validated there, NOT NULL set
+through a validated CHECK, under lock_timeout. --plain writes Atlas's plan
+(see docs/migrations.md).
 
 Where an env's dev URL is empty, an embedded dev database is started and
 removed afterwards. Data changes (backfills, checks on existing rows) go into
@@ -126,7 +133,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
 			cache := migration.CacheUnless(noCache)
-			planned, err := migration.Plan(ctx, dev, cache, targets, migration.Model(r.Outputs), name)
+			planned, err := migration.Plan(ctx, dev, cache, targets, migration.Model(r.Outputs), name, migration.Plain(plain))
 			if err != nil {
 				return a.migrationError(err)
 			}
@@ -151,6 +158,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 	envFlag(cmd, a, true)
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "replay the directory even when an earlier run found it up to date")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with the statements when a migration is missing")
+	cmd.Flags().BoolVar(&plain, "plain", false, "write Atlas's plain plan instead of the online one (see docs/migrations.md)")
 	return cmd
 }
 

@@ -122,6 +122,12 @@ func writeStatus(w io.Writer, st *migration.Status) {
 			fmt.Fprintf(w, "  %-*s  %s\n", width, f.Name, what)
 		}
 	}
+	if len(st.Unfinished) > 0 {
+		fmt.Fprintln(w, "\nLeft by interrupted online statements:")
+		for _, u := range st.Unfinished {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
+	}
 	if st.NotClean != "" {
 		fmt.Fprintf(w, "\nThe database has tables but no applied migrations (%s):\nthe first apply needs --baseline VERSION or --allow-dirty.\n", st.NotClean)
 	}

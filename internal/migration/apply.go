@@ -16,6 +16,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
@@ -278,6 +279,9 @@ func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.Local
 	if err != nil {
 		return AppliedFile{}, err
 	}
+	if err := prepareFile(ctx, conn, t, path, f); err != nil {
+		return AppliedFile{}, err
+	}
 	var (
 		on schema.ExecQuerier = conn
 		tx *sql.Tx
@@ -357,6 +361,7 @@ func failed(ctx context.Context, conn *sql.Conn, t Target, path string, f migrat
 		Err:        se.Err,
 		Applied:    last.Applied,
 		RolledBack: rolledBack,
+		Hint:       online.ExplainError(t.Dialect, se.Err),
 	}
 	if rolledBack {
 		e.Applied = 0
@@ -399,6 +404,8 @@ type ApplyError struct {
 	// RecordErr is set when the failure could not be recorded in the
 	// revisions table.
 	RecordErr error
+	// Hint is the dialect's advice for the error (a lock timeout), or "".
+	Hint string
 }
 
 func (e *ApplyError) Error() string {
@@ -422,6 +429,9 @@ func (e *ApplyError) Error() string {
 			"then run `schemagen migrate apply` again: it resumes at statement %d.", stays, dialects.RevisionTable, e.Stmt, e.Stmt)
 	default:
 		b.WriteString("No statement of the file is applied. Fix the cause, then run `schemagen migrate apply` again.")
+	}
+	if e.Hint != "" {
+		b.WriteString("\n" + e.Hint)
 	}
 	if e.RecordErr != nil {
 		fmt.Fprintf(&b, "\n(The failure could not be recorded: %v.)", e.RecordErr)

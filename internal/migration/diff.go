@@ -22,6 +22,9 @@ type Planned struct {
 	Target Target
 	Dir    *migrate.LocalDir
 	Plan   *migrate.Plan // nil when the directory is up to date
+	// Online is the file run after Plan outside a transaction (concurrent
+	// index builds, validations); nil when none (see online.go).
+	Online *migrate.Plan
 	// Cached is set when the cache knew the directory to be up to date.
 	Cached bool
 	src    []byte
@@ -79,7 +82,7 @@ func generated(t Target, model Model) ([]byte, *dialects.Output, error) {
 // directory produces to the state of its generated DDL, which must be what
 // model renders. Nothing is written. The targets are planned concurrently;
 // cache may be nil.
-func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model Model, name string) ([]*Planned, error) {
+func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model Model, name string, opts ...PlanOption) ([]*Planned, error) {
 	out := make([]*Planned, len(targets))
 	for i, t := range targets {
 		dir, err := OpenDir(t.Env.Dir, true)
@@ -108,7 +111,7 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model M
 				p.Cached = true
 				return
 			}
-			if p.Plan, err = planTarget(ctx, dev, p, name); err != nil {
+			if p.Plan, p.Online, err = planTarget(ctx, dev, p, name, opts); err != nil {
 				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
 				return
 			}
@@ -131,11 +134,11 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model M
 // PostgreSQL may normalise its printed text into something else again, and
 // a directory replayed into a clean database would then differ from the
 // generated DDL loaded into another, in Atlas's eyes.
-func planTarget(ctx context.Context, dev *Dev, p *Planned, name string) (*migrate.Plan, error) {
+func planTarget(ctx context.Context, dev *Dev, p *Planned, name string, opts []PlanOption) (_, _ *migrate.Plan, err error) {
 	t := p.Target
 	files, err := p.Dir.Files()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The current and the desired state are built concurrently, each on its
 	// own scratch database, kept until planning is done.
@@ -152,19 +155,19 @@ func planTarget(ctx context.Context, dev *Dev, p *Planned, name string) (*migrat
 	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src) })
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	drv := current.Driver
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(changes) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// The changes point into the desired state's objects.
 	t.Dialect.UseExprs(desired.Schema, p.exprs)
-	return drv.PlanChanges(ctx, name, changes, PlanOptions)
+	return planChanges(ctx, t, drv, name, changes, opts)
 }
 
 // State is a schema as a scratch dev database reports it, with the Atlas
@@ -272,6 +275,13 @@ func Write(planned []*Planned, name string, now time.Time, cache *Cache) ([]stri
 			return written, err
 		}
 		written = append(written, filepath.Join(p.Dir.Path(), file))
+		if p.Online != nil {
+			path, err := writeOnline(p, version, name)
+			if err != nil {
+				return written, err
+			}
+			written = append(written, path)
+		}
 		if err := Hash(p.Dir); err != nil {
 			return written, err
 		}

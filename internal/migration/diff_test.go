@@ -162,7 +162,7 @@ func TestDiffSequence(t *testing.T) {
 	for _, s := range steps {
 		model = s.model(model)
 		p.Generate(model)
-		got := p.Diff(s.name)
+		got := p.Diff(s.name, migration.Plain(true))
 		for _, d := range []string{"postgres", "tidb"} {
 			if strings.Join(got[d], "\n") != strings.Join(s.want[d], "\n") {
 				t.Errorf("%s on %s:\n got: %q\nwant: %q", s.name, d, got[d], s.want[d])

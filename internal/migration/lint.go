@@ -476,6 +476,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		return err
 	}
 	notNullRule(fl, file, from)
+	hazardRule(fl, file, from)
 	return nil
 }
 

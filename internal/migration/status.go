@@ -7,6 +7,7 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 
+	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
@@ -37,6 +38,10 @@ type Status struct {
 	// NotClean is set when nothing was applied yet but the database has
 	// tables: the first apply needs --baseline or --allow-dirty.
 	NotClean string `json:"not_clean,omitempty"`
+	// Unfinished is what interrupted online statements left in the
+	// database (invalid indexes, constraints not validated), one sentence
+	// each.
+	Unfinished []string `json:"unfinished,omitempty"`
 }
 
 // FileStatus is one migration file, or the revision of one.
@@ -139,6 +144,9 @@ func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
 			fs.Total = len(stmts)
 		}
 		s.Pending = append(s.Pending, fs)
+	}
+	if s.Unfinished, err = online.Unfinished(ctx, t.Dialect, db); err != nil {
+		return nil, connError(rawURL, err)
 	}
 	switch {
 	case s.Partial != nil && s.Partial.Error != "":

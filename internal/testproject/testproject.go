@@ -111,9 +111,9 @@ func (p *Project) Target(dialect string) migration.Target {
 
 // Diff plans and writes a migration without the cache (every step replays
 // on a real database), returning each dialect's statements.
-func (p *Project) Diff(name string) map[string][]string {
+func (p *Project) Diff(name string, opts ...migration.PlanOption) map[string][]string {
 	p.T.Helper()
-	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), name)
+	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), name, opts...)
 	if err != nil {
 		p.T.Fatalf("migrate diff %s: %v", name, err)
 	}
@@ -128,6 +128,11 @@ func (p *Project) Diff(name string) map[string][]string {
 		}
 		for _, c := range pl.Plan.Changes {
 			out[pl.Target.Dialect.Name()] = append(out[pl.Target.Dialect.Name()], c.Cmd)
+		}
+		if pl.Online != nil {
+			for _, c := range pl.Online.Changes {
+				out[pl.Target.Dialect.Name()] = append(out[pl.Target.Dialect.Name()], c.Cmd)
+			}
 		}
 	}
 	return out

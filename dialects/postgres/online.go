@@ -1,0 +1,452 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/schemagen/schemagen/internal/hazard"
+)
+
+// LockTimeout is how long a statement of an online plan waits for a strong
+// lock before it gives up: while it waits, every other session's access to
+// the table queues behind it.
+const LockTimeout = "5s"
+
+// PlanStmts implements dialects.Online. Each change of a table is planned
+// on its own, so that every statement carries the hazards of one change.
+// Online, indexes are built and dropped CONCURRENTLY, CHECKs and foreign
+// keys are added NOT VALID and validated by a later statement, and SET NOT
+// NULL goes through a validated CHECK; the statements that need strong locks
+// wait at most LockTimeout for them.
+func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
+	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes)}
+	out, err := hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
+		var out []hazard.Stmt
+		for _, sc := range dropsFirst(m.Changes) {
+			ss, err := p.tableChange(m.T, sc)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ss...)
+		}
+		return out, nil
+	}, func(src schema.Change, s *hazard.Stmt) {
+		if d, ok := src.(*schema.DropTable); ok {
+			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
+		}
+	}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if online {
+		out = withLockTimeout(out)
+	}
+	return out, nil
+}
+
+// withLockTimeout sets lock_timeout before the statements that wait for a
+// lock blocking writes: for the transaction (SET LOCAL) of the statements
+// run in one, for the session before the later ones, run outside it. The
+// concurrent index builds come before it: they wait for older transactions
+// by design.
+func withLockTimeout(stmts []hazard.Stmt) []hazard.Stmt {
+	var inTx, later bool
+	for _, s := range stmts {
+		strong := false
+		for _, h := range s.Hazards {
+			strong = strong || h.Blocks >= hazard.BlocksWrites
+		}
+		switch {
+		case !strong || s.NoTx:
+		case s.Later:
+			later = true
+		default:
+			inTx = true
+		}
+	}
+	var out []hazard.Stmt
+	if inTx {
+		out = append(out, hazard.Stmt{Cmd: "SET LOCAL lock_timeout = '" + LockTimeout + "'",
+			Comment: "give up instead of queueing every query of a table behind a strong lock for long"})
+	}
+	if later {
+		out = append(out, hazard.Stmt{Cmd: "SET lock_timeout = '" + LockTimeout + "'", Later: true,
+			Comment: "give up instead of queueing every query of a table behind a strong lock for long"})
+	}
+	out = append(out, stmts...)
+	if later {
+		// The session goes on to the next files: give it back its default.
+		out = append(out, hazard.Stmt{Cmd: "RESET lock_timeout", Later: true})
+	}
+	return out
+}
+
+type planner struct {
+	ctx        context.Context
+	drv        migrate.Driver
+	opts       []migrate.PlanOption
+	online     bool
+	referenced map[string]bool // tables a foreign key added by the plan references
+}
+
+// plan has Atlas plan one change.
+func (p *planner) plan(c schema.Change) ([]hazard.Stmt, error) {
+	plan, err := p.drv.PlanChanges(p.ctx, "", []schema.Change{c}, p.opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]hazard.Stmt, len(plan.Changes))
+	for i, pc := range plan.Changes {
+		out[i] = hazard.Stmt{Cmd: pc.Cmd, Comment: pc.Comment}
+	}
+	return out, nil
+}
+
+// one plans a single change of table t, with hazards hs on each statement.
+func (p *planner) one(t *schema.Table, c schema.Change, hs ...hazard.Hazard) ([]hazard.Stmt, error) {
+	ss, err := p.plan(&schema.ModifyTable{T: t, Changes: []schema.Change{c}})
+	for i := range ss {
+		ss[i].Hazards = append(ss[i].Hazards, hs...)
+	}
+	return ss, err
+}
+
+func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, error) {
+	name := t.Name
+	switch c := c.(type) {
+	case *schema.AddIndex:
+		_, constraint := uniqueConstraint(c.I.Attrs)
+		if !p.online || constraint && p.referenced[name] {
+			// A unique constraint that a new foreign key needs is created
+			// with the table's other changes, before the key.
+			return p.one(t, c, indexHazards(name, c.I, false, constraint)...)
+		}
+		idx := *c.I
+		idx.Attrs = withoutUniqueConstraint(idx.Attrs)
+		ss, err := p.one(t, &schema.AddIndex{I: &idx, Extra: append(c.Extra, &postgres.Concurrently{})}, indexHazards(name, c.I, true, false)...)
+		if err != nil {
+			return nil, err
+		}
+		for i := range ss {
+			ss[i].NoTx = true
+		}
+		if constraint {
+			ss = append(ss, hazard.Stmt{
+				Cmd:     fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", ident(name), ident(c.I.Name), ident(c.I.Name)),
+				Comment: fmt.Sprintf("turn index %q into a unique constraint", c.I.Name),
+				Later:   true,
+				Hazards: []hazard.Hazard{briefLock(name)},
+			})
+		}
+		return ss, nil
+	case *schema.DropIndex:
+		if _, constraint := uniqueConstraint(c.I.Attrs); p.online && !constraint {
+			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})})
+			for i := range ss {
+				ss[i].NoTx = true
+			}
+			return ss, err
+		}
+		return p.one(t, c, briefLock(name))
+	case *schema.AddCheck:
+		if !p.online {
+			return p.one(t, c, checkHazard(name, c.C.Name))
+		}
+		return p.notValid(t, c.C.Name, &schema.AddCheck{C: c.C, Extra: append(c.Extra, &postgres.NotValid{})}, briefLock(name))
+	case *schema.ModifyCheck:
+		if !p.online {
+			return p.one(t, c, checkHazard(name, c.To.Name))
+		}
+		drop, err := p.one(t, &schema.DropCheck{C: c.From}, briefLock(name))
+		if err != nil {
+			return nil, err
+		}
+		add, err := p.notValid(t, c.To.Name, &schema.AddCheck{C: c.To, Extra: []schema.Clause{&postgres.NotValid{}}}, briefLock(name))
+		return append(drop, add...), err
+	case *schema.AddForeignKey:
+		if !p.online {
+			return p.one(t, c, fkHazard(name, c.F))
+		}
+		return p.notValid(t, c.F.Symbol, &schema.AddForeignKey{F: c.F, Extra: append(c.Extra, &postgres.NotValid{})}, fkBriefLock(name, c.F))
+	case *schema.ModifyColumn:
+		return p.modifyColumn(t, c)
+	case *schema.DropColumn:
+		return p.one(t, c, dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name)))
+	default:
+		return p.one(t, c, briefLock(name))
+	}
+}
+
+// notValid plans a constraint added NOT VALID, then its validation in a
+// later statement, outside the transaction of the strong lock.
+func (p *planner) notValid(t *schema.Table, constraint string, add schema.Change, h hazard.Hazard) ([]hazard.Stmt, error) {
+	ss, err := p.one(t, add, h)
+	if err != nil {
+		return nil, err
+	}
+	return append(ss, validateStmt(t.Name, constraint)), nil
+}
+
+func validateStmt(table, constraint string) hazard.Stmt {
+	return hazard.Stmt{
+		Cmd:     fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s", ident(table), ident(constraint)),
+		Comment: fmt.Sprintf("validate constraint %q of table %q", constraint, table),
+		Later:   true,
+		Hazards: []hazard.Hazard{validateHazard(table)},
+	}
+}
+
+func (p *planner) modifyColumn(t *schema.Table, c *schema.ModifyColumn) ([]hazard.Stmt, error) {
+	name := t.Name
+	setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
+	if !setNotNull {
+		return p.one(t, c, columnHazards(name, c)...)
+	}
+	var out []hazard.Stmt
+	from := c.From
+	if rest := c.Change &^ schema.ChangeNull; rest != 0 {
+		// The other changes first, the column still nullable.
+		to := *c.To
+		typ := *c.To.Type
+		typ.Null = true
+		to.Type = &typ
+		mc := &schema.ModifyColumn{From: c.From, To: &to, Change: rest}
+		ss, err := p.one(t, mc, columnHazards(name, mc)...)
+		if err != nil {
+			return nil, err
+		}
+		out, from = append(out, ss...), &to
+	}
+	set := &schema.ModifyColumn{From: from, To: c.To, Change: schema.ChangeNull}
+	if !p.online {
+		// A CHECK of the model proving the column is not NULL may be added
+		// by this very migration, not validated yet: assume the scan.
+		ss, err := p.one(t, set, notNullHazard(name, c.To.Name, false))
+		return append(out, ss...), err
+	}
+	// SET NOT NULL scans the table under ACCESS EXCLUSIVE unless a valid
+	// CHECK proves the column has no NULL (PostgreSQL 12 and later): add one
+	// NOT VALID, validate it without blocking writes, then drop it.
+	check := &schema.Check{Name: notNullCheckName(name, c.To.Name), Expr: ident(c.To.Name) + " IS NOT NULL"}
+	ss, err := p.notValid(t, check.Name, &schema.AddCheck{C: check, Extra: []schema.Clause{&postgres.NotValid{}}}, briefLock(name))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, ss...)
+	for _, ch := range []schema.Change{set, &schema.DropCheck{C: check}} {
+		ss, err := p.one(t, ch, briefLock(name))
+		if err != nil {
+			return nil, err
+		}
+		for i := range ss {
+			ss[i].Later = true
+		}
+		out = append(out, ss...)
+	}
+	return out, nil
+}
+
+// notNullCheckName names the temporary CHECK of an online SET NOT NULL,
+// within PostgreSQL's 63 bytes.
+func notNullCheckName(table, column string) string {
+	n := table + "_" + column + "_not_null"
+	if len(n) > 63 {
+		n = n[len(n)-63:]
+	}
+	return n
+}
+
+// hasNotNullCheck tells whether the table (as the plan knows it) has a
+// CHECK proving column is never NULL.
+func hasNotNullCheck(t *schema.Table, column string) bool {
+	for _, a := range t.Attrs {
+		if c, ok := a.(*schema.Check); ok {
+			e := strings.ToLower(strings.Trim(strings.TrimSpace(c.Expr), "()"))
+			if e == strings.ToLower(column)+" is not null" || e == strings.ToLower(ident(column))+" is not null" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropsFirst orders a table's changes as Atlas runs them: foreign keys are
+// dropped first (an index may be needed by one), then indexes and CHECKs,
+// before the columns they cover.
+func dropsFirst(changes []schema.Change) []schema.Change {
+	var fks, drops, rest []schema.Change
+	for _, c := range changes {
+		switch c.(type) {
+		case *schema.DropForeignKey:
+			fks = append(fks, c)
+		case *schema.DropIndex, *schema.DropCheck:
+			drops = append(drops, c)
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return append(append(fks, drops...), rest...)
+}
+
+func referencedByNewFKs(changes []schema.Change) map[string]bool {
+	refs := map[string]bool{}
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *schema.AddTable:
+			for _, fk := range c.T.ForeignKeys {
+				refs[fk.RefTable.Name] = true
+			}
+		case *schema.ModifyTable:
+			for _, sc := range c.Changes {
+				if a, ok := sc.(*schema.AddForeignKey); ok {
+					refs[a.F.RefTable.Name] = true
+				}
+			}
+		}
+	}
+	return refs
+}
+
+func uniqueConstraint(attrs []schema.Attr) (*postgres.Constraint, bool) {
+	for _, a := range attrs {
+		if c, ok := a.(*postgres.Constraint); ok && c.IsUnique() {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+func withoutUniqueConstraint(attrs []schema.Attr) []schema.Attr {
+	var out []schema.Attr
+	for _, a := range attrs {
+		if c, ok := a.(*postgres.Constraint); ok && c.IsUnique() {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// Resume implements dialects.Online: a CREATE INDEX CONCURRENTLY killed
+// mid-way leaves an invalid index of its name, which makes the statement
+// fail when run again: it is dropped. The SET statements skipped (the
+// file's lock_timeout) are run again on the new session.
+func (Dialect) Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) error {
+	for _, s := range skipped {
+		if w := words(s); len(w) > 0 && (w[0].text == "SET" || w[0].text == "RESET") {
+			if _, err := conn.ExecContext(ctx, s); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range todo {
+		name, ok := concurrentIndexName(s)
+		if !ok {
+			continue
+		}
+		var invalid bool
+		rows, err := conn.QueryContext(ctx, `SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := rows.Scan(&invalid); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if invalid {
+			if _, err := conn.ExecContext(ctx, "DROP INDEX CONCURRENTLY IF EXISTS "+ident(name)); err != nil {
+				return fmt.Errorf("dropping the invalid index %s an interrupted CREATE INDEX CONCURRENTLY left: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// concurrentIndexName is the name of the index a CREATE INDEX CONCURRENTLY
+// statement builds.
+func concurrentIndexName(stmt string) (string, bool) {
+	w := words(stmt)
+	if len(w) < 4 || w[0].text != "CREATE" {
+		return "", false
+	}
+	i := 1
+	if w[i].text == "UNIQUE" {
+		i++
+	}
+	if i+2 >= len(w) || w[i].text != "INDEX" || w[i+1].text != "CONCURRENTLY" {
+		return "", false
+	}
+	i += 2
+	if i+3 < len(w) && w[i].text == "IF" && w[i+1].text == "NOT" && w[i+2].text == "EXISTS" {
+		i += 3
+	}
+	if i >= len(w) || w[i].text == "ON" {
+		return "", false
+	}
+	return w[i].name, true
+}
+
+// Unfinished implements dialects.Online.
+func (Dialect) Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT format('index %s of table %s is invalid (an interrupted CREATE INDEX CONCURRENTLY): the next migrate apply drops and rebuilds it', c.relname, t.relname)
+FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+WHERE NOT i.indisvalid AND c.relnamespace = current_schema()::regnamespace
+UNION ALL
+SELECT format('constraint %s of table %s is NOT VALID: existing rows are not checked yet (the next migrate apply validates it if its file says so)', conname, conrelid::regclass)
+FROM pg_constraint WHERE NOT convalidated AND connamespace = current_schema()::regnamespace
+ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Prechecks implements dialects.Online: PostgreSQL plans have none, its
+// DDL rolls back entirely when it fails.
+func (Dialect) Prechecks(context.Context, schema.ExecQuerier, []string) ([]string, error) {
+	return nil, nil
+}
+
+// ExplainError implements dialects.Online.
+func (Dialect) ExplainError(err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	switch pe.Code {
+	case "55P03":
+		return "The statement gave up waiting for its lock (lock_timeout): other sessions hold locks on the table, " +
+			"typically a long-running transaction, and waiting longer would have blocked every query on the table meanwhile. " +
+			"Nothing of the statement was applied. Find the blockers with\n" +
+			"    SELECT pid, state, xact_start, query FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0 OR pid IN (SELECT unnest(pg_blocking_pids(pid)) FROM pg_stat_activity);\n" +
+			"then run `schemagen migrate apply` again when they are done."
+	case "57P01", "57P02", "57P03", "08006", "08003":
+		return "The connection was ended while the statement ran. Run `schemagen migrate apply` again: it resumes the file: an index that a concurrent build left invalid is dropped and built again, and a constraint left NOT VALID is validated again."
+	}
+	return ""
+}

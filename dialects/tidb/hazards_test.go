@@ -1,0 +1,233 @@
+package tidb_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/tidb"
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/hazard"
+)
+
+const tidbRows = 8192
+
+// tidbSetup makes items with tidbRows rows, by doubling.
+func tidbSetup(t *testing.T, db *sql.DB, extra string) {
+	t.Helper()
+	stmts := []string{
+		"CREATE TABLE spaces (id bigint PRIMARY KEY)",
+		"INSERT INTO spaces VALUES (1), (2)",
+		"CREATE TABLE items (id bigint PRIMARY KEY, space_id bigint NOT NULL, title varchar(200) NULL, slug varchar(64) NULL, n int NOT NULL)",
+		"INSERT INTO items VALUES (1, 1, 'title 1', 's1', 1)",
+	}
+	for n := 1; n < tidbRows; n *= 2 {
+		stmts = append(stmts, fmt.Sprintf("INSERT INTO items SELECT id + %d, 1 + (id %% 2), CONCAT('title ', id + %d), CONCAT('s', id + %d), 1 + ((id + %d) %% 1000) FROM items", n, n, n, n))
+	}
+	for _, s := range append(stmts, strings.Split(extra, ";\n")...) {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+type tidbObservation struct {
+	jobType  string
+	rowCount int64
+	// writes is the number of inserts another session completed while the
+	// statement ran; failed the number refused.
+	writes, failed int64
+}
+
+// observeTiDB runs stmt while another session inserts rows one at a time,
+// then reads the statement's DDL job from ADMIN SHOW DDL JOBS. It returns
+// the hazards the dialect claims from the changes Atlas inspects.
+func observeTiDB(t *testing.T, db *dbtest.DB, setup, stmt string) (tidbObservation, []hazard.Hazard, error) {
+	t.Helper()
+	ctx := context.Background()
+	tidbSetup(t, db.DB, setup)
+	drv, err := tidb.Dialect{}.OpenAtlas(db.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := drv.InspectSchema(ctx, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		o             tidbObservation
+		running, stop atomic.Bool
+		writes, fails atomic.Int64
+		wg            sync.WaitGroup
+	)
+	wg.Go(func() {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		for id := int64(1_000_000); !stop.Load(); id++ {
+			_, err := conn.ExecContext(ctx, "INSERT INTO items VALUES (?, 1, 'w', CONCAT('w', ?), 1)", id, id)
+			if running.Load() {
+				if err != nil {
+					fails.Add(1)
+				} else {
+					writes.Add(1)
+				}
+			}
+		}
+	})
+	lastJob := maxJobID(t, db.DB)
+	time.Sleep(100 * time.Millisecond)
+	running.Store(true)
+	_, err = db.Exec(stmt)
+	running.Store(false)
+	stop.Store(true)
+	wg.Wait()
+	if err != nil {
+		return o, nil, err
+	}
+	o.writes, o.failed = writes.Load(), fails.Load()
+	for _, j := range ddlJobs(t, db.DB) {
+		if j.id > lastJob && j.table == "items" {
+			o.jobType = strings.TrimSpace(o.jobType + " " + j.typ)
+			o.rowCount = max(o.rowCount, j.rows)
+		}
+	}
+	after, err := drv.InspectSchema(ctx, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := drv.SchemaDiff(before, after, schema.DiffNormalized())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, tidb.Dialect{}.StmtHazards([]string{stmt}, 0, changes), nil
+}
+
+type ddlJob struct {
+	id, rows   int64
+	table, typ string
+}
+
+// ddlJobs reads the last DDL jobs of the database (ADMIN SHOW DDL JOBS),
+// sub-jobs of a multi-schema change included.
+func ddlJobs(t *testing.T, db *sql.DB) []ddlJob {
+	t.Helper()
+	rows, err := db.Query("ADMIN SHOW DDL JOBS 10 WHERE DB_NAME = DATABASE()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []ddlJob
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		var j ddlJob
+		for i, c := range cols {
+			switch c {
+			case "JOB_ID":
+				fmt.Sscan(vals[i].String, &j.id)
+			case "TABLE_NAME":
+				j.table = vals[i].String
+			case "JOB_TYPE":
+				j.typ = vals[i].String
+			case "ROW_COUNT":
+				fmt.Sscan(vals[i].String, &j.rows)
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func maxJobID(t *testing.T, db *sql.DB) int64 {
+	var m int64
+	for _, j := range ddlJobs(t, db) {
+		m = max(m, j.id)
+	}
+	return m
+}
+
+// TestTiDBHazardsObserved checks TiDB's hazard claims on the server: every
+// statement lets another session's writes through while it runs (TiDB's DDL
+// is online); the ones claimed to backfill or rewrite (an index, a type
+// copied) report the table's rows in their DDL job's ROW_COUNT and the others
+// none; the ones TiDB checks with a query instead (a CHECK, a foreign key,
+// NOT NULL) fail on an offending row in the table's last row, so they read
+// it all; every can-fail claim fails on an offending row.
+func TestTiDBHazardsObserved(t *testing.T) {
+	cases := []struct {
+		name, setup, stmt string
+		codes             []string
+		offend            string
+	}{
+		{name: "add index", stmt: "ALTER TABLE items ADD INDEX items_title_idx (title)", codes: []string{"TD101"}},
+		{name: "add unique", stmt: "ALTER TABLE items ADD UNIQUE INDEX items_slug_key (slug)", codes: []string{"TD101", "TD102"},
+			offend: "UPDATE items SET slug = 'dup' WHERE id IN (1, 8192)"},
+		{name: "add check", stmt: "ALTER TABLE items ADD CONSTRAINT items_n_ck CHECK (n > 0)", codes: []string{"TD104"},
+			offend: "UPDATE items SET n = 0 WHERE id = 8192"},
+		{name: "narrower type", stmt: "ALTER TABLE items MODIFY COLUMN n smallint NOT NULL", codes: []string{"TD103"},
+			offend: "UPDATE items SET n = 100000 WHERE id = 8192"},
+		{name: "wider type", stmt: "ALTER TABLE items MODIFY COLUMN n bigint NOT NULL", codes: nil},
+		{name: "not null", stmt: "ALTER TABLE items MODIFY COLUMN title varchar(200) NOT NULL", codes: []string{"TD107"},
+			offend: "UPDATE items SET title = NULL WHERE id = 8192"},
+		{name: "add foreign key", stmt: "ALTER TABLE items ADD CONSTRAINT items_space_fk FOREIGN KEY (space_id) REFERENCES spaces (id)", codes: []string{"TD101", "TD106"},
+			offend: "UPDATE items SET space_id = 99 WHERE id = 8192"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, hs, err := observeTiDB(t, dbtest.TiDB(t), c.setup, c.stmt)
+			if err != nil {
+				t.Fatalf("%s: %v", c.stmt, err)
+			}
+			if got := hazard.Codes(hs); !slices.Equal(got, c.codes) {
+				t.Errorf("codes %v, want %v", got, c.codes)
+			}
+			t.Logf("%s: job %q, row count %d, %d writes during it (%d refused)", c.stmt, o.jobType, o.rowCount, o.writes, o.failed)
+			reorg, canFail := false, false
+			for _, h := range hs {
+				reorg = reorg || h.Code == tidb.CodeAddIndex || h.Rewrite
+				canFail = canFail || h.CanFail
+				if h.Scan && !h.CanFail && h.Code != tidb.CodeAddIndex {
+					t.Errorf("%s claims a scan that nothing observes", h.Code)
+				}
+				if h.Blocks != hazard.BlocksNothing {
+					t.Errorf("%s claims it %s", h.Code, h.Blocks)
+				}
+			}
+			if o.writes == 0 {
+				t.Errorf("no write went through while %s ran", c.stmt)
+			}
+			if reorg && o.rowCount < tidbRows || !reorg && o.rowCount != 0 {
+				t.Errorf("claims a backfill %v; the DDL job %q counted %d rows", reorg, o.jobType, o.rowCount)
+			}
+			if canFail != (c.offend != "") {
+				t.Errorf("claims can-fail %v, but the case has offending rows %q", canFail, c.offend)
+			}
+			if c.offend != "" {
+				if _, _, err := observeTiDB(t, dbtest.TiDB(t), c.offend, c.stmt); err == nil {
+					t.Errorf("%s succeeded on offending rows (%s)", c.stmt, c.offend)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,313 @@
+package tidb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+	gomysql "github.com/go-sql-driver/mysql"
+
+	"github.com/schemagen/schemagen/internal/hazard"
+)
+
+// TiDB's hazard codes. TiDB's DDL is online: no statement blocks other
+// sessions' reads or writes (a DDL waits, under its metadata lock, for the
+// transactions that used the table before it started, not the other way
+// round), but some reorganise the table: they read or rewrite every row,
+// and can fail on existing rows after the statements before them in the
+// file are committed.
+const (
+	CodeAddIndex   = "TD101" // ADD INDEX: backfills (reads every row)
+	CodeUnique     = "TD102" // a new unique key fails on duplicates
+	CodeModify     = "TD103" // MODIFY COLUMN with reorganisation: rewrites every row
+	CodeCheck      = "TD104" // ADD CHECK: checks every row
+	CodeDrop       = "TD105" // data lost
+	CodeForeignKey = "TD106" // ADD FOREIGN KEY: checks every row
+	CodeNotNull    = "TD107" // MODIFY COLUMN ... NOT NULL: checks every row
+)
+
+// HazardCodes implements dialects.Online.
+func (Dialect) HazardCodes() []hazard.Code {
+	return []hazard.Code{
+		{Code: CodeAddIndex, Dialect: Name, Title: "ADD INDEX backfills the table (TiDB)",
+			Help:    "Online: reads and writes go on, but the backfill reads every row (see ADMIN SHOW DDL JOBS, ROW_COUNT) and loads the cluster; schedule it on a large table.",
+			Example: "ALTER TABLE `docs` ADD INDEX `docs_title_idx` (`title`);"},
+		{Code: CodeUnique, Dialect: Name, Title: "New unique key on existing rows (TiDB)",
+			Help:    "Fails when existing rows hold duplicates, after the statements before it in the file are committed. `migrate diff` writes a pre-check above it, which `migrate apply` runs before the file's first statement, reporting the duplicates instead of failing half-way.",
+			Example: "ALTER TABLE `docs` ADD UNIQUE INDEX `docs_slug_key` (`slug`);"},
+		{Code: CodeModify, Dialect: Name, Severe: true, Title: "MODIFY COLUMN rewriting every row (TiDB)",
+			Help:    "A type change TiDB cannot make in place (a narrower or other type) copies every row into a new column; values that do not fit make it fail (strict mode). `migrate diff` writes a pre-check for the values that do not fit. Prefer a new column, backfilled in batches.",
+			Example: "ALTER TABLE `docs` MODIFY COLUMN `n` smallint NULL;"},
+		{Code: CodeCheck, Dialect: Name, Title: "ADD CHECK checks every row (TiDB)",
+			Help:    "Reads every row and fails on one breaking the CHECK. `migrate diff` writes a pre-check for such rows.",
+			Example: "ALTER TABLE `docs` ADD CONSTRAINT `docs_n_ck` CHECK (`n` > 0);"},
+		{Code: CodeDrop, Dialect: Name, Title: "Dropping a table or column (TiDB)", CoveredBy: "DS102, DS103",
+			Help:    "Its data is lost. Written above the statement in migration files; `migrate lint` reports it as DS102 or DS103.",
+			Example: "ALTER TABLE `docs` DROP COLUMN `body`;"},
+		{Code: CodeForeignKey, Dialect: Name, Title: "ADD FOREIGN KEY checks every row (TiDB)",
+			Help:    "With foreign_key_checks on, reads every row and fails on an orphan.",
+			Example: "ALTER TABLE `docs` ADD CONSTRAINT `docs_space_fk` FOREIGN KEY (`space_id`) REFERENCES `spaces` (`id`);"},
+		{Code: CodeNotNull, Dialect: Name, Title: "MODIFY COLUMN ... NOT NULL checks every row (TiDB)",
+			Help:    "Reads every row and fails on a NULL. `migrate diff` writes a pre-check for NULLs.",
+			Example: "ALTER TABLE `docs` MODIFY COLUMN `title` varchar(200) NOT NULL;"},
+	}
+}
+
+// PlanStmts implements dialects.Online: one table change per statement, as
+// TiDB runs them, with the hazards of each and, above a statement that can
+// fail on existing rows, a pre-check query for those rows. TiDB's DDL is
+// online already: online and plain plans are the same.
+func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
+	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
+		plan, err := drv.PlanChanges(ctx, "", []schema.Change{c}, opts...)
+		if err != nil {
+			return nil, err
+		}
+		ss := make([]hazard.Stmt, len(plan.Changes))
+		for i, pc := range plan.Changes {
+			ss[i] = hazard.Stmt{Cmd: pc.Cmd, Comment: pc.Comment}
+		}
+		return ss, nil
+	}
+	return hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
+		var out []hazard.Stmt
+		for _, sc := range fkDropsFirst(m.Changes) {
+			ss, err := planOne(&schema.ModifyTable{T: m.T, Changes: []schema.Change{sc}})
+			if err != nil {
+				return nil, err
+			}
+			hs := changeHazards(m.T, sc)
+			pre := precheck(m.T, sc)
+			for i := range ss {
+				ss[i].Hazards = append(ss[i].Hazards, hs...)
+				if i == len(ss)-1 {
+					ss[i].Precheck = pre
+				}
+			}
+			out = append(out, ss...)
+		}
+		return out, nil
+	}, func(src schema.Change, s *hazard.Stmt) {
+		if dt, ok := src.(*schema.DropTable); ok {
+			s.Hazards = append(s.Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
+		}
+	}, opts...)
+}
+
+// fkDropsFirst orders a table's changes so that a foreign key is dropped
+// before the index it needs, and indexes and CHECKs before the columns they
+// cover, as one ALTER TABLE would do them.
+func fkDropsFirst(changes []schema.Change) []schema.Change {
+	var fks, drops, rest []schema.Change
+	for _, c := range changes {
+		switch c.(type) {
+		case *schema.DropForeignKey:
+			fks = append(fks, c)
+		case *schema.DropIndex, *schema.DropCheck:
+			drops = append(drops, c)
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return append(append(fks, drops...), rest...)
+}
+
+// StmtHazards implements dialects.Online: TiDB's hazards follow from the
+// changes alone.
+func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard {
+	var hs []hazard.Hazard
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *schema.DropTable:
+			hs = append(hs, hazard.Hazard{Code: CodeDrop, Table: c.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
+		case *schema.ModifyTable:
+			for _, sc := range c.Changes {
+				hs = append(hs, changeHazards(c.T, sc)...)
+			}
+		}
+	}
+	return hs
+}
+
+func changeHazards(t *schema.Table, c schema.Change) []hazard.Hazard {
+	name := t.Name
+	online := "online: reads and writes go on"
+	switch c := c.(type) {
+	case *schema.AddIndex:
+		hs := []hazard.Hazard{{Code: CodeAddIndex, Table: name, Scan: true, Text: online}}
+		if c.I.Unique {
+			hs = append(hs, hazard.Hazard{Code: CodeUnique, Table: name, CanFail: true, Text: "existing duplicates make it fail"})
+		}
+		return hs
+	case *schema.ModifyIndex:
+		if c.Change.Is(schema.ChangeUnique) && c.To.Unique {
+			return []hazard.Hazard{{Code: CodeUnique, Table: name, Scan: true, CanFail: true, Text: "existing duplicates make it fail"}}
+		}
+	case *schema.AddCheck:
+		return []hazard.Hazard{{Code: CodeCheck, Table: name, Scan: true, CanFail: true, Text: online}}
+	case *schema.AddForeignKey:
+		return []hazard.Hazard{{Code: CodeForeignKey, Table: name, Scan: true, CanFail: true, Text: online}}
+	case *schema.DropColumn:
+		return []hazard.Hazard{{Code: CodeDrop, Table: name, LosesData: true, Text: fmt.Sprintf("the values of column %s are lost", c.C.Name)}}
+	case *schema.ModifyColumn:
+		var hs []hazard.Hazard
+		if c.Change.Is(schema.ChangeType) && !inPlace(c.From.Type.Type, c.To.Type.Type) {
+			hs = append(hs, hazard.Hazard{Code: CodeModify, Table: name, Scan: true, Rewrite: true, CanFail: true,
+				Text: fmt.Sprintf("column %s is copied into its new type; %s", c.To.Name, online)})
+		}
+		if c.Change.Is(schema.ChangeNull) && !c.To.Type.Null {
+			hs = append(hs, hazard.Hazard{Code: CodeNotNull, Table: name, Scan: true, CanFail: true, Text: fmt.Sprintf("a NULL in %s makes it fail", c.To.Name)})
+		}
+		return hs
+	}
+	return nil
+}
+
+// intRank orders TiDB's integer types by size.
+var intRank = map[string]int{"tinyint": 1, "smallint": 2, "mediumint": 3, "int": 4, "integer": 4, "bigint": 5}
+
+// inPlace tells the type changes TiDB makes without touching rows: an
+// integer or a varchar made wider, keeping its signedness.
+func inPlace(from, to schema.Type) bool {
+	switch f := from.(type) {
+	case *schema.IntegerType:
+		t, ok := to.(*schema.IntegerType)
+		return ok && f.Unsigned == t.Unsigned && intRank[f.T] > 0 && intRank[t.T] >= intRank[f.T]
+	case *schema.StringType:
+		t, ok := to.(*schema.StringType)
+		return ok && f.T == t.T && (f.T == "varchar" || f.T == "char" && f.Size == t.Size) && t.Size >= f.Size
+	}
+	return false
+}
+
+func quote(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+// precheck is a query for the existing rows a change would fail on, as
+// "label: query", or "".
+func precheck(t *schema.Table, c schema.Change) string {
+	tbl := quote(t.Name)
+	switch c := c.(type) {
+	case *schema.AddIndex:
+		if !c.I.Unique {
+			return ""
+		}
+		var cols, notNull []string
+		for _, p := range c.I.Parts {
+			if p.C == nil {
+				return "" // an expression key: no simple query
+			}
+			cols = append(cols, quote(p.C.Name))
+			notNull = append(notNull, quote(p.C.Name)+" IS NOT NULL")
+		}
+		list := strings.Join(cols, ", ")
+		return fmt.Sprintf("duplicates for unique key %s: SELECT %s, COUNT(*) AS `rows` FROM %s WHERE %s GROUP BY %s HAVING COUNT(*) > 1 LIMIT 10",
+			c.I.Name, list, tbl, strings.Join(notNull, " AND "), list)
+	case *schema.AddCheck:
+		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT (%s) LIMIT 10", c.C.Name, tbl, c.C.Expr)
+	case *schema.ModifyColumn:
+		col := quote(c.To.Name)
+		var conds []string
+		if c.Change.Is(schema.ChangeNull) && !c.To.Type.Null {
+			conds = append(conds, col+" IS NULL")
+		}
+		if c.Change.Is(schema.ChangeType) {
+			if cond := doesNotFit(col, c.To.Type.Type); cond != "" {
+				conds = append(conds, cond)
+			}
+		}
+		if len(conds) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("values of %s.%s that its new type refuses: SELECT %s FROM %s WHERE %s LIMIT 10",
+			t.Name, c.To.Name, col, tbl, strings.Join(conds, " OR "))
+	}
+	return ""
+}
+
+// intRange is the range of TiDB's signed integer types.
+var intRange = map[string][2]string{
+	"tinyint": {"-128", "127"}, "smallint": {"-32768", "32767"}, "mediumint": {"-8388608", "8388607"},
+	"int": {"-2147483648", "2147483647"}, "integer": {"-2147483648", "2147483647"},
+}
+
+// doesNotFit is a condition true of values of col that type t refuses.
+func doesNotFit(col string, t schema.Type) string {
+	switch t := t.(type) {
+	case *schema.IntegerType:
+		if r, ok := intRange[t.T]; ok && !t.Unsigned {
+			return fmt.Sprintf("%s NOT BETWEEN %s AND %s", col, r[0], r[1])
+		}
+	case *schema.StringType:
+		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
+			return fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size)
+		}
+	}
+	return ""
+}
+
+// Prechecks implements dialects.Online: each query is "label: query"; a
+// query on a column or table that does not exist yet (a later statement of
+// the file creates it) finds nothing.
+func (Dialect) Prechecks(ctx context.Context, conn schema.ExecQuerier, queries []string) ([]string, error) {
+	var out []string
+	for _, pq := range queries {
+		label, q, ok := strings.Cut(pq, ": ")
+		if !ok {
+			return nil, fmt.Errorf("pre-check %q: want LABEL: QUERY", pq)
+		}
+		rows, err := conn.QueryContext(ctx, q)
+		var me *gomysql.MySQLError
+		if errors.As(err, &me) && (me.Number == 1054 || me.Number == 1146) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("pre-check %s: %w", label, err)
+		}
+		cols, err := rows.Columns()
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		for rows.Next() {
+			vals := make([]sql.RawBytes, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			var parts []string
+			for i, c := range cols {
+				v := "NULL"
+				if vals[i] != nil {
+					v = string(vals[i])
+				}
+				parts = append(parts, c+"="+v)
+			}
+			out = append(out, label+": "+strings.Join(parts, ", "))
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Resume implements dialects.Online. A TiDB DDL statement that fails
+// leaves nothing behind; one whose session is killed goes on as a DDL job
+// on the server, which this does not wait for (not handled yet).
+func (Dialect) Resume(context.Context, schema.ExecQuerier, []string, []string) error { return nil }
+
+// Unfinished implements dialects.Online.
+func (Dialect) Unfinished(context.Context, schema.ExecQuerier) ([]string, error) { return nil, nil }
+
+// ExplainError implements dialects.Online.
+func (Dialect) ExplainError(error) string { return "" }

@@ -1,0 +1,166 @@
+// Package hazard is the typed model of what a migration statement does to a
+// table that already holds rows: the lock it takes and what that lock
+// blocks, whether it scans or rewrites the table, whether it can fail on
+// existing data and whether it loses data. Dialects compute hazards from
+// Atlas's planned changes (see dialects.Online); this package only holds the
+// types and renders them, and names no dialect.
+package hazard
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Blocks is what other sessions cannot do on the table while a lock is held.
+type Blocks int
+
+// What a lock blocks, from least to most.
+const (
+	BlocksNothing Blocks = iota // DDL of other sessions only
+	BlocksWrites                // INSERT, UPDATE, DELETE wait; reads go on
+	BlocksAll                   // reads wait too
+)
+
+func (b Blocks) String() string {
+	return [...]string{"blocks no reads or writes", "blocks writes", "blocks reads and writes"}[b]
+}
+
+// Duration is how long a lock is held.
+type Duration int
+
+// Lock durations.
+const (
+	Brief     Duration = iota // a catalog update: milliseconds, once granted
+	WholeScan                 // for as long as the table is scanned or rewritten
+)
+
+// Hazard is one hazard of one statement.
+type Hazard struct {
+	// Code identifies the hazard (docs/lint.md documents every code).
+	Code string
+	// Table is the table affected.
+	Table string
+	// Lock is the lock the statement takes on Table, in the database's own
+	// terms ("ACCESS EXCLUSIVE"), empty when it takes none that matters.
+	Lock   string
+	Blocks Blocks
+	// Held is how long the lock is held.
+	Held Duration
+	// Scan: the statement reads every row; Rewrite: it writes every row.
+	Scan, Rewrite bool
+	// CanFail: existing rows can make the statement fail (duplicates, NULLs,
+	// rows breaking a CHECK or a foreign key, values that do not fit).
+	CanFail bool
+	// LosesData: values or rows are lost.
+	LosesData bool
+	// Text says it in a sentence.
+	Text string
+}
+
+// Severe tells that the hazard stalls writes for as long as the table takes
+// to scan, or loses data.
+func (h Hazard) Severe() bool {
+	return h.LosesData || (h.Blocks >= BlocksWrites && h.Held == WholeScan)
+}
+
+// Summary is the hazard on one line, as written above a statement.
+func (h Hazard) Summary() string {
+	var parts []string
+	if h.Lock != "" {
+		held := "briefly"
+		if h.Held == WholeScan {
+			held = "for the whole scan"
+		}
+		parts = append(parts, fmt.Sprintf("%s lock %s (%s)", h.Lock, held, h.Blocks))
+	}
+	switch {
+	case h.Rewrite:
+		parts = append(parts, "rewrites the table")
+	case h.Scan:
+		parts = append(parts, "scans the table")
+	}
+	if h.CanFail {
+		parts = append(parts, "can fail on existing rows")
+	}
+	if h.LosesData {
+		parts = append(parts, "loses data")
+	}
+	s := h.Code
+	if h.Table != "" {
+		s += " " + h.Table
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if h.Text != "" {
+		s += "; " + h.Text
+	}
+	return s
+}
+
+// Code describes a hazard code for lint rules and documentation.
+type Code struct {
+	Code    string
+	Dialect string
+	Title   string
+	Help    string
+	// Severe codes are lint errors, the others warnings.
+	Severe bool
+	// Example is a statement that has the hazard.
+	Example string
+	// CoveredBy names the lint codes that already report the hazard: lint
+	// does not report it again, the migration file's comments do.
+	CoveredBy string
+}
+
+// Stmt is one planned statement with its hazards.
+type Stmt struct {
+	Cmd     string
+	Comment string
+	Hazards []Hazard
+	// NoTx: the statement cannot run in a transaction (it must go to a file
+	// marked `-- atlas:txmode none`).
+	NoTx bool
+	// Later: an online plan runs it after the statements that take strong
+	// locks, outside their transaction (VALIDATE CONSTRAINT).
+	Later bool
+	// Precheck is a query whose rows are existing rows the statement would
+	// fail on, written above it so that an apply reports them before
+	// running anything.
+	Precheck string
+}
+
+// PrecheckDirective is the comment prefix of a pre-check query in a
+// migration file.
+const PrecheckDirective = "-- schemagen:precheck "
+
+// FileComment is what the migration file says above the statement: the
+// statement's own comment, then one line per hazard.
+func (s Stmt) FileComment() string {
+	lines := []string{}
+	if s.Comment != "" {
+		lines = append(lines, s.Comment)
+	}
+	for _, h := range s.Hazards {
+		lines = append(lines, "hazard "+h.Summary())
+	}
+	if s.Precheck != "" {
+		lines = append(lines, strings.TrimPrefix(PrecheckDirective, "-- ")+s.Precheck)
+	}
+	return strings.Join(lines, "\n-- ")
+}
+
+// Codes returns the codes of hazards, sorted and without repeats.
+func Codes(hs []Hazard) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, h := range hs {
+		if !seen[h.Code] {
+			seen[h.Code] = true
+			out = append(out, h.Code)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,54 @@
+package hazard
+
+import (
+	"context"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+)
+
+// Planner is the part of an Atlas driver that plans changes.
+type Planner interface {
+	PlanChanges(ctx context.Context, name string, changes []schema.Change, opts ...migrate.PlanOption) (*migrate.Plan, error)
+}
+
+// PlanInOrder has drv plan changes, which orders them (tables before the
+// foreign keys that reference them, cycles broken), then lets the dialect
+// plan again, statement by statement, each changed table that existed
+// before (a ModifyTable of changes): its statements replace Atlas's for it,
+// where Atlas put them. Every other statement is kept, and annotate gives
+// it its hazards from the change it comes from (nil when Atlas does not
+// say).
+func PlanInOrder(ctx context.Context, drv Planner, changes []schema.Change, replan func(*schema.ModifyTable) ([]Stmt, error), annotate func(schema.Change, *Stmt), opts ...migrate.PlanOption) ([]Stmt, error) {
+	full, err := drv.PlanChanges(ctx, "", changes, opts...)
+	if err != nil {
+		return nil, err
+	}
+	// Atlas may split or copy a table's change (TiDB's planner makes one
+	// change per statement): its statements are known by their table.
+	existing := map[string]*schema.ModifyTable{}
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok {
+			existing[m.T.Name] = m
+		}
+	}
+	done := map[string]bool{}
+	var out []Stmt
+	for _, pc := range full.Changes {
+		if pm, ok := pc.Source.(*schema.ModifyTable); ok && existing[pm.T.Name] != nil {
+			if name := pm.T.Name; !done[name] {
+				done[name] = true
+				ss, err := replan(existing[name])
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, ss...)
+			}
+			continue
+		}
+		s := Stmt{Cmd: pc.Cmd, Comment: pc.Comment}
+		annotate(pc.Source, &s)
+		out = append(out, s)
+	}
+	return out, nil
+}

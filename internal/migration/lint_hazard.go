@@ -1,0 +1,90 @@
+package migration
+
+import (
+	"fmt"
+	"strings"
+
+	"ariga.io/atlas/sql/schema"
+	"ariga.io/atlas/sql/sqlcheck"
+
+	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/internal/online"
+)
+
+// The hazard codes of every dialect are lint rules: a severe hazard (writes
+// stalled for a whole scan, data lost) is an error, the others warnings.
+func init() {
+	for _, c := range online.Codes(all.Dialects()...) {
+		if c.CoveredBy != "" {
+			continue
+		}
+		sev := SeverityWarning
+		if c.Severe {
+			sev = SeverityError
+		}
+		LintRules = append(LintRules, LintRule{Code: c.Code, Source: "schemagen", Analyzer: "hazard", Severity: sev,
+			Title: c.Title, Help: c.Help, Dialects: []string{c.Dialect}})
+	}
+}
+
+// hazardRule reports the hazards of every statement that changed a table
+// that existed before the file (tables created by the file hold no rows).
+func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
+	texts := make([]string, len(fl.stmts))
+	for i, s := range fl.stmts {
+		texts[i] = s.Text
+	}
+	byStmt := map[int][]schema.Change{}
+	for _, c := range file.Changes {
+		for i, s := range fl.stmts {
+			if s == c.Stmt {
+				byStmt[i] = c.Changes
+			}
+		}
+	}
+	for i, s := range fl.stmts {
+		var existing []schema.Change
+		for _, c := range byStmt[i] {
+			switch c := c.(type) {
+			case *schema.ModifyTable:
+				if hasTable(from, c.T) {
+					existing = append(existing, c)
+				}
+			case *schema.DropTable:
+				if hasTable(from, c.T) {
+					existing = append(existing, c)
+				}
+			}
+		}
+		hs := online.Hazards(fl.l.t.Dialect, texts, i, existing)
+		for _, h := range hs {
+			if h.Table != "" && !tableExisted(from, h.Table) {
+				continue
+			}
+			if _, ok := LookupLintRule(h.Code); !ok {
+				continue // reported by another rule (DS102, DS103)
+			}
+			fl.add(i+1, s.Pos, h.Code, hazardMessage(h))
+		}
+	}
+}
+
+func tableExisted(from *schema.Realm, name string) bool {
+	for _, s := range from.Schemas {
+		for _, t := range s.Tables {
+			if strings.EqualFold(t.Name, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hazardMessage(h hazard.Hazard) string {
+	s := strings.TrimPrefix(h.Summary(), h.Code+" ")
+	if r, ok := LookupLintRule(h.Code); ok {
+		s = fmt.Sprintf("%s: %s", r.Title, s)
+	}
+	return s
+}

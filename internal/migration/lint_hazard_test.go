@@ -1,0 +1,135 @@
+package migration_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/online"
+)
+
+const hazardInit = `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
+CREATE TABLE "docs" ("id" bigint NOT NULL, "space_id" bigint NOT NULL, "title" character varying(200) NULL, "n" integer NULL, PRIMARY KEY ("id"));
+`
+
+// TestLintHazards: `migrate lint` reports each statement's hazards on tables
+// that existed before the file, in every format; the online forms of the
+// same changes have no severe hazard left.
+func TestLintHazards(t *testing.T) {
+	p := newLintProject(t)
+	p.file("postgres", "init", hazardInit)
+	path := p.file("postgres", "plain", `CREATE INDEX "docs_title_idx" ON "docs" ("title");
+ALTER TABLE "docs" ADD CONSTRAINT "docs_n_ck" CHECK (n > 0);
+ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id");
+ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;
+ALTER TABLE "docs" ALTER COLUMN "n" TYPE bigint;
+CREATE TABLE "fresh" ("id" bigint NOT NULL, "v" integer NULL, PRIMARY KEY ("id"));
+CREATE INDEX "fresh_v_idx" ON "fresh" ("v");
+`)
+	r := p.lint("postgres", migration.LintOptions{})
+	for code, line := range map[string]int{"PG101": 1, "PG103": 2, "PG104": 3, "PG105": 4, "PG106": 5} {
+		f := want(t, r, code, line, false, "")
+		if f.Severity != migration.SeverityError || f.File != path {
+			t.Errorf("%s: %+v", code, f)
+		}
+	}
+	// The table created by the file holds no rows: its index is no hazard,
+	// and neither are brief locks under no lock_timeout there.
+	if fs := find(r, "PG101"); len(fs) != 1 {
+		t.Errorf("PG101 on a table the file creates:\n%s", dump(r))
+	}
+	want(t, r, "PG101", 1, false, "SHARE lock for the whole scan (blocks writes), scans the table")
+
+	var b bytes.Buffer
+	if err := migration.WriteLint(&b, r, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var j migration.LintJSON
+	if err := json.Unmarshal(b.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]bool{}
+	for _, f := range j.Findings {
+		codes[f.Code] = true
+	}
+	if !codes["PG101"] || !codes["PG105"] {
+		t.Errorf("json findings lack hazards: %s", b.String())
+	}
+	b.Reset()
+	migration.WriteLint(&b, r, "github")
+	if !strings.Contains(b.String(), "::error file="+path+",line=1,col=1,title=PG101::") {
+		t.Errorf("github output lacks PG101:\n%s", b.String())
+	}
+	b.Reset()
+	migration.WriteLint(&b, r, "sarif")
+	checkSARIF(t, b.Bytes(), len(r.Findings))
+	if !strings.Contains(b.String(), `"ruleId": "PG105"`) && !strings.Contains(b.String(), `"ruleId":"PG105"`) {
+		t.Errorf("sarif lacks PG105")
+	}
+
+	// The same changes as an online plan writes them.
+	p2 := newLintProject(t)
+	p2.file("postgres", "init", hazardInit)
+	p2.file("postgres", "online", `SET LOCAL lock_timeout = '5s';
+ALTER TABLE "docs" ADD CONSTRAINT "docs_n_ck" CHECK (n > 0) NOT VALID;
+ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") NOT VALID;
+ALTER TABLE "docs" ADD CONSTRAINT "docs_title_not_null" CHECK ("title" IS NOT NULL) NOT VALID;
+`)
+	p2.file("postgres", "online2", `-- atlas:txmode none
+
+CREATE INDEX CONCURRENTLY "docs_title_idx" ON "docs" ("title");
+SET lock_timeout = '5s';
+ALTER TABLE "docs" VALIDATE CONSTRAINT "docs_n_ck";
+ALTER TABLE "docs" VALIDATE CONSTRAINT "docs_space_fk";
+ALTER TABLE "docs" VALIDATE CONSTRAINT "docs_title_not_null";
+ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;
+ALTER TABLE "docs" DROP CONSTRAINT "docs_title_not_null";
+RESET lock_timeout;
+`)
+	r = p2.lint("postgres", migration.LintOptions{Latest: 2})
+	if errs, _, _ := r.Counts(); errs != 0 {
+		t.Errorf("the online files have errors:\n%s", dump(r))
+	}
+	none(t, r, "PG101", "PG103", "PG104", "PG105", "PG110", "PG112")
+	if n := len(find(r, "PG108")); n != 3 {
+		t.Errorf("%d PG108, want one per VALIDATE:\n%s", n, dump(r))
+	}
+	want(t, r, "PG109", 3, false, "SHARE UPDATE EXCLUSIVE")
+
+	// Without lock_timeout, the brief strong locks are reported.
+	p3 := newLintProject(t)
+	p3.file("postgres", "init", hazardInit)
+	p3.file("postgres", "no_timeout", `ALTER TABLE "docs" ADD COLUMN "note" text NULL;
+`)
+	want(t, p3.lint("postgres", migration.LintOptions{}), "PG110", 1, false, "ACCESS EXCLUSIVE lock briefly")
+}
+
+// TestHazardCodesDocumented: every hazard code of every dialect has a
+// section in docs/lint.md, an example, a title and advice.
+func TestHazardCodesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lint.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := online.Codes(all.Dialects()...)
+	if len(codes) < 19 {
+		t.Fatalf("%d hazard codes", len(codes))
+	}
+	for _, c := range codes {
+		if !regexp.MustCompile(`(?m)^### ` + c.Code + `$`).Match(doc) {
+			t.Errorf("docs/lint.md has no section for %s", c.Code)
+		}
+		if c.Title == "" || c.Help == "" || c.Example == "" || c.Dialect == "" {
+			t.Errorf("%s: incomplete: %+v", c.Code, c)
+		}
+		_, isRule := migration.LookupLintRule(c.Code)
+		if isRule == (c.CoveredBy != "") {
+			t.Errorf("%s: a lint rule %v, covered by %q", c.Code, isRule, c.CoveredBy)
+		}
+	}
+}

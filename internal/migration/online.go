@@ -1,0 +1,110 @@
+package migration
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/internal/online"
+)
+
+// PlanOption configures Plan.
+type PlanOption func(*planConfig)
+
+type planConfig struct{ plain bool }
+
+// Plain plans what Atlas plans, statement by statement with its hazards,
+// instead of the online plan (concurrent index builds, constraints added
+// NOT VALID and validated afterwards, lock_timeout).
+func Plain(plain bool) PlanOption { return func(c *planConfig) { c.plain = plain } }
+
+// planChanges plans changes as the migration file and, for an online plan
+// that needs one, the file run after it outside a transaction.
+func planChanges(ctx context.Context, t Target, drv migrate.Driver, name string, changes []schema.Change, opts []PlanOption) (*migrate.Plan, *migrate.Plan, error) {
+	var c planConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	return online.Plan(ctx, t.Dialect, drv, name, changes, !c.plain, PlanOptions)
+}
+
+// writeOnline writes the online file of p one second after version, so that
+// it runs after the file of version; it returns its path.
+func writeOnline(p *Planned, version, name string) (string, error) {
+	v, err := time.Parse(versionLayout, version)
+	if err != nil {
+		return "", fmt.Errorf("version %s: %w", version, err)
+	}
+	p.Online.Version, p.Online.Name = v.Add(time.Second).Format(versionLayout), name+"_online"
+	content, err := Format(p.Online)
+	if err != nil {
+		return "", err
+	}
+	file := FileName(p.Online.Version, p.Online.Name)
+	if err := p.Dir.WriteFile(file, content); err != nil {
+		return "", err
+	}
+	return filepath.Join(p.Dir.Path(), file), nil
+}
+
+// prepareFile readies the session conn for a file about to run: when an
+// earlier apply stopped in it, the dialect removes what an interrupted
+// statement left (an invalid index) and restores the session settings of
+// the statements skipped; then the pre-checks written above the statements
+// still to run must find no offending rows, or nothing runs.
+func prepareFile(ctx context.Context, conn *sql.Conn, t Target, path string, f migrate.File) error {
+	drv, err := t.Dialect.OpenAtlas(conn)
+	if err != nil {
+		return err
+	}
+	stmts, err := migrate.FileStmtDecls(drv, f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	applied := 0
+	switch r, err := t.Dialect.Revisions(conn).ReadRevision(ctx, f.Version()); {
+	case errors.Is(err, migrate.ErrRevisionNotExist):
+	case err != nil:
+		return err
+	default:
+		applied = min(r.Applied, len(stmts))
+	}
+	todo := stmts[applied:]
+	found, err := online.Prechecks(ctx, t.Dialect, conn, todo)
+	if err != nil {
+		return fmt.Errorf("%s: running its pre-checks: %w", path, err)
+	}
+	if len(found) > 0 {
+		return &PrecheckError{File: path, Found: found}
+	}
+	texts := func(ss []*migrate.Stmt) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = s.Text
+		}
+		return out
+	}
+	if err := online.Resume(ctx, t.Dialect, conn, texts(stmts[:applied]), texts(todo)); err != nil {
+		return fmt.Errorf("%s: resuming: %w", path, err)
+	}
+	return nil
+}
+
+// PrecheckError is a file not run because existing rows would make one of
+// its statements fail.
+type PrecheckError struct {
+	File  string
+	Found []string
+}
+
+func (e *PrecheckError) Error() string {
+	return fmt.Sprintf("%s: not applied, existing rows would make it fail half-way:\n  %s\nFix the rows, then run `schemagen migrate apply` again.",
+		e.File, strings.Join(e.Found, "\n  "))
+}

@@ -1,0 +1,128 @@
+// Package online turns a dialect's planned statements and their hazards
+// into migration files, and helps apply, status and lint use what the
+// dialect knows about them. It asks the dialect (dialects.Online) and names
+// none.
+package online
+
+import (
+	"context"
+	"strings"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/hazard"
+)
+
+// TxModeNone is the Atlas CLI's directive for a file run outside a
+// transaction.
+const TxModeNone = "-- atlas:txmode none"
+
+// Plan plans changes as up to two files: main, run in one transaction, and
+// noTx (nil when not needed), run after it outside any transaction: the
+// concurrent index builds and the validations an online plan runs after the
+// strong locks are released. Every statement's comment lists its hazards.
+// A dialect without hazards plans as Atlas does.
+func Plan(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name string, changes []schema.Change, online bool, opts ...migrate.PlanOption) (main, noTx *migrate.Plan, err error) {
+	o, ok := d.(dialects.Online)
+	if !ok {
+		main, err = drv.PlanChanges(ctx, name, changes, opts...)
+		return main, nil, err
+	}
+	stmts, err := o.PlanStmts(ctx, drv, changes, online, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	main = &migrate.Plan{Name: name, Transactional: true}
+	noTx = &migrate.Plan{Name: name, Directives: []string{TxModeNone}}
+	var later []*migrate.Change
+	for _, s := range stmts {
+		c := &migrate.Change{Cmd: s.Cmd, Comment: s.FileComment()}
+		switch {
+		case s.NoTx:
+			noTx.Changes = append(noTx.Changes, c)
+		case s.Later:
+			later = append(later, c)
+		default:
+			main.Changes = append(main.Changes, c)
+		}
+	}
+	noTx.Changes = append(noTx.Changes, later...)
+	switch {
+	case len(noTx.Changes) == 0:
+		return main, nil, nil
+	case len(main.Changes) == 0:
+		return noTx, nil, nil
+	}
+	return main, noTx, nil
+}
+
+// Hazards are the hazards of statement i of a migration file given the
+// changes replaying it made, or nil for a dialect that knows none.
+func Hazards(d dialects.Dialect, stmts []string, i int, changes []schema.Change) []hazard.Hazard {
+	if o, ok := d.(dialects.Online); ok {
+		return o.StmtHazards(stmts, i, changes)
+	}
+	return nil
+}
+
+// Codes describes the hazard codes of every dialect given.
+func Codes(ds ...dialects.Dialect) []hazard.Code {
+	var out []hazard.Code
+	for _, d := range ds {
+		if o, ok := d.(dialects.Online); ok {
+			out = append(out, o.HazardCodes()...)
+		}
+	}
+	return out
+}
+
+// Resume prepares conn to run the statements todo of a partly applied file
+// after skipped; a no-op for a dialect that knows no hazards.
+func Resume(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier, skipped, todo []string) error {
+	if o, ok := d.(dialects.Online); ok {
+		return o.Resume(ctx, conn, skipped, todo)
+	}
+	return nil
+}
+
+// Unfinished lists what interrupted online statements left in the database.
+func Unfinished(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier) ([]string, error) {
+	if o, ok := d.(dialects.Online); ok {
+		return o.Unfinished(ctx, conn)
+	}
+	return nil, nil
+}
+
+// ExplainError is the dialect's advice for a statement's error, or "".
+func ExplainError(d dialects.Dialect, err error) string {
+	if o, ok := d.(dialects.Online); ok {
+		return o.ExplainError(err)
+	}
+	return ""
+}
+
+// Prechecks reads the pre-check queries written above statements (see
+// hazard.PrecheckDirective) and has the dialect run them: the rows they
+// find are rows the statements would fail on.
+func Prechecks(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier, stmts []*migrate.Stmt) ([]string, error) {
+	o, ok := d.(dialects.Online)
+	if !ok {
+		return nil, nil
+	}
+	var queries []string
+	for _, s := range stmts {
+		for _, c := range s.Comments {
+			for _, line := range strings.Split(c, "\n") {
+				if q, ok := strings.CutPrefix(strings.TrimSpace(line), hazard.PrecheckDirective); ok {
+					queries = append(queries, strings.TrimSpace(q))
+				}
+			}
+		}
+	}
+	if len(queries) == 0 {
+		return nil, nil
+	}
+	return o.Prechecks(ctx, conn, queries)
+}
