@@ -52,6 +52,12 @@ func TestInvisibleCulpritIsNamed(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
+	// Inside an expression too: the space after state is a no-break space.
+	dir = project(t, strings.Replace(model, "state <> 'done'", "state\u00a0<> 'done'", 1))
+	r = schemagen(t, dir, "--color", "never", "check")
+	if r.code != 1 || !strings.Contains(r.stderr, `Unknown column "state\u00a0" in table "items". Did you mean "state"?`) || !strings.Contains(r.stderr, "The culprit is U+00A0 NO-BREAK SPACE") {
+		t.Errorf("a no-break space in an expression: exit %d\n%s", r.code, r.stderr)
+	}
 }
 
 // Warnings that differ only in the object they name come as one heading

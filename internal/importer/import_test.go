@@ -35,7 +35,7 @@ func TestRoundTripRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	imported := compiler.Write(r.Schema, r.Notes)
-	second := gen.CompileSource("imported.hcl", imported)
+	second := gen.CompileSource("schema.hcl", imported) // the name of the first: the header names the file
 	if second.Failed() {
 		t.Fatalf("the imported model does not compile: %v\n%s", second.Diags, imported)
 	}
