@@ -481,18 +481,7 @@ func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
 			continue
 		}
 		rc := ref.Column(fk.RefColumns[i])
-		ct, cknown := effectiveType(c)
-		rt, rknown := effectiveType(rc)
-		var ok bool
-		switch {
-		case !cknown || !rknown:
-			ok = !cknown && !rknown && strings.EqualFold(c.Overrides.For(Name).RawType, rc.Overrides.For(Name).RawType)
-		case ct.IsString() && rt.IsString():
-			ok = ct.Kind == rt.Kind
-		default:
-			ok = Type(ct) == Type(rt)
-		}
-		if !ok {
+		if fkBase(sqlType(c)) != fkBase(sqlType(rc)) {
 			rng := fk.Range
 			if i < len(fk.ColumnRanges) {
 				rng = fk.ColumnRanges[i]
@@ -500,6 +489,33 @@ func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
 			l.rec.Errorf(rng, "Foreign key type mismatch", "On TiDB, column %s.%s is %s but references %s.%s, which is %s; TiDB refuses a foreign key between different types (error 3780). Give both columns the same type (char with char, varchar with varchar), or the same TiDB override.", t.Name, name, sqlType(c), ref.Name, rc.Name, sqlType(rc))
 		}
 	}
+}
+
+// fkBase is what TiDB compares of two column types in a foreign key: the
+// type and its signedness, without lengths of strings, integer display
+// widths or column attributes such as AUTO_INCREMENT (raw overrides hold
+// them).
+func fkBase(sqlType string) string {
+	f := strings.Fields(strings.ToUpper(sqlType))
+	var out []string
+	for i, w := range f {
+		if i == 0 {
+			if base, args, ok := strings.Cut(w, "("); ok {
+				switch base {
+				case "DECIMAL", "NUMERIC", "DATETIME", "TIMESTAMP", "TIME", "VECTOR":
+					w = base + "(" + args
+				default:
+					w = base
+				}
+			}
+			out = append(out, w)
+			continue
+		}
+		if w == "UNSIGNED" || w == "ZEROFILL" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // sqlType is the SQL type of c on TiDB.
