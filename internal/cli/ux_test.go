@@ -416,8 +416,12 @@ func TestAcceptDeferrableForeignKey(t *testing.T) {
 		t.Errorf("explain no longer shows the lowering:\n%s", r.stdout)
 	}
 	dir = project(t, strings.Replace(fk, "BLOCK", "    tidb {\n      skip = true\n    }\n", 1))
-	if r := schemagen(t, dir, "check"); r.code != 1 || !strings.Contains(r.stderr, "A foreign key cannot be left out of one dialect") {
+	// A foreign key may be left out of one dialect (import writes that for
+	// a key only one live database has); explain says so.
+	if r := schemagen(t, dir, "generate"); r.code != 0 {
 		t.Errorf("skip on a foreign key: exit %d\n%s", r.code, r.stderr)
+	} else if r := schemagen(t, dir, "explain", "--dialect", "tidb"); !strings.Contains(r.stdout, "child_p_fk") {
+		t.Errorf("explain does not show the foreign key left out:\n%s", r.stdout)
 	}
 	dir = project(t, strings.Replace(strings.Replace(fk, "    deferrable  = true\n", "", 1), "BLOCK", "    tidb {\n      accept = [\"deferrable\"]\n    }\n", 1))
 	if r := schemagen(t, dir, "check"); r.code != 1 || !strings.Contains(r.stderr, `Foreign key "child_p_fk" accepts "deferrable" in tidb, but it has no deferrable = true.`) {
