@@ -622,6 +622,24 @@ table "c" {
     columns = ["status"]
     where   = "abs(count) < 10"
   }`), `PostgreSQL computes it for every row, and its arithmetic can fail`, `"abs(count) < 10"`},
+		{"gin index over a varchar", table(`  index "items_status_idx" {
+    columns = ["status"]
+    using   = "gin"
+  }`), `Index "items_status_idx" uses "gin", which has no default operator class for column status (varchar(16))`, `"status"]`},
+		{"decimal arithmetic in a TiDB expression index", table(`  column "amount" {
+    type = decimal(65,30)
+  }
+  index "items_amount_idx" {
+    on {
+      expr = "amount + 1"
+    }
+  }`), `arithmetic over decimal column "amount" can overflow`, `"amount + 1"`},
+		{"timestamp literal more precise than TiDB keeps", table(`  column "at" {
+    type = timestamp
+  }
+  check "items_at_ck" {
+    expr = "at >= '2020-01-01 12:34:56.123456'"
+  }`), `more fractional digits than the 3 TiDB keeps there (PostgreSQL keeps 6)`, `"at >= '2020`},
 		{"unknown operator class", table(`  index "items_status_idx" {
     on {
       column  = "status"
