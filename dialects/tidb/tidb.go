@@ -427,6 +427,22 @@ var actions = map[compiler.Action]string{
 
 // actionColumns returns the columns of t's foreign keys that have a
 // referential action on TiDB: a CHECK may not use them there.
+// nullableOther returns a nullable column of t's foreign key fk other than
+// col, or "".
+func nullableOther(t *compiler.Table, fk, col string) string {
+	for _, f := range t.ForeignKeys {
+		if f.Name != fk {
+			continue
+		}
+		for _, name := range f.Columns {
+			if c := t.Column(name); name != col && c != nil && c.Null {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 func actionColumns(t *compiler.Table) map[string]string {
 	cols := map[string]string{}
 	for _, fk := range t.ForeignKeys {
@@ -763,7 +779,13 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		if fk, ok := action[c.Name]; ok {
-			// The foreign key already limits it to values of the referenced column.
+			// The foreign key already limits it to values of the referenced
+			// column, but only when its other columns cannot be NULL: a NULL
+			// in any of them turns the key's check off.
+			if other := nullableOther(t, fk, c.Name); other != "" {
+				l.rec.Errorf(c.Range, "uuid_check cannot hold", "uuid_check cannot add its CHECK to %s.%s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store malformed UUIDs there that PostgreSQL refuses. Make %s not null, drop the action, or leave uuid_check off.", t.Name, c.Name, fk, other, other)
+				continue
+			}
 			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
 			continue
 		}
