@@ -328,6 +328,10 @@ type Rules struct {
 	IndexMethods, UniqueMethods, OpClasses []string
 	// SingleColumnMethods are the index methods that take one key part.
 	SingleColumnMethods []string
+	// MethodTypes lists, for index methods that have default operator
+	// classes for some types only, the neutral types they index without an
+	// opclass (methods not listed index every type).
+	MethodTypes map[string][]string
 	// RegexDotNewline: . matches a newline in a regular expression.
 	RegexDotNewline bool
 }

@@ -133,6 +133,8 @@ func (a *analyzer) kind(n Node) Kind {
 			whole, frac, _ := strings.Cut(n.Value, ".")
 			if len(strings.TrimLeft(whole, "0"))+len(strings.TrimRight(frac, "0")) > 65 {
 				a.errorf(n, "the number has more than 65 significant digits, more than TiDB's DECIMAL holds; shorten it")
+			} else if len(strings.TrimRight(frac, "0")) > 30 {
+				a.errorf(n, "the number has more than 30 digits after the point, more than TiDB reads (error 8029); round it")
 			}
 			if strings.Contains(n.Value, ".") {
 				return KindNumeric

@@ -25,7 +25,11 @@ var limits = &dialects.Rules{
 	UniqueMethods: []string{"btree"},
 	// hash and SP-GiST indexes take one column.
 	SingleColumnMethods: []string{"hash", "spgist"},
-	RegexDotNewline:     true,
+	MethodTypes: map[string][]string{
+		"gin": {"json"}, "gist": {}, "spgist": {"text", "varchar"},
+		"hnsw": {"vector"}, "ivfflat": {"vector"},
+	},
+	RegexDotNewline: true,
 	OpClasses: []string{
 		"text_pattern_ops", "varchar_pattern_ops", "bpchar_pattern_ops",
 		"text_ops", "varchar_ops", "bpchar_ops", "int2_ops", "int4_ops", "int8_ops", "numeric_ops", "float8_ops",

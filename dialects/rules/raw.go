@@ -39,7 +39,7 @@ func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) 
 	if !ok {
 		return "cannot be read (an unterminated quote)."
 	}
-	if semi := strings.Index(strings.TrimRight(strings.TrimSpace(sql), ";"), ";"); semi >= 0 && !strings.ContainsAny(sql, "'\"`") {
+	if moreThanOne(sql) {
 		return "holds more than one statement."
 	}
 	i := 0
@@ -162,4 +162,23 @@ func words(sql string, r *dialects.Rules) ([]word, bool) {
 		}
 	}
 	return out, true
+}
+
+// moreThanOne reports whether sql has text after a semicolon outside quotes.
+func moreThanOne(sql string) bool {
+	var quote byte
+	for i := 0; i < len(sql); i++ {
+		c := sql[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == ';':
+			return strings.TrimSpace(strings.Trim(sql[i:], "; \t\n\r")) != ""
+		}
+	}
+	return false
 }

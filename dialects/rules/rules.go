@@ -185,6 +185,22 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 					rep.Errorf(idx.Range, "Index method with one key part", "Index %q uses %q, which on %s indexes one key part, but it has %d. Remove using, or split the index.", idx.Name, idx.Using, r.Product, len(idx.Parts))
 				}
 			}
+			if types, ok := r.MethodTypes[strings.ToLower(idx.Using)]; ok {
+				for _, p := range idx.Parts {
+					if p.OpClass != "" {
+						continue
+					}
+					c := t.Column(p.Column)
+					if p.Expr == nil && c != nil && (slices.Contains(types, c.Type.Name()) || c.Overrides.For(d) != nil && c.Overrides.For(d).RawType != "") {
+						continue
+					}
+					what := "this expression"
+					if p.Expr == nil {
+						what = fmt.Sprintf("column %s (%s)", p.Column, typeName(c))
+					}
+					rep.Errorf(p.Range, "No operator class", "Index %q uses %q, which has no default operator class for %s on %s. Give an opclass, or use another method.", idx.Name, idx.Using, what, r.Product)
+				}
+			}
 			if r.OpClasses == nil {
 				continue
 			}
@@ -195,4 +211,11 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			}
 		}
 	}
+}
+
+func typeName(c *compiler.Column) string {
+	if c == nil {
+		return "unknown"
+	}
+	return c.Type.String()
 }

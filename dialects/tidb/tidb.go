@@ -354,6 +354,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
+	l.timePrecision(t, c)
 	action := actionColumns(t)
 	for _, col := range expr.Columns(c.Expr) {
 		if fk, ok := action[col]; ok {
@@ -429,6 +430,22 @@ var actions = map[compiler.Action]string{
 
 // actionColumns returns the columns of t's foreign keys that have a
 // referential action on TiDB: a CHECK may not use them there.
+// nullableOther returns a nullable column of t's foreign key fk other than
+// col, or "".
+func nullableOther(t *compiler.Table, fk, col string) string {
+	for _, f := range t.ForeignKeys {
+		if f.Name != fk {
+			continue
+		}
+		for _, name := range f.Columns {
+			if c := t.Column(name); name != col && c != nil && c.Null {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 func actionColumns(t *compiler.Table) map[string]string {
 	cols := map[string]string{}
 	for _, fk := range t.ForeignKeys {
@@ -465,6 +482,47 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		l.rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
 	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
+}
+
+// timePrecision refuses a literal with more fractional digits than a
+// timestamp column keeps on TiDB, compared with it: a plain timestamp keeps
+// milliseconds on TiDB and microseconds on PostgreSQL, so the comparison
+// with '... 12:34:56.123456' differs.
+func (l *lowerer) timePrecision(t *compiler.Table, c *compiler.Check) {
+	check := func(col, other expr.Node) {
+		cn, ok := col.(*expr.Column)
+		lit, lok := other.(*expr.Literal)
+		if !ok || !lok || lit.Kind != expr.LitString || cn.Kind != expr.KindTime {
+			return
+		}
+		tc := t.Column(cn.Name)
+		if tc == nil {
+			return
+		}
+		typ, known := effectiveType(tc)
+		if !known || typ.Kind != compiler.TypeTimestamp {
+			return
+		}
+		fsp := typ.Arg(0, timestampPrecision)
+		if _, frac, ok := strings.Cut(strings.TrimSuffix(strings.TrimSuffix(lit.Value, "+00:00"), "+00"), "."); ok && len(strings.TrimRight(frac, "0")) > fsp {
+			l.rec.Errorf(c.ExprRange, "Timestamp literal too precise", "Check %q compares %s.%s with '%s', which has more fractional digits than the %d TiDB keeps there (PostgreSQL keeps %d), so the comparison differs. Round the literal, or give the column a precision: timestamp(%d).", c.Name, t.Name, cn.Name, lit.Value, fsp, typ.Arg(0, 6), fsp)
+		}
+	}
+	expr.Walk(c.Expr, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			check(x.L, x.R)
+			check(x.R, x.L)
+		case *expr.Between:
+			check(x.X, x.Lo)
+			check(x.X, x.Hi)
+		case *expr.In:
+			for _, e := range x.List {
+				check(x.X, e)
+			}
+		}
+		return true
+	})
 }
 
 // fkTypes refuses foreign key columns whose TiDB types TiDB finds
@@ -655,6 +713,17 @@ func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compile
 	if bad != "" {
 		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB does not allow %s in an expression index (error 8200); of the portable functions its expression indexes may call only %s. Index a column instead, give TiDB its own form: tidb { sql = \"CREATE INDEX ...\" }, or leave the index out of TiDB: tidb { skip = true }.", bad, strings.Join(sortedKeys(limits.ExprIndexFunctions), "(), ")+"()")
 		return
+	}
+	// TiDB keeps an expression key part in a hidden column of the type it
+	// infers, where decimal arithmetic can overflow (decimal(65,30) + 1)
+	// although PostgreSQL's numeric does not.
+	if arithmetic(p.Expr) {
+		for _, name := range expr.Columns(p.Expr) {
+			if c := t.Column(name); c != nil && c.Type.Kind == compiler.TypeDecimal {
+				l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB stores the key part of index %q in a hidden column of a type it infers, where arithmetic over decimal column %q can overflow and reject rows PostgreSQL accepts. Index the column itself, or leave the index out of TiDB: tidb { skip = true }.", idx.Name, name)
+				return
+			}
+		}
 	}
 	// lower() and upper() keep their argument's size; other results are small.
 	call, ok := unparen(p.Expr).(*expr.Call)
@@ -881,7 +950,13 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		if fk, ok := action[c.Name]; ok {
-			// The foreign key already limits it to values of the referenced column.
+			// The foreign key already limits it to values of the referenced
+			// column, but only when its other columns cannot be NULL: a NULL
+			// in any of them turns the key's check off.
+			if other := nullableOther(t, fk, c.Name); other != "" {
+				l.rec.Errorf(c.Range, "uuid_check cannot hold", "uuid_check cannot add its CHECK to %s.%s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store malformed UUIDs there that PostgreSQL refuses. Make %s not null, drop the action, or leave uuid_check off.", t.Name, c.Name, fk, other, other)
+				continue
+			}
 			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
 			continue
 		}

@@ -1,7 +1,6 @@
 package difftest
 
 import (
-	"encoding/hex"
 	"strings"
 
 	"github.com/schemagen/schemagen/dialects/postgres"
@@ -122,5 +121,3 @@ func keys(t Type) []Value {
 	}
 	return vals("a", "b", "A", "a ")
 }
-
-func hexOf(s string) string { return hex.EncodeToString([]byte(s)) }

@@ -617,6 +617,54 @@ table "c" {
     columns = ["status"]
     where   = "abs(count) < 10"
   }`), `PostgreSQL computes it for every row, and its arithmetic can fail`, `"abs(count) < 10"`},
+		{"gin index over a varchar", table(`  index "items_status_idx" {
+    columns = ["status"]
+    using   = "gin"
+  }`), `Index "items_status_idx" uses "gin", which has no default operator class for column status (varchar(16))`, `"status"]`},
+		{"decimal arithmetic in a TiDB expression index", table(`  column "amount" {
+    type = decimal(65,30)
+  }
+  index "items_amount_idx" {
+    on {
+      expr = "amount + 1"
+    }
+  }`), `arithmetic over decimal column "amount" can overflow`, `"amount + 1"`},
+		{"timestamp literal more precise than TiDB keeps", table(`  column "at" {
+    type = timestamp
+  }
+  check "items_at_ck" {
+    expr = "at >= '2020-01-01 12:34:56.123456'"
+  }`), `more fractional digits than the 3 TiDB keeps there (PostgreSQL keeps 6)`, `"at >= '2020`},
+		{"number with more decimals than TiDB reads", table(`  check "items_count_ck" {
+    expr = "count <> 0.0000000000000000000000000000005"
+  }`), `more than 30 digits after the point`, `0.00000000`},
+		{"uuid_check on a composite foreign key with a nullable column", `dialect "tidb" {
+  uuid_check = true
+}
+` + base + `table "t" {
+  column "id" {
+    type = int
+  }
+  column "tenant_id" {
+    type = varchar(255)
+    null = true
+  }
+  column "space_id" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "t_space_fk" {
+    columns     = ["tenant_id", "space_id"]
+    ref_table   = "spaces"
+    ref_columns = ["tenant_id", "id"]
+    on_delete   = "cascade"
+  }
+}`, `the key does not check rows where tenant_id is NULL`, `"space_id" {
+    type = uuid
+  }
+  primary_key`},
 		{"unknown operator class", table(`  index "items_status_idx" {
     on {
       column  = "status"
