@@ -33,6 +33,16 @@ func TestHandwrittenPair(t *testing.T) {
 		orig[d] = dbtest.New(t, d)
 		testproject.RunSQL(t, orig[d], ddl)
 	}
+	// Each database alone gives a model that compiles too.
+	for _, d := range []string{"postgres", "tidb"} {
+		one, err := importer.Import(ctx, []string{orig[d].URL}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := gen.CompileSource(d+".hcl", compiler.Write(one.Schema, one.Notes)); out.Failed() {
+			t.Errorf("the model imported from %s alone does not compile: %v", d, out.Diags)
+		}
+	}
 	r, err := importer.Import(ctx, []string{orig["postgres"].URL, orig["tidb"].URL}, nil)
 	if err != nil {
 		t.Fatal(err)
