@@ -241,7 +241,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	l.ident(idx.Name, "index", idx.Range)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
-		return &sqltext.Index{Raw: o.SQL}, true
+		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
 	}
 	li := &sqltext.Index{Name: idx.Name, Unique: idx.Unique, Using: idx.Using}
 	for _, p := range idx.Parts {

@@ -164,7 +164,15 @@ func planTarget(ctx context.Context, dev *Dev, p *Planned, name string) (*migrat
 	}
 	// The changes point into the desired state's objects.
 	t.Dialect.UseExprs(desired.Schema, p.exprs)
-	return drv.PlanChanges(ctx, name, changes, PlanOptions)
+	changes, raw := rawIndexes(changes, p.exprs)
+	plan := &migrate.Plan{Name: name}
+	if len(changes) > 0 {
+		if plan, err = drv.PlanChanges(ctx, name, changes, PlanOptions); err != nil {
+			return nil, err
+		}
+	}
+	plan.Changes = withRaw(plan.Changes, raw)
+	return plan, nil
 }
 
 // State is a schema as a scratch dev database reports it, with the Atlas
