@@ -105,6 +105,9 @@ type Exprs struct {
 	// IndexParts are an index's parts, "" for a column; by index name.
 	IndexParts map[ObjectName][]string
 	Predicates map[ObjectName]string // by index name
+	// RawIndexes are the statements, as the model gives them, of the
+	// indexes the model declares by raw SQL; by index name.
+	RawIndexes map[ObjectName]string
 }
 
 // ObjectName names an object of a table.

@@ -340,7 +340,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
-		return &sqltext.Index{Raw: o.SQL}, true
+		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
 	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Using}
 	if idx.Using == "" || strings.EqualFold(idx.Using, "btree") {

@@ -35,7 +35,7 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &atlasDriver{Driver: drv, inspector: inspector, conn: conn}, nil
+	return &atlasDriver{Driver: drv, inspector: inspector.(*mysql.Driver), conn: conn}, nil
 }
 
 // versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver.
@@ -102,8 +102,16 @@ func (Dialect) Renormalizes() bool { return false }
 
 type atlasDriver struct {
 	migrate.Driver
-	inspector schema.Inspector
+	inspector *mysql.Driver
 	conn      schema.ExecQuerier
+}
+
+// CheckClean implements migrate.CleanChecker through the inspecting driver:
+// the embedded driver's own would inspect with the version gate, and fail on
+// a table with an expression index (a first apply with --baseline on a live
+// database, for one).
+func (d *atlasDriver) CheckClean(ctx context.Context, revT *migrate.TableIdent) error {
+	return d.inspector.CheckClean(ctx, revT)
 }
 
 func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *schema.InspectOptions) (*schema.Schema, error) {

@@ -609,7 +609,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	object := "index " + idx.Name
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
-		return &sqltext.Index{Raw: o.SQL}, true
+		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
 	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
 	var cols []string

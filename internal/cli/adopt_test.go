@@ -11,6 +11,9 @@ import (
 )
 
 // The databases of a team that migrated by hand, one per dialect, with rows.
+// (On TiDB the index on team_id comes with the table: created later, it
+// would sit beside the index TiDB made for the foreign key, which import
+// leaves out of the model.)
 const (
 	handPostgres = `
 CREATE TABLE teams (
@@ -47,11 +50,11 @@ CREATE TABLE members (
   team_id char(36) NOT NULL,
   email varchar(320) NOT NULL,
   left_at datetime(3) NULL,
+  INDEX members_active_idx (team_id),
   CONSTRAINT members_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams (id) ON DELETE CASCADE,
   CONSTRAINT members_email_ck CHECK (char_length(email) > 3 AND email LIKE '%@%')
 );
 CREATE INDEX members_lower_email_idx ON members ((lower(email)));
-CREATE INDEX members_active_idx ON members (team_id);
 INSERT INTO teams (id, name) VALUES ('0b8c6f0e-4e43-4b55-9a0c-0c4f7d1e2a10', 'core');
 INSERT INTO members (id, team_id, email) VALUES ('5f1d2c3b-6a7e-4f80-9b1c-2d3e4f5a6b7c', '0b8c6f0e-4e43-4b55-9a0c-0c4f7d1e2a10', 'ada@example.com');
 `

@@ -90,6 +90,7 @@ func TestCIWorkflow(t *testing.T) {
 	t.Setenv("SCHEMAGEN_DEV_TIDB_URL", dbtest.ServerURL(t, "tidb"))
 	t.Setenv("DATABASE_URL_POSTGRES", dbtest.Postgres(t).URL)
 	t.Setenv("DATABASE_URL_TIDB", dbtest.TiDB(t).URL)
+	cmds := workflowCommands(t, "main")
 	t.Chdir(dir)
 	sg := func(args ...string) run {
 		t.Helper()
@@ -120,7 +121,6 @@ func TestCIWorkflow(t *testing.T) {
 	git(t, dir, "add", ".")
 	git(t, dir, "commit", "-q", "-m", "add note")
 
-	cmds := workflowCommands(t, "main")
 	var names []string
 	for _, c := range cmds {
 		names = append(names, strings.Join(c[:min(2, len(c))], " "))

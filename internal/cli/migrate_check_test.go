@@ -158,7 +158,7 @@ func TestTiDBDataMigrationWithBackslashEscapes(t *testing.T) {
 	if err := ti.QueryRow("SELECT JSON_UNQUOTE(JSON_EXTRACT(doc, '$.note')) FROM items").Scan(&note); err != nil || note != "it's; fine" {
 		t.Fatalf("the data migration stored %q (%v)", note, err)
 	}
-	if r := migrate(t, dir, "status", "--env", "tidb", "--url", ti.URL); r.code != 0 || !strings.Contains(r.stdout, "up-to-date") {
+	if r := migrate(t, dir, "status", "--env", "tidb", "--url", ti.URL); r.code != 0 || !strings.Contains(r.stdout, "UP TO DATE") {
 		t.Errorf("status: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if r := migrate(t, dir, "diff", "next", "--env", "tidb", "--no-cache"); r.code != 0 || !strings.Contains(r.stdout, "no changes") {

@@ -151,12 +151,13 @@ func TestAtlasAgreesEveryConstruct(t *testing.T) {
 		`expr = "lower(email)"`, `expr = "upper(email)"`,
 		`where   = "deleted_at IS NOT NULL AND name <> ''"`, `where   = "deleted_at IS NOT NULL"`,
 		`expr = "previous_role IS DISTINCT FROM role OR previous_role IS NOT DISTINCT FROM NULL"`, `expr = "previous_role IS DISTINCT FROM role"`,
+		"ON `groups` (`owner_id`, (CASE", "ON `groups` (`owner_id`, `name`, (CASE",
 	)
 	// Added to existing tables: a column with a default, an IN over varchar
 	// (which PostgreSQL normalises twice differently), a partial index.
 	more := replaceAll(t, full,
 		"  primary_key {\n    columns = [\"id\"]\n  }\n  unique \"accounts_email_uq\"",
-		"  column \"tier\" {\n    type    = varchar(8)\n    default = \"basic\"\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n  check \"accounts_tier_ck\" {\n    expr = \"tier IN ('basic', 'pro') AND tier <> ''\"\n  }\n  index \"accounts_tier_idx\" {\n    columns = [\"tier\", \"email\"]\n    where   = \"tier IN ('pro', 'basic')\"\n  }\n  index \"accounts_tier_lower_idx\" {\n    on {\n      expr = \"lower(tier)\"\n    }\n  }\n  unique \"accounts_email_uq\"",
+		"  column \"tier\" {\n    type    = varchar(8)\n    default = \"basic\"\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n  check \"accounts_tier_ck\" {\n    expr = \"tier IN ('basic', 'pro') AND tier <> ''\"\n  }\n  index \"accounts_tier_idx\" {\n    columns = [\"tier\", \"email\"]\n    where   = \"tier IN ('pro', 'basic')\"\n  }\n  index \"accounts_tier_lower_idx\" {\n    on {\n      expr = \"lower(tier)\"\n    }\n  }\n  index \"accounts_tier_raw_idx\" {\n    columns = [\"tier\"]\n    postgres {\n      sql = \"CREATE INDEX accounts_tier_raw_idx ON accounts (tier) WHERE tier IN ('pro', 'basic')\"\n    }\n  }\n  unique \"accounts_email_uq\"",
 	)
 	p := testproject.New(t, first)
 	steps := []struct{ name, model string }{{"init", first}, {"change_exprs", full}, {"add_to_tables", more}}
@@ -176,7 +177,7 @@ func TestAtlasAgreesEveryConstruct(t *testing.T) {
 	// The files hold the model's text, not what PostgreSQL printed back.
 	pg := files(t, p, "postgres")
 	last := string(pg[len(pg)-1].Bytes())
-	for _, want := range []string{`CHECK ("tier" IN ('basic', 'pro') AND "tier" <> '')`, `WHERE "tier" IN ('pro', 'basic')`, `DEFAULT 'basic'`, `((LOWER("tier")))`} {
+	for _, want := range []string{"CREATE INDEX accounts_tier_raw_idx ON accounts (tier) WHERE tier IN ('pro', 'basic');", `CHECK ("tier" IN ('basic', 'pro') AND "tier" <> '')`, `WHERE "tier" IN ('pro', 'basic')`, `DEFAULT 'basic'`, `((LOWER("tier")))`} {
 		if !strings.Contains(last, want) {
 			t.Errorf("the last postgres migration has no %s:\n%s", want, last)
 		}

@@ -167,7 +167,18 @@ func planTarget(ctx context.Context, dev *Dev, p *Planned, name string, opts []P
 	}
 	// The changes point into the desired state's objects.
 	t.Dialect.UseExprs(desired.Schema, p.exprs)
-	return planChanges(ctx, t, drv, name, changes, opts)
+	changes, raw := rawIndexes(changes, p.exprs)
+	var plan, online *migrate.Plan
+	if len(changes) > 0 {
+		if plan, online, err = planChanges(ctx, t, drv, name, changes, opts); err != nil {
+			return nil, nil, err
+		}
+	}
+	if plan == nil {
+		plan = &migrate.Plan{Name: name}
+	}
+	plan.Changes = withRaw(plan.Changes, raw)
+	return plan, online, nil
 }
 
 // State is a schema as a scratch dev database reports it, with the Atlas

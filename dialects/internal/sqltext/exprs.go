@@ -1,6 +1,8 @@
 package sqltext
 
 import (
+	"strings"
+
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
@@ -11,14 +13,15 @@ func CheckConstraint(name, x string) Constraint {
 	return Constraint{Name: name, Body: "CHECK (" + x + ")", Check: x}
 }
 
-// Exprs returns the expressions the script writes, by object. Raw
-// statements are not looked into.
+// Exprs returns the expressions the script writes, by object. Raw index
+// statements are kept whole; other raw statements are not looked into.
 func (sc *Script) Exprs() *dialects.Exprs {
 	x := &dialects.Exprs{
 		Checks:     map[dialects.ObjectName]string{},
 		Defaults:   map[dialects.ObjectName]string{},
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
+		RawIndexes: map[dialects.ObjectName]string{},
 	}
 	for _, t := range sc.Tables {
 		for _, c := range t.Columns {
@@ -33,6 +36,9 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		}
 		for _, idx := range t.Indexes {
 			if idx.Raw != "" {
+				if idx.Of != "" {
+					x.RawIndexes[dialects.ObjectName{Table: t.Name, Name: idx.Of}] = strings.TrimRight(strings.TrimSpace(idx.Raw), ";")
+				}
 				continue
 			}
 			key := dialects.ObjectName{Table: t.Name, Name: idx.Name}

@@ -51,8 +51,11 @@ type Constraint struct {
 
 // Index is a lowered index, or a raw statement when Raw is set.
 type Index struct {
-	Notes  []string
-	Raw    string
+	Notes []string
+	Raw   string
+	// Of is the model's name of the index a raw statement creates (Name,
+	// which orders the output, stays empty then).
+	Of     string
 	Name   string
 	Unique bool
 	Using  string
