@@ -51,11 +51,11 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 		for _, c := range byStmt[s] {
 			switch c := c.(type) {
 			case *schema.ModifyTable:
-				if hasTable(from, c.T) {
+				if existed[strings.ToLower(c.T.Name)] {
 					existing = append(existing, c)
 				}
 			case *schema.DropTable:
-				if hasTable(from, c.T) {
+				if existed[strings.ToLower(c.T.Name)] {
 					existing = append(existing, c)
 				}
 			}
