@@ -190,6 +190,7 @@ func TestTiDBHazardsObserved(t *testing.T) {
 		{name: "wider type", stmt: "ALTER TABLE items MODIFY COLUMN n bigint NOT NULL", codes: nil},
 		{name: "not null", stmt: "ALTER TABLE items MODIFY COLUMN title varchar(200) NOT NULL", codes: []string{"TD107"},
 			offend: "UPDATE items SET title = NULL WHERE id = 8192"},
+		{name: "drop column", stmt: "ALTER TABLE items DROP COLUMN title", codes: []string{"TD105"}},
 		{name: "add foreign key", stmt: "ALTER TABLE items ADD CONSTRAINT items_space_fk FOREIGN KEY (space_id) REFERENCES spaces (id)", codes: []string{"TD101", "TD106"},
 			offend: "UPDATE items SET space_id = 99 WHERE id = 8192"},
 	}
