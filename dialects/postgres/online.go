@@ -123,9 +123,9 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		_, constraint := uniqueConstraint(c.I.Attrs)
-		if !p.online || constraint && p.referenced[name] {
-			// A unique constraint that a new foreign key needs is created
-			// with the table's other changes, before the key.
+		if !p.online || c.I.Unique && p.referenced[name] {
+			// A unique key that a new foreign key may need is created with
+			// the table's other changes, before the key.
 			return p.one(t, c, indexHazards(name, c.I, false, constraint)...)
 		}
 		idx := *c.I

@@ -190,6 +190,7 @@ func TestTiDBHazardsObserved(t *testing.T) {
 		{name: "wider type", stmt: "ALTER TABLE items MODIFY COLUMN n bigint NOT NULL", codes: nil},
 		{name: "not null", stmt: "ALTER TABLE items MODIFY COLUMN title varchar(200) NOT NULL", codes: []string{"TD107"},
 			offend: "UPDATE items SET title = NULL WHERE id = 8192"},
+		{name: "drop column", stmt: "ALTER TABLE items DROP COLUMN title", codes: []string{"TD105"}},
 		{name: "add foreign key", stmt: "ALTER TABLE items ADD CONSTRAINT items_space_fk FOREIGN KEY (space_id) REFERENCES spaces (id)", codes: []string{"TD101", "TD106"},
 			offend: "UPDATE items SET space_id = 99 WHERE id = 8192"},
 	}
@@ -229,5 +230,53 @@ func TestTiDBHazardsObserved(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTiDBUnfinished: a DDL job that has not finished (here paused with
+// ADMIN PAUSE DDL JOBS, as a job whose session was killed goes on) is what
+// `migrate status` lists for TiDB.
+func TestTiDBUnfinished(t *testing.T) {
+	ctx := context.Background()
+	db := dbtest.TiDB(t)
+	tidbSetup(t, db.DB, "")
+	if got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
+		t.Fatalf("a database without DDL running: %q, %v", got, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.Exec("ALTER TABLE items ADD INDEX items_title_idx (title)")
+		done <- err
+	}()
+	var id int64
+	for deadline := time.Now().Add(30 * time.Second); id == 0; time.Sleep(10 * time.Millisecond) {
+		for _, j := range ddlJobs(t, db.DB) {
+			if j.typ == "add index" && j.table == "items" {
+				if _, err := db.Exec(fmt.Sprintf("ADMIN PAUSE DDL JOBS %d", j.id)); err == nil {
+					id = j.id
+				}
+			}
+		}
+		select {
+		case err := <-done:
+			t.Skipf("the index was built before it could be paused (%v)", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no add index job to pause")
+		}
+	}
+	got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB)
+	if err != nil || len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf("DDL job %d (add index of table items) is paused", id)) {
+		t.Errorf("unfinished: %q, %v", got, err)
+	}
+	if _, err := db.Exec(fmt.Sprintf("ADMIN RESUME DDL JOBS %d", id)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
+		t.Errorf("after the job: %q, %v", got, err)
 	}
 }

@@ -306,8 +306,37 @@ func (Dialect) Prechecks(ctx context.Context, conn schema.ExecQuerier, queries [
 // on the server, which this does not wait for (not handled yet).
 func (Dialect) Resume(context.Context, schema.ExecQuerier, []string, []string) error { return nil }
 
-// Unfinished implements dialects.Online.
-func (Dialect) Unfinished(context.Context, schema.ExecQuerier) ([]string, error) { return nil, nil }
+// Unfinished implements dialects.Online: the DDL jobs of the database that
+// have not finished (a statement whose session was killed goes on as one).
+func (Dialect) Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, "ADMIN SHOW DDL JOBS 50 WHERE DB_NAME = DATABASE() AND STATE NOT IN ('synced', 'cancelled', 'rollback done', 'done')")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		f := map[string]string{}
+		for i, c := range cols {
+			f[c] = vals[i].String
+		}
+		out = append(out, fmt.Sprintf("DDL job %s (%s of table %s) is %s, %s rows done: it goes on on the server; a statement of a file whose apply was interrupted may be its author (see ADMIN SHOW DDL JOB QUERIES %s)",
+			f["JOB_ID"], f["JOB_TYPE"], f["TABLE_NAME"], f["STATE"], f["ROW_COUNT"], f["JOB_ID"]))
+	}
+	return out, rows.Err()
+}
 
 // ExplainError implements dialects.Online.
 func (Dialect) ExplainError(error) string { return "" }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
 	"ariga.io/atlas/sql/sqlcheck"
 
@@ -35,31 +36,33 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 	for i, s := range fl.stmts {
 		texts[i] = s.Text
 	}
-	byStmt := map[int][]schema.Change{}
-	for _, c := range file.Changes {
-		for i, s := range fl.stmts {
-			if s == c.Stmt {
-				byStmt[i] = c.Changes
-			}
+	existed := map[string]bool{}
+	for _, sc := range from.Schemas {
+		for _, t := range sc.Tables {
+			existed[strings.ToLower(t.Name)] = true
 		}
+	}
+	byStmt := map[*migrate.Stmt][]schema.Change{}
+	for _, c := range file.Changes {
+		byStmt[c.Stmt] = c.Changes
 	}
 	for i, s := range fl.stmts {
 		var existing []schema.Change
-		for _, c := range byStmt[i] {
+		for _, c := range byStmt[s] {
 			switch c := c.(type) {
 			case *schema.ModifyTable:
-				if hasTable(from, c.T) {
+				if existed[strings.ToLower(c.T.Name)] {
 					existing = append(existing, c)
 				}
 			case *schema.DropTable:
-				if hasTable(from, c.T) {
+				if existed[strings.ToLower(c.T.Name)] {
 					existing = append(existing, c)
 				}
 			}
 		}
 		hs := online.Hazards(fl.l.t.Dialect, texts, i, existing)
 		for _, h := range hs {
-			if h.Table != "" && !tableExisted(from, h.Table) {
+			if h.Table != "" && !existed[strings.ToLower(h.Table)] {
 				continue
 			}
 			if _, ok := LookupLintRule(h.Code); !ok {
@@ -68,17 +71,6 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 			fl.add(i+1, s.Pos, h.Code, hazardMessage(h))
 		}
 	}
-}
-
-func tableExisted(from *schema.Realm, name string) bool {
-	for _, s := range from.Schemas {
-		for _, t := range s.Tables {
-			if strings.EqualFold(t.Name, name) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func hazardMessage(h hazard.Hazard) string {

@@ -366,3 +366,32 @@ func TestOnlineDropIndex(t *testing.T) {
 		t.Errorf("the index is still there (%d, %v)", n, err)
 	}
 }
+
+// TestOnlineUniqueForNewForeignKey: a unique index that a foreign key added
+// by the same migration references is built in the first file, before the
+// key (built concurrently in the second file, the key would find none).
+func TestOnlineUniqueForNewForeignKey(t *testing.T) {
+	init := `CREATE TABLE "spaces" ("id" bigint NOT NULL, "code" text NOT NULL, PRIMARY KEY ("id"));
+CREATE TABLE "docs" ("id" bigint NOT NULL, "space_code" text NOT NULL, PRIMARY KEY ("id"));
+`
+	model := init + `CREATE UNIQUE INDEX "spaces_code_key" ON "spaces" ("code");
+ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_code") REFERENCES "spaces" ("code");
+`
+	tg := pgOnlineTarget(t, model)
+	addMigrations(t, tg.Env.Dir, migFile{"20260101000001_init.sql", init})
+	p := planOnce(t, tg)
+	main := strings.Join(cmds(p.Plan), ";\n")
+	if !strings.Contains(main, `CREATE UNIQUE INDEX "spaces_code_key"`) || strings.Index(main, "spaces_code_key") > strings.Index(main, "docs_space_fk") {
+		t.Errorf("the unique index is not built before the key in the first file:\n%s\nonline:\n%s", main, strings.Join(cmds(p.Online), ";\n"))
+	}
+	if _, err := migration.Write([]*migration.Planned{p}, "fk", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), nil); err != nil {
+		t.Fatal(err)
+	}
+	db := dbtest.Postgres(t)
+	if _, err := db.Exec(init + `INSERT INTO spaces VALUES (1, 'a'); INSERT INTO docs VALUES (1, 'a');`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
+		t.Fatal(err)
+	}
+}

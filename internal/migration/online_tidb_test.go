@@ -96,6 +96,21 @@ func TestTiDBPrecheck(t *testing.T) {
 	if _, err := migration.Apply(ctx, tg, opts); err != nil {
 		t.Fatalf("after fixing the rows: %v", err)
 	}
+
+	// The Atlas library's executor applies the file unchanged (it reads the
+	// pre-checks as comments).
+	db2 := dbtest.TiDB(t)
+	if _, err := db2.Exec(tidbPrecheckInit); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db2.Exec("INSERT INTO items VALUES (1, 'a', 1), (2, 'b', 1)"); err != nil {
+		t.Fatal(err)
+	}
+	atlasExecute(t, tg, db2.DB)
+	var n int
+	if err := db2.QueryRow("SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = 'items_slug_key'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("after migrate.Executor: items_slug_key %d (%v)", n, err)
+	}
 }
 
 // TestOnlineDiffBothDialects: the default (online) plans of a change adding
