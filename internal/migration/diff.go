@@ -162,11 +162,19 @@ func planTarget(ctx context.Context, dev *Dev, p *Planned, name string) (*migrat
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	// The changes point into the desired state's objects.
-	t.Dialect.UseExprs(desired.Schema, p.exprs)
-	changes, raw := rawIndexes(changes, p.exprs)
+	return PlanWithExprs(ctx, t.Dialect, drv, name, changes, desired.Schema, p.exprs)
+}
+
+// PlanWithExprs plans changes into to (the state the changes point into,
+// which it changes) with the source texts x holds for to's objects: every
+// expression as x gives it, and every index x gives as a raw statement
+// created by that statement.
+func PlanWithExprs(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name string, changes []schema.Change, to *schema.Schema, x *dialects.Exprs) (*migrate.Plan, error) {
+	d.UseExprs(to, x)
+	changes, raw := rawIndexes(changes, x)
 	plan := &migrate.Plan{Name: name}
 	if len(changes) > 0 {
+		var err error
 		if plan, err = drv.PlanChanges(ctx, name, changes, PlanOptions); err != nil {
 			return nil, err
 		}
