@@ -356,22 +356,19 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 		if err != nil {
 			return nil, err
 		}
-		if x != nil {
-			d := c.opts.Target.Dialect
-			b, err := d.MarshalState(want)
-			if err != nil {
-				return nil, err
-			}
-			own, err := d.UnmarshalState(b)
-			if err != nil {
-				return nil, err
-			}
-			if changes, err = drv.SchemaDiff(live, c.ignored(own), schema.DiffNormalized()); err != nil {
-				return nil, err
-			}
-			d.UseExprs(own, x)
+		d := c.opts.Target.Dialect
+		b, err := d.MarshalState(want)
+		if err != nil {
+			return nil, err
 		}
-		plan, err := drv.PlanChanges(ctx, "drift", changes, migration.PlanOptions)
+		own, err := d.UnmarshalState(b)
+		if err != nil {
+			return nil, err
+		}
+		if changes, err = drv.SchemaDiff(live, c.ignored(own), schema.DiffNormalized()); err != nil {
+			return nil, err
+		}
+		plan, err := migration.PlanWithExprs(ctx, d, drv, "drift", changes, own, x)
 		if err != nil {
 			return nil, fmt.Errorf("planning the fix: %w", err)
 		}

@@ -165,20 +165,38 @@ func planTarget(ctx context.Context, dev *Dev, p *Planned, name string, opts []P
 	if len(changes) == 0 {
 		return nil, nil, nil
 	}
-	// The changes point into the desired state's objects.
-	t.Dialect.UseExprs(desired.Schema, p.exprs)
-	changes, raw := rawIndexes(changes, p.exprs)
-	var plan, online *migrate.Plan
+	return planExprs(p.exprs, t.Dialect, name, changes, desired.Schema, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
+		return planChanges(ctx, t, drv, name, changes, opts)
+	})
+}
+
+// PlanWithExprs plans changes into to (the state the changes point into,
+// which it changes) as Atlas plans them, with the source texts x holds for
+// to's objects: every expression as x gives it, and every index x gives as
+// a raw statement created by that statement.
+func PlanWithExprs(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name string, changes []schema.Change, to *schema.Schema, x *dialects.Exprs) (*migrate.Plan, error) {
+	plan, _, err := planExprs(x, d, name, changes, to, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
+		p, err := drv.PlanChanges(ctx, name, changes, PlanOptions)
+		return p, nil, err
+	})
+	return plan, err
+}
+
+// planExprs puts x's texts on to's objects and plans the changes with plan,
+// but for the indexes x gives as raw statements, which are added as written.
+func planExprs(x *dialects.Exprs, d dialects.Dialect, name string, changes []schema.Change, to *schema.Schema, plan func([]schema.Change) (*migrate.Plan, *migrate.Plan, error)) (main, online *migrate.Plan, err error) {
+	d.UseExprs(to, x)
+	changes, raw := rawIndexes(changes, x)
 	if len(changes) > 0 {
-		if plan, online, err = planChanges(ctx, t, drv, name, changes, opts); err != nil {
+		if main, online, err = plan(changes); err != nil {
 			return nil, nil, err
 		}
 	}
-	if plan == nil {
-		plan = &migrate.Plan{Name: name}
+	if main == nil {
+		main = &migrate.Plan{Name: name}
 	}
-	plan.Changes = withRaw(plan.Changes, raw)
-	return plan, online, nil
+	main.Changes = withRaw(main.Changes, raw)
+	return main, online, nil
 }
 
 // State is a schema as a scratch dev database reports it, with the Atlas

@@ -21,6 +21,7 @@ func SameExprs(state, model *schema.Schema, x *dialects.Exprs) *dialects.Exprs {
 		Defaults:   map[dialects.ObjectName]string{},
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
+		RawIndexes: map[dialects.ObjectName]string{},
 	}
 	if x == nil {
 		return out
@@ -61,6 +62,9 @@ func SameExprs(state, model *schema.Schema, x *dialects.Exprs) *dialects.Exprs {
 			}
 			if text, ok := x.Predicates[key]; ok {
 				out.Predicates[key] = text
+			}
+			if stmt, ok := x.RawIndexes[key]; ok {
+				out.RawIndexes[key] = stmt
 			}
 		}
 	}
