@@ -281,18 +281,22 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 // dropped first (an index may be needed by one), then indexes and CHECKs,
 // before the columns they cover.
 func dropsFirst(changes []schema.Change) []schema.Change {
-	var fks, drops, rest []schema.Change
+	var fks, drops, columns, rest []schema.Change
 	for _, c := range changes {
 		switch c.(type) {
 		case *schema.DropForeignKey:
 			fks = append(fks, c)
 		case *schema.DropIndex, *schema.DropCheck:
 			drops = append(drops, c)
+		case *schema.AddColumn, *schema.RenameColumn:
+			// One ALTER TABLE adds its columns before its constraints;
+			// statement by statement, the order must say so.
+			columns = append(columns, c)
 		default:
 			rest = append(rest, c)
 		}
 	}
-	return append(append(fks, drops...), rest...)
+	return append(append(append(fks, drops...), columns...), rest...)
 }
 
 func referencedByNewFKs(changes []schema.Change) map[string]bool {
