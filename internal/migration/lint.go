@@ -206,9 +206,8 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 		return nil, err
 	}
 	l.dev = &sqlclient.Client{Name: name, DB: db, Driver: raw}
-	if s, ok := raw.(migrate.StmtScanner); ok {
-		l.scanner = s
-	}
+	// The dialect's own scanner, as every command that reads the directory.
+	l.scanner = t.Dialect
 	if l.analyzers, err = sqlcheck.AnalyzerFor(name, nil); err != nil {
 		return nil, err
 	}
