@@ -10,8 +10,6 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // NeutralType implements dialects.Importer.
@@ -185,28 +183,3 @@ WHERE k.contype = 'f' AND k.condeferrable AND c.relnamespace = current_schema():
 // Implicit implements dialects.Importer: PostgreSQL makes no index by itself
 // that the model would not declare.
 func (Dialect) Implicit(*schema.Table, *schema.Index) bool { return false }
-
-// MeaningChanged reports a CHECK whose portable reading n the model renders
-// with another meaning than the database's text: PostgreSQL's regex, LIKE
-// and functions over a bare char(n) column see its padding, where the model
-// reads the column as text, without it, as TiDB does.
-func (Dialect) MeaningChanged(t *schema.Table, text string, n expr.Node) string {
-	sy := syntax{chars: map[string]bool{}, widen: map[string]bool{}}
-	for _, c := range t.Columns {
-		if st, ok := c.Type.Type.(*schema.StringType); ok && (st.T == "character" || st.T == "char" || st.T == "bpchar") {
-			sy.chars[Ident(c.Name)] = true
-		}
-	}
-	rendered := sqltext.Expr(sy, n)
-	var cols []string
-	for _, c := range t.Columns {
-		id := Ident(c.Name)
-		if sy.chars[id] && strings.Contains(rendered, id+"::text") && !strings.Contains(text, "("+c.Name+")::text") && !strings.Contains(text, "("+id+")::text") {
-			cols = append(cols, c.Name)
-		}
-	}
-	if len(cols) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("PostgreSQL's text here tests char(n) %s with its padding spaces; the model tests the value without them, as TiDB does, so a migration from the model rewrites this CHECK", strings.Join(cols, ", "))
-}

@@ -234,11 +234,6 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		texter, texts := im.Dialect.(checkTexter)
 		if n, err := im.parse(c.Expr, resolve); err == nil {
 			chk.Expr = n
-			if mc, ok := im.Dialect.(meaningChanger); ok {
-				if why := mc.MeaningChanged(t, c.Expr, n); why != "" {
-					im.note(t.Name, "check %s: %s", c.Name, why)
-				}
-			}
 			if texts {
 				// The text to write for the database to store it again, should
 				// a merge keep it as this dialect's own.
@@ -298,13 +293,6 @@ func fits(d *compiler.Default, t compiler.Type) bool {
 		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID
 	}
 	return false
-}
-
-// meaningChanger is a dialect that tells when its database's text of a
-// CHECK means something else than the model renders from its portable
-// reading n (PostgreSQL's regex over char(n), which sees the padding).
-type meaningChanger interface {
-	MeaningChanged(t *schema.Table, text string, n expr.Node) string
 }
 
 func (im *Imported) parse(text string, cols expr.Resolver) (expr.Node, error) {
