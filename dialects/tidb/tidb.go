@@ -539,7 +539,9 @@ func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
 		var ok bool
 		switch {
 		case !cknown || !rknown:
-			ok = !cknown && !rknown && strings.EqualFold(c.Overrides.For(Name).RawType, rc.Overrides.For(Name).RawType)
+			// A raw type may carry attributes (AUTO_INCREMENT, a
+			// collation): compare the type names only.
+			ok = baseType(sqlType(c)) == baseType(sqlType(rc))
 		case ct.IsString() && rt.IsString():
 			ok = ct.Kind == rt.Kind
 		default:
@@ -553,6 +555,23 @@ func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
 			l.rec.Errorf(rng, "Foreign key type mismatch", "On TiDB, column %s.%s is %s but references %s.%s, which is %s; TiDB refuses a foreign key between different types (error 3780). Give both columns the same type (char with char, varchar with varchar), or the same TiDB override.", t.Name, name, sqlType(c), ref.Name, rc.Name, sqlType(rc))
 		}
 	}
+}
+
+// baseType is the type name a TiDB column type starts with, in lower case,
+// with UNSIGNED when it follows: "int", "varchar", "smallint unsigned".
+func baseType(sql string) string {
+	f := strings.Fields(strings.ToLower(strings.NewReplacer("(", " (", ",", " ").Replace(sql)))
+	if len(f) == 0 {
+		return ""
+	}
+	name := f[0]
+	if name == "integer" {
+		name = "int"
+	}
+	if slices.Contains(f[1:], "unsigned") {
+		name += " unsigned"
+	}
+	return name
 }
 
 // sqlType is the SQL type of c on TiDB.
