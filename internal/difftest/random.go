@@ -90,8 +90,8 @@ func (g *rnd) Model() *Model {
 		if g.chance(0.03) && len(t.Checks) > 0 {
 			t.Checks[0].Name = pick(g, []string{"shared_ck", t.Name + "_ix0", strings.ToUpper(t.Name) + "_CK0"})
 		}
-		if g.chance(0.02) {
-			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(t.Cols[len(t.Cols)-1].Name), Type: Type{"int", nil}, Null: true})
+		if last := t.Cols[len(t.Cols)-1].Name; g.chance(0.02) && strings.ToUpper(last) != last {
+			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(last), Type: Type{"int", nil}, Null: true})
 		}
 		if g.chance(0.3) {
 			var cols []string
