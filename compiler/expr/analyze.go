@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -135,6 +136,8 @@ func (a *analyzer) kind(n Node) Kind {
 				a.errorf(n, "the number has more than 65 significant digits, more than TiDB's DECIMAL holds; shorten it")
 			} else if len(strings.TrimRight(frac, "0")) > 30 {
 				a.errorf(n, "the number has more than 30 digits after the point, more than TiDB reads (error 8029); round it")
+			} else if _, err := strconv.ParseInt(whole, 10, 64); !strings.Contains(n.Value, ".") && err != nil {
+				a.errorf(n, "the integer is outside BIGINT's range, where TiDB reads it as unsigned and compares it with signed values differently from PostgreSQL; use a value within -9223372036854775808 to 9223372036854775807")
 			}
 			if strings.Contains(n.Value, ".") {
 				return KindNumeric
@@ -150,6 +153,9 @@ func (a *analyzer) kind(n Node) Kind {
 		a.want(n.X, KindBool, "NOT")
 		return KindBool
 	case *Neg:
+		if lit, ok := n.X.(*Literal); ok && lit.Kind == LitNumber && lit.Value == "9223372036854775808" {
+			return KindInteger // BIGINT's minimum
+		}
 		a.wantNumber(n.X, "unary -")
 		return a.kind(n.X)
 	case *IsNull:

@@ -53,8 +53,8 @@ func Ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 func String(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // syntax renders expressions; chars holds the quoted names of the char(n)
-// columns of the expression's table, widen the names of its smallint and
-// int columns that arithmetic uses.
+// columns of the expression's table (for paddedMatch), widen the names of
+// its smallint and int columns that arithmetic uses.
 type syntax struct{ chars, widen map[string]bool }
 
 // syntaxFor returns the syntax of expression n over t.
@@ -112,11 +112,9 @@ func (syntax) Bool(v bool) string {
 	return "FALSE"
 }
 
-// TextOperand casts uuid columns (PostgreSQL has no text operators on uuid)
-// and char(n) columns: PostgreSQL's regex and LIKE over char(n) see the
-// padding spaces, where TiDB, which strips them, and the cast do not.
+// TextOperand casts uuid columns: PostgreSQL has no text operators on uuid.
 func (sy syntax) TextOperand(sql string, k expr.Kind) string {
-	if k == expr.KindUUID || sy.chars[sql] {
+	if k == expr.KindUUID {
 		return sql + "::text"
 	}
 	return sql
@@ -286,9 +284,28 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 // explainExpr records the casts an expression needs on PostgreSQL.
 func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
 	l.stringOrder(t, object, n)
+	l.paddedMatch(t, object, n, syntaxFor(t, n))
 	if sqltext.UsesAsText(n, expr.KindUUID) {
 		l.rec.Decide(t.Name, object, dialects.Lowered, "uuid read as text (::text) where a string operation applies to it")
 	}
+}
+
+// paddedMatch warns about regex and LIKE over char(n): PostgreSQL matches
+// them against the value padded with spaces to n characters, TiDB against
+// the value without them ('a' in char(5) matches '^a$' on TiDB only).
+// Hand-written PostgreSQL schemas rely on it, so it is kept, and named.
+func (l *lowerer) paddedMatch(t *compiler.Table, object string, n expr.Node, sy syntax) {
+	expr.Walk(n, func(x expr.Node) bool {
+		b, ok := x.(*expr.Binary)
+		if !ok || b.Op != expr.OpRegex && b.Op != expr.OpNotRegex && b.Op != expr.OpLike && b.Op != expr.OpNotLike {
+			return true
+		}
+		if c, ok := b.L.(*expr.Column); ok && sy.chars[Ident(c.Name)] {
+			l.rec.Warnf(t.Range, "Match over char(n)", "The %s of table %q matches char column %q with %s: PostgreSQL matches the value padded with spaces to its length, TiDB without them, so values shorter than the column differ. Use varchar(n) for the column.", object, t.Name, c.Name, b.Op)
+			return false
+		}
+		return true
+	})
 }
 
 // stringOrder warns about strings ordered with <, <=, >, >= or BETWEEN:

@@ -539,7 +539,20 @@ func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
 			continue
 		}
 		rc := ref.Column(fk.RefColumns[i])
-		if fkBase(sqlType(c)) != fkBase(sqlType(rc)) {
+		ct, cknown := effectiveType(c)
+		rt, rknown := effectiveType(rc)
+		var ok bool
+		switch {
+		case !cknown || !rknown:
+			// A raw type may carry attributes (AUTO_INCREMENT, a
+			// collation): compare the type names only.
+			ok = baseType(sqlType(c)) == baseType(sqlType(rc))
+		case ct.IsString() && rt.IsString():
+			ok = ct.Kind == rt.Kind
+		default:
+			ok = Type(ct) == Type(rt)
+		}
+		if !ok {
 			rng := fk.Range
 			if i < len(fk.ColumnRanges) {
 				rng = fk.ColumnRanges[i]
@@ -549,31 +562,21 @@ func (l *lowerer) fkTypes(t *compiler.Table, fk *compiler.ForeignKey) {
 	}
 }
 
-// fkBase is what TiDB compares of two column types in a foreign key: the
-// type and its signedness, without lengths of strings, integer display
-// widths or column attributes such as AUTO_INCREMENT (raw overrides hold
-// them).
-func fkBase(sqlType string) string {
-	f := strings.Fields(strings.ToUpper(sqlType))
-	var out []string
-	for i, w := range f {
-		if i == 0 {
-			if base, args, ok := strings.Cut(w, "("); ok {
-				switch base {
-				case "DECIMAL", "NUMERIC", "DATETIME", "TIMESTAMP", "TIME", "VECTOR":
-					w = base + "(" + args
-				default:
-					w = base
-				}
-			}
-			out = append(out, w)
-			continue
-		}
-		if w == "UNSIGNED" || w == "ZEROFILL" {
-			out = append(out, w)
-		}
+// baseType is the type name a TiDB column type starts with, in lower case,
+// with UNSIGNED when it follows: "int", "varchar", "smallint unsigned".
+func baseType(sql string) string {
+	f := strings.Fields(strings.ToLower(strings.NewReplacer("(", " (", ",", " ").Replace(sql)))
+	if len(f) == 0 {
+		return ""
 	}
-	return strings.Join(out, " ")
+	name := f[0]
+	if name == "integer" {
+		name = "int"
+	}
+	if slices.Contains(f[1:], "unsigned") {
+		name += " unsigned"
+	}
+	return name
 }
 
 // sqlType is the SQL type of c on TiDB.

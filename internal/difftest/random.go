@@ -90,8 +90,8 @@ func (g *rnd) Model() *Model {
 		if g.chance(0.03) && len(t.Checks) > 0 {
 			t.Checks[0].Name = pick(g, []string{"shared_ck", t.Name + "_ix0", strings.ToUpper(t.Name) + "_CK0"})
 		}
-		if g.chance(0.02) {
-			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(t.Cols[len(t.Cols)-1].Name), Type: Type{"int", nil}, Null: true})
+		if last := t.Cols[len(t.Cols)-1].Name; g.chance(0.02) && strings.ToUpper(last) != last {
+			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(last), Type: Type{"int", nil}, Null: true})
 		}
 		if g.chance(0.3) {
 			var cols []string
@@ -237,9 +237,13 @@ func (g *rnd) atom(t *Table) string {
 	default:
 		good = []string{
 			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(1+g.n(6)), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
-			n + " LIKE 'a%'", n + " NOT LIKE '%b'", n + " ~ " + sqlString(pick(g, regexes)), n + " !~ " + sqlString(pick(g, regexes)),
 			n + " || 'x' <> 'ax'", n + " IN (" + lit() + ", " + lit() + ")", n + " IS DISTINCT FROM " + lit(), n + " = " + lit(),
-			n + " > " + lit(), n + " LIKE 'A_'",
+			n + " > " + lit(),
+		}
+		// Regex and LIKE over char(n) see the padding on PostgreSQL only:
+		// a documented difference, warned about, not drawn.
+		if c.Type.Name != "char" {
+			good = append(good, n+" LIKE 'a%'", n+" NOT LIKE '%b'", n+" ~ "+sqlString(pick(g, regexes)), n+" !~ "+sqlString(pick(g, regexes)), n+" LIKE 'A_'")
 		}
 		wrong = []string{n + " ~ ''", n + " ~ '\\pL'", n + " + 1 > 0", n}
 	}

@@ -130,7 +130,7 @@ table "t" {
     type = varchar(10)
   }
   column "c" {
-    type = char(5)
+    type = varchar(5)
   }
   primary_key {
     columns = ["id"]

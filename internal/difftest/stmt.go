@@ -31,11 +31,13 @@ func (s Stmt) SQL(d string, m *Model) (string, bool) {
 		ident = tidb.Ident
 	}
 	var cols, vs []string
+	seen := map[string]bool{}
 	for i, name := range s.Cols {
 		c := t.Col(name)
-		if c == nil {
+		if c == nil || seen[name] {
 			continue
 		}
+		seen[name] = true
 		cols = append(cols, ident(name))
 		vs = append(vs, s.Vals[i].render(d, c.Type))
 	}

@@ -665,6 +665,9 @@ table "c" {
     type = uuid
   }
   primary_key`},
+		{"integer beyond BIGINT in an expression", table(`  check "items_count_ck" {
+    expr = "count IN (9223372036854775808, 1)"
+  }`), `integer is outside BIGINT's range`, `9223372036854775808`},
 		{"unknown operator class", table(`  index "items_status_idx" {
     on {
       column  = "status"
