@@ -210,6 +210,7 @@ func (g *rnd) atom(t *Table) string {
 			n + " > " + lit(), n + " <= " + lit(), n + " BETWEEN " + lit() + " AND " + lit(),
 			n + " IN (" + lit() + ", " + lit() + ")", "abs(" + n + ") < " + lit(), n + " + 1 > " + lit(),
 			n + " * 2 <> " + lit(), "-" + n + " < " + lit(), n + " - 1.5 >= 0", n + " IS DISTINCT FROM " + lit(),
+			"coalesce(" + n + ", 0) >= " + lit(),
 		}
 		if c.Type.Name != "double" {
 			good = append(good, n+" % 2 = 0")
@@ -238,7 +239,7 @@ func (g *rnd) atom(t *Table) string {
 		good = []string{
 			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(1+g.n(6)), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
 			n + " || 'x' <> 'ax'", n + " IN (" + lit() + ", " + lit() + ")", n + " IS DISTINCT FROM " + lit(), n + " = " + lit(),
-			n + " > " + lit(),
+			n + " > " + lit(), "coalesce(" + n + ", '') <> " + lit(),
 		}
 		// Regex and LIKE over char(n) see the padding on PostgreSQL only:
 		// a documented difference, warned about, not drawn.
@@ -294,13 +295,13 @@ func (g *rnd) index(t *Table, name string) Index {
 				if ok {
 					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"lower(" + n + ")", "upper(" + n + ")"}))
 				} else {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"char_length(" + n + ")", n + " || 'x'"}))
+					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')"}))
 				}
 			case "smallint", "int", "bigint", "decimal":
 				if ok {
 					idx.Cols = append(idx.Cols, "expr:"+n+" + 1")
 				} else {
-					idx.Cols = append(idx.Cols, "expr:abs("+n+")")
+					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)"}))
 				}
 			case "json":
 				idx.Cols = append(idx.Cols, "expr:json_type("+n+") = 'object'")
