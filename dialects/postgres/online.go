@@ -98,15 +98,7 @@ type planner struct {
 
 // plan has Atlas plan one change.
 func (p *planner) plan(c schema.Change) ([]hazard.Stmt, error) {
-	plan, err := p.drv.PlanChanges(p.ctx, "", []schema.Change{c}, p.opts...)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]hazard.Stmt, len(plan.Changes))
-	for i, pc := range plan.Changes {
-		out[i] = hazard.Stmt{Cmd: pc.Cmd, Comment: pc.Comment}
-	}
-	return out, nil
+	return hazard.PlanOne(p.ctx, p.drv, c, p.opts...)
 }
 
 // one plans a single change of table t, with hazards hs on each statement.

@@ -63,15 +63,7 @@ func (Dialect) HazardCodes() []hazard.Code {
 // online already: online and plain plans are the same.
 func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
-		plan, err := drv.PlanChanges(ctx, "", []schema.Change{c}, opts...)
-		if err != nil {
-			return nil, err
-		}
-		ss := make([]hazard.Stmt, len(plan.Changes))
-		for i, pc := range plan.Changes {
-			ss[i] = hazard.Stmt{Cmd: pc.Cmd, Comment: pc.Comment}
-		}
-		return ss, nil
+		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
 	return hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
 		var out []hazard.Stmt

@@ -52,3 +52,16 @@ func PlanInOrder(ctx context.Context, drv Planner, changes []schema.Change, repl
 	}
 	return out, nil
 }
+
+// PlanOne has Atlas plan the single change c, as statements without hazards.
+func PlanOne(ctx context.Context, drv migrate.Driver, c schema.Change, opts ...migrate.PlanOption) ([]Stmt, error) {
+	plan, err := drv.PlanChanges(ctx, "", []schema.Change{c}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Stmt, len(plan.Changes))
+	for i, pc := range plan.Changes {
+		out[i] = Stmt{Cmd: pc.Cmd, Comment: pc.Comment}
+	}
+	return out, nil
+}
