@@ -278,6 +278,11 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, "check "+c.Name, c.Expr)
+	rng := c.ExprRange
+	if rng.Empty() {
+		rng = c.Range
+	}
+	l.paddedLiteral(t, "check "+c.Name, c.Expr, rng)
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntaxFor(t, c.Expr), c.Expr)), true
 }
 
@@ -306,6 +311,52 @@ func (l *lowerer) paddedMatch(t *compiler.Table, object string, n expr.Node, sy 
 		}
 		return true
 	})
+}
+
+// paddedLiteral refuses a string literal ending in spaces compared with a
+// value computed from a char(n) column (lower(c), c || 'x', coalesce(c,
+// '')): PostgreSQL computes it as text, without the padding, and compares
+// the spaces; TiDB compares char(n) values padded, ignoring them.
+func (l *lowerer) paddedLiteral(t *compiler.Table, object string, n expr.Node, rng hcl.Range) {
+	sy := syntaxFor(t, n)
+	fromChar := func(x expr.Node) string {
+		col := ""
+		switch x.(type) {
+		case *expr.Call, *expr.Binary, *expr.Paren:
+			expr.Walk(x, func(y expr.Node) bool {
+				if c, ok := y.(*expr.Column); ok && sy.chars[Ident(c.Name)] && col == "" {
+					col = c.Name
+				}
+				return col == ""
+			})
+		}
+		return col
+	}
+	spaced := func(x expr.Node) bool {
+		lit, ok := x.(*expr.Literal)
+		return ok && lit.Kind == expr.LitString && strings.HasSuffix(lit.Value, " ")
+	}
+	bad := ""
+	expr.Walk(n, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			if x.Op.IsComparison() || x.Op == expr.OpDistinct || x.Op == expr.OpNotDistinct {
+				if c := fromChar(x.L); c != "" && spaced(x.R) {
+					bad = c
+				} else if c := fromChar(x.R); c != "" && spaced(x.L) {
+					bad = c
+				}
+			}
+		case *expr.In:
+			if c := fromChar(x.X); c != "" && slices.ContainsFunc(x.List, spaced) {
+				bad = c
+			}
+		}
+		return bad == ""
+	})
+	if bad != "" {
+		l.rec.Errorf(rng, "Trailing spaces compared with char(n)", "The %s of table %q compares a value computed from char column %q with a string that ends in spaces: PostgreSQL computes it as text and compares the spaces, TiDB compares char(n) values ignoring them. Remove the trailing spaces from the string, or make the column varchar(n).", object, t.Name, bad)
+	}
 }
 
 // stringOrder warns about strings ordered with <, <=, >, >= or BETWEEN:
@@ -374,6 +425,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			x = sqltext.Expr(syntaxFor(t, p.Expr), p.Expr)
 			part = "(" + x + ")"
 			l.explainExpr(t, "index "+idx.Name, p.Expr)
+			l.paddedLiteral(t, "index "+idx.Name, p.Expr, p.Range)
 		} else {
 			part = Ident(p.Column)
 		}
@@ -389,6 +441,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	if idx.Where != nil {
 		li.Where = sqltext.Expr(syntaxFor(t, idx.Where), idx.Where)
 		l.explainExpr(t, "index "+idx.Name, idx.Where)
+		l.paddedLiteral(t, "index "+idx.Name, idx.Where, idx.WhereRange)
 	}
 	return li, true
 }

@@ -522,6 +522,12 @@ table "t2" {
   check "items_on_ck" {
     expr = "\"on\" IN ('2020-01-01', '2021-02-29')"
   }`), `'2021-02-29' is not a date`, `'2021-02-29'`},
+		{"trailing spaces compared with a value computed from char(n)", table(`  column "code" {
+    type = char(3)
+  }
+  check "items_code_ck" {
+    expr = "lower(code) <> 'a '"
+  }`), `compares a value computed from char column "code" with a string that ends in spaces`, `"lower(code) <> 'a '"`},
 		{"expression index TiDB can neither index nor lower to a generated column", table(`  index "items_abs_idx" {
     on {
       expr = "abs(count) * 2"
