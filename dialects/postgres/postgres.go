@@ -314,8 +314,8 @@ func (l *lowerer) paddedMatch(t *compiler.Table, object string, n expr.Node, sy 
 }
 
 // paddedLiteral refuses a string literal ending in spaces compared with a
-// value computed from a char(n) column (lower(c), c || 'x', coalesce(c,
-// ”)): PostgreSQL computes it as text, without the padding, and compares
+// value computed from a char(n) column (lower, ||, coalesce): PostgreSQL
+// computes it as text, without the padding, and compares
 // the spaces; TiDB compares char(n) values padded, ignoring them.
 func (l *lowerer) paddedLiteral(t *compiler.Table, object string, n expr.Node, rng hcl.Range) {
 	sy := syntaxFor(t, n)
