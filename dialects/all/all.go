@@ -2,6 +2,8 @@
 package all
 
 import (
+	"slices"
+
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/dialects/tidb"
@@ -25,6 +27,17 @@ func Names() []string {
 func Get(name string) dialects.Dialect {
 	for _, d := range Dialects() {
 		if d.Name() == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// ForScheme returns the dialect whose databases' URLs have the given scheme,
+// or nil.
+func ForScheme(scheme string) dialects.Dialect {
+	for _, d := range Dialects() {
+		if slices.Contains(d.Schemes(), scheme) {
 			return d
 		}
 	}

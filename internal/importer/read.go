@@ -86,7 +86,7 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 	}
-	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{"atlas_schema_revisions"}})
+	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
 	if err != nil {
 		msg := redact.Secrets(err.Error(), redact.Password(url))
 		if strings.Contains(msg, "search_path was not found") {

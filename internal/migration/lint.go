@@ -24,6 +24,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -221,13 +222,13 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 // PostgreSQL every schema of it (so that DROP SCHEMA is seen, DS101).
 func (l *linter) inspect(ctx context.Context) (*schema.Realm, error) {
 	if l.mysql {
-		s, err := l.drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{revisionTable}})
+		s, err := l.drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
 		if err != nil {
 			return nil, err
 		}
 		return schema.NewRealm(s), nil
 	}
-	return l.drv.InspectRealm(ctx, &schema.InspectRealmOption{Exclude: []string{revisionTable, "*." + revisionTable}})
+	return l.drv.InspectRealm(ctx, &schema.InspectRealmOption{Exclude: []string{dialects.RevisionTable, "*." + dialects.RevisionTable}})
 }
 
 // tables counts the tables of a state.

@@ -1,0 +1,22 @@
+package tidb
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Schemes implements dialects.Database.
+func (Dialect) Schemes() []string { return []string{"mysql", "tidb"} }
+
+// TransactionalDDL implements dialects.Database: TiDB commits each DDL
+// statement on its own.
+func (Dialect) TransactionalDDL() bool { return false }
+
+// CheckTarget implements dialects.Database: the revisions table lives in
+// the connected database, which the URL must name.
+func (Dialect) CheckTarget(u *url.URL) string {
+	if strings.Trim(u.Path, "/") == "" {
+		return "names no database: use mysql://USER@HOST:PORT/DATABASE"
+	}
+	return ""
+}
