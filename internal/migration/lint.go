@@ -3,7 +3,6 @@ package migration
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -15,14 +14,10 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
-	_ "ariga.io/atlas/sql/mysql/mysqlcheck" // registers Atlas's analyzers for MySQL/TiDB
 	"ariga.io/atlas/sql/postgres"
-	_ "ariga.io/atlas/sql/postgres/postgrescheck" // registers Atlas's analyzers for PostgreSQL
 	"ariga.io/atlas/sql/schema"
 	"ariga.io/atlas/sql/sqlcheck"
 	"ariga.io/atlas/sql/sqlclient"
-	gomysql "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
@@ -169,7 +164,7 @@ func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *Li
 type linter struct {
 	t         Target
 	db        *sql.DB
-	mysql     bool           // TiDB: MySQL quoting and comments
+	mysql     bool           // MySQL quoting and comments
 	drv       migrate.Driver // the dialect's driver: inspects and diffs
 	dev       *sqlclient.Client
 	scanner   migrate.StmtScanner
@@ -189,23 +184,11 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 	}
 	l.drv = drv
 	// Atlas's analyzers and statement scanners come with its own drivers.
-	var (
-		raw  migrate.Driver
-		name string
-	)
-	switch t.Dialect.Name() {
-	case "postgres":
-		name = postgres.DriverName
-		raw, err = postgres.Open(db)
-	case "tidb":
-		name, l.mysql = mysql.DriverName, true
-		raw, err = mysql.Open(db)
-	default:
-		return nil, fmt.Errorf("migrate lint: dialect %q is not supported", t.Dialect.Name())
-	}
+	name, raw, err := t.Dialect.AtlasLint(db)
 	if err != nil {
 		return nil, err
 	}
+	l.mysql = t.Dialect.Syntax() == dialects.SyntaxMySQL
 	l.dev = &sqlclient.Client{Name: name, DB: db, Driver: raw}
 	// The dialect's own scanner, as every command that reads the directory.
 	l.scanner = t.Dialect
@@ -218,10 +201,11 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 	return l, nil
 }
 
-// inspect reads the scratch database: on TiDB the database itself, on
-// PostgreSQL every schema of it (so that DROP SCHEMA is seen, DS101).
+// inspect reads the scratch database: the connected schema where a
+// connection sees one (TiDB), else every schema of it (so that DROP SCHEMA is
+// seen, DS101).
 func (l *linter) inspect(ctx context.Context) (*schema.Realm, error) {
-	if l.mysql {
+	if l.t.Dialect.OneSchema() {
 		s, err := l.drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
 		if err != nil {
 			return nil, err
@@ -372,14 +356,14 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Lin
 	for i, s := range stmts {
 		toks := tokenizeSQL(s.Text, l.mysql)
 		fl.toks = append(fl.toks, toks)
-		for _, x := range lexicalFindings(l.t.Dialect.Name(), toks) {
+		for _, x := range syntaxFindings(l.t.Dialect.Syntax(), toks) {
 			fl.add(i+1, s.Pos+x.off, x.code, x.msg)
 			if x.code == "SG103" {
 				lexSG103[i+1] = true
 			}
 		}
 	}
-	if l.mysql {
+	if l.t.Dialect.ChecksMayBeIgnored() {
 		l.checkRule(ctx, fl)
 	}
 	if l.broken == "" {
@@ -550,7 +534,7 @@ func fillsItself(c *schema.Column) bool {
 func (l *linter) execFailed(fl *fileLint, i int, err error, explained bool) {
 	s := fl.stmts[i]
 	l.broken = fmt.Sprintf("%s:%d", fl.path, func() int { n, _ := lintLineCol(fl.src, s.Pos); return n }())
-	off, msg, syntax := execSyntaxError(err, s.Text)
+	off, msg, syntax := l.execSyntaxError(err, s.Text)
 	switch {
 	case syntax && explained:
 	case syntax:
@@ -563,38 +547,30 @@ func (l *linter) execFailed(fl *fileLint, i int, err error, explained bool) {
 	}
 }
 
-var tidbSyntax = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*)"\s*$`)
-
 // execSyntaxError tells whether err is a syntax error, with its byte offset in
 // the statement and a short message.
-func execSyntaxError(err error, text string) (off int, msg string, ok bool) {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "42601" {
-		if pe.Position > 0 {
-			off = lintRuneOffset(text, int(pe.Position)-1)
-		}
-		return off, pe.Message, true
+func (l *linter) execSyntaxError(err error, text string) (off int, msg string, ok bool) {
+	e, ok := l.t.Dialect.ReadError(err)
+	if !ok || !e.Syntax {
+		return 0, "", false
 	}
-	var me *gomysql.MySQLError
-	if errors.As(err, &me) && (me.Number == 1064 || me.Number == 1149) {
-		msg = "syntax error"
-		if m := tidbSyntax.FindStringSubmatch(me.Message); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			near := strings.TrimSuffix(strings.TrimSpace(m[3]), ";")
-			msg = fmt.Sprintf("syntax error near %q", lintFirstLine(near))
-			start := lintOffset(text, line, 0)
-			if i := strings.Index(text[start:], near); near != "" && i >= 0 {
-				off = start + i
-			} else if i := strings.Index(text, near); near != "" && i >= 0 {
-				off = i
-			} else {
-				col, _ := strconv.Atoi(m[2])
-				off = lintOffset(text, line, col)
-			}
+	msg = e.Msg
+	switch {
+	case e.Rune > 0:
+		off = lintRuneOffset(text, e.Rune-1)
+	case e.Line > 0:
+		near := strings.TrimSuffix(strings.TrimSpace(e.Near), ";")
+		msg = fmt.Sprintf("%s near %q", e.Msg, lintFirstLine(near))
+		start := lintOffset(text, e.Line, 0)
+		if i := strings.Index(text[start:], near); near != "" && i >= 0 {
+			off = start + i
+		} else if i := strings.Index(text, near); near != "" && i >= 0 {
+			off = i
+		} else {
+			off = lintOffset(text, e.Line, e.Col)
 		}
-		return off, msg, true
 	}
-	return 0, "", false
+	return off, msg, true
 }
 
 func lintRuneOffset(s string, runes int) int {
