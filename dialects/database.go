@@ -1,6 +1,10 @@
 package dialects
 
-import "net/url"
+import (
+	"net/url"
+
+	"ariga.io/atlas/sql/schema"
+)
 
 // Database is what a dialect knows about connecting to and changing its
 // databases, which shared code asks instead of naming the dialect.
@@ -16,4 +20,9 @@ type Database interface {
 	// lives in the connected database), as a phrase following the URL, or
 	// "".
 	CheckTarget(u *url.URL) string
+	// Volatile reports whether an inspected attribute says nothing a diff
+	// compares and can differ between two databases of one schema: it
+	// identifies the object in one database only (an OID) or changes with
+	// the data (an AUTO_INCREMENT counter, CREATE TABLE text holding one).
+	Volatile(a schema.Attr) bool
 }

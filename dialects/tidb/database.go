@@ -3,6 +3,9 @@ package tidb
 import (
 	"net/url"
 	"strings"
+
+	"ariga.io/atlas/sql/mysql"
+	"ariga.io/atlas/sql/schema"
 )
 
 // Schemes implements dialects.Database.
@@ -19,4 +22,15 @@ func (Dialect) CheckTarget(u *url.URL) string {
 		return "names no database: use mysql://USER@HOST:PORT/DATABASE"
 	}
 	return ""
+}
+
+// Volatile implements dialects.Database: the AUTO_INCREMENT counter changes
+// with the data, and the CREATE TABLE text repeats what the other attributes
+// say along with that counter.
+func (Dialect) Volatile(a schema.Attr) bool {
+	switch a.(type) {
+	case *mysql.AutoIncrement, *mysql.CreateStmt:
+		return true
+	}
+	return false
 }
