@@ -25,6 +25,10 @@ type Lint interface {
 	// accept CHECK constraints without keeping them (ServerWarnings then
 	// says so): lint asks the env's server (SG101).
 	ChecksMayBeIgnored() bool
+	// FillsColumn reports whether a column attribute makes the database
+	// fill the column by itself (an identity, AUTO_INCREMENT), so that it
+	// needs no default.
+	FillsColumn(a schema.Attr) bool
 }
 
 // Syntax is a family of SQL.

@@ -39,3 +39,9 @@ func (Dialect) LintCodes() []dialects.LintCode { return nil }
 
 // ChecksMayBeIgnored implements dialects.Lint: PostgreSQL always keeps them.
 func (Dialect) ChecksMayBeIgnored() bool { return false }
+
+// FillsColumn implements dialects.Lint: identity columns.
+func (Dialect) FillsColumn(a schema.Attr) bool {
+	_, ok := a.(*postgres.Identity)
+	return ok
+}

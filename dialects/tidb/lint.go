@@ -66,3 +66,9 @@ func (Dialect) LintCodes() []dialects.LintCode {
 // ChecksMayBeIgnored implements dialects.Lint: with
 // tidb_enable_check_constraint OFF, TiDB drops CHECKs silently.
 func (Dialect) ChecksMayBeIgnored() bool { return true }
+
+// FillsColumn implements dialects.Lint: AUTO_INCREMENT columns.
+func (Dialect) FillsColumn(a schema.Attr) bool {
+	_, ok := a.(*mysql.AutoIncrement)
+	return ok
+}

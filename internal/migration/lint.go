@@ -13,8 +13,6 @@ import (
 	"unicode/utf8"
 
 	"ariga.io/atlas/sql/migrate"
-	"ariga.io/atlas/sql/mysql"
-	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 	"ariga.io/atlas/sql/sqlcheck"
 	"ariga.io/atlas/sql/sqlclient"
@@ -507,7 +505,7 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 			}
 			for _, mc := range m.Changes {
 				add, ok := mc.(*schema.AddColumn)
-				if !ok || add.C.Type == nil || add.C.Type.Null || add.C.Default != nil || fillsItself(add.C) {
+				if !ok || add.C.Type == nil || add.C.Type.Null || add.C.Default != nil || fillsItself(fl.l.t.Dialect, add.C) {
 					continue
 				}
 				fl.add(fl.stmtAt(c.Stmt.Pos), c.Stmt.Pos, "SG102", fmt.Sprintf(
@@ -518,11 +516,11 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 	}
 }
 
-// fillsItself reports generated, identity and AUTO_INCREMENT columns.
-func fillsItself(c *schema.Column) bool {
+// fillsItself reports generated columns and those d's database fills
+// (identity, AUTO_INCREMENT).
+func fillsItself(d dialects.Dialect, c *schema.Column) bool {
 	for _, a := range c.Attrs {
-		switch a.(type) {
-		case *schema.GeneratedExpr, *postgres.Identity, *mysql.AutoIncrement:
+		if _, ok := a.(*schema.GeneratedExpr); ok || d.FillsColumn(a) {
 			return true
 		}
 	}
