@@ -21,10 +21,10 @@ type Lint interface {
 	ReadError(err error) (StmtError, bool)
 	// LintCodes are the lint codes only this dialect's migrations get.
 	LintCodes() []LintCode
-	// ChecksMayBeIgnored reports whether a server's settings can make it
-	// accept CHECK constraints without keeping them (ServerWarnings then
-	// says so): lint asks the env's server (SG101).
-	ChecksMayBeIgnored() bool
+	// ChecksSetting is the server setting under which the server accepts
+	// CHECK constraints without keeping them (ServerWarnings then says so),
+	// or "": lint asks the env's server (SG101).
+	ChecksSetting() string
 	// FillsColumn reports whether a column attribute makes the database
 	// fill the column by itself (an identity, AUTO_INCREMENT), so that it
 	// needs no default.

@@ -37,8 +37,8 @@ func (Dialect) ReadError(err error) (dialects.StmtError, bool) {
 // LintCodes implements dialects.Lint.
 func (Dialect) LintCodes() []dialects.LintCode { return nil }
 
-// ChecksMayBeIgnored implements dialects.Lint: PostgreSQL always keeps them.
-func (Dialect) ChecksMayBeIgnored() bool { return false }
+// ChecksSetting implements dialects.Lint: PostgreSQL always keeps CHECKs.
+func (Dialect) ChecksSetting() string { return "" }
 
 // FillsColumn implements dialects.Lint: identity columns.
 func (Dialect) FillsColumn(a schema.Attr) bool {

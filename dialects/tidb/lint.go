@@ -63,9 +63,9 @@ func (Dialect) LintCodes() []dialects.LintCode {
 	}
 }
 
-// ChecksMayBeIgnored implements dialects.Lint: with
-// tidb_enable_check_constraint OFF, TiDB drops CHECKs silently.
-func (Dialect) ChecksMayBeIgnored() bool { return true }
+// ChecksSetting implements dialects.Lint: with tidb_enable_check_constraint
+// OFF, TiDB drops CHECKs silently.
+func (Dialect) ChecksSetting() string { return "tidb_enable_check_constraint" }
 
 // FillsColumn implements dialects.Lint: AUTO_INCREMENT columns.
 func (Dialect) FillsColumn(a schema.Attr) bool {

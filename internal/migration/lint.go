@@ -361,7 +361,7 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Lin
 			}
 		}
 	}
-	if l.t.Dialect.ChecksMayBeIgnored() {
+	if l.t.Dialect.ChecksSetting() != "" {
 		l.checkRule(ctx, fl)
 	}
 	if l.broken == "" {
@@ -671,15 +671,15 @@ func fixRenames(changes schema.Changes, toks []sqlToken) schema.Changes {
 	return changes
 }
 
-// checkSetting is what a TiDB says about tidb_enable_check_constraint.
+// checkSetting is what a server says about the dialect's ChecksSetting.
 type checkSetting struct {
 	asked bool
 	off   bool
 	where string // which database said so
 }
 
-// checkRule is SG101: CHECKs in a TiDB migration that the env's TiDB would
-// silently ignore.
+// checkRule is SG101: CHECKs in a migration that the env's server would
+// silently ignore (TiDB with tidb_enable_check_constraint OFF).
 func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
 	type hit struct {
 		stmt int
@@ -700,7 +700,7 @@ func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
 	}
 	for _, h := range hits {
 		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.tok.off, "SG101",
-			"this CHECK is silently ignored: tidb_enable_check_constraint is OFF on "+s.where+", so TiDB accepts CHECKs but neither stores nor enforces them")
+			"this CHECK is silently ignored: "+l.t.Dialect.ChecksSetting()+" is OFF on "+s.where+", so "+product(l.t.Dialect)+" accepts CHECKs but neither stores nor enforces them")
 	}
 }
 
@@ -720,7 +720,7 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 			*l.checks = checkSetting{asked: true, off: off, where: where}
 			return l.checks
 		}
-		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about tidb_enable_check_constraint: %s", env.Name, where,
+		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about %s: %s", env.Name, where, l.t.Dialect.ChecksSetting(),
 			redact.Secrets(err.Error(), redact.Password(env.URL))))
 	}
 	if env.Dev != "" {
@@ -730,11 +730,19 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 			*l.checks = checkSetting{asked: true, off: off, where: where}
 			return l.checks
 		}
-		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about tidb_enable_check_constraint: %v", env.Name, where, err))
+		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about %s: %v", env.Name, where, l.t.Dialect.ChecksSetting(), err))
 		return l.checks
 	}
-	l.notes = append(l.notes, env.Name+": tidb_enable_check_constraint not checked (SG101): the env has neither url nor dev")
+	l.notes = append(l.notes, env.Name+": "+l.t.Dialect.ChecksSetting()+" not checked (SG101): the env has neither url nor dev")
 	return l.checks
+}
+
+// product is the dialect's database in messages.
+func product(d dialects.Dialect) string {
+	if rb, ok := d.(dialects.RuleBook); ok {
+		return rb.Rules().Product
+	}
+	return d.Name()
 }
 
 // askChecks asks the TiDB at url, or on db, whether it ignores CHECKs: the
