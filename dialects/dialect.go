@@ -20,6 +20,8 @@ import (
 type Dialect interface {
 	// Name is the dialect's name in schema.hcl, atlas.hcl and generated/.
 	Name() string
+	Database
+	Lint
 	// Generate lowers and renders the schema. Errors mean that the model's
 	// meaning cannot be kept in this dialect; warnings are kept in Output too.
 	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)

@@ -2,14 +2,36 @@
 package all
 
 import (
+	"slices"
+
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/dialects/tidb"
 )
 
+// registered are the dialects added by Register, after the built-in ones.
+var registered []dialects.Dialect
+
+// Register adds a dialect, from an init function of the program (or test)
+// that has it: every command then generates, diffs and lints for it. It
+// panics on a name or URL scheme another dialect has.
+func Register(d dialects.Dialect) {
+	for _, o := range Dialects() {
+		if o.Name() == d.Name() {
+			panic("dialects: two dialects named " + d.Name())
+		}
+		for _, s := range d.Schemes() {
+			if slices.Contains(o.Schemes(), s) {
+				panic("dialects: " + d.Name() + " and " + o.Name() + " both read " + s + ":// URLs")
+			}
+		}
+	}
+	registered = append(registered, d)
+}
+
 // Dialects returns every dialect, in the order output is written.
 func Dialects() []dialects.Dialect {
-	return []dialects.Dialect{postgres.Dialect{}, tidb.Dialect{}}
+	return append([]dialects.Dialect{postgres.Dialect{}, tidb.Dialect{}}, registered...)
 }
 
 // Names returns the dialects' names.
@@ -25,6 +47,17 @@ func Names() []string {
 func Get(name string) dialects.Dialect {
 	for _, d := range Dialects() {
 		if d.Name() == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// ForScheme returns the dialect whose databases' URLs have the given scheme,
+// or nil.
+func ForScheme(scheme string) dialects.Dialect {
+	for _, d := range Dialects() {
+		if slices.Contains(d.Schemes(), scheme) {
 			return d
 		}
 	}

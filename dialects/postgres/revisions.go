@@ -18,7 +18,10 @@ func (Dialect) Revisions(conn schema.ExecQuerier) dialects.Revisions {
 }
 
 // revisionTableDDL is the table the Atlas CLI creates (through Ent).
-const revisionTableDDL = `CREATE TABLE IF NOT EXISTS "atlas_schema_revisions"."atlas_schema_revisions" (` +
+// qualified is the revisions table in its schema.
+const qualified = `"` + dialects.RevisionTable + `"."` + dialects.RevisionTable + `"`
+
+const revisionTableDDL = `CREATE TABLE IF NOT EXISTS ` + qualified + ` (` +
 	`"version" character varying NOT NULL, ` +
 	`"description" character varying NOT NULL, ` +
 	`"type" bigint NOT NULL DEFAULT 2, ` +
@@ -38,10 +41,10 @@ var revisionSpec = &revisions.Spec{
 	Ident:  Ident,
 	Param:  func(n int) string { return "$" + strconv.Itoa(n) },
 	Create: []string{
-		`CREATE SCHEMA IF NOT EXISTS "atlas_schema_revisions"`,
+		`CREATE SCHEMA IF NOT EXISTS "` + dialects.RevisionTable + `"`,
 		revisionTableDDL,
 	},
-	Exists: `SELECT to_regclass('"atlas_schema_revisions"."atlas_schema_revisions"') IS NOT NULL`,
+	Exists: `SELECT to_regclass('` + qualified + `') IS NOT NULL`,
 	// Exact to the microsecond, whatever the session's time zone.
 	TimeIn: func(p string) string {
 		return "TIMESTAMPTZ 'epoch' + CAST(" + p + " AS bigint) * INTERVAL '1 microsecond'"

@@ -18,7 +18,7 @@ func (Dialect) Revisions(conn schema.ExecQuerier) dialects.Revisions {
 
 // revisionTableDDL is the table the Atlas CLI creates (through Ent) on the
 // MySQL family.
-const revisionTableDDL = "CREATE TABLE IF NOT EXISTS `atlas_schema_revisions` (" +
+const revisionTableDDL = "CREATE TABLE IF NOT EXISTS `" + dialects.RevisionTable + "` (" +
 	"`version` varchar(255) NOT NULL, " +
 	"`description` varchar(255) NOT NULL, " +
 	"`type` bigint unsigned NOT NULL DEFAULT 2, " +
@@ -38,7 +38,7 @@ var revisionSpec = &revisions.Spec{
 	Ident:  Ident,
 	Param:  func(int) string { return "?" },
 	Create: []string{revisionTableDDL},
-	Exists: "SELECT COUNT(*) > 0 FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'atlas_schema_revisions'",
+	Exists: "SELECT COUNT(*) > 0 FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" + dialects.RevisionTable + "'",
 	// TIMESTAMP keeps whole seconds. FROM_UNIXTIME and UNIX_TIMESTAMP
 	// convert through the session's time zone both ways, so the stored
 	// instant is right whatever that zone is.

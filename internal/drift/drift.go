@@ -212,7 +212,7 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	drv, err := t.Dialect.OpenAtlas(conn)
 	var live *schema.Schema
 	if err == nil {
-		live, err = drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{"atlas_schema_revisions"}, c.opts.Ignore...)})
+		live, err = drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{dialects.RevisionTable}, c.opts.Ignore...)})
 		if err != nil {
 			err = fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
 		}

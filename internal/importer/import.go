@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/devdb"
 )
@@ -38,7 +39,7 @@ func Import(ctx context.Context, urls []string, patterns []string) (*Result, err
 	// PostgreSQL's terms are the neutral ones where the dialects differ: its
 	// types are the richer (uuid, timestamptz, jsonb).
 	a, b := read[0], read[1]
-	if b.Dialect.Name() == "postgres" {
+	if imp, ok := b.Dialect.(dialects.Importer); ok && imp.ModelTerms() {
 		a, b = b, a
 	}
 	return Merge(a, b), nil

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
-	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -86,11 +85,11 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 	}
-	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{"atlas_schema_revisions"}})
+	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
 	if err != nil {
 		msg := redact.Secrets(err.Error(), redact.Password(url))
-		if strings.Contains(msg, "search_path was not found") {
-			msg = "there is no schema this role can read (grant it USAGE on the schema and SELECT on its tables): " + msg
+		if imp, ok := d.(dialects.Importer); ok {
+			msg = imp.InspectAdvice(msg) + msg
 		}
 		return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), msg)
 	}
@@ -299,6 +298,14 @@ func (im *Imported) parse(text string, cols expr.Resolver) (expr.Node, error) {
 	return im.Dialect.ParseExpr(text, cols)
 }
 
+// facts reads the dialect's attributes of an index.
+func (im *Imported) facts(idx *schema.Index) dialects.IndexFacts {
+	if imp, ok := im.Dialect.(dialects.Importer); ok {
+		return imp.ReadIndex(idx)
+	}
+	return dialects.IndexFacts{}
+}
+
 // index adds an inspected index to the table: as a unique constraint where
 // the database says it is one, else as an index; what cannot be read
 // portably is kept as the dialect's statement.
@@ -312,7 +319,8 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		plain    = true
 		unique   bool
 	)
-	for _, p := range idx.Parts {
+	facts := im.facts(idx)
+	for i, p := range idx.Parts {
 		part := &compiler.IndexPart{Desc: p.Desc}
 		switch {
 		case p.C != nil:
@@ -332,32 +340,21 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 			}
 			part.Expr = n
 		}
-		for _, a := range p.Attrs {
-			if oc, ok := a.(*postgres.IndexOpClass); ok && !oc.Default {
-				part.OpClass = oc.Name
-			}
+		if facts.OpClasses != nil {
+			part.OpClass = facts.OpClasses[i]
 		}
 		plain = plain && !p.Desc && part.OpClass == ""
 		parts = append(parts, part)
 	}
-	for _, a := range idx.Attrs {
-		switch a := a.(type) {
-		case *postgres.IndexType:
-			if !strings.EqualFold(a.T, "btree") {
-				using = strings.ToLower(a.T)
-			}
-		case *postgres.IndexPredicate:
-			n, err := im.parse(a.P, cols)
-			if err != nil {
-				readable = false
-				im.note(t.Name, "index %s: predicate %s: %v", idx.Name, a.P, err)
-			}
-			where = n
-			plain = false
-		case *postgres.Constraint:
-			// Foreign keys that rest on the index are listed too.
-			unique = unique || a.IsUnique() && a.N == idx.Name
+	using, unique = facts.Using, facts.Unique
+	if facts.HasPredicate {
+		n, err := im.parse(facts.Predicate, cols)
+		if err != nil {
+			readable = false
+			im.note(t.Name, "index %s: predicate %s: %v", idx.Name, facts.Predicate, err)
 		}
+		where = n
+		plain = false
 	}
 	if unique && plain && using == "" {
 		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}

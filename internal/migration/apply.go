@@ -15,6 +15,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/redact"
@@ -167,18 +168,23 @@ func openTarget(ctx context.Context, t Target, rawURL string) (*sql.DB, error) {
 	if rawURL == "" {
 		return nil, fmt.Errorf("env %q: no database URL", t.Env.Name)
 	}
-	d, err := devdb.DialectOf(rawURL)
+	// devdb opens it: it parses and has a host.
+	if _, err := devdb.DialectOf(rawURL); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	if d != t.Dialect.Name() {
-		return nil, fmt.Errorf("env %q is %s, but %s is a %s URL", t.Env.Name, t.Dialect.Name(), redact.URL(rawURL), d)
+	d := all.ForScheme(u.Scheme)
+	if d == nil {
+		return nil, fmt.Errorf("%s: no dialect reads %s:// URLs", redact.URL(rawURL), u.Scheme)
 	}
-	if d == devdb.TiDB {
-		// The revisions table lives in the connected database.
-		if u, err := url.Parse(rawURL); err == nil && strings.Trim(u.Path, "/") == "" {
-			return nil, fmt.Errorf("%s names no database: use mysql://USER@HOST:PORT/DATABASE", redact.URL(rawURL))
-		}
+	if d.Name() != t.Dialect.Name() {
+		return nil, fmt.Errorf("env %q is %s, but %s is a %s URL", t.Env.Name, t.Dialect.Name(), redact.URL(rawURL), d.Name())
+	}
+	if lacks := d.CheckTarget(u); lacks != "" {
+		return nil, fmt.Errorf("%s %s", redact.URL(rawURL), lacks)
 	}
 	db, err := devdb.Open(rawURL)
 	if err != nil {
@@ -253,9 +259,6 @@ func (e *NotCleanError) Error() string {
 
 func (e *NotCleanError) Unwrap() error { return e.Err }
 
-// transactionalDDL are the dialects whose DDL runs inside transactions.
-var transactionalDDL = map[string]bool{devdb.Postgres: true}
-
 // txMode is how a file runs: in a transaction of its own unless its dialect
 // cannot roll DDL back or the file says `-- atlas:txmode none`, as the
 // Atlas CLI reads it.
@@ -270,7 +273,7 @@ func txMode(t Target, f migrate.File) (bool, error) {
 			return false, fmt.Errorf("%s: atlas:txmode %q: want file or none", f.Name(), ds[0])
 		}
 	}
-	return transactionalDDL[t.Dialect.Name()], nil
+	return t.Dialect.TransactionalDDL(), nil
 }
 
 func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.LocalDir, f migrate.File, opts ApplyOptions) (AppliedFile, error) {

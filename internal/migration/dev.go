@@ -145,13 +145,10 @@ func inspect(ctx context.Context, d dialects.Dialect, db schema.ExecQuerier) (mi
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{revisionTable}})
+	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
 	if err != nil {
 		return nil, nil, err
 	}
 	s.Name = ""
 	return drv, s, nil
 }
-
-// revisionTable is the Atlas CLI's history table, never part of a state.
-const revisionTable = "atlas_schema_revisions"

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/all"
 )
 
 // Fingerprint hashes everything an Atlas diff of the schema could look at:
@@ -82,23 +84,35 @@ func index(h io.Writer, kind string, i *schema.Index) {
 	attrs(h, i.Attrs)
 }
 
-// attrs hashes attributes in a stable order, leaving out what identifies an
-// object in one database only (PostgreSQL's OIDs) and the CREATE TABLE text
-// MySQL-family drivers keep, which repeats what the other fields say along
-// with counters that change with the data.
+// attrs hashes attributes in a stable order, leaving out those a dialect
+// says are volatile: they identify an object in one database only or change
+// with the data.
 func attrs(h io.Writer, as []schema.Attr) {
 	var parts []string
 	for _, a := range as {
-		t := fmt.Sprintf("%T", a)
-		if strings.HasSuffix(t, ".CreateStmt") || strings.HasSuffix(t, ".AutoIncrement") || strings.HasSuffix(t, ".OID") {
+		if volatile(a) {
 			continue
 		}
+		t := fmt.Sprintf("%T", a)
 		var hh strings.Builder
 		canon(&hh, reflect.ValueOf(a), 0)
 		parts = append(parts, t+":"+hh.String())
 	}
 	slices.Sort(parts)
 	fmt.Fprintf(h, "  attrs %q\n", parts)
+}
+
+// fingerprinted are the dialects whose attributes Fingerprint knows; the
+// attributes of each are types of its own Atlas driver.
+var fingerprinted = all.Dialects()
+
+func volatile(a schema.Attr) bool {
+	for _, d := range fingerprinted {
+		if d.Volatile(a) {
+			return true
+		}
+	}
+	return false
 }
 
 var (

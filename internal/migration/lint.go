@@ -3,7 +3,6 @@ package migration
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -14,16 +13,11 @@ import (
 	"unicode/utf8"
 
 	"ariga.io/atlas/sql/migrate"
-	"ariga.io/atlas/sql/mysql"
-	_ "ariga.io/atlas/sql/mysql/mysqlcheck" // registers Atlas's analyzers for MySQL/TiDB
-	"ariga.io/atlas/sql/postgres"
-	_ "ariga.io/atlas/sql/postgres/postgrescheck" // registers Atlas's analyzers for PostgreSQL
 	"ariga.io/atlas/sql/schema"
 	"ariga.io/atlas/sql/sqlcheck"
 	"ariga.io/atlas/sql/sqlclient"
-	gomysql "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -168,7 +162,7 @@ func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *Li
 type linter struct {
 	t         Target
 	db        *sql.DB
-	mysql     bool           // TiDB: MySQL quoting and comments
+	mysql     bool           // MySQL quoting and comments
 	drv       migrate.Driver // the dialect's driver: inspects and diffs
 	dev       *sqlclient.Client
 	scanner   migrate.StmtScanner
@@ -188,23 +182,11 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 	}
 	l.drv = drv
 	// Atlas's analyzers and statement scanners come with its own drivers.
-	var (
-		raw  migrate.Driver
-		name string
-	)
-	switch t.Dialect.Name() {
-	case "postgres":
-		name = postgres.DriverName
-		raw, err = postgres.Open(db)
-	case "tidb":
-		name, l.mysql = mysql.DriverName, true
-		raw, err = mysql.Open(db)
-	default:
-		return nil, fmt.Errorf("migrate lint: dialect %q is not supported", t.Dialect.Name())
-	}
+	name, raw, err := t.Dialect.AtlasLint(db)
 	if err != nil {
 		return nil, err
 	}
+	l.mysql = t.Dialect.Syntax() == dialects.SyntaxMySQL
 	l.dev = &sqlclient.Client{Name: name, DB: db, Driver: raw}
 	// The dialect's own scanner, as every command that reads the directory.
 	l.scanner = t.Dialect
@@ -217,17 +199,18 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 	return l, nil
 }
 
-// inspect reads the scratch database: on TiDB the database itself, on
-// PostgreSQL every schema of it (so that DROP SCHEMA is seen, DS101).
+// inspect reads the scratch database: the connected schema where a
+// connection sees one (TiDB), else every schema of it (so that DROP SCHEMA is
+// seen, DS101).
 func (l *linter) inspect(ctx context.Context) (*schema.Realm, error) {
-	if l.mysql {
-		s, err := l.drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{revisionTable}})
+	if l.t.Dialect.OneSchema() {
+		s, err := l.drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
 		if err != nil {
 			return nil, err
 		}
 		return schema.NewRealm(s), nil
 	}
-	return l.drv.InspectRealm(ctx, &schema.InspectRealmOption{Exclude: []string{revisionTable, "*." + revisionTable}})
+	return l.drv.InspectRealm(ctx, &schema.InspectRealmOption{Exclude: []string{dialects.RevisionTable, "*." + dialects.RevisionTable}})
 }
 
 // tables counts the tables of a state.
@@ -371,14 +354,14 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Lin
 	for i, s := range stmts {
 		toks := tokenizeSQL(s.Text, l.mysql)
 		fl.toks = append(fl.toks, toks)
-		for _, x := range lexicalFindings(l.t.Dialect.Name(), toks) {
+		for _, x := range syntaxFindings(l.t.Dialect.Syntax(), toks) {
 			fl.add(i+1, s.Pos+x.off, x.code, x.msg)
 			if x.code == "SG103" {
 				lexSG103[i+1] = true
 			}
 		}
 	}
-	if l.mysql {
+	if l.t.Dialect.ChecksSetting() != "" {
 		l.checkRule(ctx, fl)
 	}
 	if l.broken == "" {
@@ -522,7 +505,7 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 			}
 			for _, mc := range m.Changes {
 				add, ok := mc.(*schema.AddColumn)
-				if !ok || add.C.Type == nil || add.C.Type.Null || add.C.Default != nil || fillsItself(add.C) {
+				if !ok || add.C.Type == nil || add.C.Type.Null || add.C.Default != nil || fillsItself(fl.l.t.Dialect, add.C) {
 					continue
 				}
 				fl.add(fl.stmtAt(c.Stmt.Pos), c.Stmt.Pos, "SG102", fmt.Sprintf(
@@ -533,11 +516,11 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 	}
 }
 
-// fillsItself reports generated, identity and AUTO_INCREMENT columns.
-func fillsItself(c *schema.Column) bool {
+// fillsItself reports generated columns and those d's database fills
+// (identity, AUTO_INCREMENT).
+func fillsItself(d dialects.Dialect, c *schema.Column) bool {
 	for _, a := range c.Attrs {
-		switch a.(type) {
-		case *schema.GeneratedExpr, *postgres.Identity, *mysql.AutoIncrement:
+		if _, ok := a.(*schema.GeneratedExpr); ok || d.FillsColumn(a) {
 			return true
 		}
 	}
@@ -549,7 +532,7 @@ func fillsItself(c *schema.Column) bool {
 func (l *linter) execFailed(fl *fileLint, i int, err error, explained bool) {
 	s := fl.stmts[i]
 	l.broken = fmt.Sprintf("%s:%d", fl.path, func() int { n, _ := lintLineCol(fl.src, s.Pos); return n }())
-	off, msg, syntax := execSyntaxError(err, s.Text)
+	off, msg, syntax := l.execSyntaxError(err, s.Text)
 	switch {
 	case syntax && explained:
 	case syntax:
@@ -562,38 +545,30 @@ func (l *linter) execFailed(fl *fileLint, i int, err error, explained bool) {
 	}
 }
 
-var tidbSyntax = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*)"\s*$`)
-
 // execSyntaxError tells whether err is a syntax error, with its byte offset in
 // the statement and a short message.
-func execSyntaxError(err error, text string) (off int, msg string, ok bool) {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "42601" {
-		if pe.Position > 0 {
-			off = lintRuneOffset(text, int(pe.Position)-1)
-		}
-		return off, pe.Message, true
+func (l *linter) execSyntaxError(err error, text string) (off int, msg string, ok bool) {
+	e, ok := l.t.Dialect.ReadError(err)
+	if !ok || !e.Syntax {
+		return 0, "", false
 	}
-	var me *gomysql.MySQLError
-	if errors.As(err, &me) && (me.Number == 1064 || me.Number == 1149) {
-		msg = "syntax error"
-		if m := tidbSyntax.FindStringSubmatch(me.Message); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			near := strings.TrimSuffix(strings.TrimSpace(m[3]), ";")
-			msg = fmt.Sprintf("syntax error near %q", lintFirstLine(near))
-			start := lintOffset(text, line, 0)
-			if i := strings.Index(text[start:], near); near != "" && i >= 0 {
-				off = start + i
-			} else if i := strings.Index(text, near); near != "" && i >= 0 {
-				off = i
-			} else {
-				col, _ := strconv.Atoi(m[2])
-				off = lintOffset(text, line, col)
-			}
+	msg = e.Msg
+	switch {
+	case e.Rune > 0:
+		off = lintRuneOffset(text, e.Rune-1)
+	case e.Line > 0:
+		near := strings.TrimSuffix(strings.TrimSpace(e.Near), ";")
+		msg = fmt.Sprintf("%s near %q", e.Msg, lintFirstLine(near))
+		start := lintOffset(text, e.Line, 0)
+		if i := strings.Index(text[start:], near); near != "" && i >= 0 {
+			off = start + i
+		} else if i := strings.Index(text, near); near != "" && i >= 0 {
+			off = i
+		} else {
+			off = lintOffset(text, e.Line, e.Col)
 		}
-		return off, msg, true
 	}
-	return 0, "", false
+	return off, msg, true
 }
 
 func lintRuneOffset(s string, runes int) int {
@@ -696,15 +671,15 @@ func fixRenames(changes schema.Changes, toks []sqlToken) schema.Changes {
 	return changes
 }
 
-// checkSetting is what a TiDB says about tidb_enable_check_constraint.
+// checkSetting is what a server says about the dialect's ChecksSetting.
 type checkSetting struct {
 	asked bool
 	off   bool
 	where string // which database said so
 }
 
-// checkRule is SG101: CHECKs in a TiDB migration that the env's TiDB would
-// silently ignore.
+// checkRule is SG101: CHECKs in a migration that the env's server would
+// silently ignore (TiDB with tidb_enable_check_constraint OFF).
 func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
 	type hit struct {
 		stmt int
@@ -725,7 +700,7 @@ func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
 	}
 	for _, h := range hits {
 		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.tok.off, "SG101",
-			"this CHECK is silently ignored: tidb_enable_check_constraint is OFF on "+s.where+", so TiDB accepts CHECKs but neither stores nor enforces them")
+			"this CHECK is silently ignored: "+l.t.Dialect.ChecksSetting()+" is OFF on "+s.where+", so "+product(l.t.Dialect)+" accepts CHECKs but neither stores nor enforces them")
 	}
 }
 
@@ -745,7 +720,7 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 			*l.checks = checkSetting{asked: true, off: off, where: where}
 			return l.checks
 		}
-		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about tidb_enable_check_constraint: %s", env.Name, where,
+		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about %s: %s", env.Name, where, l.t.Dialect.ChecksSetting(),
 			redact.Secrets(err.Error(), redact.Password(env.URL))))
 	}
 	if env.Dev != "" {
@@ -755,11 +730,19 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 			*l.checks = checkSetting{asked: true, off: off, where: where}
 			return l.checks
 		}
-		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about tidb_enable_check_constraint: %v", env.Name, where, err))
+		l.notes = append(l.notes, fmt.Sprintf("%s: cannot ask %s about %s: %v", env.Name, where, l.t.Dialect.ChecksSetting(), err))
 		return l.checks
 	}
-	l.notes = append(l.notes, env.Name+": tidb_enable_check_constraint not checked (SG101): the env has neither url nor dev")
+	l.notes = append(l.notes, env.Name+": "+l.t.Dialect.ChecksSetting()+" not checked (SG101): the env has neither url nor dev")
 	return l.checks
+}
+
+// product is the dialect's database in messages.
+func product(d dialects.Dialect) string {
+	if rb, ok := d.(dialects.RuleBook); ok {
+		return rb.Rules().Product
+	}
+	return d.Name()
 }
 
 // askChecks asks the TiDB at url, or on db, whether it ignores CHECKs: the

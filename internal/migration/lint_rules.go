@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/all"
 )
 
 // Severity is how much a lint finding matters: an error fails
@@ -63,19 +66,11 @@ var LintRules = []LintRule{
 	{Code: "BC102", Source: "atlas", Analyzer: "incompatible", Severity: SeverityWarning,
 		Title: "Renaming a column",
 		Help:  "Running application versions that use the old name break. Add the new column, copy, switch readers and writers, then drop the old one."},
-	{Code: "MY101", Source: "atlas", Analyzer: "data_depend (MySQL)", Severity: SeverityWarning, Dialects: []string{"tidb"},
-		Title: "Adding a non-nullable column without a default fills existing rows implicitly (TiDB)",
-		Help:  "TiDB writes the type's zero value (0, '', ...) into existing rows. Give the column an explicit DEFAULT or backfill it (see also SG102)."},
-	{Code: "MY102", Source: "atlas", Analyzer: "inline_refs (MySQL)", Severity: SeverityWarning, Dialects: []string{"tidb"},
-		Title: "Inline REFERENCES on a column is ignored (TiDB)",
-		Help:  "Declare the foreign key as a table constraint. schemagen cannot report this one: Atlas finds it with the SQL parser of its CLI, which its library does not include."},
+	// MY101, MY102 and SG101 are TiDB's (dialects/tidb LintCodes).
 
 	{Code: "SG100", Source: "schemagen", Analyzer: "replay", Severity: SeverityError,
 		Title: "Statement fails on a clean dev database",
 		Help:  "The file cannot be applied after the files before it. Fix the statement; the rest of the file (and the env's later files) is only checked lexically."},
-	{Code: "SG101", Source: "schemagen", Analyzer: "portability", Severity: SeverityError, Dialects: []string{"tidb"},
-		Title: "CHECK constraint silently ignored: tidb_enable_check_constraint is OFF",
-		Help:  "TiDB accepts the CHECK but neither stores nor enforces it. Run SET GLOBAL tidb_enable_check_constraint = ON on that TiDB before applying."},
 	{Code: "SG102", Source: "schemagen", Analyzer: "portability", Severity: SeverityError,
 		Title: "NOT NULL column without a default added to a table that may hold rows",
 		Help:  "PostgreSQL fails on a non-empty table; TiDB fills existing rows with a zero value. Add a DEFAULT, or add the column nullable, backfill it and make it NOT NULL."},
@@ -91,6 +86,20 @@ var LintRules = []LintRule{
 	{Code: "SG106", Source: "schemagen", Analyzer: "nolint", Severity: SeverityWarning, NoSuppress: true,
 		Title: "nolint comment that applies to nothing",
 		Help:  "Put it directly above the statement (no blank line between) or in the file's header (followed by a blank line)."},
+}
+
+// The lint codes of one dialect only.
+func init() {
+	for _, d := range all.Dialects() {
+		for _, c := range d.LintCodes() {
+			sev := SeverityWarning
+			if c.Error {
+				sev = SeverityError
+			}
+			LintRules = append(LintRules, LintRule{Code: c.Code, Source: c.Source, Analyzer: c.Analyzer, Severity: sev,
+				Title: c.Title, Help: c.Help, Dialects: []string{d.Name()}})
+		}
+	}
 }
 
 // LookupLintRule returns the rule of a code.
@@ -112,6 +121,15 @@ type lexFinding struct {
 // lexicalFindings applies the rules that read a statement's text: another
 // dialect's syntax (SG103) and data statements (SG104).
 func lexicalFindings(dialect string, toks []sqlToken) []lexFinding {
+	d := all.Get(dialect)
+	if d == nil {
+		return syntaxFindings(-1, toks)
+	}
+	return syntaxFindings(d.Syntax(), toks)
+}
+
+// syntaxFindings is lexicalFindings for a dialect written in syntax.
+func syntaxFindings(syntax dialects.Syntax, toks []sqlToken) []lexFinding {
 	if len(toks) == 0 {
 		return nil
 	}
@@ -127,10 +145,10 @@ func lexicalFindings(dialect string, toks []sqlToken) []lexFinding {
 		seen[marker] = len(out)
 		out = append(out, lexFinding{code: "SG103", off: off, msg: fmt.Sprintf(format, args...)})
 	}
-	switch dialect {
-	case "postgres":
+	switch syntax {
+	case dialects.SyntaxPostgreSQL:
 		postgresMismatch(kind, toks, add)
-	case "tidb":
+	case dialects.SyntaxMySQL:
 		tidbMismatch(kind, toks, add)
 	}
 	for i, n := range more {

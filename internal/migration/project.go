@@ -53,11 +53,8 @@ func dialectOf(e *atlasconf.Env) (dialects.Dialect, error) {
 		if err != nil || u.Scheme == "" {
 			continue
 		}
-		switch u.Scheme {
-		case "postgres", "postgresql":
-			return all.Get("postgres"), nil
-		case "mysql", "tidb":
-			return all.Get("tidb"), nil
+		if d := all.ForScheme(u.Scheme); d != nil {
+			return d, nil
 		}
 	}
 	if d := all.Get(e.Name); d != nil {

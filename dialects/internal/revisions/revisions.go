@@ -16,6 +16,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"github.com/schemagen/schemagen/dialects"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ import (
 
 // Name is the table's name (and, where the table has a schema of its own,
 // the schema's).
-const Name = "atlas_schema_revisions"
+const Name = dialects.RevisionTable
 
 // identifierVersion is the version of the Atlas CLI's identifier row.
 const identifierVersion = ".atlas_cloud_identifier"

@@ -1,0 +1,28 @@
+package dialects
+
+import (
+	"net/url"
+
+	"ariga.io/atlas/sql/schema"
+)
+
+// Database is what a dialect knows about connecting to and changing its
+// databases, which shared code asks instead of naming the dialect.
+type Database interface {
+	// Schemes are the URL schemes of this dialect's databases, the first
+	// the one messages suggest.
+	Schemes() []string
+	// TransactionalDDL reports whether DDL runs inside a transaction and
+	// rolls back with it, so that a migration file can run in one.
+	TransactionalDDL() bool
+	// CheckTarget reports what a database URL of this dialect lacks to be
+	// migrated (a URL that names no database where the revisions table
+	// lives in the connected database), as a phrase following the URL, or
+	// "".
+	CheckTarget(u *url.URL) string
+	// Volatile reports whether an inspected attribute says nothing a diff
+	// compares and can differ between two databases of one schema: it
+	// identifies the object in one database only (an OID) or changes with
+	// the data (an AUTO_INCREMENT counter, CREATE TABLE text holding one).
+	Volatile(a schema.Attr) bool
+}

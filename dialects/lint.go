@@ -1,0 +1,67 @@
+package dialects
+
+import (
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+)
+
+// Lint is what `migrate lint` asks a dialect about its migration files.
+type Lint interface {
+	// AtlasLint returns Atlas's own driver on conn and its name, for which
+	// Atlas registers the analyzers that check this dialect's migrations
+	// (sqlcheck.AnalyzerFor); the dialect's package imports them.
+	AtlasLint(conn schema.ExecQuerier) (name string, drv migrate.Driver, err error)
+	// Syntax is the family of SQL the dialect's migration files are
+	// written in: how they are lexed and what is foreign to them.
+	Syntax() Syntax
+	// OneSchema reports whether a connection sees one schema, the
+	// connected database, rather than a realm of schemas.
+	OneSchema() bool
+	// ReadError reads a database's error on one statement.
+	ReadError(err error) (StmtError, bool)
+	// LintCodes are the lint codes only this dialect's migrations get.
+	LintCodes() []LintCode
+	// ChecksSetting is the server setting under which the server accepts
+	// CHECK constraints without keeping them (ServerWarnings then says so),
+	// or "": lint asks the env's server (SG101).
+	ChecksSetting() string
+	// FillsColumn reports whether a column attribute makes the database
+	// fill the column by itself (an identity, AUTO_INCREMENT), so that it
+	// needs no default.
+	FillsColumn(a schema.Attr) bool
+}
+
+// Syntax is a family of SQL.
+type Syntax int
+
+// The families of SQL.
+const (
+	// SyntaxPostgreSQL: double-quoted identifiers, E'' strings.
+	SyntaxPostgreSQL Syntax = iota
+	// SyntaxMySQL: backquoted identifiers, # comments, backslash escapes.
+	SyntaxMySQL
+)
+
+// StmtError is what a dialect reads from a database's error on a statement.
+type StmtError struct {
+	// Syntax: the statement does not parse.
+	Syntax bool
+	Msg    string
+	// Rune is the 1-based character position of the error in the
+	// statement (0: unknown).
+	Rune int
+	// Line (1-based) and Col locate the error, near the text Near, when
+	// Line > 0.
+	Line, Col int
+	Near      string
+}
+
+// LintCode is a lint code of one dialect.
+type LintCode struct {
+	Code string
+	// Source is "atlas" (an analyzer of Atlas's driver) or "schemagen";
+	// Analyzer names it.
+	Source, Analyzer string
+	Error            bool
+	Title, Help      string
+}

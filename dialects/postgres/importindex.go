@@ -1,0 +1,54 @@
+package postgres
+
+import (
+	"strings"
+
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects"
+)
+
+// ModelTerms implements dialects.Importer: PostgreSQL's types are the
+// model's terms where the dialects differ.
+func (Dialect) ModelTerms() bool { return true }
+
+// ReadIndex implements dialects.Importer: operator classes other than the
+// default, a method other than btree, the predicate, and whether a UNIQUE
+// constraint owns the index.
+func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
+	var f dialects.IndexFacts
+	for i, p := range idx.Parts {
+		for _, a := range p.Attrs {
+			if oc, ok := a.(*postgres.IndexOpClass); ok && !oc.Default {
+				if f.OpClasses == nil {
+					f.OpClasses = make([]string, len(idx.Parts))
+				}
+				f.OpClasses[i] = oc.Name
+			}
+		}
+	}
+	for _, a := range idx.Attrs {
+		switch a := a.(type) {
+		case *postgres.IndexType:
+			if !strings.EqualFold(a.T, "btree") {
+				f.Using = strings.ToLower(a.T)
+			}
+		case *postgres.IndexPredicate:
+			f.Predicate, f.HasPredicate = a.P, true
+		case *postgres.Constraint:
+			// Foreign keys that rest on the index are listed too.
+			f.Unique = f.Unique || a.IsUnique() && a.N == idx.Name
+		}
+	}
+	return f
+}
+
+// InspectAdvice implements dialects.Importer: a role that can read no schema
+// of its search_path.
+func (Dialect) InspectAdvice(msg string) string {
+	if strings.Contains(msg, "search_path was not found") {
+		return "there is no schema this role can read (grant it USAGE on the schema and SELECT on its tables): "
+	}
+	return ""
+}
