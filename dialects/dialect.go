@@ -319,6 +319,10 @@ type Rules struct {
 	LowerUnquoted bool
 	// Namespaces are the name scopes; an object kind may be in several.
 	Namespaces []Namespace
+	// FKIndexName: an index may have its foreign key's name when the key's
+	// columns lead it, as the index the database makes for a key is named
+	// (TiDB), although the two kinds otherwise share a name space.
+	FKIndexName bool
 	// MaxKeyBytes bounds the bytes of one index key (0: no limit the model
 	// can reach).
 	MaxKeyBytes int

@@ -30,6 +30,9 @@ type Object struct {
 	Table string // "" for tables
 	Name  string
 	Range hcl.Range
+	// Cols are the columns of a foreign key, or the leading plain columns
+	// of an index.
+	Cols []string
 }
 
 // Objects returns the named objects of s that exist in dialect d, in the
@@ -51,30 +54,46 @@ func objects(s *compiler.Schema, d string) []Object {
 		if t.Overrides.Skipped(d) {
 			continue
 		}
-		out = append(out, Object{dialects.KindTable, "", t.Name, t.Range})
+		out = append(out, Object{Kind: dialects.KindTable, Name: t.Name, Range: t.Range})
 		for _, c := range t.Columns {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{dialects.KindColumn, t.Name, c.Name, c.Range})
+				out = append(out, Object{Kind: dialects.KindColumn, Table: t.Name, Name: c.Name, Range: c.Range})
 			}
 		}
 		for _, u := range t.Uniques {
-			out = append(out, Object{dialects.KindUnique, t.Name, u.Overrides.NameIn(d, u.Name), u.Range})
+			out = append(out, Object{Kind: dialects.KindUnique, Table: t.Name, Name: u.Overrides.NameIn(d, u.Name), Range: u.Range})
 		}
 		for _, c := range t.Checks {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{dialects.KindCheck, t.Name, c.Overrides.NameIn(d, c.Name), c.Range})
+				out = append(out, Object{Kind: dialects.KindCheck, Table: t.Name, Name: c.Overrides.NameIn(d, c.Name), Range: c.Range})
 			}
 		}
 		for _, fk := range t.ForeignKeys {
-			out = append(out, Object{dialects.KindForeignKey, t.Name, fk.Overrides.NameIn(d, fk.Name), fk.Range})
+			out = append(out, Object{Kind: dialects.KindForeignKey, Table: t.Name, Name: fk.Overrides.NameIn(d, fk.Name), Range: fk.Range, Cols: fk.Columns})
 		}
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) {
-				out = append(out, Object{dialects.KindIndex, t.Name, idx.Overrides.NameIn(d, idx.Name), idx.Range})
+				var cols []string
+				for _, p := range idx.Parts {
+					if p.Expr != nil {
+						break
+					}
+					cols = append(cols, p.Column)
+				}
+				out = append(out, Object{Kind: dialects.KindIndex, Table: t.Name, Name: idx.Overrides.NameIn(d, idx.Name), Range: idx.Range, Cols: cols})
 			}
 		}
 	}
 	return out
+}
+
+// keyIndex reports whether idx is an index led by the columns of foreign
+// key fk, which may carry the key's name.
+func keyIndex(fk, idx Object) bool {
+	if fk.Kind != dialects.KindForeignKey || idx.Kind != dialects.KindIndex || len(fk.Cols) == 0 || len(idx.Cols) < len(fk.Cols) {
+		return false
+	}
+	return slices.Equal(idx.Cols[:len(fk.Cols)], fk.Cols)
 }
 
 // clashes reports whether a and b must have different names under ns.
@@ -134,6 +153,9 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			}
 			if prev.Name == o.Name && clashes(Neutral, prev, o) {
 				continue // the compiler reports it
+			}
+			if r.FKIndexName && prev.Table == o.Table && (keyIndex(prev, o) || keyIndex(o, prev)) {
+				continue
 			}
 			where := ""
 			if prev.Table != "" {

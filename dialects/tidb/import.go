@@ -274,11 +274,36 @@ func (Dialect) Implicit(t *schema.Table, idx *schema.Index) bool {
 		if fk.Symbol != idx.Name || len(fk.Columns) != len(idx.Parts) || idx.Unique {
 			continue
 		}
-		same := true
-		for i, c := range fk.Columns {
-			same = same && idx.Parts[i].C != nil && idx.Parts[i].C.Name == c.Name
+		if leads(fk, idx) && !coveredElsewhere(t, fk, idx) {
+			return true
 		}
-		if same {
+	}
+	return false
+}
+
+// leads reports whether fk's columns lead idx.
+func leads(fk *schema.ForeignKey, idx *schema.Index) bool {
+	if idx == nil || len(idx.Parts) < len(fk.Columns) {
+		return false
+	}
+	for i, c := range fk.Columns {
+		if idx.Parts[i].C == nil || idx.Parts[i].C.Name != c.Name {
+			return false
+		}
+	}
+	return true
+}
+
+// coveredElsewhere reports whether another index of t, or its primary key,
+// is led by fk's columns: the DDL from the model declares indexes with the
+// table, so TiDB would not make fk's index again, and the one the live
+// database has (made before the covering index came) is the model's to keep.
+func coveredElsewhere(t *schema.Table, fk *schema.ForeignKey, own *schema.Index) bool {
+	if leads(fk, t.PrimaryKey) {
+		return true
+	}
+	for _, idx := range t.Indexes {
+		if idx != own && leads(fk, idx) {
 			return true
 		}
 	}

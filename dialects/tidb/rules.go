@@ -15,6 +15,7 @@ var limits = &dialects.Rules{
 			Why: "a table's indexes and constraints share one name space (error 1061)"},
 		{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true, Why: "column names are unique per table"},
 	},
+	FKIndexName: true,
 	// max-index-length's default.
 	MaxKeyBytes: 3072,
 	// tidb_allow_function_for_expression_index's default, among the portable
