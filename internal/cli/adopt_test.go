@@ -11,9 +11,9 @@ import (
 )
 
 // The databases of a team that migrated by hand, one per dialect, with rows.
-// (On TiDB the index on team_id comes with the table: created later, it
-// would sit beside the index TiDB made for the foreign key, which import
-// leaves out of the model.)
+// (On TiDB the index on team_id comes with the table; created later, it
+// sits beside the index TiDB made for the foreign key, which import then
+// keeps: see importer's TestTiDBForeignKeyIndexKeptWhenCovered.)
 const (
 	handPostgres = `
 CREATE TABLE teams (
