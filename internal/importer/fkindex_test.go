@@ -1,15 +1,11 @@
 package importer_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
-	"github.com/schemagen/schemagen/internal/gen"
-	"github.com/schemagen/schemagen/internal/importer"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -27,20 +23,12 @@ CREATE TABLE c (id BIGINT NOT NULL PRIMARY KEY, p_id BIGINT NOT NULL, note VARCH
 CREATE INDEX c_p_note_idx ON c (p_id, note);
 CREATE TABLE d (id BIGINT NOT NULL PRIMARY KEY, p_id BIGINT NOT NULL, CONSTRAINT d_p_fk FOREIGN KEY (p_id) REFERENCES p (id));
 `))
-	r, err := importer.Import(context.Background(), []string{a.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := compiler.Write(r.Schema, r.Notes)
+	_, src, out := importAndCompile(t, a.URL)
 	if !strings.Contains(string(src), `index "c_p_fk"`) {
 		t.Errorf("the index TiDB made for c_p_fk, covered since by c_p_note_idx, is not in the model:\n%s", src)
 	}
 	if strings.Contains(string(src), `index "d_p_fk"`) {
 		t.Errorf("the index TiDB makes for d_p_fk by itself is in the model:\n%s", src)
-	}
-	out := gen.CompileSource("imported.hcl", src)
-	if out.Failed() {
-		t.Fatalf("%v\n%s", out.Diags, src)
 	}
 	b := dbtest.New(t, "tidb")
 	testproject.RunSQL(t, b, out.Outputs["tidb"].SQL)

@@ -112,7 +112,6 @@ func TestHandwrittenTiDB(t *testing.T) {
 }
 
 func roundTripHandwritten(t *testing.T, h handwritten) {
-	ctx := context.Background()
 	ddl, err := os.ReadFile(h.file)
 	if err != nil {
 		t.Fatal(err)
@@ -121,24 +120,7 @@ func roundTripHandwritten(t *testing.T, h handwritten) {
 	a := dbtest.New(t, h.dialect)
 	testproject.RunSQL(t, a, ddl)
 
-	r, err := importer.Import(ctx, []string{a.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := compiler.Write(r.Schema, r.Notes)
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("summary:\n%s\nimported model:\n%s", strings.Join(r.Summary, "\n"), model)
-		}
-	})
-	out := gen.CompileSource("imported.hcl", model)
-	if out.Failed() {
-		var msgs []string
-		for _, d := range out.Diags {
-			msgs = append(msgs, d.Error())
-		}
-		t.Fatalf("the imported model does not compile:\n%s", strings.Join(msgs, "\n"))
-	}
+	r, model, out := importAndCompile(t, a.URL)
 	b := dbtest.New(t, h.dialect)
 	testproject.RunSQL(t, b, out.Outputs[h.dialect].SQL)
 	t.Cleanup(func() {
@@ -474,6 +456,32 @@ func countTables(objects []string) int {
 		}
 	}
 	return n
+}
+
+// importAndCompile imports the databases at urls, writes the model and
+// compiles it, which must succeed; on a failure of the test the summary and
+// the model are logged.
+func importAndCompile(t *testing.T, urls ...string) (*importer.Result, []byte, *gen.Result) {
+	t.Helper()
+	r, err := importer.Import(context.Background(), urls, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := compiler.Write(r.Schema, r.Notes)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("summary:\n%s\nimported model:\n%s", strings.Join(r.Summary, "\n"), model)
+		}
+	})
+	out := gen.CompileSource("imported.hcl", model)
+	if out.Failed() {
+		var msgs []string
+		for _, d := range out.Diags {
+			msgs = append(msgs, d.Error())
+		}
+		t.Fatalf("the imported model does not compile:\n%s", strings.Join(msgs, "\n"))
+	}
+	return r, model, out
 }
 
 // withoutChecks removes from a catalog the lines of the checks left out.

@@ -43,24 +43,7 @@ func TestHandwrittenPair(t *testing.T) {
 			t.Errorf("the model imported from %s alone does not compile: %v", d, out.Diags)
 		}
 	}
-	r, err := importer.Import(ctx, []string{orig["postgres"].URL, orig["tidb"].URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := compiler.Write(r.Schema, r.Notes)
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("summary:\n%s\nimported model:\n%s", strings.Join(r.Summary, "\n"), model)
-		}
-	})
-	out := gen.CompileSource("imported.hcl", model)
-	if out.Failed() {
-		var msgs []string
-		for _, d := range out.Diags {
-			msgs = append(msgs, d.Error())
-		}
-		t.Fatalf("the imported model does not compile:\n%s", strings.Join(msgs, "\n"))
-	}
+	r, model, out := importAndCompile(t, orig["postgres"].URL, orig["tidb"].URL)
 	if n := len(r.Schema.Tables); n < 40 {
 		t.Errorf("%d tables, want at least 40", n)
 	}
