@@ -84,7 +84,12 @@ func (g *rnd) Model() *Model {
 			t.FKs = append(t.FKs, fk)
 		}
 		for k := range g.n(3) {
-			t.Checks = append(t.Checks, Check{Name: fmt.Sprintf("%s_ck%d", t.Name, k), Expr: g.boolExpr(t, 2)})
+			ck := Check{Name: fmt.Sprintf("%s_ck%d", t.Name, k), Expr: g.boolExpr(t, 2)}
+			if g.chance(0.1) {
+				// A live database's own name for the check in one dialect.
+				ck.Override = fmt.Sprintf("%s {\n  name = %q\n}", pick(g, []string{"postgres", "tidb"}), ck.Name+"_own")
+			}
+			t.Checks = append(t.Checks, ck)
 		}
 		// Names that clash on one database only: the compiler must refuse them.
 		if g.chance(0.03) && len(t.Checks) > 0 {
@@ -333,6 +338,8 @@ func (g *rnd) index(t *Table, name string) Index {
 		if idx.Unique {
 			idx.Override = ""
 		}
+	} else if g.chance(0.05) {
+		idx.Override = fmt.Sprintf("tidb {\n  name = %q\n}", idx.Name+"_own")
 	}
 	return idx
 }
