@@ -22,6 +22,7 @@ type Dialect interface {
 	Name() string
 	Database
 	Lint
+	Describer
 	// Generate lowers and renders the schema. Errors mean that the model's
 	// meaning cannot be kept in this dialect; warnings are kept in Output too.
 	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)

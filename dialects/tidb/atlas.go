@@ -12,6 +12,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/schemagen/schemagen/dialects/internal/describe"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
@@ -358,3 +359,9 @@ func splitModifyChecks(changes []schema.Change) []schema.Change {
 	}
 	return changes
 }
+
+// Describe implements dialects.Describer with Atlas's MySQL type printer
+// (TiDB has no partial indexes).
+func (Dialect) Describe(obj any) string { return printer.Object(obj) }
+
+var printer = describe.Printer{FormatType: mysql.FormatType}
