@@ -224,10 +224,10 @@ type Check struct {
 
 // Index is a named index.
 type Index struct {
-	Name      string
-	Unique    bool
-	Parts     []*IndexPart
-	Where     expr.Node
+	Name   string
+	Unique bool
+	Parts  []*IndexPart
+	Where  expr.Node
 	// Attrs are what some dialects know of the index and the others leave
 	// out: its method (IndexMethod).
 	Attrs     []Attr
@@ -240,9 +240,9 @@ type Index struct {
 
 // IndexPart is one key part of an index: a column or an expression.
 type IndexPart struct {
-	Column  string
-	Expr    expr.Node
-	Desc    bool
+	Column string
+	Expr   expr.Node
+	Desc   bool
 	// Attrs are what some dialects know of the key part and the others
 	// leave out: its operator class (OpClass).
 	Attrs []Attr
