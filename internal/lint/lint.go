@@ -1,4 +1,11 @@
-package migration
+// Package lint is `schemagen migrate lint`: before a migration file reaches a
+// database, it says what the file would do there that needs a second look:
+// data lost, statements that fail on rows already present, locks that stall
+// writes, another dialect's syntax, and data changes the analyzers cannot
+// read. It replays the directory on a scratch dev database and runs Atlas's
+// analyzers and schemagen's rules on what each statement changed; the
+// dialect of each directory contributes its own rules (dialects.Lint).
+package lint
 
 import (
 	"context"
@@ -19,11 +26,12 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
-// LintOptions selects the files `migrate lint` checks in each directory.
-type LintOptions struct {
+// Options selects the files `migrate lint` checks in each directory.
+type Options struct {
 	// GitBase lints the files added or changed since this git ref (in the
 	// working tree, untracked files included).
 	GitBase string
@@ -31,41 +39,41 @@ type LintOptions struct {
 	Latest int
 }
 
-// LintFinding is one lint result.
-type LintFinding struct {
-	Env       string       `json:"env"`
-	Dialect   string       `json:"dialect"`
-	File      string       `json:"file"`
-	Line      int          `json:"line"`
-	Column    int          `json:"column"`
-	Statement int          `json:"statement,omitempty"` // 1-based; 0: the file
-	Code      string       `json:"code"`
-	Severity  LintSeverity `json:"severity"`
-	Message   string       `json:"message"`
+// Finding is one lint result.
+type Finding struct {
+	Env       string   `json:"env"`
+	Dialect   string   `json:"dialect"`
+	File      string   `json:"file"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	Statement int      `json:"statement,omitempty"` // 1-based; 0: the file
+	Code      string   `json:"code"`
+	Severity  Severity `json:"severity"`
+	Message   string   `json:"message"`
 	// Suppressed by a nolint comment, whose reason is Reason.
 	Suppressed bool   `json:"suppressed"`
 	Reason     string `json:"reason,omitempty"`
 }
 
-// LintedFile is a migration file that was linted.
-type LintedFile struct {
+// File is a migration file that was linted.
+type File struct {
 	Env        string `json:"env"`
 	Dialect    string `json:"dialect"`
 	File       string `json:"file"`
 	Statements int    `json:"statements"`
 }
 
-// LintReport is the result of Lint.
-type LintReport struct {
-	Files    []LintedFile
-	Findings []LintFinding
+// Report is the result of Lint.
+type Report struct {
+	Files    []File
+	Findings []Finding
 	// Notes say what was not checked and why.
 	Notes []string
 }
 
 // Counts returns the numbers of unsuppressed errors and warnings, and of
 // suppressed findings.
-func (r *LintReport) Counts() (errs, warnings, suppressed int) {
+func (r *Report) Counts() (errs, warnings, suppressed int) {
 	for _, f := range r.Findings {
 		switch {
 		case f.Suppressed:
@@ -84,11 +92,11 @@ func (r *LintReport) Counts() (errs, warnings, suppressed int) {
 // it lints, computes what each statement changes, and runs Atlas's analyzers
 // and schemagen's rules on that. Files that do not match atlas.sum are
 // refused (*SumError).
-func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*LintReport, error) {
+func Run(ctx context.Context, dev *migration.Dev, targets []migration.Target, opts Options) (*Report, error) {
 	if opts.GitBase == "" && opts.Latest <= 0 {
 		opts.Latest = 1
 	}
-	r := &LintReport{}
+	r := &Report{}
 	for _, t := range targets {
 		if err := lintTarget(ctx, dev, t, opts, r); err != nil {
 			return nil, fmt.Errorf("env %s: %w", t.Env.Name, err)
@@ -97,12 +105,12 @@ func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*L
 	return r, nil
 }
 
-func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *LintReport) error {
-	dir, err := OpenDir(t.Env.Dir, false)
+func lintTarget(ctx context.Context, dev *migration.Dev, t migration.Target, opts Options, r *Report) error {
+	dir, err := migration.OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return err
 	}
-	if err := CheckSum(dir); err != nil {
+	if err := migration.CheckSum(dir); err != nil {
 		return err
 	}
 	files, err := dir.Files()
@@ -160,7 +168,7 @@ func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *Li
 
 // linter lints the files of one directory on one scratch database, in order.
 type linter struct {
-	t         Target
+	t         migration.Target
 	db        *sql.DB
 	mysql     bool           // MySQL quoting and comments
 	drv       migrate.Driver // the dialect's driver: inspects and diffs
@@ -174,7 +182,7 @@ type linter struct {
 	notes     []string
 }
 
-func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
+func newLinter(ctx context.Context, t migration.Target, db *sql.DB) (*linter, error) {
 	l := &linter{t: t, db: db}
 	drv, err := t.Dialect.OpenAtlas(db)
 	if err != nil {
@@ -276,7 +284,7 @@ func (l *linter) replay(ctx context.Context, path string, f migrate.File) error 
 	}
 	for i, s := range stmts {
 		if _, err := l.db.ExecContext(ctx, s.Text); err != nil {
-			return &ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
+			return &migration.ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
 		}
 		l.replayed = true
 	}
@@ -291,18 +299,18 @@ type fileLint struct {
 	src      string
 	stmts    []*migrate.Stmt
 	toks     [][]sqlToken
-	findings []LintFinding
+	findings []Finding
 }
 
 // add records a finding at byte offset off of the file, on statement stmt
 // (1-based, 0 for the file).
 func (fl *fileLint) add(stmt, off int, code, msg string) {
 	sev := SeverityWarning
-	if rule, ok := LookupLintRule(code); ok {
+	if rule, ok := LookupRule(code); ok {
 		sev = rule.Severity
 	}
 	line, col := lintLineCol(fl.src, off)
-	fl.findings = append(fl.findings, LintFinding{
+	fl.findings = append(fl.findings, Finding{
 		Env: fl.l.t.Env.Name, Dialect: fl.l.t.Dialect.Name(), File: fl.path,
 		Line: line, Column: col, Statement: stmt, Code: code, Severity: sev, Message: msg,
 	})
@@ -327,10 +335,10 @@ func lintLineCol(src string, off int) (line, col int) {
 	return line, col
 }
 
-func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (LintedFile, []LintFinding, error) {
+func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (File, []Finding, error) {
 	src := string(f.Bytes())
 	fl := &fileLint{l: l, path: path, src: src}
-	lf := LintedFile{Env: l.t.Env.Name, Dialect: l.t.Dialect.Name(), File: path}
+	lf := File{Env: l.t.Env.Name, Dialect: l.t.Dialect.Name(), File: path}
 	stmts, err := l.stmts(src)
 	if err != nil {
 		// The file does not even split into statements.
@@ -381,7 +389,7 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Lin
 			fd.Suppressed, fd.Reason = true, reason
 		}
 	}
-	slices.SortStableFunc(fl.findings, func(a, b LintFinding) int {
+	slices.SortStableFunc(fl.findings, func(a, b Finding) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
@@ -747,7 +755,7 @@ func product(d dialects.Dialect) string {
 
 // askChecks asks the TiDB at url, or on db, whether it ignores CHECKs: the
 // dialect reports that among its server warnings.
-func askChecks(ctx context.Context, t Target, url string, db *sql.DB) (off bool, err error) {
+func askChecks(ctx context.Context, t migration.Target, url string, db *sql.DB) (off bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if db == nil {

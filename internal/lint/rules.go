@@ -1,4 +1,4 @@
-package migration
+package lint
 
 import (
 	"fmt"
@@ -11,20 +11,20 @@ import (
 
 // Severity is how much a lint finding matters: an error fails
 // `schemagen migrate lint` (exit 1) unless a nolint comment suppresses it.
-type LintSeverity string
+type Severity string
 
 // Severities.
 const (
-	SeverityError   LintSeverity = "error"
-	SeverityWarning LintSeverity = "warning"
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
 )
 
-// LintRule describes one lint code.
-type LintRule struct {
+// Rule describes one lint code.
+type Rule struct {
 	Code     string
 	Source   string // "atlas" (an analyzer of ariga.io/atlas/sql/sqlcheck) or "schemagen"
 	Analyzer string // Atlas's analyzer name, or schemagen's rule group
-	Severity LintSeverity
+	Severity Severity
 	Title    string // one line
 	Help     string // what to do about it
 	// Dialects the rule applies to (empty: all).
@@ -33,9 +33,9 @@ type LintRule struct {
 	NoSuppress bool
 }
 
-// LintRules lists every code `migrate lint` reports, Atlas's and schemagen's;
+// Rules lists every code `migrate lint` reports, Atlas's and schemagen's;
 // docs/lint.md documents each one.
-var LintRules = []LintRule{
+var Rules = []Rule{
 	{Code: "DS101", Source: "atlas", Analyzer: "destructive", Severity: SeverityError,
 		Title: "Dropping a schema",
 		Help:  "Every table of the schema and its rows are lost. Make sure it is empty or backed up, then suppress with a reason."},
@@ -96,19 +96,19 @@ func init() {
 			if c.Error {
 				sev = SeverityError
 			}
-			LintRules = append(LintRules, LintRule{Code: c.Code, Source: c.Source, Analyzer: c.Analyzer, Severity: sev,
+			Rules = append(Rules, Rule{Code: c.Code, Source: c.Source, Analyzer: c.Analyzer, Severity: sev,
 				Title: c.Title, Help: c.Help, Dialects: []string{d.Name()}})
 		}
 	}
 }
 
-// LookupLintRule returns the rule of a code.
-func LookupLintRule(code string) (LintRule, bool) {
-	i := slices.IndexFunc(LintRules, func(r LintRule) bool { return r.Code == code })
+// LookupRule returns the rule of a code.
+func LookupRule(code string) (Rule, bool) {
+	i := slices.IndexFunc(Rules, func(r Rule) bool { return r.Code == code })
 	if i < 0 {
-		return LintRule{}, false
+		return Rule{}, false
 	}
-	return LintRules[i], true
+	return Rules[i], true
 }
 
 // lexFinding is a finding of a lexical rule, at a byte offset of a statement.
