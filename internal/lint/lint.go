@@ -170,7 +170,6 @@ func lintTarget(ctx context.Context, dev *migration.Dev, t migration.Target, opt
 type linter struct {
 	t         migration.Target
 	db        *sql.DB
-	mysql     bool           // MySQL quoting and comments
 	drv       migrate.Driver // the dialect's driver: inspects and diffs
 	dev       *sqlclient.Client
 	scanner   migrate.StmtScanner
@@ -194,7 +193,6 @@ func newLinter(ctx context.Context, t migration.Target, db *sql.DB) (*linter, er
 	if err != nil {
 		return nil, err
 	}
-	l.mysql = t.Dialect.Syntax() == dialects.SyntaxMySQL
 	l.dev = &sqlclient.Client{Name: name, DB: db, Driver: raw}
 	// The dialect's own scanner, as every command that reads the directory.
 	l.scanner = t.Dialect
@@ -298,7 +296,7 @@ type fileLint struct {
 	path     string
 	src      string
 	stmts    []*migrate.Stmt
-	toks     [][]sqlToken
+	reads    []dialects.StmtLint // what the dialect read in each statement
 	findings []Finding
 }
 
@@ -360,11 +358,11 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Fil
 	}
 	lexSG103 := map[int]bool{} // statements with a lexical SG103
 	for i, s := range stmts {
-		toks := tokenizeSQL(s.Text, l.mysql)
-		fl.toks = append(fl.toks, toks)
-		for _, x := range syntaxFindings(l.t.Dialect.Syntax(), toks) {
-			fl.add(i+1, s.Pos+x.off, x.code, x.msg)
-			if x.code == "SG103" {
+		read := l.t.Dialect.LintStmt(s.Text)
+		fl.reads = append(fl.reads, read)
+		for _, x := range read.Findings {
+			fl.add(i+1, s.Pos+x.Off, x.Code, x.Msg)
+			if x.Code == "SG103" {
 				lexSG103[i+1] = true
 			}
 		}
@@ -442,7 +440,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return fmt.Errorf("%s: statement %d: %w", fl.path, i+1, err)
 		}
-		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.toks[i])})
+		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.reads[i].Rename)})
 		l.state = next
 	}
 	if whole && len(fl.stmts) > 0 {
@@ -600,46 +598,8 @@ func lintFirstLine(s string) string {
 // fixRenames turns the drop and add that a diff sees for a renaming
 // statement into the rename it is, as Atlas's CLI does with its SQL parser,
 // so that BC101/BC102 report renames and DS102/DS103 do not.
-func fixRenames(changes schema.Changes, toks []sqlToken) schema.Changes {
-	kind := stmtKind(toks)
-	name := func(i int) string {
-		if i < len(toks) && (toks[i].kind == tokWord || toks[i].kind == tokDQuote || toks[i].kind == tokBQuote) {
-			return unquoteIdent(toks[i])
-		}
-		return ""
-	}
-	var fromT, toT, fromC, toC string
-	switch kind {
-	case "RENAME TABLE":
-		if len(toks) >= 5 && toks[3].upper() == "TO" {
-			fromT, toT = name(2), name(4)
-		}
-	case "ALTER TABLE":
-		for i := 2; i < len(toks); i++ {
-			if toks[i].depth != 0 {
-				continue
-			}
-			switch toks[i].upper() {
-			case "RENAME":
-				switch n := toks[min(i+1, len(toks)-1)].upper(); {
-				case n == "TO" || n == "AS":
-					toT = name(i + 2)
-				case n == "COLUMN":
-					if toks[min(i+3, len(toks)-1)].upper() == "TO" {
-						fromC, toC = name(i+2), name(i+4)
-					}
-				case toks[min(i+2, len(toks)-1)].upper() == "TO":
-					fromC, toC = name(i+1), name(i+3)
-				}
-			case "CHANGE":
-				j := i + 1
-				if toks[min(j, len(toks)-1)].upper() == "COLUMN" {
-					j++
-				}
-				fromC, toC = name(j), name(j+1)
-			}
-		}
-	}
+func fixRenames(changes schema.Changes, r dialects.Rename) schema.Changes {
+	fromT, toT, fromC, toC := r.FromTable, r.ToTable, r.FromColumn, r.ToColumn
 	if fromC != "" && toC != "" && !strings.EqualFold(fromC, toC) {
 		for _, c := range changes {
 			m, ok := c.(*schema.ModifyTable)
@@ -689,14 +649,11 @@ type checkSetting struct {
 // checkRule is SG101: CHECKs in a migration that the env's server would
 // silently ignore (TiDB with tidb_enable_check_constraint OFF).
 func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
-	type hit struct {
-		stmt int
-		tok  sqlToken
-	}
+	type hit struct{ stmt, off int }
 	var hits []hit
-	for i, toks := range fl.toks {
-		for _, t := range checkTokens(toks) {
-			hits = append(hits, hit{i, t})
+	for i, read := range fl.reads {
+		for _, off := range read.Checks {
+			hits = append(hits, hit{i, off})
 		}
 	}
 	if len(hits) == 0 {
@@ -707,7 +664,7 @@ func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
 		return
 	}
 	for _, h := range hits {
-		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.tok.off, "SG101",
+		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.off, "SG101",
 			"this CHECK is silently ignored: "+l.t.Dialect.ChecksSetting()+" is OFF on "+s.where+", so "+product(l.t.Dialect)+" accepts CHECKs but neither stores nor enforces them")
 	}
 }
