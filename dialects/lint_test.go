@@ -49,6 +49,7 @@ func TestLintStmtChecksAndRenames(t *testing.T) {
 		{"tidb", "CREATE TABLE `t` (`a` int CHECK (`a` > 0), `check` int, CONSTRAINT `c` CHECK (`a` < 9)) -- CHECK", []int{26, 71}, dialects.Rename{}},
 		{"tidb", "INSERT INTO `t` VALUES ('CHECK')", nil, dialects.Rename{}},
 		{"tidb", "ALTER TABLE `t` RENAME AS `u`", nil, dialects.Rename{ToTable: "u"}},
+		{"tidb", "RENAME TABLE `t` TO `u`", nil, dialects.Rename{FromTable: "t", ToTable: "u"}},
 		{"tidb", "ALTER TABLE `t` CHANGE COLUMN `a` `b` int", nil, dialects.Rename{FromColumn: "a", ToColumn: "b"}},
 		{"postgres", `ALTER TABLE "t" RENAME COLUMN "a""x" TO "b"`, nil, dialects.Rename{FromColumn: `a"x`, ToColumn: "b"}},
 		{"postgres", `ALTER TABLE "t" RENAME TO "u"`, nil, dialects.Rename{ToTable: "u"}},
@@ -68,4 +69,20 @@ func intsString(xs []int) string {
 		s = append(s, strconv.Itoa(x))
 	}
 	return strings.Join(s, " ")
+}
+
+// SG104 names the table a data statement changes.
+func TestDataStatementNamesTable(t *testing.T) {
+	cases := []struct{ dialect, sql, want string }{
+		{"tidb", "UPDATE `t` SET `a` = 1", "UPDATE on `t`"},
+		{"postgres", `UPDATE ONLY "t" SET "a" = 1`, `UPDATE on "t"`},
+		{"postgres", `DELETE FROM "t"`, `DELETE on "t"`},
+		{"tidb", "INSERT INTO `t` VALUES (1)", "INSERT on `t`"},
+	}
+	for _, c := range cases {
+		got := all.Get(c.dialect).LintStmt(c.sql)
+		if len(got.Findings) != 1 || !strings.Contains(got.Findings[0].Msg, c.want+" (") {
+			t.Errorf("%s %q: findings %+v, want one naming %s", c.dialect, c.sql, got.Findings, c.want)
+		}
+	}
 }

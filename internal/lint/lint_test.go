@@ -234,6 +234,17 @@ CREATE INDEX "items_email" ON "items" ("email");
 	}
 }
 
+// TiDB's own RENAME TABLE statement is a rename too, not a drop (DS102).
+func TestLintRenameTableStatement(t *testing.T) {
+	d := dialects[1]
+	p := newLintProject(t)
+	p.file(d.name, "init", d.table+"\n")
+	p.file(d.name, "rename", "RENAME TABLE `items` TO `things`;\n")
+	r := p.lint(d.name, lint.Options{})
+	want(t, r, "BC101", 1, false, `Renaming table "items" to "things"`)
+	none(t, r, "DS102", "DS103")
+}
+
 func TestLintRenameIsIncompatibleNotDestructive(t *testing.T) {
 	for _, d := range dialects {
 		t.Run(d.name, func(t *testing.T) {

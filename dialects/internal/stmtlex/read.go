@@ -121,7 +121,11 @@ func dataStatement(kind string, toks []Token) (dialects.StmtFinding, bool) {
 	case "INSERT", "REPLACE":
 		what = first + target("INTO")
 	case "UPDATE":
-		what = "UPDATE" + target("UPDATE")
+		// The table follows the keyword itself (UPDATE [ONLY] t SET ...).
+		what = "UPDATE"
+		if i := 1 + boolInt(len(toks) > 1 && toks[1].Upper() == "ONLY"); i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote) {
+			what += " on " + toks[i].Text
+		}
 	case "DELETE":
 		what = "DELETE" + target("FROM")
 	case "TRUNCATE":
@@ -199,4 +203,11 @@ func rename(toks []Token) dialects.Rename {
 		}
 	}
 	return r
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

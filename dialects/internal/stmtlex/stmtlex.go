@@ -158,7 +158,7 @@ func StmtKind(toks []Token) string {
 			}
 		}
 		words = append(words, w)
-		if len(words) == 2 || words[0] != "CREATE" && words[0] != "ALTER" && words[0] != "DROP" {
+		if len(words) == 2 || words[0] != "CREATE" && words[0] != "ALTER" && words[0] != "DROP" && words[0] != "RENAME" {
 			break
 		}
 	}
