@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 func init() {
@@ -64,7 +65,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &migration.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: a.Stderr}
 			defer dev.Close()
 			report, err := migration.Lint(ctx, dev, targets, migration.LintOptions{GitBase: gitBase, Latest: latest})
 			if err != nil {

@@ -46,7 +46,7 @@ import (
 	"time"
 )
 
-// Dialects, as schemagen names them.
+// The servers devdb starts, as a dialect's DevServer names them.
 const (
 	Postgres = "postgres"
 	TiDB     = "tidb"

@@ -20,6 +20,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/redact"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // LintOptions selects the files `migrate lint` checks in each directory.
@@ -84,7 +85,7 @@ func (r *LintReport) Counts() (errs, warnings, suppressed int) {
 // it lints, computes what each statement changes, and runs Atlas's analyzers
 // and schemagen's rules on that. Files that do not match atlas.sum are
 // refused (*SumError).
-func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*LintReport, error) {
+func Lint(ctx context.Context, dev *scratch.Dev, targets []Target, opts LintOptions) (*LintReport, error) {
 	if opts.GitBase == "" && opts.Latest <= 0 {
 		opts.Latest = 1
 	}
@@ -97,7 +98,7 @@ func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*L
 	return r, nil
 }
 
-func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *LintReport) error {
+func lintTarget(ctx context.Context, dev *scratch.Dev, t Target, opts LintOptions, r *LintReport) error {
 	dir, err := OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return err
@@ -127,7 +128,7 @@ func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *Li
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: nothing to lint in %s: %s", t.Env.Name, dir.Path(), why))
 		return nil
 	}
-	scratch, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+	scratch, err := dev.Scratch(ctx, t.Dialect, t.Env.Dev)
 	if err != nil {
 		return err
 	}
@@ -276,7 +277,7 @@ func (l *linter) replay(ctx context.Context, path string, f migrate.File) error 
 	}
 	for i, s := range stmts {
 		if _, err := l.db.ExecContext(ctx, s.Text); err != nil {
-			return &ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
+			return &scratch.ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
 		}
 		l.replayed = true
 	}
