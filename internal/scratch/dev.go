@@ -153,6 +153,11 @@ func Replay(ctx context.Context, drv migrate.Driver, files []migrate.File, sourc
 		// A LocalFile: the executor splits only those with the driver's
 		// scanner.
 		local[i] = migrate.NewLocalFile(f.Name(), f.Bytes())
+		// The executor's own scanning error names the file but not its
+		// path; scanning is cheap beside executing.
+		if _, err := migrate.FileStmtDecls(drv, local[i]); err != nil {
+			return fmt.Errorf("%s: %w", sourceOf(sources, i, f), err)
+		}
 	}
 	// The executor records each file's sum in the revision it writes, which
 	// here it does not: a sum per name is all it needs.
@@ -168,15 +173,23 @@ func Replay(ctx context.Context, drv migrate.Driver, files []migrate.File, sourc
 	}
 	err = ex.ExecuteFiles(ctx, local)
 	if se := (*migrate.StmtExecError)(nil); errors.As(err, &se) {
-		source := se.File.Name()
+		name := se.File.Name()
 		for i, f := range files {
-			if f.Name() == se.File.Name() && i < len(sources) {
-				source = sources[i]
+			if f.Name() == se.File.Name() {
+				name = sourceOf(sources, i, f)
 			}
 		}
-		return &ExecError{Source: source, Stmt: log.stmt, SQL: se.Stmt.Text, Err: se.Err}
+		return &ExecError{Source: name, Stmt: log.stmt, SQL: se.Stmt.Text, Err: se.Err}
 	}
 	return err
+}
+
+// sourceOf is the name of file i in errors.
+func sourceOf(sources []string, i int, f migrate.File) string {
+	if i < len(sources) {
+		return sources[i]
+	}
+	return f.Name()
 }
 
 // filesDir is the directory the executor reads the checksum of each file it

@@ -54,6 +54,12 @@ func TestReplay(t *testing.T) {
 			if err := db.QueryRow("SELECT COUNT(*) FROM t").Scan(&n); err != nil || n != 1 {
 				t.Errorf("t has %d rows (%v), want 1", n, err)
 			}
+			// A file the scanner refuses is named by its path.
+			bad := []migrate.File{migrate.NewLocalFile("3_c.sql", []byte("SELECT (1;\n"))}
+			err = scratch.Replay(context.Background(), drv, bad, []string{"dir/3_c.sql"})
+			if err == nil || !strings.HasPrefix(err.Error(), "dir/3_c.sql: ") || !strings.Contains(err.Error(), "unclosed '('") {
+				t.Errorf("Replay of an unclosed parenthesis = %v, want an error naming dir/3_c.sql", err)
+			}
 		})
 	}
 }
