@@ -105,14 +105,14 @@ func readBack(text string, cols expr.Resolver) (expr.Node, error) {
 	if loc := leadingCheck.FindStringIndex(src); loc != nil {
 		src = src[loc[1]-1:]
 	}
-	x, err := parseTiDBExpr(src, mysql.ModeNone)
+	x, err := parseTiDBExpr(src, defaultMode)
 	if err != nil {
 		err.(*ReadError).Text = text
 		return nil, err
 	}
 	if strings.Contains(src, "||") {
 		// || is OR or CONCAT by sql_mode: TiDB itself never prints it.
-		y, err := parseTiDBExpr(src, mysql.ModePipesAsConcat)
+		y, err := parseTiDBExpr(src, defaultMode|mysql.ModePipesAsConcat)
 		if err != nil || restore(x) != restore(y) {
 			return nil, &ReadError{Text: text, Msg: "the operator || has no portable form (TiDB reads it as OR or as CONCAT by sql_mode)"}
 		}
