@@ -1,7 +1,10 @@
 package tidb
 
 import (
+	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -21,7 +24,8 @@ var defaultMode = func() mysql.SQLMode {
 
 // ParseStmt implements dialects.StmtParser with TiDB's parser, the one the
 // server runs: a statement it rejects gets the line, column and text near the
-// error that the server's error 1064 gives (see ReadError).
+// error that the server's error 1064 gives (see ReadError), and the
+// character position where the error starts (Rune).
 func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
 	p := parsers.Get().(*parser.Parser)
 	defer parsers.Put(p)
@@ -31,14 +35,26 @@ func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
 		return dialects.StmtError{}, false
 	}
 	e := dialects.StmtError{Syntax: true, Msg: "syntax error"}
-	if m := syntaxNear.FindStringSubmatch(err.Error()); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
-		e.Col, _ = strconv.Atoi(m[2])
-		e.Near = m[3]
-	} else {
+	m := stmtSyntaxNear.FindStringSubmatch(err.Error())
+	if m == nil {
 		e.Msg = err.Error()
+		return e, true
+	}
+	e.Line, _ = strconv.Atoi(m[1])
+	e.Col, _ = strconv.Atoi(m[2])
+	e.Near = m[3]
+	// The parser quotes the text from the error's start to the statement's
+	// end, cut at 2048 bytes and then followed by its length.
+	rest := len(e.Near)
+	if m[4] != "" {
+		rest, _ = strconv.Atoi(m[4])
+	}
+	if off := len(text) - rest; off >= 0 && off <= len(text) && strings.HasPrefix(text[off:], e.Near) {
+		e.Rune = utf8.RuneCountInString(text[:off]) + 1
 	}
 	return e, true
 }
+
+var stmtSyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)"(?:\(total length (\d+)\))?\s*$`)
 
 var _ dialects.StmtParser = Dialect{}
