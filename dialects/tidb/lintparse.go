@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 
 	"github.com/schemagen/schemagen/dialects"
@@ -27,12 +26,13 @@ var defaultMode = func() mysql.SQLMode {
 // error that the server's error 1064 gives (see ReadError), and the
 // character position where the error starts (Rune).
 func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
-	p := parsers.Get().(*parser.Parser)
-	defer parsers.Put(p)
-	p.SetSQLMode(defaultMode)
-	_, _, err := p.Parse(text, "", "")
+	_, err := parse(text, defaultMode)
 	if err == nil {
 		return dialects.StmtError{}, false
+	}
+	if re, ok := err.(*ReadError); ok {
+		// Not the server's syntax error: the parser here failed.
+		return dialects.StmtError{Msg: re.Msg}, true
 	}
 	e := dialects.StmtError{Syntax: true, Msg: "syntax error"}
 	m := stmtSyntaxNear.FindStringSubmatch(err.Error())

@@ -66,3 +66,12 @@ func TestParseStmtAsServer(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStmtNoPanic: the literal driver of TiDB's parser panics on a
+// decimal of more than 81 digits; ParseStmt reports it instead.
+func TestParseStmtNoPanic(t *testing.T) {
+	e, bad := tidb.Dialect{}.ParseStmt("INSERT INTO t VALUES (" + strings.Repeat("9", 100) + ")")
+	if !bad || e.Syntax || !strings.Contains(e.Msg, "TiDB's parser fails on it") {
+		t.Errorf("got %v %+v", bad, e)
+	}
+}

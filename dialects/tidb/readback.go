@@ -59,11 +59,15 @@ const selectPrefix = "SELECT "
 // parseTiDBExpr parses text as one expression with TiDB's parser in the SQL
 // mode given (TiDB restores stored expressions so that they read the same
 // under its default mode, backslash escapes on).
-func parseTiDBExpr(text string, mode mysql.SQLMode) (ast.ExprNode, error) {
-	p := parsers.Get().(*parser.Parser)
-	defer parsers.Put(p)
-	p.SetSQLMode(mode)
-	stmt, err := p.ParseOneStmt(selectPrefix+text, "", "")
+func parseTiDBExpr(text string, mode mysql.SQLMode) (x ast.ExprNode, err error) {
+	stmts, err := parse(selectPrefix+text, mode)
+	if re, ok := err.(*ReadError); ok {
+		re.Text = text
+		return nil, re
+	}
+	if err == nil && len(stmts) != 1 {
+		return nil, &ReadError{Text: text, Msg: "not one expression"}
+	}
 	if err != nil {
 		msg := err.Error()
 		if m := syntaxNear.FindStringSubmatch(msg); m != nil {
@@ -77,7 +81,7 @@ func parseTiDBExpr(text string, mode mysql.SQLMode) (ast.ExprNode, error) {
 		}
 		return nil, &ReadError{Text: text, Msg: "TiDB's parser rejects it: " + msg}
 	}
-	sel, ok := stmt.(*ast.SelectStmt)
+	sel, ok := stmts[0].(*ast.SelectStmt)
 	if !ok || sel.Kind != ast.SelectStmtKindSelect || sel.Fields == nil || len(sel.Fields.Fields) != 1 ||
 		sel.From != nil || sel.Where != nil || sel.GroupBy != nil || sel.Having != nil || len(sel.WindowSpecs) > 0 ||
 		sel.OrderBy != nil || sel.Limit != nil || sel.LockInfo != nil || len(sel.TableHints) > 0 ||
@@ -92,6 +96,23 @@ func parseTiDBExpr(text string, mode mysql.SQLMode) (ast.ExprNode, error) {
 		return nil, &ReadError{Text: text, Msg: "unexpected text after the end of the expression", Near: f.AsName.O}
 	}
 	return f.Expr, nil
+}
+
+// parse parses SQL with a pooled parser. The parser's literal driver panics
+// on some input (a decimal of more than 81 digits): a panic is a *ReadError,
+// and that parser is not reused.
+func parse(sql string, mode mysql.SQLMode) (stmts []ast.StmtNode, err error) {
+	p := parsers.Get().(*parser.Parser)
+	defer func() {
+		if r := recover(); r != nil {
+			stmts, err = nil, &ReadError{Msg: fmt.Sprintf("TiDB's parser fails on it (%v)", r)}
+			return
+		}
+		parsers.Put(p)
+	}()
+	p.SetSQLMode(mode)
+	stmts, _, err = p.Parse(sql, "", "")
+	return stmts, err
 }
 
 var leadingCheck = regexp.MustCompile(`(?i)^\s*check\s*\(`)
