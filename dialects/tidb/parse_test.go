@@ -190,3 +190,13 @@ func FuzzParseExpr(f *testing.F) {
 		_, _ = Dialect{}.ParseExpr(s, testResolver)
 	})
 }
+
+// BenchmarkParseExpr reads a CHECK as TiDB prints it.
+func BenchmarkParseExpr(b *testing.B) {
+	text := "((`status` in (_utf8mb4'it''s new',_utf8mb4'active') and char_length(`status`) between 1 and 16) or (not (`previous_role` <=> `role`) and json_type(`profile`) = _utf8mb4'OBJECT'))"
+	for b.Loop() {
+		if _, err := (Dialect{}).ParseExpr(text, testResolver); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
