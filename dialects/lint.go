@@ -89,14 +89,3 @@ type LintCode struct {
 	Error            bool
 	Title, Help      string
 }
-
-// StmtParser is implemented by a dialect that parses its statements without
-// a database, with the parser its server uses (TiDB's): lint can then
-// report, with its position, every statement the server would reject as a
-// syntax error, also those after a statement that failed on the dev
-// database, which it otherwise checks only lexically.
-type StmtParser interface {
-	// ParseStmt parses one statement; ok is false when it parses, else the
-	// error is what ReadError reads from the server's error on it.
-	ParseStmt(text string) (e StmtError, ok bool)
-}

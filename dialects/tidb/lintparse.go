@@ -22,8 +22,8 @@ var defaultMode = func() mysql.SQLMode {
 	return m
 }()
 
-// ParseStmt implements dialects.StmtParser with TiDB's parser, the one the
-// server runs: a statement it rejects gets the line, column and text near the
+// ParseStmt parses one statement with TiDB's parser, the one the server
+// runs (LintStmt reports what it rejects): a statement it rejects gets the line, column and text near the
 // error that the server's error 1064 gives (see ReadError), and the
 // character position where the error starts (Rune).
 func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
@@ -57,8 +57,6 @@ func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
 }
 
 var stmtSyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)"(?:\(total length (\d+)\))?\s*$`)
-
-var _ dialects.StmtParser = Dialect{}
 
 // syntaxFinding is SG103 for a statement TiDB's parser rejects, at the
 // position the server's syntax error would give, found without the dev
