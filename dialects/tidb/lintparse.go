@@ -22,10 +22,10 @@ var defaultMode = func() mysql.SQLMode {
 	return m
 }()
 
-// ParseStmt parses one statement with TiDB's parser, the one the server
-// runs (LintStmt reports what it rejects): a statement it rejects gets the line, column and text near the
-// error that the server's error 1064 gives (see ReadError), and the
-// character position where the error starts (Rune).
+// ParseStmt parses one statement with TiDB's parser, the one the server runs
+// (LintStmt reports what it rejects). A statement it rejects gets the line,
+// column and text near the error that the server's error 1064 gives (see
+// ReadError), and the character position where the error starts (Rune).
 func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
 	_, err := parse(text, defaultMode)
 	if err == nil {
