@@ -54,6 +54,8 @@ func TestParseExpr(t *testing.T) {
 		{"concat(`name`, `code`, _utf8mb4'x') = _utf8mb4''", "(CONCAT((CONCAT(`name`, `code`)), 'x')) = ''"},
 		{"`Mixed``Name` > 0", "`Mixed``Name` > 0"},
 		{"`n` + 1", "`n` + 1"},
+		{"CHECK ((`n` > 1))", "`n` > 1"},
+		{"`n` > 1 /* TiDB prints no comments */", "`n` > 1"},
 		{"(`n` + -1) * 2", "(`n` + -1) * 2"},
 		{"`n` > 1 and (`n` < 5 and `n` <> 3)", "`n` > 1 AND (`n` < 5 AND `n` <> 3)"},
 		{"`n` in (`age`, 1)", "`n` IN (`age`, 1)"},
