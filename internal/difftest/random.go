@@ -317,13 +317,15 @@ func (g *rnd) index(t *Table, name string) Index {
 		}
 		idx.Cols = append(idx.Cols, c.Name)
 	}
-	if g.chance(0.2) {
+	if g.chance(0.2) || idx.Unique && g.chance(0.2) {
 		idx.Where = g.atom(t)
-		if idx.Unique && !strings.HasPrefix(idx.Cols[0], "expr:") && g.chance(0.8) {
-			// The unique partial index TiDB can keep: NULL-free keys.
+		if idx.Unique && !strings.HasPrefix(idx.Cols[0], "expr:") && g.chance(0.3) {
+			// The unique partial index TiDB keeps as a plain one: NULL-free
+			// keys. Other predicates (the atom) are lowered on TiDB through
+			// generated columns CASE WHEN <predicate> THEN <part> END.
 			idx.Where = quoteIdent(idx.Cols[0]) + " IS NOT NULL"
 		}
-		if g.chance(0.5) {
+		if g.chance(0.5) && !(idx.Unique && g.chance(0.5)) {
 			idx.Where = quoteIdent(strings.TrimPrefix(idx.Cols[0], "expr:")) + " IS NOT NULL"
 			if strings.HasPrefix(idx.Cols[0], "expr:") {
 				idx.Where = g.atom(t)
