@@ -626,11 +626,14 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	var ranges []hcl.Range
 	for i, p := range idx.Parts {
 		part, x := "", ""
-		if partial {
+		if partial && caseWrapped(idx, p) {
 			part = l.partialColumn(t, idx, i, p)
 			if p.Expr == nil {
 				cols, ranges = append(cols, p.Column), append(ranges, p.Range)
 			}
+		} else if partial {
+			part = Ident(p.Column)
+			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
 		} else if p.Expr != nil {
 			x = sqltext.Expr(syntax{}, p.Expr)
 			part = "(" + x + ")"
@@ -700,6 +703,20 @@ func nullFreeKey(idx *compiler.Index) bool {
 		ok = ok && containsPlain(idx, c)
 	}
 	return ok
+}
+
+// caseWrapped reports whether key part p of a partial unique index is
+// lowered through a generated column on TiDB: an expression, or a part that
+// names its TiDB column, or every part when none is either. One NULL in a
+// key is enough for rows outside the predicate never to collide, so plain
+// column parts beside a generated one stay as they are, as teams write it
+// by hand (UNIQUE KEY (tenant_id, open_email)).
+func caseWrapped(idx *compiler.Index, p *compiler.IndexPart) bool {
+	named := func(p *compiler.IndexPart) bool {
+		o := p.Overrides.For(Name)
+		return p.Expr != nil || o != nil && o.Column != ""
+	}
+	return named(p) || !slices.ContainsFunc(idx.Parts, named)
 }
 
 // partialColumn lowers key part i of a partial unique index to a VIRTUAL
