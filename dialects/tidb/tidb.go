@@ -1060,6 +1060,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
 			continue
 		}
+		if shapeChecked(t, c.Name) {
+			// The model's own CHECK of the column's uuid shape (written
+			// by hand, imported) is uuid_check's.
+			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
+			continue
+		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
 		l.rec.Decide(t.Name, "column "+c.Name, dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)

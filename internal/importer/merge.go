@@ -49,6 +49,7 @@ func Single(im *Imported, all []string) *Result {
 	}
 	// Every object came from d: any may be renamed.
 	r.distinctNames(d, nil)
+	r.inferSettings(im)
 	r.settle(all)
 	slices.Sort(r.Summary)
 	return r
@@ -237,6 +238,7 @@ func Merge(a, b *Imported) *Result {
 		}
 	}
 	r.distinctNames(db, []string{da})
+	r.inferSettings(a, b)
 	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r

@@ -97,6 +97,15 @@ func TestHandwrittenPair(t *testing.T) {
 		t.Errorf("index chunk_embeddings_model_key is not the expression index of both dialects with TiDB's column model_key:\n%s", model)
 	}
 
+	// Two uuid columns of many have a CHECK of their shape on TiDB:
+	// uuid_check = true would add it to all, so it is not inferred.
+	if r.Schema.Dialect["tidb"] != nil {
+		t.Errorf("tidb settings inferred although most uuid columns have no CHECK of their shape:\n%s", model)
+	}
+	if !slices.ContainsFunc(r.Summary, func(s string) bool { return strings.Contains(s, "uuid_check not inferred") }) {
+		t.Error("the summary does not say why uuid_check was not inferred")
+	}
+
 	// TiDB's emulations of partial unique indexes (a unique key over VIRTUAL
 	// generated columns CASE WHEN p THEN x END) are PostgreSQL's partial
 	// unique indexes: one neutral index each, with TiDB's column names.
