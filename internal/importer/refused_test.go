@@ -52,7 +52,9 @@ CREATE TABLE c (
 		if !strings.Contains(string(model), want.comment) {
 			t.Errorf("no comment %q in\n%s", want.comment, model)
 		}
-		if !slices.ContainsFunc(r.Summary, func(s string) bool { return strings.HasPrefix(s, want.table+": "+strings.TrimPrefix(want.comment, "# ")) }) {
+		if !slices.ContainsFunc(r.Summary, func(s string) bool {
+			return strings.HasPrefix(s, want.table+": "+strings.TrimPrefix(want.comment, "# "))
+		}) {
 			t.Errorf("no summary line for %q:\n%s", want.comment, strings.Join(r.Summary, "\n"))
 		}
 	}
