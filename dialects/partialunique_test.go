@@ -26,6 +26,14 @@ func TestTiDBPartialUniqueIndex(t *testing.T) {
 dialect "tidb" {
   exact_strings = true
 }
+table "o" {
+  column "id" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
 table "g" {
   column "id" {
     type = int
@@ -48,6 +56,12 @@ table "g" {
   }
   primary_key {
     columns = ["id"]
+  }
+  foreign_key "g_owner_fk" {
+    columns     = ["owner"]
+    ref_table   = "o"
+    ref_columns = ["id"]
+    on_delete   = "set_null"
   }
   index "g_live_uq" {
     unique  = true
@@ -127,6 +141,7 @@ table "g" {
 		sql      string
 		conflict bool
 	}{
+		{"INSERT INTO o (id) VALUES (1), (2), (3), (-2)", false},
 		{"INSERT INTO g (id, owner, name, deleted_at, status) VALUES (1, 1, 'a', NULL, 'active')", false},
 		{"INSERT INTO g (id, owner, name, deleted_at, status) VALUES (2, 1, 'a', NULL, 'x')", true},                   // live (1, a) again
 		{"INSERT INTO g (id, owner, name, deleted_at, status) VALUES (3, 1, 'a', '2020-01-01 00:00:00', 'x')", false}, // outside: deleted
@@ -148,6 +163,11 @@ table "g" {
 		{"INSERT INTO g (id, owner, name, deleted_at, status) VALUES (15, 2, 'B', NULL, 'active')", true}, // (b, 2) of 14
 		{"DELETE FROM g WHERE id = 1", false},
 		{"UPDATE g SET deleted_at = NULL WHERE id = 3", false}, // (1, a) is free now
+		// The foreign key's action changes key columns: owner 2 becomes NULL
+		// (rows 7, 11, 12, 14), which collides with nothing.
+		{"DELETE FROM o WHERE id = 2", false},
+		{"INSERT INTO g (id, owner, name, deleted_at, status) VALUES (16, 3, 'b', NULL, 'active')", false},
+		{"INSERT INTO g (id, owner, name, deleted_at, status) VALUES (17, 3, 'B', NULL, 'active')", true}, // (b, 3) of 16
 	}
 	for _, st := range steps {
 		outcome := map[string]string{}
