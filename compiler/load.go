@@ -395,7 +395,9 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		idx.Unique = l.boolean(a)
 	}
 	if a := content.Attributes["using"]; a != nil {
-		idx.Using = l.str(a)
+		if m := l.str(a); m != "" {
+			idx.Attrs = append(idx.Attrs, &IndexMethod{Name: m})
+		}
 	}
 	if a := content.Attributes["columns"]; a != nil {
 		ranges := itemRanges(a)
@@ -438,16 +440,18 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 			part.Desc = l.boolean(a)
 		}
 		if a := attrs["opclass"]; a != nil {
-			part.OpClass = l.str(a)
+			if c := l.str(a); c != "" {
+				part.Attrs = append(part.Attrs, &OpClass{Name: c})
+			}
 		}
 		idx.Parts = append(idx.Parts, part)
 	}
 	opclass := false
 	for _, p := range idx.Parts {
-		opclass = opclass || p.OpClass != ""
+		opclass = opclass || p.OpClass() != ""
 	}
 	l.checkAccept("Index", idx.Name, idx.Overrides,
-		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Using != "", AcceptOpClass: opclass},
+		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass},
 		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)

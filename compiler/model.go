@@ -224,11 +224,13 @@ type Check struct {
 
 // Index is a named index.
 type Index struct {
-	Name      string
-	Unique    bool
-	Parts     []*IndexPart
-	Where     expr.Node
-	Using     string // index method (PostgreSQL only)
+	Name   string
+	Unique bool
+	Parts  []*IndexPart
+	Where  expr.Node
+	// Attrs are what some dialects know of the index and the others leave
+	// out: its method (IndexMethod).
+	Attrs     []Attr
 	Overrides Overrides
 	Range     hcl.Range
 	WhereSrc  string
@@ -238,13 +240,57 @@ type Index struct {
 
 // IndexPart is one key part of an index: a column or an expression.
 type IndexPart struct {
-	Column  string
-	Expr    expr.Node
-	Desc    bool
-	OpClass string // operator class (PostgreSQL only)
+	Column string
+	Expr   expr.Node
+	Desc   bool
+	// Attrs are what some dialects know of the key part and the others
+	// leave out: its operator class (OpClass).
+	Attrs []Attr
 	// Overrides of an expression part: the generated column's name.
 	Overrides Overrides
 	Range     hcl.Range
+}
+
+// Attr is a fact about an object that only some dialects can keep, in the
+// manner of Atlas's schema.Attr: each dialect's rules say whether it keeps
+// it (dialects.Rules), and a dialect that cannot leaves it out with a warning
+// the model may acknowledge (Accept...).
+type Attr interface{ attr() }
+
+// IndexMethod is an index's access method (`using`).
+type IndexMethod struct{ Name string }
+
+// OpClass is an index key part's operator class (`opclass`).
+type OpClass struct{ Name string }
+
+func (*IndexMethod) attr() {}
+func (*OpClass) attr()     {}
+
+// AttrOf returns the attribute of type T among attrs.
+func AttrOf[T Attr](attrs []Attr) (T, bool) {
+	for _, a := range attrs {
+		if t, ok := a.(T); ok {
+			return t, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// Method is the index's method (IndexMethod), "" for the dialect's default.
+func (i *Index) Method() string {
+	if m, ok := AttrOf[*IndexMethod](i.Attrs); ok {
+		return m.Name
+	}
+	return ""
+}
+
+// OpClass is the key part's operator class (OpClass), "" for the default.
+func (p *IndexPart) OpClass() string {
+	if c, ok := AttrOf[*OpClass](p.Attrs); ok {
+		return c.Name
+	}
+	return ""
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

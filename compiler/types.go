@@ -206,23 +206,21 @@ func example(k TypeKind) string {
 	return types[k].name
 }
 
-// check validates argument ranges that hold on every dialect.
+// check validates argument ranges that hold on every dialect; a dialect's
+// own limits are in its rules (dialects.Rules).
 func (t Type) check() string {
 	switch t.Kind {
 	case TypeVarchar, TypeChar:
 		if t.Args[0] < 1 {
 			return fmt.Sprintf("The length of %s must be at least 1.", t.Name())
 		}
-		if t.Kind == TypeChar && t.Args[0] > 255 {
-			return "The length of char is at most 255 (TiDB's limit); use varchar(n) or text."
-		}
 	case TypeDecimal:
 		p, s := t.Args[0], t.Args[1]
-		if p < 1 || p > 65 {
-			return "The precision of decimal must be between 1 and 65 (TiDB's limit)."
+		if p < 1 {
+			return "The precision of decimal must be at least 1."
 		}
-		if s > p || s > 30 {
-			return "The scale of decimal must not exceed its precision or 30 (TiDB's limit)."
+		if s > p {
+			return "The scale of decimal must not exceed its precision."
 		}
 	case TypeTimestamp:
 		if len(t.Args) == 1 && t.Args[0] > 6 {

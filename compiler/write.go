@@ -172,12 +172,12 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if idx.Unique {
 			ib.SetAttributeValue("unique", cty.True)
 		}
-		if idx.Using != "" {
-			ib.SetAttributeValue("using", cty.StringVal(idx.Using))
+		if idx.Method() != "" {
+			ib.SetAttributeValue("using", cty.StringVal(idx.Method()))
 		}
 		plain := true
 		for _, p := range idx.Parts {
-			plain = plain && p.Expr == nil && !p.Desc && p.OpClass == "" && len(p.Overrides) == 0
+			plain = plain && p.Expr == nil && !p.Desc && p.OpClass() == "" && len(p.Overrides) == 0
 		}
 		if plain && len(idx.Parts) > 0 {
 			var cols []string
@@ -196,8 +196,8 @@ func writeTable(body *hclwrite.Body, t *Table) {
 				if p.Desc {
 					pb.SetAttributeValue("desc", cty.True)
 				}
-				if p.OpClass != "" {
-					pb.SetAttributeValue("opclass", cty.StringVal(p.OpClass))
+				if p.OpClass() != "" {
+					pb.SetAttributeValue("opclass", cty.StringVal(p.OpClass()))
 				}
 				writeOverrides(pb, p.Overrides)
 			}

@@ -22,6 +22,7 @@ type Dialect interface {
 	Name() string
 	Database
 	Lint
+	Describer
 	// Generate lowers and renders the schema. Errors mean that the model's
 	// meaning cannot be kept in this dialect; warnings are kept in Output too.
 	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)
@@ -138,7 +139,7 @@ func (k DecisionKind) String() string { return kindNames[k] }
 // comments in generated SQL.
 type Decision struct {
 	Table  string // empty for schema-level decisions
-	Object string // "column id", "index x", "check y"
+	Object Object // the column, index, ... decided on; zero for the table
 	Kind   DecisionKind
 	Text   string
 	// SQLType is the column type exactly as rendered (DATETIME(3)), for
@@ -157,17 +158,41 @@ func MarkType(ds []Decision, neutral, sqlType string) {
 	}
 }
 
-func (d Decision) String() string {
+func (d Decision) String() string { return decision(d.Object.String(), d.Kind, d.Text) }
+
+func decision(object string, kind DecisionKind, text string) string {
 	var b strings.Builder
-	if d.Object != "" {
-		b.WriteString(d.Object + ": ")
+	if object != "" {
+		b.WriteString(object + ": ")
 	}
-	b.WriteString(d.Text)
-	if d.Kind != Lowered {
-		fmt.Fprintf(&b, " [%s]", d.Kind)
+	b.WriteString(text)
+	if kind != Lowered {
+		fmt.Fprintf(&b, " [%s]", kind)
 	}
 	return b.String()
 }
+
+// Object names an object of a table that a decision is about, or a raw
+// statement of the model.
+type Object struct {
+	Kind ObjectKind // "" when Name alone names it (a table)
+	Name string
+}
+
+// ObjectOf returns the object of kind named name.
+func ObjectOf(kind ObjectKind, name string) Object { return Object{Kind: kind, Name: name} }
+
+// String is how explain and the comments of generated SQL name it:
+// "column id", "index x".
+func (o Object) String() string {
+	if o.Kind == "" {
+		return o.Name
+	}
+	return string(o.Kind) + " " + o.Name
+}
+
+// IsZero reports whether o names nothing.
+func (o Object) IsZero() bool { return o == Object{} }
 
 // Header is the first lines of every generated file; sources are the names
 // of the schema files (schema.hcl when none is known).
@@ -186,37 +211,37 @@ func Header(dialect string, sources ...string) string {
 // the objects they apply to ("created_at, updated_at: timestamp as ...").
 type Group struct {
 	Table   string
-	Objects []string
+	Objects []Object
 	Kind    DecisionKind
 	Text    string
 	SQLType string // set by GroupedExact
 }
 
 func (g Group) String() string {
-	objects := strings.Join(g.Objects, ", ")
+	names := make([]string, len(g.Objects))
+	same := len(g.Objects) > 1
+	for i, o := range g.Objects {
+		names[i] = o.String()
+		same = same && o.Kind != "" && o.Kind == g.Objects[0].Kind
+	}
+	objects := strings.Join(names, ", ")
 	// "column a, column b" reads better as "columns a, b".
-	if kind, _, ok := strings.Cut(g.Objects[0], " "); ok && len(g.Objects) > 1 {
-		names := make([]string, len(g.Objects))
-		same := true
+	if same {
 		for i, o := range g.Objects {
-			k, name, _ := strings.Cut(o, " ")
-			same = same && k == kind
-			names[i] = name
+			names[i] = o.Name
 		}
-		if same {
-			plural := kind + "s"
-			if strings.HasSuffix(kind, "x") {
-				plural = kind + "es"
-			}
-			objects = plural + " " + strings.Join(names, ", ")
+		kind := string(g.Objects[0].Kind)
+		plural := kind + "s"
+		if strings.HasSuffix(kind, "x") {
+			plural = kind + "es"
 		}
+		objects = plural + " " + strings.Join(names, ", ")
 	}
 	text := g.Text
 	if g.SQLType != "" && !containsWord(text, g.SQLType) {
 		text += "; exactly " + g.SQLType
 	}
-	d := Decision{Object: objects, Kind: g.Kind, Text: text}
-	return d.String()
+	return decision(objects, g.Kind, text)
 }
 
 // containsWord reports whether s has w not followed by more of a type, so
@@ -268,7 +293,7 @@ func grouped(decisions []Decision, exact bool) []Group {
 				out = append(out, g)
 				k = len(out) - 1
 			}
-			if d.Object != "" {
+			if !d.Object.IsZero() {
 				out[k].Objects = append(out[k].Objects, d.Object)
 			}
 		}
@@ -288,6 +313,8 @@ const (
 	KindUnique     ObjectKind = "unique constraint"
 	KindCheck      ObjectKind = "check"
 	KindForeignKey ObjectKind = "foreign key"
+	// KindRaw is a raw statement of the model (decisions only).
+	KindRaw ObjectKind = "raw"
 )
 
 // Namespace is a set of object kinds whose names must differ from each
@@ -326,6 +353,10 @@ type Rules struct {
 	// MaxKeyBytes bounds the bytes of one index key (0: no limit the model
 	// can reach).
 	MaxKeyBytes int
+	// MaxCharLength bounds n in char(n); MaxDecimalPrecision and
+	// MaxDecimalScale bound p and s in decimal(p,s) (0: no limit the model
+	// can reach).
+	MaxCharLength, MaxDecimalPrecision, MaxDecimalScale int
 	// ExprIndexFunctions are the portable functions an expression index part
 	// may call, and ExprIndexOperators the operators (nil: any).
 	ExprIndexFunctions map[string]bool

@@ -18,6 +18,10 @@ type Revisions interface {
 	migrate.RevisionReadWriter
 	// Exists reports whether the table exists.
 	Exists(ctx context.Context) (bool, error)
+	// ReadIfExists reads every revision, as ReadRevisions does, in one
+	// round trip; exists is false, with no revision, when the table does
+	// not exist.
+	ReadIfExists(ctx context.Context) (revs []*migrate.Revision, exists bool, err error)
 	// Init creates the table, and the schema holding it, when missing.
 	Init(ctx context.Context) error
 }

@@ -8,6 +8,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/describe"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
@@ -57,4 +58,20 @@ func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
 			}
 		},
 	})
+}
+
+// Describe implements dialects.Describer with Atlas's PostgreSQL type
+// printer; an index shows its predicate.
+func (Dialect) Describe(obj any) string { return printer.Object(obj) }
+
+var printer = describe.Printer{
+	FormatType: postgres.FormatType,
+	Predicate: func(idx *schema.Index) string {
+		for _, a := range idx.Attrs {
+			if p, ok := a.(*postgres.IndexPredicate); ok {
+				return p.P
+			}
+		}
+		return ""
+	},
 }

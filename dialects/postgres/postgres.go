@@ -35,6 +35,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	l := &lowerer{rec: rec}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
+	rules.Types(s, Name, limits, rec)
 	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	if rec.Diags.HasErrors() {
@@ -210,18 +211,18 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch {
 	case o != nil && o.RawType != "":
 		lc.Type = o.RawType
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
 	case o != nil && o.Type != nil:
 		lc.Type = Type(*o.Type)
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "type %s instead of %s", o.Type, c.Type)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.Type, c.Type)
 	default:
 		if n, ok := typeNotes[c.Type.Kind]; ok {
-			l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "%s", n)
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "default %s", o.Default)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
 	} else if d := c.Default; d != nil {
 		switch d.Kind {
 		case compiler.DefaultNow:
@@ -274,20 +275,20 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
-		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
-	l.explainExpr(t, "check "+c.Name, c.Expr)
+	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Expr)
 	rng := c.ExprRange
 	if rng.Empty() {
 		rng = c.Range
 	}
-	l.paddedLiteral(t, "check "+c.Name, c.Expr, rng)
+	l.paddedLiteral(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Expr, rng)
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntaxFor(t, c.Expr), c.Expr)), true
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
-func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
+func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, n expr.Node) {
 	l.stringOrder(t, object, n)
 	l.paddedMatch(t, object, n, syntaxFor(t, n))
 	if sqltext.UsesAsText(n, expr.KindUUID) {
@@ -299,7 +300,7 @@ func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
 // them against the value padded with spaces to n characters, TiDB against
 // the value without them ('a' in char(5) matches '^a$' on TiDB only).
 // Hand-written PostgreSQL schemas rely on it, so it is kept, and named.
-func (l *lowerer) paddedMatch(t *compiler.Table, object string, n expr.Node, sy syntax) {
+func (l *lowerer) paddedMatch(t *compiler.Table, object dialects.Object, n expr.Node, sy syntax) {
 	expr.Walk(n, func(x expr.Node) bool {
 		b, ok := x.(*expr.Binary)
 		if !ok || b.Op != expr.OpRegex && b.Op != expr.OpNotRegex && b.Op != expr.OpLike && b.Op != expr.OpNotLike {
@@ -317,7 +318,7 @@ func (l *lowerer) paddedMatch(t *compiler.Table, object string, n expr.Node, sy 
 // value computed from a char(n) column (lower, ||, coalesce): PostgreSQL
 // computes it as text, without the padding, and compares
 // the spaces; TiDB compares char(n) values padded, ignoring them.
-func (l *lowerer) paddedLiteral(t *compiler.Table, object string, n expr.Node, rng hcl.Range) {
+func (l *lowerer) paddedLiteral(t *compiler.Table, object dialects.Object, n expr.Node, rng hcl.Range) {
 	sy := syntaxFor(t, n)
 	fromChar := func(x expr.Node) string {
 		col := ""
@@ -362,7 +363,7 @@ func (l *lowerer) paddedLiteral(t *compiler.Table, object string, n expr.Node, r
 // stringOrder warns about strings ordered with <, <=, >, >= or BETWEEN:
 // PostgreSQL orders them by the database's collation (linguistic under
 // en_US.UTF-8), TiDB by code point (utf8mb4_bin).
-func (l *lowerer) stringOrder(t *compiler.Table, object string, n expr.Node) {
+func (l *lowerer) stringOrder(t *compiler.Table, object dialects.Object, n expr.Node) {
 	str := func(x expr.Node) bool {
 		c, ok := x.(*expr.Column)
 		return ok && c.Kind == expr.KindString
@@ -407,11 +408,11 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
-		l.rec.Decide(t.Name, "index "+idx.Name, dialects.Overridden, "raw statement from the model")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindIndex, idx.Name), dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
 	}
-	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Using}
-	if idx.Using == "" || strings.EqualFold(idx.Using, "btree") {
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Method()}
+	if idx.Method() == "" || strings.EqualFold(idx.Method(), "btree") {
 		var cols []string
 		for _, p := range idx.Parts {
 			// lower() and upper() keep their argument's size.
@@ -424,13 +425,13 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		if p.Expr != nil {
 			x = sqltext.Expr(syntaxFor(t, p.Expr), p.Expr)
 			part = "(" + x + ")"
-			l.explainExpr(t, "index "+idx.Name, p.Expr)
-			l.paddedLiteral(t, "index "+idx.Name, p.Expr, p.Range)
+			l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
+			l.paddedLiteral(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr, p.Range)
 		} else {
 			part = Ident(p.Column)
 		}
-		if p.OpClass != "" {
-			part += " " + p.OpClass
+		if p.OpClass() != "" {
+			part += " " + p.OpClass()
 		}
 		if p.Desc {
 			part += " DESC"
@@ -440,8 +441,8 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	if idx.Where != nil {
 		li.Where = sqltext.Expr(syntaxFor(t, idx.Where), idx.Where)
-		l.explainExpr(t, "index "+idx.Name, idx.Where)
-		l.paddedLiteral(t, "index "+idx.Name, idx.Where, idx.WhereRange)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Where)
+		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Where, idx.WhereRange)
 	}
 	return li, true
 }

@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
 	"ariga.io/atlas/sql/schema"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/revisions"
@@ -58,5 +60,10 @@ var revisionSpec = &revisions.Spec{
 			set[i] = Ident(c) + " = EXCLUDED." + Ident(c)
 		}
 		return `ON CONFLICT ("version") DO UPDATE SET ` + strings.Join(set, ", ")
+	},
+	// undefined_table; invalid_schema_name, should the schema be missing.
+	Missing: func(err error) bool {
+		var pe *pgconn.PgError
+		return errors.As(err, &pe) && (pe.Code == "42P01" || pe.Code == "3F000")
 	},
 }

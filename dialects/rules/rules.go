@@ -197,19 +197,19 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			if idx.Overrides.Skipped(d) || idx.Overrides.For(d) != nil && idx.Overrides.For(d).SQL != "" {
 				continue
 			}
-			if m := strings.ToLower(idx.Using); m != "" && r.IndexMethods != nil {
+			if m := strings.ToLower(idx.Method()); m != "" && r.IndexMethods != nil {
 				switch {
 				case !slices.Contains(r.IndexMethods, m):
-					rep.Errorf(idx.Range, "Unknown index method", "Index %q uses %q, which is not an index method of %s; use one of %s, or give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", idx.Name, idx.Using, r.Product, strings.Join(r.IndexMethods, ", "), d)
+					rep.Errorf(idx.Range, "Unknown index method", "Index %q uses %q, which is not an index method of %s; use one of %s, or give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", idx.Name, idx.Method(), r.Product, strings.Join(r.IndexMethods, ", "), d)
 				case idx.Unique && !slices.Contains(r.UniqueMethods, m):
-					rep.Errorf(idx.Range, "Unique index method", "Unique index %q uses %q, but %s builds unique indexes only with %s. Remove using, or make the index not unique.", idx.Name, idx.Using, r.Product, strings.Join(r.UniqueMethods, ", "))
+					rep.Errorf(idx.Range, "Unique index method", "Unique index %q uses %q, but %s builds unique indexes only with %s. Remove using, or make the index not unique.", idx.Name, idx.Method(), r.Product, strings.Join(r.UniqueMethods, ", "))
 				case len(idx.Parts) > 1 && slices.Contains(r.SingleColumnMethods, m):
-					rep.Errorf(idx.Range, "Index method with one key part", "Index %q uses %q, which on %s indexes one key part, but it has %d. Remove using, or split the index.", idx.Name, idx.Using, r.Product, len(idx.Parts))
+					rep.Errorf(idx.Range, "Index method with one key part", "Index %q uses %q, which on %s indexes one key part, but it has %d. Remove using, or split the index.", idx.Name, idx.Method(), r.Product, len(idx.Parts))
 				}
 			}
-			if types, ok := r.MethodTypes[strings.ToLower(idx.Using)]; ok {
+			if types, ok := r.MethodTypes[strings.ToLower(idx.Method())]; ok {
 				for _, p := range idx.Parts {
-					if p.OpClass != "" {
+					if p.OpClass() != "" {
 						continue
 					}
 					c := t.Column(p.Column)
@@ -220,19 +220,59 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 					if p.Expr == nil {
 						what = fmt.Sprintf("column %s (%s)", p.Column, typeName(c))
 					}
-					rep.Errorf(p.Range, "No operator class", "Index %q uses %q, which has no default operator class for %s on %s. Give an opclass, or use another method.", idx.Name, idx.Using, what, r.Product)
+					rep.Errorf(p.Range, "No operator class", "Index %q uses %q, which has no default operator class for %s on %s. Give an opclass, or use another method.", idx.Name, idx.Method(), what, r.Product)
 				}
 			}
 			if r.OpClasses == nil {
 				continue
 			}
 			for _, p := range idx.Parts {
-				if p.OpClass != "" && !slices.Contains(r.OpClasses, strings.ToLower(p.OpClass)) {
-					rep.Errorf(p.Range, "Unknown operator class", "Operator class %q of index %q is not one %s knows (%s); for another operator class give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", p.OpClass, idx.Name, r.Product, strings.Join(r.OpClasses, ", "), d)
+				if p.OpClass() != "" && !slices.Contains(r.OpClasses, strings.ToLower(p.OpClass())) {
+					rep.Errorf(p.Range, "Unknown operator class", "Operator class %q of index %q is not one %s knows (%s); for another operator class give raw SQL: %s { sql = \"CREATE INDEX ...\" }.", p.OpClass(), idx.Name, r.Product, strings.Join(r.OpClasses, ", "), d)
 				}
 			}
 		}
 	}
+}
+
+// Types checks the column types against d's limits (char length, decimal
+// precision and scale), each column with the type it has in d.
+func Types(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
+	if r.MaxCharLength == 0 && r.MaxDecimalPrecision == 0 && r.MaxDecimalScale == 0 {
+		return
+	}
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		for _, c := range t.Columns {
+			typ, rng := c.Type, c.TypeRange
+			if o := c.Overrides.For(d); o != nil {
+				switch {
+				case o.Skip || o.RawType != "":
+					continue
+				case o.Type != nil:
+					typ, rng = *o.Type, o.Range
+				}
+			}
+			if msg := typeLimit(typ, r); msg != "" {
+				rep.Errorf(rng, "Invalid column type", "%s", msg)
+			}
+		}
+	}
+}
+
+func typeLimit(t compiler.Type, r *dialects.Rules) string {
+	switch {
+	case len(t.Args) == 0:
+	case t.Kind == compiler.TypeChar && r.MaxCharLength > 0 && t.Args[0] > r.MaxCharLength:
+		return fmt.Sprintf("The length of char is at most %d (%s's limit); use varchar(n) or text.", r.MaxCharLength, r.Product)
+	case t.Kind == compiler.TypeDecimal && r.MaxDecimalPrecision > 0 && t.Args[0] > r.MaxDecimalPrecision:
+		return fmt.Sprintf("The precision of decimal must be between 1 and %d (%s's limit).", r.MaxDecimalPrecision, r.Product)
+	case t.Kind == compiler.TypeDecimal && len(t.Args) > 1 && r.MaxDecimalScale > 0 && t.Args[1] > r.MaxDecimalScale:
+		return fmt.Sprintf("The scale of decimal must not exceed its precision or %d (%s's limit).", r.MaxDecimalScale, r.Product)
+	}
+	return ""
 }
 
 func typeName(c *compiler.Column) string {

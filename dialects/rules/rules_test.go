@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
@@ -47,4 +50,48 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+type reports []string
+
+func (r *reports) Errorf(_ hcl.Range, summary, format string, args ...any) {
+	*r = append(*r, fmt.Sprintf(format, args...))
+}
+
+// TestTypes: a dialect's type limits apply to the type a column has in that
+// dialect, and only in a dialect that has them.
+func TestTypes(t *testing.T) {
+	limited := &dialects.Rules{Product: "TiDB", MaxCharLength: 255, MaxDecimalPrecision: 65, MaxDecimalScale: 30}
+	col := func(typ compiler.Type, o *compiler.Override) *compiler.Column {
+		c := &compiler.Column{Name: "c", Type: typ, Overrides: compiler.Overrides{}}
+		if o != nil {
+			c.Overrides["tidb"] = o
+		}
+		return c
+	}
+	char := func(n int) compiler.Type { return compiler.Type{Kind: compiler.TypeChar, Args: []int{n}} }
+	dec := func(p, s int) compiler.Type { return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{p, s}} }
+	cases := []struct {
+		c    *compiler.Column
+		r    *dialects.Rules
+		want string // "" for accepted
+	}{
+		{col(char(255), nil), limited, ""},
+		{col(char(256), nil), limited, "The length of char is at most 255 (TiDB's limit); use varchar(n) or text."},
+		{col(dec(65, 30), nil), limited, ""},
+		{col(dec(66, 2), nil), limited, "The precision of decimal must be between 1 and 65 (TiDB's limit)."},
+		{col(dec(40, 31), nil), limited, "The scale of decimal must not exceed its precision or 30 (TiDB's limit)."},
+		{col(char(300), nil), &dialects.Rules{Product: "PostgreSQL"}, ""},
+		{col(char(300), &compiler.Override{RawType: "CHAR(10)"}), limited, ""},
+		{col(char(300), &compiler.Override{Skip: true}), limited, ""},
+		{col(char(10), &compiler.Override{Type: &compiler.Type{Kind: compiler.TypeChar, Args: []int{300}}}), limited, "The length of char is at most 255"},
+	}
+	for i, c := range cases {
+		s := &compiler.Schema{Tables: []*compiler.Table{{Name: "t", Columns: []*compiler.Column{c.c}, Overrides: compiler.Overrides{}}}}
+		var got reports
+		Types(s, "tidb", c.r, &got)
+		if c.want == "" && len(got) != 0 || c.want != "" && (len(got) != 1 || !contains(got[0], c.want)) {
+			t.Errorf("case %d: %q, want %q", i, got, c.want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"ariga.io/atlas/sql/migrate"
@@ -13,6 +14,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/schemagen/schemagen/dialects/internal/describe"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
@@ -28,15 +30,11 @@ import (
 // (TiDB has it); that version is still below Atlas's CHECK gate, whose query
 // TiDB cannot answer.
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
-	drv, err := mysql.Open(conn)
-	if err != nil {
-		return nil, err
-	}
 	inspector, err := mysql.Open(versionView{conn})
 	if err != nil {
 		return nil, err
 	}
-	return &atlasDriver{Driver: drv, inspector: inspector.(*mysql.Driver), conn: conn}, nil
+	return &atlasDriver{inspector: inspector.(*mysql.Driver), conn: conn}, nil
 }
 
 // versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver,
@@ -138,10 +136,42 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 // Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
 func (Dialect) Renormalizes() bool { return false }
 
+// atlasDriver inspects through the inspecting driver and diffs, plans and
+// applies through Atlas's driver for TiDB as it is, the plain driver. The
+// plain driver asks the server's version when opened: it is opened on first
+// use, so that a command that only inspects (drift without drift) spends no
+// round trip on it.
 type atlasDriver struct {
-	migrate.Driver
 	inspector *mysql.Driver
 	conn      schema.ExecQuerier
+
+	once     sync.Once
+	plainDrv migrate.Driver
+	plainErr error
+}
+
+func (d *atlasDriver) plain() (migrate.Driver, error) {
+	d.once.Do(func() { d.plainDrv, d.plainErr = mysql.Open(d.conn) })
+	return d.plainDrv, d.plainErr
+}
+
+// ExecContext implements schema.ExecQuerier on the connection.
+func (d *atlasDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return d.conn.ExecContext(ctx, query, args...)
+}
+
+// QueryContext implements schema.ExecQuerier on the connection.
+func (d *atlasDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return d.conn.QueryContext(ctx, query, args...)
+}
+
+// Snapshot implements migrate.Snapshoter through the plain driver.
+func (d *atlasDriver) Snapshot(ctx context.Context) (migrate.RestoreFunc, error) {
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
+	return drv.Snapshot(ctx)
 }
 
 // CheckClean implements migrate.CleanChecker through the inspecting driver:
@@ -240,8 +270,12 @@ func (d *atlasDriver) inspectChecks(ctx context.Context, s *schema.Schema) error
 // tables that exist on both sides. Added tables keep their CHECKs, which the
 // planner writes into CREATE TABLE.
 func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOption) ([]schema.Change, error) {
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
 	restore := stripChecks(append(from.Tables, to.Tables...))
-	changes, err := d.Driver.SchemaDiff(from, to, opts...)
+	changes, err := drv.SchemaDiff(from, to, opts...)
 	restore()
 	if err != nil {
 		return nil, err
@@ -260,8 +294,12 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 	for _, s := range append(from.Schemas, to.Schemas...) {
 		tables = append(tables, s.Tables...)
 	}
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
 	restore := stripChecks(tables)
-	changes, err := d.Driver.RealmDiff(from, to, opts...)
+	changes, err := drv.RealmDiff(from, to, opts...)
 	restore()
 	if err != nil {
 		return nil, err
@@ -282,8 +320,12 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 
 // TableDiff diffs two tables, CHECKs included.
 func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
 	restore := stripChecks([]*schema.Table{from, to})
-	changes, err := d.Driver.TableDiff(from, to, opts...)
+	changes, err := drv.TableDiff(from, to, opts...)
 	restore()
 	if err != nil {
 		return nil, err
@@ -294,11 +336,19 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 // PlanChanges plans each CHECK change on its own: a changed CHECK is dropped
 // and added again, as two statements.
 func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []schema.Change, opts ...migrate.PlanOption) (*migrate.Plan, error) {
-	return d.Driver.PlanChanges(ctx, name, splitModifyChecks(changes), opts...)
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
+	return drv.PlanChanges(ctx, name, splitModifyChecks(changes), opts...)
 }
 
 func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change, opts ...migrate.PlanOption) error {
-	return d.Driver.ApplyChanges(ctx, splitModifyChecks(changes), opts...)
+	drv, err := d.plain()
+	if err != nil {
+		return err
+	}
+	return drv.ApplyChanges(ctx, splitModifyChecks(changes), opts...)
 }
 
 // stripChecks removes the CHECKs from tables and returns a function that puts
@@ -396,3 +446,9 @@ func splitModifyChecks(changes []schema.Change) []schema.Change {
 	}
 	return changes
 }
+
+// Describe implements dialects.Describer with Atlas's MySQL type printer
+// (TiDB has no partial indexes).
+func (Dialect) Describe(obj any) string { return printer.Object(obj) }
+
+var printer = describe.Printer{FormatType: mysql.FormatType}

@@ -18,9 +18,13 @@ import (
 // lock and may keep waiting, so it asks again until the timeout, after which
 // the lock is reported held (schema.ErrLocked).
 func (d *atlasDriver) Lock(ctx context.Context, name string, timeout time.Duration) (schema.UnlockFunc, error) {
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
 	deadline := time.Now().Add(timeout)
 	for {
-		unlock, err := d.Driver.Lock(ctx, name, max(time.Until(deadline), 0))
+		unlock, err := drv.Lock(ctx, name, max(time.Until(deadline), 0))
 		if err == nil || !lockContention(err) {
 			return unlock, err
 		}

@@ -1,7 +1,10 @@
 package tidb
 
 import (
+	"errors"
 	"strings"
+
+	gomysql "github.com/go-sql-driver/mysql"
 
 	"ariga.io/atlas/sql/schema"
 
@@ -52,5 +55,10 @@ var revisionSpec = &revisions.Spec{
 			set[i] = Ident(c) + " = VALUES(" + Ident(c) + ")"
 		}
 		return "ON DUPLICATE KEY UPDATE " + strings.Join(set, ", ")
+	},
+	// Error 1146: table doesn't exist.
+	Missing: func(err error) bool {
+		var me *gomysql.MySQLError
+		return errors.As(err, &me) && me.Number == 1146
 	},
 }

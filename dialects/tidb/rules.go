@@ -17,7 +17,10 @@ var limits = &dialects.Rules{
 	},
 	FKIndexName: true,
 	// max-index-length's default.
-	MaxKeyBytes: 3072,
+	MaxKeyBytes:         3072,
+	MaxCharLength:       255,
+	MaxDecimalPrecision: 65,
+	MaxDecimalScale:     30,
 	// tidb_allow_function_for_expression_index's default, among the portable
 	// functions (|| is CONCAT, a function too); other calls are error 8200.
 	// Operators are not checked.

@@ -85,6 +85,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	l := &lowerer{rec: rec, set: set, schema: s}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
+	rules.Types(s, Name, limits, rec)
 	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
 	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
@@ -262,23 +263,23 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch {
 	case !known:
 		lc.Type = o.RawType
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
 	case o != nil && o.Type != nil:
 		lc.Type = Type(typ)
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "type %s instead of %s", typ, c.Type)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", typ, c.Type)
 	default:
 		lc.Type = Type(typ)
 		if n, ok := typeNotes[typ.Kind]; ok {
-			l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "%s", n)
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}
 	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
 		lc.Type += " COLLATE " + exactCollation
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
 	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Overridden, "default %s", o.Default)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
 		return lc, true
 	}
 	d := c.Default
@@ -292,7 +293,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch d.Kind {
 	case compiler.DefaultNow:
 		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", typ.Arg(0, timestampPrecision))
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
 	case compiler.DefaultString:
 		lc.Default = String(d.Value)
 	case compiler.DefaultBool:
@@ -350,10 +351,10 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
-		l.rec.Decide(t.Name, "check "+c.Name, dialects.Overridden, "raw expression %s", o.Expr)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
-	l.explainExpr(t, "check "+c.Name, c.Expr)
+	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Expr)
 	l.timePrecision(t, c)
 	action := actionColumns(t)
 	for _, col := range expr.Columns(c.Expr) {
@@ -363,10 +364,10 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	}
 	e, changed := boolContext(c.Expr)
 	if changed {
-		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "a bool column used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "a bool column used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
 	}
 	if e, changed = dotAll(e); changed {
-		l.rec.Decide(t.Name, "check "+c.Name, dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
 	}
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntax{}, e)), true
 }
@@ -391,7 +392,7 @@ func boolContext(n expr.Node) (expr.Node, bool) {
 }
 
 // explainExpr records the translations an expression needs on TiDB.
-func (l *lowerer) explainExpr(t *compiler.Table, object string, n expr.Node) {
+func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, n expr.Node) {
 	seen := map[string]bool{}
 	note := func(s string) {
 		if !seen[s] {
@@ -479,7 +480,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		if !fk.Overrides.Accepts(Name, compiler.AcceptDeferrable) {
 			l.rec.Warnf(fk.Range, "Deferrable foreign key left out", "TiDB checks foreign key %q immediately; DEFERRABLE is PostgreSQL only and is left out (to acknowledge it: tidb { accept = [%q] }).", fk.Name, compiler.AcceptDeferrable)
 		}
-		l.rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
 	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
@@ -609,7 +610,7 @@ func notNullOn(n expr.Node) []string {
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	object := "index " + idx.Name
+	object := dialects.ObjectOf(dialects.KindIndex, idx.Name)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
@@ -649,11 +650,11 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
 		}
-		if p.OpClass != "" {
+		if p.OpClass() != "" {
 			if !idx.Overrides.Accepts(Name, compiler.AcceptOpClass) {
-				l.rec.Warnf(p.Range, "Operator class left out", "TiDB has no operator classes; %q of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", p.OpClass, idx.Name, compiler.AcceptOpClass)
+				l.rec.Warnf(p.Range, "Operator class left out", "TiDB has no operator classes; %q of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", p.OpClass(), idx.Name, compiler.AcceptOpClass)
 			}
-			l.rec.Decide(t.Name, object, dialects.Omitted, "operator class %s left out", p.OpClass)
+			l.rec.Decide(t.Name, object, dialects.Omitted, "operator class %s left out", p.OpClass())
 		}
 		if p.Desc {
 			part += " DESC"
@@ -662,11 +663,11 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		li.Exprs = append(li.Exprs, x)
 	}
 	l.keyColumns(t, cols, ranges, "index", idx.Range)
-	if idx.Using != "" {
+	if idx.Method() != "" {
 		if !idx.Overrides.Accepts(Name, compiler.AcceptIndexMethod) {
-			l.rec.Warnf(idx.Range, "Index method left out", "TiDB has no index methods; USING %s of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", idx.Using, idx.Name, compiler.AcceptIndexMethod)
+			l.rec.Warnf(idx.Range, "Index method left out", "TiDB has no index methods; USING %s of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", idx.Method(), idx.Name, compiler.AcceptIndexMethod)
 		}
-		l.rec.Decide(t.Name, object, dialects.Omitted, "USING %s left out", idx.Using)
+		l.rec.Decide(t.Name, object, dialects.Omitted, "USING %s left out", idx.Method())
 	}
 	if idx.Where == nil {
 		return li, true
@@ -728,7 +729,7 @@ func caseWrapped(idx *compiler.Index, p *compiler.IndexPart) bool {
 func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart) string {
 	var value, typ string
 	if p.Expr != nil {
-		l.explainExpr(t, "index "+idx.Name, p.Expr)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
 		value, typ = sqltext.Expr(syntax{}, p.Expr), l.exactString(generatedType(t, p.Expr))
 	} else if c := t.Column(p.Column); c != nil {
 		value = Ident(p.Column)
@@ -742,7 +743,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 	}
 	where, _ := dotAll(idx.Where)
 	if i == 0 {
-		l.explainExpr(t, "index "+idx.Name, where)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), where)
 	}
 	name := l.generatedColumnName(t, idx, i, p)
 	body := "CASE WHEN " + sqltext.Expr(syntax{}, where) + " THEN " + value + " END"
@@ -920,7 +921,7 @@ func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int,
 	}
 	name := l.generatedColumnName(t, idx, i, p)
 	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: l.exactString(typ) + " AS (" + sqltext.Expr(syntax{}, p.Expr) + ") VIRTUAL"})
-	l.rec.Decide(t.Name, "index "+idx.Name, dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
+	l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
 	return Ident(name)
 }
 
@@ -1057,18 +1058,18 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 				l.rec.Errorf(c.Range, "uuid_check cannot hold", "uuid_check cannot add its CHECK to %s.%s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store malformed UUIDs there that PostgreSQL refuses. Make %s not null, drop the action, or leave uuid_check off.", t.Name, c.Name, fk, other, other)
 				continue
 			}
-			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
 			continue
 		}
 		if shapeChecked(t, c.Name) {
 			// The model's own CHECK of the column's uuid shape (written
 			// by hand, imported) is uuid_check's.
-			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
 			continue
 		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
-		l.rec.Decide(t.Name, "column "+c.Name, dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
 }
 

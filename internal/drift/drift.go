@@ -200,28 +200,22 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 		return fmt.Errorf("connecting to %s: %w", devdb.Host(rawURL), err)
 	}
 	defer conn.Close()
-	// The history and the server settings are read on a second session while
-	// the first inspects the schema: both only read.
-	var (
-		files   []migrate.File
-		histErr error
-		wg      sync.WaitGroup
-	)
-	wg.Go(func() {
-		if r.ServerWarnings, histErr = t.Dialect.ServerWarnings(ctx, db); histErr == nil {
-			files, histErr = c.history(ctx, db, r)
-		}
-	})
+	// One session reads everything, in as few round trips as the dialect
+	// allows: a second session costs a connection, more than its queries
+	// save by running beside the inspection.
 	drv, err := t.Dialect.OpenAtlas(conn)
-	var live *schema.Schema
-	if err == nil {
-		live, err = drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{dialects.RevisionTable}, c.opts.Ignore...)})
-		if err != nil {
-			err = fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
-		}
+	if err != nil {
+		return err
 	}
-	wg.Wait()
-	if err := errors.Join(err, histErr); err != nil {
+	live, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: append([]string{dialects.RevisionTable}, c.opts.Ignore...)})
+	if err != nil {
+		return fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
+	}
+	if r.ServerWarnings, err = t.Dialect.ServerWarnings(ctx, conn); err != nil {
+		return err
+	}
+	files, err := c.history(ctx, conn, r)
+	if err != nil {
 		return err
 	}
 	if r.ServerWarnings == nil {
@@ -278,16 +272,9 @@ func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Repor
 	if err != nil {
 		return nil, err
 	}
-	revs := t.Dialect.Revisions(conn)
-	exists, err := revs.Exists(ctx)
+	applied, _, err := t.Dialect.Revisions(conn).ReadIfExists(ctx)
 	if err != nil {
 		return nil, err
-	}
-	var applied []*migrate.Revision
-	if exists {
-		if applied, err = revs.ReadRevisions(ctx); err != nil {
-			return nil, err
-		}
 	}
 	done := map[string]bool{}
 	for _, rev := range applied {
@@ -351,7 +338,7 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 	if err != nil {
 		return nil, err
 	}
-	cmp := &Comparison{Against: against, Findings: findings(changes), Fix: []string{}}
+	cmp := &Comparison{Against: against, Findings: findings(c.opts.Target.Dialect, changes), Fix: []string{}}
 	if len(changes) > 0 {
 		// The fix holds the model's expression texts, as migrations do; the
 		// expected state is shared by all targets, so it is set on a copy.

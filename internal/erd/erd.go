@@ -73,7 +73,8 @@ func build(s *compiler.Schema, o Options) *diagram {
 		if dec.Kind != dialects.Omitted || !want(dec.Table) || byModel(dec, o.Dialect) {
 			continue // objects the model skips are marked in the diagram itself
 		}
-		if name, ok := strings.CutPrefix(dec.Object, "column "); ok {
+		if dec.Object.Kind == dialects.KindColumn {
+			name := dec.Object.Name
 			colNotes[dec.Table+"."+name] = append(colNotes[dec.Table+"."+name], dec.Text)
 			continue
 		}
@@ -294,7 +295,11 @@ func LeftOut(s *compiler.Schema, dialect string, decisions []dialects.Decision) 
 		if g.Kind != dialects.Omitted || byModel(dialects.Decision{Text: g.Text}, dialect) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s %s: %s", g.Table, strings.Join(g.Objects, ", "), g.Text))
+		objects := make([]string, len(g.Objects))
+		for i, o := range g.Objects {
+			objects[i] = o.String()
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s", g.Table, strings.Join(objects, ", "), g.Text))
 	}
 	return out
 }

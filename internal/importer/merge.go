@@ -449,7 +449,7 @@ func mergeUniques(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 func plainColumns(x *compiler.Index) []string {
 	var cols []string
 	for _, p := range x.Parts {
-		if p.Expr != nil || p.Desc || p.OpClass != "" {
+		if p.Expr != nil || p.Desc || p.OpClass() != "" {
 			return nil
 		}
 		cols = append(cols, p.Column)
@@ -596,7 +596,7 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		}
 		if len(ia.Parts) == 0 && len(ib.Parts) > 0 {
 			// a kept its own statement: b's readable form is the neutral one.
-			ia.Parts, ia.Unique, ia.Where, ia.Using = ib.Parts, ib.Unique, ib.Where, ib.Using
+			ia.Parts, ia.Unique, ia.Where, ia.Attrs = ib.Parts, ib.Unique, ib.Where, ib.Attrs
 			continue
 		}
 		if indexKey(ia, false) != indexKey(ib, false) && len(ib.Parts) > 0 {

@@ -343,10 +343,10 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 			}
 			part.Expr = n
 		}
-		if facts.OpClasses != nil {
-			part.OpClass = facts.OpClasses[i]
+		if facts.OpClasses != nil && facts.OpClasses[i] != "" {
+			part.Attrs = append(part.Attrs, &compiler.OpClass{Name: facts.OpClasses[i]})
 		}
-		plain = plain && !p.Desc && part.OpClass == ""
+		plain = plain && !p.Desc && part.OpClass() == ""
 		parts = append(parts, part)
 	}
 	using, unique = facts.Using, facts.Unique
@@ -367,10 +367,13 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		ct.Uniques = append(ct.Uniques, u)
 		return
 	}
-	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Using: using, Overrides: compiler.Overrides{}}
+	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Overrides: compiler.Overrides{}}
+	if using != "" {
+		ci.Attrs = append(ci.Attrs, &compiler.IndexMethod{Name: using})
+	}
 	if !readable {
 		// Keep the statement that creates it, as the database's driver plans it.
-		ci.Parts, ci.Where, ci.Using = nil, nil, ""
+		ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
 		sql := ""
 		plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
 		if err == nil && len(plan.Changes) == 1 {

@@ -54,6 +54,9 @@ type Spec struct {
 	// Upsert is the clause after INSERT ... VALUES (...) that replaces the
 	// row of the same version with the given columns' new values.
 	Upsert func(columns []string) string
+	// Missing reports whether a query failed because the table (or its
+	// schema) does not exist.
+	Missing func(error) bool
 }
 
 // columns are the table's columns in the Atlas CLI's order.
@@ -145,6 +148,20 @@ func (s *Store) Init(ctx context.Context) error {
 // ReadRevisions implements migrate.RevisionReadWriter: every revision, by
 // version.
 func (s *Store) ReadRevisions(ctx context.Context) ([]*migrate.Revision, error) {
+	return s.readAll(ctx)
+}
+
+// ReadIfExists is ReadRevisions with exists false, and no revision, when the
+// table does not exist: one query where Exists and ReadRevisions take two.
+func (s *Store) ReadIfExists(ctx context.Context) (revs []*migrate.Revision, exists bool, err error) {
+	revs, err = s.readAll(ctx)
+	if err != nil && s.spec.Missing(err) {
+		return nil, false, nil
+	}
+	return revs, err == nil, err
+}
+
+func (s *Store) readAll(ctx context.Context) ([]*migrate.Revision, error) {
 	rows, err := s.conn.QueryContext(ctx, s.selectAll, identifierVersion)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", s.table, err)

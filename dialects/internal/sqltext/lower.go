@@ -40,7 +40,7 @@ func (r *Recorder) setAbout(table, kind, name string) {
 
 // Decide records a decision; table-level notes are grouped into the comment
 // above the table's CREATE TABLE.
-func (r *Recorder) Decide(table, object string, kind dialects.DecisionKind, format string, args ...any) {
+func (r *Recorder) Decide(table string, object dialects.Object, kind dialects.DecisionKind, format string, args ...any) {
 	r.Decisions = append(r.Decisions, dialects.Decision{Table: table, Object: object, Kind: kind, Text: fmt.Sprintf(format, args...)})
 }
 
@@ -76,7 +76,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		if !ok {
 			continue
 		}
-		rec.Decide("", "raw "+r.Name, dialects.Overridden, "raw SQL statement, not translated")
+		rec.Decide("", dialects.ObjectOf(dialects.KindRaw, r.Name), dialects.Overridden, "raw SQL statement, not translated")
 		if r.After {
 			sc.After = append(sc.After, Raw{r.Name, sql})
 		} else {
@@ -86,7 +86,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	tables, deferred := s.Order()
 	for _, t := range tables {
 		if t.Overrides.Skipped(d) {
-			rec.Decide(t.Name, "", dialects.Omitted, "table left out of %s by the model", d)
+			rec.Decide(t.Name, dialects.Object{}, dialects.Omitted, "table left out of %s by the model", d)
 			continue
 		}
 		rec.setAbout(t.Name, "table", "")
@@ -96,7 +96,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			lt.PrimaryKey = t.PrimaryKey.Columns
 		}
 		for _, c := range t.Columns {
-			if skipped(rec, t, "column "+c.Name, c.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, "column", c.Name)
@@ -110,7 +110,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
 			rec.setAbout(t.Name, "unique", u.Name)
-			if skipped(rec, t, "unique constraint "+u.Name, u.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(dialects.KindUnique, u.Name), u.Overrides) {
 				continue
 			}
 			if c, ok := l.Unique(t, u); ok {
@@ -118,7 +118,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 		}
 		for _, c := range byName(t.Checks, func(c *compiler.Check) string { return c.Name }) {
-			if skipped(rec, t, "check "+c.Name, c.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, "check", c.Name)
@@ -128,7 +128,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		}
 		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
 			rec.setAbout(t.Name, "foreign key", fk.Name)
-			if skipped(rec, t, "foreign key "+fk.Name, fk.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), fk.Overrides) {
 				continue
 			}
 			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
@@ -140,14 +140,14 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				continue
 			}
 			if deferred[fk] {
-				rec.Decide(t.Name, "foreign key "+fk.Name, dialects.Lowered, "added by ALTER TABLE after all tables, because it closes a cycle of foreign keys")
+				rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "added by ALTER TABLE after all tables, because it closes a cycle of foreign keys")
 				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
 				continue
 			}
 			lt.Constraints = append(lt.Constraints, c)
 		}
 		for _, idx := range byName(t.Indexes, func(i *compiler.Index) string { return i.Name }) {
-			if skipped(rec, t, "index "+idx.Name, idx.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, "index", idx.Name)
@@ -258,7 +258,7 @@ func sortByName(lt *Table) {
 	slices.SortStableFunc(lt.Indexes, func(a, b *Index) int { return strings.Compare(a.Name, b.Name) })
 }
 
-func skipped(rec *Recorder, t *compiler.Table, object string, o compiler.Overrides) bool {
+func skipped(rec *Recorder, t *compiler.Table, object dialects.Object, o compiler.Overrides) bool {
 	if o.Skipped(rec.Dialect) {
 		rec.Decide(t.Name, object, dialects.Omitted, "left out of %s by the model", rec.Dialect)
 		return true
@@ -276,7 +276,7 @@ func tableNotes(all []dialects.Decision, table string) []string {
 	var notes []string
 	for _, g := range dialects.Grouped(all[i:]) {
 		if len(g.Objects) == 0 {
-			g.Objects = []string{table}
+			g.Objects = []dialects.Object{{Name: table}}
 		}
 		notes = append(notes, g.String())
 	}
