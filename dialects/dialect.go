@@ -374,6 +374,9 @@ type Rules struct {
 	MethodTypes map[string][]string
 	// RegexDotNewline: . matches a newline in a regular expression.
 	RegexDotNewline bool
+	// IgnoresDesc: the database accepts DESC on an index part and builds the
+	// part ascending (TiDB); the order of an index never changes a result.
+	IgnoresDesc bool
 }
 
 // RuleBook is implemented by dialects that describe their rules.

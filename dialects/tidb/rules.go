@@ -25,6 +25,8 @@ var limits = &dialects.Rules{
 	// functions (|| is CONCAT, a function too); other calls are error 8200.
 	// Operators are not checked.
 	ExprIndexFunctions: map[string]bool{"lower": true, "upper": true, "json_type": true},
+	// SHOW CREATE TABLE and information_schema.statistics drop it.
+	IgnoresDesc: true,
 }
 
 // Rules implements dialects.RuleBook.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 )
 
@@ -540,7 +541,10 @@ func mergeForeignKeys(t, ta, tb *compiler.Table, da, db string, say func(string,
 
 // indexKey is what an index is: uniqueness, parts and predicate; "" for one
 // kept as a dialect's own statement.
-func indexKey(x *compiler.Index, where bool) string {
+func indexKey(x *compiler.Index, where bool) string { return indexKeyOrder(x, where, true) }
+
+// indexKeyOrder is indexKey, without the parts' order unless order.
+func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	if len(x.Parts) == 0 {
 		return ""
 	}
@@ -553,7 +557,7 @@ func indexKey(x *compiler.Index, where bool) string {
 		} else {
 			b.WriteString(p.Column)
 		}
-		if p.Desc {
+		if p.Desc && order {
 			b.WriteString(" desc")
 		}
 	}
@@ -567,18 +571,31 @@ func indexKey(x *compiler.Index, where bool) string {
 // structure without a predicate one dialect lacks (TiDB has no partial
 // indexes), then by name.
 func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+	// A dialect that builds every part ascending cannot tell which were
+	// declared descending: the other dialect's order is the model's.
+	ignoresDesc := func(d string) bool {
+		r, ok := dialectByName(d).(dialects.RuleBook)
+		return ok && r.Rules().IgnoresDesc
+	}
+	order := !ignoresDesc(da) && !ignoresDesc(db)
+	key := func(x *compiler.Index, where bool) string { return indexKeyOrder(x, where, order) }
 	pairs, onlyA, onlyB := match(ta.Indexes, tb.Indexes,
 		func(x *compiler.Index) string {
-			if k := indexKey(x, true); k != "" {
+			if k := key(x, true); k != "" {
 				return x.Name + "\x01" + k
 			}
 			return ""
 		},
-		func(x *compiler.Index) string { return indexKey(x, true) },
-		func(x *compiler.Index) string { return indexKey(x, false) },
+		func(x *compiler.Index) string { return key(x, true) },
+		func(x *compiler.Index) string { return key(x, false) },
 		func(x *compiler.Index) string { return x.Name })
 	for _, p := range pairs {
 		ia, ib := p[0], p[1]
+		if ignoresDesc(da) && len(ia.Parts) == len(ib.Parts) {
+			for i := range ia.Parts {
+				ia.Parts[i].Desc = ib.Parts[i].Desc
+			}
+		}
 		if ob := ib.Overrides[db]; ob != nil {
 			ia.Overrides[db] = ob
 		}
@@ -599,7 +616,7 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 			ia.Parts, ia.Unique, ia.Where, ia.Attrs = ib.Parts, ib.Unique, ib.Where, ib.Attrs
 			continue
 		}
-		if indexKey(ia, false) != indexKey(ib, false) && len(ib.Parts) > 0 {
+		if key(ia, false) != key(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
 		}
 	}

@@ -103,3 +103,61 @@ table "g" {
 		t.Logf("summary:\n%s\nimported:\n%s", strings.Join(r.Summary, "\n"), imported)
 	}
 }
+
+// TiDB builds a descending index part ascending (it drops DESC): the index
+// pairs with PostgreSQL's, which keeps the order, whichever URL comes first.
+func TestRoundTripDescendingIndex(t *testing.T) {
+	t.Parallel()
+	src := []byte(`
+table "d" {
+  column "id" {
+    type = bigint
+  }
+  column "at" {
+    type = timestamp
+  }
+  column "name" {
+    type = varchar(40)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "d_recent" {
+    on {
+      column = "at"
+      desc   = true
+    }
+    on {
+      column = "name"
+    }
+  }
+}
+`)
+	first := gen.CompileSource("schema.hcl", src)
+	if first.Failed() {
+		t.Fatal(first.Diags)
+	}
+	pg, ti := dbtest.Postgres(t), dbtest.TiDB(t)
+	testproject.RunSQL(t, pg, first.Outputs["postgres"].SQL)
+	testproject.RunSQL(t, ti, first.Outputs["tidb"].SQL)
+	for _, urls := range [][]string{{pg.URL, ti.URL}, {ti.URL, pg.URL}} {
+		r, err := importer.Import(context.Background(), urls, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		imported := compiler.Write(r.Schema, r.Notes)
+		second := gen.CompileSource("schema.hcl", imported)
+		if second.Failed() {
+			t.Fatalf("the imported model does not compile: %v\n%s", second.Diags, imported)
+		}
+		for _, d := range []string{"postgres", "tidb"} {
+			want, got := string(first.Outputs[d].SQL), string(second.Outputs[d].SQL)
+			if got != want {
+				t.Errorf("%s first: %s: generated again from the imported model differs at %s", urls[0][:5], d, testproject.FirstDiff(want, got))
+			}
+		}
+		if s := strings.Join(r.Summary, "\n"); strings.Contains(s, "d_recent") {
+			t.Errorf("%s first: the summary names the index:\n%s", urls[0][:5], s)
+		}
+	}
+}
