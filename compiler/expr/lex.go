@@ -268,13 +268,11 @@ func (l *lexer) operator(i int) (int, error) {
 				op = op[:len(op)-1]
 			}
 		}
-		if k := strings.Index(op, "--"); k >= 0 && l.words {
-			op = op[:k] // a comment follows
-		} else if strings.Contains(op, "--") || strings.Contains(op, "/*") {
-			return 0, l.errorf(i, j, "comments are not expected in a reported expression")
-		}
-		if op == "" {
-			return 0, nil
+		if k := min(index(op, "--"), index(op, "/*")); k < len(op) {
+			if !l.words {
+				return 0, l.errorf(i, j, "comments are not expected in a reported expression")
+			}
+			op = op[:k] // a comment follows (k > 0: lexFrom skips one at i)
 		}
 		l.add(tOp, op, i, i+len(op))
 		return len(op), nil
@@ -358,6 +356,14 @@ func plainNumber(s string) string {
 		return "the digits in full"
 	}
 	return f.Text('f', -1)
+}
+
+// index is strings.Index, or len(s) when sub is not in s.
+func index(s, sub string) int {
+	if k := strings.Index(s, sub); k >= 0 {
+		return k
+	}
+	return len(s)
 }
 
 func contains(list []string, s string) bool {
