@@ -11,9 +11,7 @@ type Lint interface {
 	// Atlas registers the analyzers that check this dialect's migrations
 	// (sqlcheck.AnalyzerFor); the dialect's package imports them.
 	AtlasLint(conn schema.ExecQuerier) (name string, drv migrate.Driver, err error)
-	// Syntax is the family of SQL the dialect's migration files are
-	// written in: how they are lexed and what is foreign to them.
-	Syntax() Syntax
+	StmtRules
 	// OneSchema reports whether a connection sees one schema, the
 	// connected database, rather than a realm of schemas.
 	OneSchema() bool
@@ -31,16 +29,42 @@ type Lint interface {
 	FillsColumn(a schema.Attr) bool
 }
 
-// Syntax is a family of SQL.
-type Syntax int
+// StmtRules are the lint rules a dialect applies to the text of each
+// statement of its migration files, as Atlas registers analyzers per driver:
+// lint reads statements only through them.
+type StmtRules interface {
+	// LintStmt reads one statement of a migration file, lexed as the
+	// dialect's files are written.
+	LintStmt(text string) StmtLint
+}
 
-// The families of SQL.
-const (
-	// SyntaxPostgreSQL: double-quoted identifiers, E'' strings.
-	SyntaxPostgreSQL Syntax = iota
-	// SyntaxMySQL: backquoted identifiers, # comments, backslash escapes.
-	SyntaxMySQL
-)
+// StmtLint is what a dialect reads in the text of one statement.
+type StmtLint struct {
+	// Findings: another dialect's syntax (SG103) and data statements to
+	// review (SG104).
+	Findings []StmtFinding
+	// Checks are the byte offsets of the CHECK constraints a CREATE TABLE
+	// or ALTER TABLE declares (SG101, for servers that may ignore them).
+	Checks []int
+	// Rename is what the statement renames, so that lint reports a rename
+	// rather than the drop and add a diff sees.
+	Rename Rename
+}
+
+// StmtFinding is a lint finding at byte offset Off of a statement.
+type StmtFinding struct {
+	Code string
+	Off  int
+	Msg  string
+}
+
+// Rename is what a statement renames: a table (FromTable may be empty when
+// the statement names it elsewhere), or a column of its table; empty names
+// for none.
+type Rename struct {
+	FromTable, ToTable   string
+	FromColumn, ToColumn string
+}
 
 // StmtError is what a dialect reads from a database's error on a statement.
 type StmtError struct {

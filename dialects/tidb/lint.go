@@ -3,6 +3,7 @@ package tidb
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"ariga.io/atlas/sql/migrate"
@@ -12,6 +13,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 )
 
 // AtlasLint implements dialects.Lint: Atlas's MySQL driver and analyzers.
@@ -20,8 +22,56 @@ func (Dialect) AtlasLint(conn schema.ExecQuerier) (string, migrate.Driver, error
 	return mysql.DriverName, drv, err
 }
 
-// Syntax implements dialects.Lint.
-func (Dialect) Syntax() dialects.Syntax { return dialects.SyntaxMySQL }
+// LintStmt implements dialects.Lint: TiDB's files are lexed with MySQL's #
+// comments and backslash escapes; PostgreSQL syntax in them is SG103.
+func (Dialect) LintStmt(text string) dialects.StmtLint {
+	return stmtlex.Read(text, true, foreignSyntax)
+}
+
+// foreignSyntax finds PostgreSQL syntax in a TiDB migration.
+func foreignSyntax(kind string, toks []stmtlex.Token, add func(string, int, string, ...any)) {
+	ddl := stmtlex.IsDDL(kind)
+	index := kind == "CREATE INDEX"
+	prev, next := stmtlex.Around(toks)
+	for i, t := range toks {
+		switch w := t.Upper(); {
+		case t.Kind == stmtlex.DQuote:
+			// "x" is a string in TiDB: PostgreSQL's quoting where an
+			// identifier is expected.
+			identPos := ddl || prev(i).Text == "." || next(i).Text == "." ||
+				slices.Contains([]string{"INTO", "UPDATE", "FROM", "JOIN", "TABLE"}, prev(i).Upper())
+			if identPos {
+				add("dquote", t.Off, "double-quoted identifier %s is PostgreSQL syntax; TiDB reads it as a string (quote identifiers with backquotes)", t.Text)
+			}
+		case t.Kind == stmtlex.Cast:
+			add("cast", t.Off, "the :: cast is PostgreSQL syntax; TiDB needs CAST(x AS type)")
+		case t.Kind == stmtlex.Dollar:
+			if prev(i).Upper() == "DO" {
+				add("dollar", prev(i).Off, "DO blocks are PostgreSQL only; TiDB has no anonymous code blocks")
+			} else {
+				add("dollar", t.Off, "dollar-quoted strings are PostgreSQL syntax")
+			}
+		case ddl && postgresOnlyTypes[w] != "" && stmtlex.TypePosition(toks, i):
+			add(w, t.Off, "%s is a PostgreSQL type; TiDB has none (use %s)", w, postgresOnlyTypes[w])
+		case w == "ILIKE":
+			add(w, t.Off, "ILIKE is PostgreSQL syntax; TiDB compares case-insensitively with LIKE under a _ci collation")
+		case ddl && w == "IDENTITY" && prev(i).Upper() == "AS":
+			add(w, t.Off, "identity columns are PostgreSQL syntax; TiDB uses AUTO_INCREMENT")
+		case index && w == "WHERE" && t.Depth == 0:
+			add(w, t.Off, "partial indexes (CREATE INDEX ... WHERE) are PostgreSQL only; TiDB indexes every row")
+		}
+	}
+}
+
+var postgresOnlyTypes = map[string]string{
+	"TIMESTAMPTZ": "TiDB's DATETIME or TIMESTAMP",
+	"TIMETZ":      "TiDB's TIME",
+	"JSONB":       "TiDB's JSON",
+	"BYTEA":       "TiDB's BLOB or VARBINARY",
+	"BIGSERIAL":   "BIGINT AUTO_INCREMENT",
+	"SMALLSERIAL": "SMALLINT AUTO_INCREMENT",
+	"UUID":        "CHAR(36) or BINARY(16)",
+}
 
 // OneSchema implements dialects.Lint: a connection sees its database.
 func (Dialect) OneSchema() bool { return true }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
 )
 
@@ -55,8 +56,8 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 			if gitBase == "" && latest < 1 {
 				return usageError{fmt.Errorf("--latest %d: lint at least one file", latest)}
 			}
-			if !slices.Contains(migration.LintFormats, format) {
-				return usageError{fmt.Errorf("--format %q: want %s", format, strings.Join(migration.LintFormats, ", "))}
+			if !slices.Contains(lint.Formats, format) {
+				return usageError{fmt.Errorf("--format %q: want %s", format, strings.Join(lint.Formats, ", "))}
 			}
 			targets, err := a.targets()
 			if err != nil {
@@ -66,7 +67,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 			defer stop()
 			dev := &migration.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			report, err := migration.Lint(ctx, dev, targets, migration.LintOptions{GitBase: gitBase, Latest: latest})
+			report, err := lint.Run(ctx, dev, targets, lint.Options{GitBase: gitBase, Latest: latest})
 			if err != nil {
 				return a.migrationError(err)
 			}
@@ -75,7 +76,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 					fmt.Fprintf(a.Stderr, "schemagen: note: %s\n", n)
 				}
 			}
-			if err := migration.WriteLint(a.Stdout, report, format); err != nil {
+			if err := lint.Write(a.Stdout, report, format); err != nil {
 				return err
 			}
 			if errs, _, _ := report.Counts(); errs > 0 {
@@ -87,6 +88,6 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 	envFlag(cmd, a, true)
 	cmd.Flags().StringVar(&gitBase, "git-base", "", "lint the files added or changed since this git ref")
 	cmd.Flags().IntVar(&latest, "latest", 1, "lint the latest N files")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(migration.LintFormats, ", "))
+	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats, ", "))
 	return cmd
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/cli"
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
 )
 
@@ -48,7 +49,7 @@ ALTER TABLE "items" DROP COLUMN "note";
 	return config, drop
 }
 
-func lint(t *testing.T, config string, args ...string) run {
+func runLint(t *testing.T, config string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := cli.Run(append([]string{"migrate", "lint", "--config", config}, args...), &out, &errb)
@@ -58,7 +59,7 @@ func lint(t *testing.T, config string, args ...string) run {
 func TestMigrateLintDropColumn(t *testing.T) {
 	config, drop := lintProject(t)
 
-	r := lint(t, config)
+	r := runLint(t, config)
 	if r.code != cli.ExitFindings {
 		t.Fatalf("lint of a dropped column: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -68,15 +69,15 @@ func TestMigrateLintDropColumn(t *testing.T) {
 	}
 
 	// Every format is well formed.
-	r = lint(t, config, "--format", "json")
-	var j migration.LintJSON
+	r = runLint(t, config, "--format", "json")
+	var j lint.JSON
 	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil || r.code != 1 {
 		t.Fatalf("json: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
 	if len(j.Findings) != 1 || j.Findings[0].Code != "DS103" || j.Findings[0].Line != 2 || j.Summary.Errors != 1 {
 		t.Errorf("json: %+v", j)
 	}
-	r = lint(t, config, "--format", "sarif")
+	r = runLint(t, config, "--format", "sarif")
 	var sarif struct {
 		Version string `json:"version"`
 		Runs    []struct {
@@ -90,7 +91,7 @@ func TestMigrateLintDropColumn(t *testing.T) {
 		len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 1 || sarif.Runs[0].Results[0].RuleID != "DS103" || sarif.Runs[0].Results[0].Level != "error" {
 		t.Errorf("sarif: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
-	r = lint(t, config, "--format", "github")
+	r = runLint(t, config, "--format", "github")
 	if r.code != 1 || !strings.HasPrefix(r.stdout, "::error file="+filepath.ToSlash(drop)+",line=2,col=1,title=DS103::Dropping non-virtual column \"note\"\n") {
 		t.Errorf("github: exit %d\n%s", r.code, r.stdout)
 	}
@@ -100,7 +101,7 @@ func TestMigrateLintDropColumn(t *testing.T) {
 -- schemagen:nolint DS103 nothing has read the note since v2
 ALTER TABLE "items" DROP COLUMN "note";
 `), 0o644)
-	r = lint(t, config)
+	r = runLint(t, config)
 	if r.code != 1 || !strings.Contains(r.stderr, "atlas.sum") || !strings.Contains(r.stderr, "was edited") {
 		t.Fatalf("lint of an edited file before hash: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -108,7 +109,7 @@ ALTER TABLE "items" DROP COLUMN "note";
 	if code := cli.Run([]string{"migrate", "hash", "--config", config}, &out, &errb); code != 0 {
 		t.Fatalf("migrate hash: exit %d\n%s", code, errb.String())
 	}
-	r = lint(t, config)
+	r = runLint(t, config)
 	if r.code != cli.ExitOK {
 		t.Fatalf("lint with nolint: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -116,13 +117,13 @@ ALTER TABLE "items" DROP COLUMN "note";
 	if !strings.Contains(r.stdout, wantLine) || !strings.Contains(r.stdout, "0 errors, 0 warnings, 1 suppressed") {
 		t.Errorf("stdout lacks %q:\n%s", wantLine, r.stdout)
 	}
-	r = lint(t, config, "--format", "github")
+	r = runLint(t, config, "--format", "github")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "::notice file=") {
 		t.Errorf("github, suppressed: exit %d\n%s", r.code, r.stdout)
 	}
 
 	// Both files: the first one only creates.
-	r = lint(t, config, "--latest", "2", "--format", "json")
+	r = runLint(t, config, "--latest", "2", "--format", "json")
 	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil || r.code != 0 || len(j.Files) != 2 || j.Summary.Suppressed != 1 {
 		t.Errorf("--latest 2: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
@@ -143,7 +144,7 @@ func TestMigrateLintUsage(t *testing.T) {
 		{"extra"},
 		{"--env", "nope"},
 	} {
-		if r := lint(t, config, args...); r.code != cli.ExitError {
+		if r := runLint(t, config, args...); r.code != cli.ExitError {
 			t.Errorf("lint %v: exit %d, want 2\n%s", args, r.code, r.stderr)
 		}
 	}

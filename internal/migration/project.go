@@ -1,6 +1,7 @@
 // Package migration is schemagen's versioned-migration workflow on Atlas:
 // planning migration files for every dialect from the generated DDL,
-// keeping atlas.sum, applying files with a revision history, and linting.
+// keeping atlas.sum, applying files with a revision history. Linting them
+// is package lint.
 package migration
 
 import (

@@ -1,6 +1,7 @@
 // Package thirddialect_test shows that a dialect added to the registry goes
-// through generate and migrate's dialect lookup without a change to shared
-// code: toy is TiDB's rules under another name and URL scheme.
+// through generate, migrate's dialect lookup and migrate lint without a
+// change to shared code: toy is TiDB's rules under another name and URL
+// scheme.
 package thirddialect_test
 
 import (

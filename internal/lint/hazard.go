@@ -1,4 +1,4 @@
-package migration
+package lint
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func init() {
 		if c.Severe {
 			sev = SeverityError
 		}
-		LintRules = append(LintRules, LintRule{Code: c.Code, Source: "schemagen", Analyzer: "hazard", Severity: sev,
+		Rules = append(Rules, Rule{Code: c.Code, Source: "schemagen", Analyzer: "hazard", Severity: sev,
 			Title: c.Title, Help: c.Help, Dialects: []string{c.Dialect}})
 	}
 }
@@ -65,7 +65,7 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 			if h.Table != "" && !existed[strings.ToLower(h.Table)] {
 				continue
 			}
-			if _, ok := LookupLintRule(h.Code); !ok {
+			if _, ok := LookupRule(h.Code); !ok {
 				continue // reported by another rule (DS102, DS103)
 			}
 			fl.add(i+1, s.Pos, h.Code, hazardMessage(h))
@@ -75,7 +75,7 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 
 func hazardMessage(h hazard.Hazard) string {
 	s := strings.TrimPrefix(h.Summary(), h.Code+" ")
-	if r, ok := LookupLintRule(h.Code); ok {
+	if r, ok := LookupRule(h.Code); ok {
 		s = fmt.Sprintf("%s: %s", r.Title, s)
 	}
 	return s

@@ -1,4 +1,4 @@
-package migration
+package lint
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 // lintSelect marks the files to lint: those added or changed since
 // opts.GitBase, else the latest opts.Latest.
-func lintSelect(ctx context.Context, dir string, files []migrate.File, opts LintOptions) ([]bool, error) {
+func lintSelect(ctx context.Context, dir string, files []migrate.File, opts Options) ([]bool, error) {
 	selected := make([]bool, len(files))
 	if opts.GitBase == "" {
 		for i := max(0, len(files)-opts.Latest); i < len(files); i++ {

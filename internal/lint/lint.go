@@ -1,4 +1,11 @@
-package migration
+// Package lint is `schemagen migrate lint`: before a migration file reaches a
+// database, it says what the file would do there that needs a second look:
+// data lost, statements that fail on rows already present, locks that stall
+// writes, another dialect's syntax, and data changes the analyzers cannot
+// read. It replays the directory on a scratch dev database and runs Atlas's
+// analyzers and schemagen's rules on what each statement changed; the
+// dialect of each directory contributes its own rules (dialects.Lint).
+package lint
 
 import (
 	"context"
@@ -19,11 +26,12 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
-// LintOptions selects the files `migrate lint` checks in each directory.
-type LintOptions struct {
+// Options selects the files `migrate lint` checks in each directory.
+type Options struct {
 	// GitBase lints the files added or changed since this git ref (in the
 	// working tree, untracked files included).
 	GitBase string
@@ -31,41 +39,41 @@ type LintOptions struct {
 	Latest int
 }
 
-// LintFinding is one lint result.
-type LintFinding struct {
-	Env       string       `json:"env"`
-	Dialect   string       `json:"dialect"`
-	File      string       `json:"file"`
-	Line      int          `json:"line"`
-	Column    int          `json:"column"`
-	Statement int          `json:"statement,omitempty"` // 1-based; 0: the file
-	Code      string       `json:"code"`
-	Severity  LintSeverity `json:"severity"`
-	Message   string       `json:"message"`
+// Finding is one lint result.
+type Finding struct {
+	Env       string   `json:"env"`
+	Dialect   string   `json:"dialect"`
+	File      string   `json:"file"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	Statement int      `json:"statement,omitempty"` // 1-based; 0: the file
+	Code      string   `json:"code"`
+	Severity  Severity `json:"severity"`
+	Message   string   `json:"message"`
 	// Suppressed by a nolint comment, whose reason is Reason.
 	Suppressed bool   `json:"suppressed"`
 	Reason     string `json:"reason,omitempty"`
 }
 
-// LintedFile is a migration file that was linted.
-type LintedFile struct {
+// File is a migration file that was linted.
+type File struct {
 	Env        string `json:"env"`
 	Dialect    string `json:"dialect"`
 	File       string `json:"file"`
 	Statements int    `json:"statements"`
 }
 
-// LintReport is the result of Lint.
-type LintReport struct {
-	Files    []LintedFile
-	Findings []LintFinding
+// Report is the result of Lint.
+type Report struct {
+	Files    []File
+	Findings []Finding
 	// Notes say what was not checked and why.
 	Notes []string
 }
 
 // Counts returns the numbers of unsuppressed errors and warnings, and of
 // suppressed findings.
-func (r *LintReport) Counts() (errs, warnings, suppressed int) {
+func (r *Report) Counts() (errs, warnings, suppressed int) {
 	for _, f := range r.Findings {
 		switch {
 		case f.Suppressed:
@@ -84,11 +92,11 @@ func (r *LintReport) Counts() (errs, warnings, suppressed int) {
 // it lints, computes what each statement changes, and runs Atlas's analyzers
 // and schemagen's rules on that. Files that do not match atlas.sum are
 // refused (*SumError).
-func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*LintReport, error) {
+func Run(ctx context.Context, dev *migration.Dev, targets []migration.Target, opts Options) (*Report, error) {
 	if opts.GitBase == "" && opts.Latest <= 0 {
 		opts.Latest = 1
 	}
-	r := &LintReport{}
+	r := &Report{}
 	for _, t := range targets {
 		if err := lintTarget(ctx, dev, t, opts, r); err != nil {
 			return nil, fmt.Errorf("env %s: %w", t.Env.Name, err)
@@ -97,12 +105,12 @@ func Lint(ctx context.Context, dev *Dev, targets []Target, opts LintOptions) (*L
 	return r, nil
 }
 
-func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *LintReport) error {
-	dir, err := OpenDir(t.Env.Dir, false)
+func lintTarget(ctx context.Context, dev *migration.Dev, t migration.Target, opts Options, r *Report) error {
+	dir, err := migration.OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return err
 	}
-	if err := CheckSum(dir); err != nil {
+	if err := migration.CheckSum(dir); err != nil {
 		return err
 	}
 	files, err := dir.Files()
@@ -160,9 +168,8 @@ func lintTarget(ctx context.Context, dev *Dev, t Target, opts LintOptions, r *Li
 
 // linter lints the files of one directory on one scratch database, in order.
 type linter struct {
-	t         Target
+	t         migration.Target
 	db        *sql.DB
-	mysql     bool           // MySQL quoting and comments
 	drv       migrate.Driver // the dialect's driver: inspects and diffs
 	dev       *sqlclient.Client
 	scanner   migrate.StmtScanner
@@ -174,7 +181,7 @@ type linter struct {
 	notes     []string
 }
 
-func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
+func newLinter(ctx context.Context, t migration.Target, db *sql.DB) (*linter, error) {
 	l := &linter{t: t, db: db}
 	drv, err := t.Dialect.OpenAtlas(db)
 	if err != nil {
@@ -186,7 +193,6 @@ func newLinter(ctx context.Context, t Target, db *sql.DB) (*linter, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.mysql = t.Dialect.Syntax() == dialects.SyntaxMySQL
 	l.dev = &sqlclient.Client{Name: name, DB: db, Driver: raw}
 	// The dialect's own scanner, as every command that reads the directory.
 	l.scanner = t.Dialect
@@ -276,7 +282,7 @@ func (l *linter) replay(ctx context.Context, path string, f migrate.File) error 
 	}
 	for i, s := range stmts {
 		if _, err := l.db.ExecContext(ctx, s.Text); err != nil {
-			return &ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
+			return &migration.ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
 		}
 		l.replayed = true
 	}
@@ -290,19 +296,19 @@ type fileLint struct {
 	path     string
 	src      string
 	stmts    []*migrate.Stmt
-	toks     [][]sqlToken
-	findings []LintFinding
+	reads    []dialects.StmtLint // what the dialect read in each statement
+	findings []Finding
 }
 
 // add records a finding at byte offset off of the file, on statement stmt
 // (1-based, 0 for the file).
 func (fl *fileLint) add(stmt, off int, code, msg string) {
 	sev := SeverityWarning
-	if rule, ok := LookupLintRule(code); ok {
+	if rule, ok := LookupRule(code); ok {
 		sev = rule.Severity
 	}
 	line, col := lintLineCol(fl.src, off)
-	fl.findings = append(fl.findings, LintFinding{
+	fl.findings = append(fl.findings, Finding{
 		Env: fl.l.t.Env.Name, Dialect: fl.l.t.Dialect.Name(), File: fl.path,
 		Line: line, Column: col, Statement: stmt, Code: code, Severity: sev, Message: msg,
 	})
@@ -327,10 +333,10 @@ func lintLineCol(src string, off int) (line, col int) {
 	return line, col
 }
 
-func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (LintedFile, []LintFinding, error) {
+func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (File, []Finding, error) {
 	src := string(f.Bytes())
 	fl := &fileLint{l: l, path: path, src: src}
-	lf := LintedFile{Env: l.t.Env.Name, Dialect: l.t.Dialect.Name(), File: path}
+	lf := File{Env: l.t.Env.Name, Dialect: l.t.Dialect.Name(), File: path}
 	stmts, err := l.stmts(src)
 	if err != nil {
 		// The file does not even split into statements.
@@ -352,11 +358,11 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Lin
 	}
 	lexSG103 := map[int]bool{} // statements with a lexical SG103
 	for i, s := range stmts {
-		toks := tokenizeSQL(s.Text, l.mysql)
-		fl.toks = append(fl.toks, toks)
-		for _, x := range syntaxFindings(l.t.Dialect.Syntax(), toks) {
-			fl.add(i+1, s.Pos+x.off, x.code, x.msg)
-			if x.code == "SG103" {
+		read := l.t.Dialect.LintStmt(s.Text)
+		fl.reads = append(fl.reads, read)
+		for _, x := range read.Findings {
+			fl.add(i+1, s.Pos+x.Off, x.Code, x.Msg)
+			if x.Code == "SG103" {
 				lexSG103[i+1] = true
 			}
 		}
@@ -381,7 +387,7 @@ func (l *linter) lintFile(ctx context.Context, path string, f migrate.File) (Lin
 			fd.Suppressed, fd.Reason = true, reason
 		}
 	}
-	slices.SortStableFunc(fl.findings, func(a, b LintFinding) int {
+	slices.SortStableFunc(fl.findings, func(a, b Finding) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
@@ -434,7 +440,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return fmt.Errorf("%s: statement %d: %w", fl.path, i+1, err)
 		}
-		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.toks[i])})
+		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.reads[i].Rename)})
 		l.state = next
 	}
 	if whole && len(fl.stmts) > 0 {
@@ -592,46 +598,8 @@ func lintFirstLine(s string) string {
 // fixRenames turns the drop and add that a diff sees for a renaming
 // statement into the rename it is, as Atlas's CLI does with its SQL parser,
 // so that BC101/BC102 report renames and DS102/DS103 do not.
-func fixRenames(changes schema.Changes, toks []sqlToken) schema.Changes {
-	kind := stmtKind(toks)
-	name := func(i int) string {
-		if i < len(toks) && (toks[i].kind == tokWord || toks[i].kind == tokDQuote || toks[i].kind == tokBQuote) {
-			return unquoteIdent(toks[i])
-		}
-		return ""
-	}
-	var fromT, toT, fromC, toC string
-	switch kind {
-	case "RENAME TABLE":
-		if len(toks) >= 5 && toks[3].upper() == "TO" {
-			fromT, toT = name(2), name(4)
-		}
-	case "ALTER TABLE":
-		for i := 2; i < len(toks); i++ {
-			if toks[i].depth != 0 {
-				continue
-			}
-			switch toks[i].upper() {
-			case "RENAME":
-				switch n := toks[min(i+1, len(toks)-1)].upper(); {
-				case n == "TO" || n == "AS":
-					toT = name(i + 2)
-				case n == "COLUMN":
-					if toks[min(i+3, len(toks)-1)].upper() == "TO" {
-						fromC, toC = name(i+2), name(i+4)
-					}
-				case toks[min(i+2, len(toks)-1)].upper() == "TO":
-					fromC, toC = name(i+1), name(i+3)
-				}
-			case "CHANGE":
-				j := i + 1
-				if toks[min(j, len(toks)-1)].upper() == "COLUMN" {
-					j++
-				}
-				fromC, toC = name(j), name(j+1)
-			}
-		}
-	}
+func fixRenames(changes schema.Changes, r dialects.Rename) schema.Changes {
+	fromT, toT, fromC, toC := r.FromTable, r.ToTable, r.FromColumn, r.ToColumn
 	if fromC != "" && toC != "" && !strings.EqualFold(fromC, toC) {
 		for _, c := range changes {
 			m, ok := c.(*schema.ModifyTable)
@@ -681,14 +649,11 @@ type checkSetting struct {
 // checkRule is SG101: CHECKs in a migration that the env's server would
 // silently ignore (TiDB with tidb_enable_check_constraint OFF).
 func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
-	type hit struct {
-		stmt int
-		tok  sqlToken
-	}
+	type hit struct{ stmt, off int }
 	var hits []hit
-	for i, toks := range fl.toks {
-		for _, t := range checkTokens(toks) {
-			hits = append(hits, hit{i, t})
+	for i, read := range fl.reads {
+		for _, off := range read.Checks {
+			hits = append(hits, hit{i, off})
 		}
 	}
 	if len(hits) == 0 {
@@ -699,7 +664,7 @@ func (l *linter) checkRule(ctx context.Context, fl *fileLint) {
 		return
 	}
 	for _, h := range hits {
-		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.tok.off, "SG101",
+		fl.add(h.stmt+1, fl.stmts[h.stmt].Pos+h.off, "SG101",
 			"this CHECK is silently ignored: "+l.t.Dialect.ChecksSetting()+" is OFF on "+s.where+", so "+product(l.t.Dialect)+" accepts CHECKs but neither stores nor enforces them")
 	}
 }
@@ -747,7 +712,7 @@ func product(d dialects.Dialect) string {
 
 // askChecks asks the TiDB at url, or on db, whether it ignores CHECKs: the
 // dialect reports that among its server warnings.
-func askChecks(ctx context.Context, t Target, url string, db *sql.DB) (off bool, err error) {
+func askChecks(ctx context.Context, t migration.Target, url string, db *sql.DB) (off bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if db == nil {

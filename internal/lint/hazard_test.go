@@ -1,4 +1,4 @@
-package migration_test
+package lint_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/dialects/all"
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/online"
 )
 
@@ -31,10 +31,10 @@ ALTER TABLE "docs" ALTER COLUMN "n" TYPE bigint;
 CREATE TABLE "fresh" ("id" bigint NOT NULL, "v" integer NULL, PRIMARY KEY ("id"));
 CREATE INDEX "fresh_v_idx" ON "fresh" ("v");
 `)
-	r := p.lint("postgres", migration.LintOptions{})
+	r := p.lint("postgres", lint.Options{})
 	for code, line := range map[string]int{"PG101": 1, "PG103": 2, "PG104": 3, "PG105": 4, "PG106": 5} {
 		f := want(t, r, code, line, false, "")
-		if f.Severity != migration.SeverityError || f.File != path {
+		if f.Severity != lint.SeverityError || f.File != path {
 			t.Errorf("%s: %+v", code, f)
 		}
 	}
@@ -46,10 +46,10 @@ CREATE INDEX "fresh_v_idx" ON "fresh" ("v");
 	want(t, r, "PG101", 1, false, "SHARE lock for the whole scan (blocks writes), scans the table")
 
 	var b bytes.Buffer
-	if err := migration.WriteLint(&b, r, "json"); err != nil {
+	if err := lint.Write(&b, r, "json"); err != nil {
 		t.Fatal(err)
 	}
-	var j migration.LintJSON
+	var j lint.JSON
 	if err := json.Unmarshal(b.Bytes(), &j); err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +61,12 @@ CREATE INDEX "fresh_v_idx" ON "fresh" ("v");
 		t.Errorf("json findings lack hazards: %s", b.String())
 	}
 	b.Reset()
-	migration.WriteLint(&b, r, "github")
+	lint.Write(&b, r, "github")
 	if !strings.Contains(b.String(), "::error file="+path+",line=1,col=1,title=PG101::") {
 		t.Errorf("github output lacks PG101:\n%s", b.String())
 	}
 	b.Reset()
-	migration.WriteLint(&b, r, "sarif")
+	lint.Write(&b, r, "sarif")
 	checkSARIF(t, b.Bytes(), len(r.Findings))
 	if !strings.Contains(b.String(), `"ruleId": "PG105"`) && !strings.Contains(b.String(), `"ruleId":"PG105"`) {
 		t.Errorf("sarif lacks PG105")
@@ -91,7 +91,7 @@ ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;
 ALTER TABLE "docs" DROP CONSTRAINT "docs_title_not_null";
 RESET lock_timeout;
 `)
-	r = p2.lint("postgres", migration.LintOptions{Latest: 2})
+	r = p2.lint("postgres", lint.Options{Latest: 2})
 	if errs, _, _ := r.Counts(); errs != 0 {
 		t.Errorf("the online files have errors:\n%s", dump(r))
 	}
@@ -106,7 +106,7 @@ RESET lock_timeout;
 	p3.file("postgres", "init", hazardInit)
 	p3.file("postgres", "no_timeout", `ALTER TABLE "docs" ADD COLUMN "note" text NULL;
 `)
-	want(t, p3.lint("postgres", migration.LintOptions{}), "PG110", 1, false, "ACCESS EXCLUSIVE lock briefly")
+	want(t, p3.lint("postgres", lint.Options{}), "PG110", 1, false, "ACCESS EXCLUSIVE lock briefly")
 }
 
 // TestHazardCodesDocumented: every hazard code of every dialect has a
@@ -127,7 +127,7 @@ func TestHazardCodesDocumented(t *testing.T) {
 		if c.Title == "" || c.Help == "" || c.Example == "" || c.Dialect == "" {
 			t.Errorf("%s: incomplete: %+v", c.Code, c)
 		}
-		_, isRule := migration.LookupLintRule(c.Code)
+		_, isRule := lint.LookupRule(c.Code)
 		if isRule == (c.CoveredBy != "") {
 			t.Errorf("%s: a lint rule %v, covered by %q", c.Code, isRule, c.CoveredBy)
 		}

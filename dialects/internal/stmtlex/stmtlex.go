@@ -1,49 +1,52 @@
-package migration
+// Package stmtlex splits a migration statement into tokens for the lint
+// rules a dialect applies to the text of its statements (dialects.StmtRules):
+// another dialect's syntax (SG103), data statements (SG104), CHECKs (SG101)
+// and renames. It knows the quoting of both families of SQL, so that a
+// dialect can find the other family's syntax in its files.
+package stmtlex
 
 import (
 	"regexp"
 	"strings"
 )
 
-// sqlToken is a token of a migration statement, for schemagen's lexical lint rules. The
-// tokenizer knows both dialects' quoting, so that it can find one dialect's
-// syntax in the other's files.
-type sqlToken struct {
-	kind  sqlTokenKind
-	text  string // as written; words are also compared upper-cased
-	off   int    // byte offset in the statement text
-	depth int    // parenthesis depth at the token
+// Token is a token of a migration statement.
+type Token struct {
+	Kind  Kind
+	Text  string // as written; words are also compared upper-cased
+	Off   int    // byte offset in the statement text
+	Depth int    // parenthesis depth at the token
 }
 
-type sqlTokenKind int
+type Kind int
 
 const (
-	tokWord   sqlTokenKind = iota // keyword or bare identifier
-	tokDQuote                     // "x": PostgreSQL identifier, MySQL string
-	tokBQuote                     // `x`: MySQL/TiDB identifier
-	tokString                     // 'x'
-	tokDollar                     // $tag$ ... $tag$: PostgreSQL string
-	tokNumber                     // 1, 2.5
-	tokCast                       // ::
-	tokPunct                      // any other character: ( ) , . ; = ...
+	Word   Kind = iota // keyword or bare identifier
+	DQuote             // "x": PostgreSQL identifier, MySQL string
+	BQuote             // `x`: MySQL/TiDB identifier
+	String             // 'x'
+	Dollar             // $tag$ ... $tag$: PostgreSQL string
+	Number             // 1, 2.5
+	Cast               // ::
+	Punct              // any other character: ( ) , . ; = ...
 )
 
-// upper is the upper-cased text of a word, "" for other tokens.
-func (t sqlToken) upper() string {
-	if t.kind != tokWord {
+// Upper is the upper-cased text of a word, "" for other tokens.
+func (t Token) Upper() string {
+	if t.Kind != Word {
 		return ""
 	}
-	return strings.ToUpper(t.text)
+	return strings.ToUpper(t.Text)
 }
 
 var dollarTag = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)?\$`)
 
-// tokenizeSQL splits a statement into tokens, skipping comments and spaces.
+// Tokenize splits a statement into tokens, skipping comments and spaces.
 // mysql enables `#` comments and backslash escapes in strings. It never
 // fails: an unclosed quote runs to the end of the statement.
-func tokenizeSQL(s string, mysql bool) []sqlToken {
+func Tokenize(s string, mysql bool) []Token {
 	var (
-		toks  []sqlToken
+		toks  []Token
 		depth int
 	)
 	isWordStart := func(c byte) bool {
@@ -90,14 +93,14 @@ func tokenizeSQL(s string, mysql bool) []sqlToken {
 				q++
 			}
 			i = closeQuote(q, '\'', mysql || q > start)
-			toks = append(toks, sqlToken{kind: tokString, text: s[start:i], off: start, depth: depth})
+			toks = append(toks, Token{Kind: String, Text: s[start:i], Off: start, Depth: depth})
 		case c == '"' || c == '`':
-			kind := tokDQuote
+			kind := DQuote
 			if c == '`' {
-				kind = tokBQuote
+				kind = BQuote
 			}
 			j := closeQuote(i, c, false)
-			toks = append(toks, sqlToken{kind: kind, text: s[i:j], off: i, depth: depth})
+			toks = append(toks, Token{Kind: kind, Text: s[i:j], Off: i, Depth: depth})
 			i = j
 		case c == '$' && dollarTag.MatchString(s[i:]):
 			tag := dollarTag.FindString(s[i:])
@@ -105,30 +108,30 @@ func tokenizeSQL(s string, mysql bool) []sqlToken {
 			if k := strings.Index(s[i+len(tag):], tag); k >= 0 {
 				j = i + len(tag) + k + len(tag)
 			}
-			toks = append(toks, sqlToken{kind: tokDollar, text: s[i:j], off: i, depth: depth})
+			toks = append(toks, Token{Kind: Dollar, Text: s[i:j], Off: i, Depth: depth})
 			i = j
 		case c >= '0' && c <= '9':
 			j := i
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E') {
 				j++
 			}
-			toks = append(toks, sqlToken{kind: tokNumber, text: s[i:j], off: i, depth: depth})
+			toks = append(toks, Token{Kind: Number, Text: s[i:j], Off: i, Depth: depth})
 			i = j
 		case isWordStart(c):
 			j := i
 			for j < len(s) && isWord(s[j]) {
 				j++
 			}
-			toks = append(toks, sqlToken{kind: tokWord, text: s[i:j], off: i, depth: depth})
+			toks = append(toks, Token{Kind: Word, Text: s[i:j], Off: i, Depth: depth})
 			i = j
 		case c == ':' && i+1 < len(s) && s[i+1] == ':':
-			toks = append(toks, sqlToken{kind: tokCast, text: "::", off: i, depth: depth})
+			toks = append(toks, Token{Kind: Cast, Text: "::", Off: i, Depth: depth})
 			i += 2
 		default:
 			if c == ')' && depth > 0 {
 				depth--
 			}
-			toks = append(toks, sqlToken{kind: tokPunct, text: s[i : i+1], off: i, depth: depth})
+			toks = append(toks, Token{Kind: Punct, Text: s[i : i+1], Off: i, Depth: depth})
 			if c == '(' {
 				depth++
 			}
@@ -138,16 +141,16 @@ func tokenizeSQL(s string, mysql bool) []sqlToken {
 	return toks
 }
 
-// stmtKind is the leading keywords of a statement: "CREATE TABLE",
+// StmtKind is the leading keywords of a statement: "CREATE TABLE",
 // "CREATE INDEX" (UNIQUE and CONCURRENTLY skipped), "ALTER TABLE", or the
 // first word ("INSERT", "DO", ...).
-func stmtKind(toks []sqlToken) string {
+func StmtKind(toks []Token) string {
 	var words []string
 	for _, t := range toks {
-		if t.kind != tokWord {
+		if t.Kind != Word {
 			break
 		}
-		w := t.upper()
+		w := t.Upper()
 		switch w {
 		case "UNIQUE", "OR", "REPLACE", "TEMPORARY", "TEMP", "UNLOGGED", "GLOBAL", "LOCAL", "CLUSTERED", "FULLTEXT", "SPATIAL":
 			if len(words) == 1 && words[0] == "CREATE" {
@@ -155,15 +158,15 @@ func stmtKind(toks []sqlToken) string {
 			}
 		}
 		words = append(words, w)
-		if len(words) == 2 || words[0] != "CREATE" && words[0] != "ALTER" && words[0] != "DROP" {
+		if len(words) == 2 || words[0] != "CREATE" && words[0] != "ALTER" && words[0] != "DROP" && words[0] != "RENAME" {
 			break
 		}
 	}
 	return strings.Join(words, " ")
 }
 
-// isDDLKind reports whether a statement changes the schema.
-func isDDLKind(kind string) bool {
+// IsDDL reports whether a statement changes the schema.
+func IsDDL(kind string) bool {
 	first, _, _ := strings.Cut(kind, " ")
 	switch first {
 	case "CREATE", "ALTER", "DROP", "RENAME", "COMMENT":
@@ -172,14 +175,14 @@ func isDDLKind(kind string) bool {
 	return false
 }
 
-// unquoteIdent returns an identifier token's name.
-func unquoteIdent(t sqlToken) string {
-	switch t.kind {
-	case tokDQuote, tokBQuote:
-		q := t.text[:1]
-		s := strings.TrimPrefix(t.text, q)
+// Unquote returns an identifier token's name.
+func Unquote(t Token) string {
+	switch t.Kind {
+	case DQuote, BQuote:
+		q := t.Text[:1]
+		s := strings.TrimPrefix(t.Text, q)
 		s = strings.TrimSuffix(s, q)
 		return strings.ReplaceAll(s, q+q, q)
 	}
-	return t.text
+	return t.Text
 }

@@ -1,4 +1,4 @@
-package migration
+package lint
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ type nolintComment struct {
 // nolintReason returns the reason that suppresses code on statement stmt:
 // a comment on the statement first, else one on the whole file.
 func nolintReason(nolints []nolintComment, stmt int, code string) (string, bool) {
-	if rule, ok := LookupLintRule(code); ok && rule.NoSuppress {
+	if rule, ok := LookupRule(code); ok && rule.NoSuppress {
 		return "", false
 	}
 	for _, target := range []int{stmt, 0} {
@@ -130,7 +130,7 @@ func parseNolints(src string, stmts []*migrate.Stmt) ([]nolintComment, []nolintF
 		d := nolintComment{stmt: target, reason: reason}
 		for _, c := range strings.Split(fields[0], ",") {
 			c = strings.ToUpper(strings.TrimSpace(c))
-			rule, known := LookupLintRule(c)
+			rule, known := LookupRule(c)
 			switch {
 			case c == "":
 			case !known:

@@ -1,4 +1,4 @@
-package migration
+package lint
 
 import (
 	"encoding/json"
@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// LintFormats are the output formats of WriteLint.
-var LintFormats = []string{"text", "json", "github", "sarif"}
+// Formats are the output formats of Write.
+var Formats = []string{"text", "json", "github", "sarif"}
 
-// WriteLint writes a lint report in one of LintFormats.
-func WriteLint(w io.Writer, r *LintReport, format string) error {
+// Write writes a lint report in one of Formats.
+func Write(w io.Writer, r *Report, format string) error {
 	switch format {
 	case "text":
 		return writeLintText(w, r)
@@ -24,10 +24,10 @@ func WriteLint(w io.Writer, r *LintReport, format string) error {
 	case "sarif":
 		return writeLintSARIF(w, r)
 	}
-	return fmt.Errorf("unknown lint format %q (want %s)", format, strings.Join(LintFormats, ", "))
+	return fmt.Errorf("unknown lint format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 
-func lintSummary(r *LintReport) string {
+func lintSummary(r *Report) string {
 	errs, warnings, suppressed := r.Counts()
 	plural := func(n int, s string) string {
 		if n == 1 {
@@ -41,7 +41,7 @@ func lintSummary(r *LintReport) string {
 
 // writeLintText writes one line per finding, `file:line: CODE [severity]
 // message`, then a summary.
-func writeLintText(w io.Writer, r *LintReport) error {
+func writeLintText(w io.Writer, r *Report) error {
 	for _, f := range r.Findings {
 		label := string(f.Severity)
 		if f.Suppressed {
@@ -55,11 +55,11 @@ func writeLintText(w io.Writer, r *LintReport) error {
 	return err
 }
 
-// LintJSON is the shape of `migrate lint --format json`.
-type LintJSON struct {
-	Files    []LintedFile  `json:"files"`
-	Findings []LintFinding `json:"findings"`
-	Notes    []string      `json:"notes"`
+// JSON is the shape of `migrate lint --format json`.
+type JSON struct {
+	Files    []File    `json:"files"`
+	Findings []Finding `json:"findings"`
+	Notes    []string  `json:"notes"`
 	Summary  struct {
 		Files      int `json:"files"`
 		Errors     int `json:"errors"`
@@ -68,13 +68,13 @@ type LintJSON struct {
 	} `json:"summary"`
 }
 
-func writeLintJSON(w io.Writer, r *LintReport) error {
-	out := LintJSON{Files: r.Files, Findings: r.Findings, Notes: r.Notes}
+func writeLintJSON(w io.Writer, r *Report) error {
+	out := JSON{Files: r.Files, Findings: r.Findings, Notes: r.Notes}
 	if out.Files == nil {
-		out.Files = []LintedFile{}
+		out.Files = []File{}
 	}
 	if out.Findings == nil {
-		out.Findings = []LintFinding{}
+		out.Findings = []Finding{}
 	}
 	if out.Notes == nil {
 		out.Notes = []string{}
@@ -88,7 +88,7 @@ func writeLintJSON(w io.Writer, r *LintReport) error {
 
 // writeLintGitHub writes GitHub Actions workflow commands: ::error and
 // ::warning annotations, and ::notice for suppressed findings.
-func writeLintGitHub(w io.Writer, r *LintReport) error {
+func writeLintGitHub(w io.Writer, r *Report) error {
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	data := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	for _, f := range r.Findings {
@@ -163,13 +163,13 @@ type (
 	}
 )
 
-func writeLintSARIF(w io.Writer, r *LintReport) error {
+func writeLintSARIF(w io.Writer, r *Report) error {
 	run := sarifRun{Results: []sarifResult{}}
 	run.Tool.Driver = sarifDriver{Name: "schemagen", InformationURI: "https://github.com/schemagen/schemagen/blob/main/docs/lint.md"}
-	rules := slices.Clone(LintRules)
+	rules := slices.Clone(Rules)
 	for _, f := range r.Findings {
-		if _, ok := LookupLintRule(f.Code); !ok && !slices.ContainsFunc(rules, func(r LintRule) bool { return r.Code == f.Code }) {
-			rules = append(rules, LintRule{Code: f.Code, Source: "atlas", Severity: f.Severity, Title: f.Code})
+		if _, ok := LookupRule(f.Code); !ok && !slices.ContainsFunc(rules, func(r Rule) bool { return r.Code == f.Code }) {
+			rules = append(rules, Rule{Code: f.Code, Source: "atlas", Severity: f.Severity, Title: f.Code})
 		}
 	}
 	for _, rule := range rules {
@@ -182,7 +182,7 @@ func writeLintSARIF(w io.Writer, r *LintReport) error {
 	}
 	for _, f := range r.Findings {
 		res := sarifResult{RuleID: f.Code, Level: string(f.Severity), Message: sarifMessage{f.Message}}
-		res.RuleIndex = slices.IndexFunc(rules, func(r LintRule) bool { return r.Code == f.Code })
+		res.RuleIndex = slices.IndexFunc(rules, func(r Rule) bool { return r.Code == f.Code })
 		var loc sarifLocation
 		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.File)
 		loc.PhysicalLocation.Region.StartLine = f.Line

@@ -1,4 +1,4 @@
-package migration_test
+package lint_test
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
 )
 
@@ -89,13 +90,13 @@ env %q {
 	return targets
 }
 
-func (p *lintProject) lint(dialect string, opts migration.LintOptions) *migration.LintReport {
+func (p *lintProject) lint(dialect string, opts lint.Options) *lint.Report {
 	p.t.Helper()
 	dev := &migration.Dev{}
 	defer dev.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	r, err := migration.Lint(ctx, dev, p.targets(dialect), opts)
+	r, err := lint.Run(ctx, dev, p.targets(dialect), opts)
 	if err != nil {
 		p.t.Fatalf("lint: %v", err)
 	}
@@ -103,8 +104,8 @@ func (p *lintProject) lint(dialect string, opts migration.LintOptions) *migratio
 }
 
 // find returns the findings of a code.
-func find(r *migration.LintReport, code string) []migration.LintFinding {
-	var out []migration.LintFinding
+func find(r *lint.Report, code string) []lint.Finding {
+	var out []lint.Finding
 	for _, f := range r.Findings {
 		if f.Code == code {
 			out = append(out, f)
@@ -113,9 +114,9 @@ func find(r *migration.LintReport, code string) []migration.LintFinding {
 	return out
 }
 
-func dump(r *migration.LintReport) string {
+func dump(r *lint.Report) string {
 	var b bytes.Buffer
-	migration.WriteLint(&b, r, "text")
+	lint.Write(&b, r, "text")
 	for _, n := range r.Notes {
 		b.WriteString("note: " + n + "\n")
 	}
@@ -124,7 +125,7 @@ func dump(r *migration.LintReport) string {
 
 // want checks that r has exactly one finding of code, at line, with the
 // severity and suppression given, whose message contains text.
-func want(t *testing.T, r *migration.LintReport, code string, line int, suppressed bool, text string) migration.LintFinding {
+func want(t *testing.T, r *lint.Report, code string, line int, suppressed bool, text string) lint.Finding {
 	t.Helper()
 	fs := find(r, code)
 	if len(fs) != 1 {
@@ -138,7 +139,7 @@ func want(t *testing.T, r *migration.LintReport, code string, line int, suppress
 	return f
 }
 
-func none(t *testing.T, r *migration.LintReport, codes ...string) {
+func none(t *testing.T, r *lint.Report, codes ...string) {
 	t.Helper()
 	for _, c := range codes {
 		if fs := find(r, c); len(fs) > 0 {
@@ -169,12 +170,12 @@ func TestLintDropColumnIsDestructive(t *testing.T) {
 			p := newLintProject(t)
 			p.file(d.name, "init", d.table+"\n")
 			path := p.file(d.name, "drop_note", q(d.name, "-- Drop the note.\nALTER TABLE \"items\" DROP COLUMN \"note\";\n"))
-			r := p.lint(d.name, migration.LintOptions{})
+			r := p.lint(d.name, lint.Options{})
 			if len(r.Files) != 1 || r.Files[0].File != path || r.Files[0].Statements != 1 {
 				t.Fatalf("files linted: %+v, want %s only", r.Files, path)
 			}
 			f := want(t, r, "DS103", 2, false, `Dropping non-virtual column "note"`)
-			if f.Severity != migration.SeverityError || f.Statement != 1 || f.Column != 1 || f.File != path {
+			if f.Severity != lint.SeverityError || f.Statement != 1 || f.Column != 1 || f.File != path {
 				t.Errorf("DS103: %+v", f)
 			}
 			if errs, _, _ := r.Counts(); errs != 1 {
@@ -184,7 +185,7 @@ func TestLintDropColumnIsDestructive(t *testing.T) {
 			// Reviewed: the nolint comment above the statement accepts it.
 			os.WriteFile(path, []byte(q(d.name, "-- Drop the note.\n-- schemagen:nolint DS103 nothing has read the note since v2\nALTER TABLE \"items\" DROP COLUMN \"note\";\n")), 0o644)
 			p.hash(d.name)
-			r = p.lint(d.name, migration.LintOptions{})
+			r = p.lint(d.name, lint.Options{})
 			f = want(t, r, "DS103", 3, true, "note")
 			if f.Reason != "nothing has read the note since v2" {
 				t.Errorf("reason %q", f.Reason)
@@ -206,18 +207,18 @@ CREATE INDEX "items_email" ON "items" ("email");
 `
 	cases := []struct {
 		dialect, base, sql, code, text string
-		sev                            migration.LintSeverity
+		sev                            lint.Severity
 	}{
 		{"postgres", `CREATE SCHEMA "archive";` + "\n" + `CREATE TABLE "archive"."old" ("id" integer);`, `DROP SCHEMA "archive" CASCADE;`,
-			"DS101", `Dropping non-empty schema "archive" with 1 table`, migration.SeverityError},
-		{"postgres", "", `DROP TABLE "items";`, "DS102", `Dropping table "items"`, migration.SeverityError},
-		{"tidb", "", `DROP TABLE "items";`, "DS102", `Dropping table "items"`, migration.SeverityError},
-		{"postgres", "", `ALTER TABLE "items" DROP CONSTRAINT "items_owner_fk";`, "CD101", `Dropping foreign-key constraint "items_owner_fk"`, migration.SeverityWarning},
-		{"tidb", "", `ALTER TABLE "items" DROP FOREIGN KEY "items_owner_fk";`, "CD101", `Dropping foreign-key constraint "items_owner_fk"`, migration.SeverityWarning},
-		{"postgres", "", `CREATE UNIQUE INDEX "items_email_uq" ON "items" ("email");`, "MF101", `Adding a unique index "items_email_uq"`, migration.SeverityWarning},
-		{"tidb", "", `CREATE UNIQUE INDEX "items_email_uq" ON "items" ("email");`, "MF101", `Adding a unique index "items_email_uq"`, migration.SeverityWarning},
-		{"postgres", "", `ALTER TABLE "items" ALTER COLUMN "email" SET NOT NULL;`, "MF104", `Modifying nullable column "email" to non-nullable`, migration.SeverityWarning},
-		{"tidb", "", `ALTER TABLE "items" MODIFY COLUMN "email" varchar(100) NOT NULL;`, "MF104", `Modifying nullable column "email" to non-nullable`, migration.SeverityWarning},
+			"DS101", `Dropping non-empty schema "archive" with 1 table`, lint.SeverityError},
+		{"postgres", "", `DROP TABLE "items";`, "DS102", `Dropping table "items"`, lint.SeverityError},
+		{"tidb", "", `DROP TABLE "items";`, "DS102", `Dropping table "items"`, lint.SeverityError},
+		{"postgres", "", `ALTER TABLE "items" DROP CONSTRAINT "items_owner_fk";`, "CD101", `Dropping foreign-key constraint "items_owner_fk"`, lint.SeverityWarning},
+		{"tidb", "", `ALTER TABLE "items" DROP FOREIGN KEY "items_owner_fk";`, "CD101", `Dropping foreign-key constraint "items_owner_fk"`, lint.SeverityWarning},
+		{"postgres", "", `CREATE UNIQUE INDEX "items_email_uq" ON "items" ("email");`, "MF101", `Adding a unique index "items_email_uq"`, lint.SeverityWarning},
+		{"tidb", "", `CREATE UNIQUE INDEX "items_email_uq" ON "items" ("email");`, "MF101", `Adding a unique index "items_email_uq"`, lint.SeverityWarning},
+		{"postgres", "", `ALTER TABLE "items" ALTER COLUMN "email" SET NOT NULL;`, "MF104", `Modifying nullable column "email" to non-nullable`, lint.SeverityWarning},
+		{"tidb", "", `ALTER TABLE "items" MODIFY COLUMN "email" varchar(100) NOT NULL;`, "MF104", `Modifying nullable column "email" to non-nullable`, lint.SeverityWarning},
 	}
 	for _, c := range cases {
 		t.Run(c.dialect+"/"+c.code, func(t *testing.T) {
@@ -225,12 +226,23 @@ CREATE INDEX "items_email" ON "items" ("email");
 			p := newLintProject(t)
 			p.file(c.dialect, "init", q(c.dialect, base+c.base))
 			p.file(c.dialect, "change", "\n"+q(c.dialect, c.sql)+"\n")
-			r := p.lint(c.dialect, migration.LintOptions{})
+			r := p.lint(c.dialect, lint.Options{})
 			if f := want(t, r, c.code, 2, false, c.text); f.Severity != c.sev {
 				t.Errorf("%s: severity %s", c.code, f.Severity)
 			}
 		})
 	}
+}
+
+// TiDB's own RENAME TABLE statement is a rename too, not a drop (DS102).
+func TestLintRenameTableStatement(t *testing.T) {
+	d := dialects[1]
+	p := newLintProject(t)
+	p.file(d.name, "init", d.table+"\n")
+	p.file(d.name, "rename", "RENAME TABLE `items` TO `things`;\n")
+	r := p.lint(d.name, lint.Options{})
+	want(t, r, "BC101", 1, false, `Renaming table "items" to "things"`)
+	none(t, r, "DS102", "DS103")
 }
 
 func TestLintRenameIsIncompatibleNotDestructive(t *testing.T) {
@@ -240,7 +252,7 @@ func TestLintRenameIsIncompatibleNotDestructive(t *testing.T) {
 			p := newLintProject(t)
 			p.file(d.name, "init", d.table+"\n")
 			p.file(d.name, "rename", q(d.name, "ALTER TABLE \"items\" RENAME COLUMN \"note\" TO \"remark\";\nALTER TABLE \"items\" RENAME TO \"things\";\n"))
-			r := p.lint(d.name, migration.LintOptions{})
+			r := p.lint(d.name, lint.Options{})
 			want(t, r, "BC102", 1, false, `Renaming column "note" to "remark"`)
 			want(t, r, "BC101", 2, false, `Renaming table "items" to "things"`)
 			none(t, r, "DS102", "DS103")
@@ -255,9 +267,9 @@ func TestLintNotNullWithoutDefault(t *testing.T) {
 			p := newLintProject(t)
 			p.file(d.name, "init", d.table+"\n")
 			p.file(d.name, "add_rank", q(d.name, "ALTER TABLE \"items\" ADD COLUMN \"rank\" integer NOT NULL;\n"))
-			r := p.lint(d.name, migration.LintOptions{})
+			r := p.lint(d.name, lint.Options{})
 			f := want(t, r, "SG102", 1, false, `NOT NULL column "rank" is added without a default to table "items"`)
-			if f.Severity != migration.SeverityError {
+			if f.Severity != lint.SeverityError {
 				t.Errorf("SG102 severity %s", f.Severity)
 			}
 			// Atlas's own analyzer says so too, as a warning.
@@ -272,7 +284,7 @@ ALTER TABLE "items" ADD COLUMN "label" text NULL;
 CREATE TABLE "tags" ("id" integer NOT NULL, PRIMARY KEY ("id"));
 ALTER TABLE "tags" ADD COLUMN "name" varchar(20) NOT NULL;
 `))
-			r = p.lint(d.name, migration.LintOptions{})
+			r = p.lint(d.name, lint.Options{})
 			none(t, r, "SG102", "SG100", "SG103")
 			if errs, _, _ := r.Counts(); errs != 0 {
 				t.Errorf("clean file:\n%s", dump(r))
@@ -312,7 +324,7 @@ func TestLintDialectMismatch(t *testing.T) {
 			}
 			p.file(c.dialect, "init", table+"\n")
 			p.file(c.dialect, "mismatch", "-- header\n\n"+c.sql+"\n")
-			r := p.lint(c.dialect, migration.LintOptions{})
+			r := p.lint(c.dialect, lint.Options{})
 			fs := find(r, "SG103")
 			// TiDB's scanner splits a DO block at its semicolons: each part
 			// is reported.
@@ -320,7 +332,7 @@ func TestLintDialectMismatch(t *testing.T) {
 				t.Fatalf("want one SG103:\n%s", dump(r))
 			}
 			f := fs[0]
-			if f.Line != c.line+2 || f.Column != c.col || f.Severity != migration.SeverityError || !strings.Contains(f.Message, c.text) {
+			if f.Line != c.line+2 || f.Column != c.col || f.Severity != lint.SeverityError || !strings.Contains(f.Message, c.text) {
 				t.Errorf("got %d:%d %s %q, want %d:%d error %q\n%s", f.Line, f.Column, f.Severity, f.Message, c.line+2, c.col, c.text, dump(r))
 			}
 		})
@@ -343,7 +355,7 @@ UPDATE "items" SET "note" = "id"::text;`,
 			p := newLintProject(t)
 			p.file(d.name, "init", dialects[i].table+"\n")
 			p.file(d.name, "clean", clean[d.name]+"\n")
-			r := p.lint(d.name, migration.LintOptions{})
+			r := p.lint(d.name, lint.Options{})
 			none(t, r, "SG103", "SG100")
 		})
 	}
@@ -374,7 +386,7 @@ BEGIN
 END
 $guard$;
 `)
-	r := p.lint("postgres", migration.LintOptions{})
+	r := p.lint("postgres", lint.Options{})
 	data := find(r, "SG104")
 	if len(data) != 2 || data[0].Line != 5 || data[1].Line != 11 ||
 		!strings.Contains(data[0].Message, `INSERT on "source_refs"`) || !strings.Contains(data[1].Message, "DO block") {
@@ -417,19 +429,19 @@ func TestLintTiDBCheckSetting(t *testing.T) {
 		"ALTER TABLE `items` ADD CONSTRAINT `items_id_ck` CHECK (`id` > 0);\n"+
 		"ALTER TABLE `items` ADD COLUMN `check_at` datetime NULL;\n")
 	p.urls["tidb"] = s.URL()
-	r := p.lint("tidb", migration.LintOptions{})
+	r := p.lint("tidb", lint.Options{})
 	fs := find(r, "SG101")
 	if len(fs) != 2 || fs[0].Line != 1 || fs[0].Column != 65 || fs[1].Line != 2 ||
-		fs[0].Severity != migration.SeverityError || !strings.Contains(fs[0].Message, "tidb_enable_check_constraint is OFF on the env's url") {
+		fs[0].Severity != lint.SeverityError || !strings.Contains(fs[0].Message, "tidb_enable_check_constraint is OFF on the env's url") {
 		t.Fatalf("SG101:\n%s", dump(r))
 	}
 
 	// The test TiDB enforces CHECKs: no finding, whether asked as the url
 	// or as the dev database.
 	p.urls["tidb"] = dbtest.ServerURL(t, "tidb")
-	none(t, p.lint("tidb", migration.LintOptions{}), "SG101")
+	none(t, p.lint("tidb", lint.Options{}), "SG101")
 	p.urls["tidb"] = ""
-	none(t, p.lint("tidb", migration.LintOptions{}), "SG101")
+	none(t, p.lint("tidb", lint.Options{}), "SG101")
 }
 
 func TestLintNolintPlacement(t *testing.T) {
@@ -448,7 +460,7 @@ DROP TABLE "old";
 
 UPDATE "items" SET "id" = 2;
 `)
-	r := p.lint("postgres", migration.LintOptions{})
+	r := p.lint("postgres", lint.Options{})
 	want(t, r, "DS103", 5, false, `Dropping non-virtual column "note"`) // no reason: not suppressed
 	want(t, r, "DS102", 8, true, `Dropping table "old"`)                // the file's header
 	sg104 := find(r, "SG104")
@@ -490,7 +502,7 @@ func TestLintFileSelection(t *testing.T) {
 	git("add", ".")
 	git("commit", "-q", "-m", "base")
 	git("tag", "base")
-	if r := p.lint("postgres", migration.LintOptions{GitBase: "base"}); len(r.Files) != 0 ||
+	if r := p.lint("postgres", lint.Options{GitBase: "base"}); len(r.Files) != 0 ||
 		len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "nothing to lint in ") || !strings.Contains(r.Notes[0], "no file was added or changed since base") {
 		t.Errorf("nothing new: %+v", r)
 	}
@@ -499,42 +511,42 @@ func TestLintFileSelection(t *testing.T) {
 	git("commit", "-q", "-m", "three")
 	four := p.file("postgres", "four", `ALTER TABLE "items" DROP COLUMN "note";`+"\n") // untracked
 
-	names := func(r *migration.LintReport) []string {
+	names := func(r *lint.Report) []string {
 		var out []string
 		for _, f := range r.Files {
 			out = append(out, filepath.Base(f.File))
 		}
 		return out
 	}
-	r := p.lint("postgres", migration.LintOptions{GitBase: "base"})
+	r := p.lint("postgres", lint.Options{GitBase: "base"})
 	if got := names(r); !slices.Equal(got, []string{filepath.Base(three), filepath.Base(four)}) {
 		t.Errorf("--git-base base linted %v", got)
 	}
 	if len(find(r, "DS103")) != 2 {
 		t.Errorf("findings:\n%s", dump(r))
 	}
-	r = p.lint("postgres", migration.LintOptions{GitBase: "HEAD"})
+	r = p.lint("postgres", lint.Options{GitBase: "HEAD"})
 	if got := names(r); !slices.Equal(got, []string{filepath.Base(four)}) {
 		t.Errorf("--git-base HEAD linted %v", got)
 	}
-	r = p.lint("postgres", migration.LintOptions{Latest: 3})
+	r = p.lint("postgres", lint.Options{Latest: 3})
 	if got := names(r); len(got) != 3 || got[0] != "20260101000002_two.sql" {
 		t.Errorf("--latest 3 linted %v", got)
 	}
-	r = p.lint("postgres", migration.LintOptions{Latest: 10})
+	r = p.lint("postgres", lint.Options{Latest: 10})
 	if len(r.Files) != 4 || len(find(r, "DS103")) != 2 {
 		t.Errorf("--latest 10 linted %v:\n%s", names(r), dump(r))
 	}
 
 	dev := &migration.Dev{}
 	defer dev.Close()
-	if _, err := migration.Lint(context.Background(), dev, p.targets("postgres"), migration.LintOptions{GitBase: "nope"}); err == nil ||
+	if _, err := lint.Run(context.Background(), dev, p.targets("postgres"), lint.Options{GitBase: "nope"}); err == nil ||
 		!strings.Contains(err.Error(), "--git-base nope: not a commit") {
 		t.Errorf("unknown ref: %v", err)
 	}
 	// A directory that does not match atlas.sum is refused.
 	os.WriteFile(four, []byte(`ALTER TABLE "items" DROP COLUMN "id";`), 0o644)
-	_, err := migration.Lint(context.Background(), dev, p.targets("postgres"), migration.LintOptions{})
+	_, err := lint.Run(context.Background(), dev, p.targets("postgres"), lint.Options{})
 	var sum *migration.SumError
 	if !errors.As(err, &sum) || len(sum.Edited) != 1 {
 		t.Errorf("edited file: %v", err)
@@ -551,7 +563,7 @@ func TestLintFailingStatement(t *testing.T) {
 ALTER TABLE "items" DROP COLUMN "note";
 INSERT INTO "items" VALUES (1, 'x');
 `)
-	r := p.lint("postgres", migration.LintOptions{})
+	r := p.lint("postgres", lint.Options{})
 	want(t, r, "SG100", 1, false, `relation "missing" does not exist`)
 	none(t, r, "DS103")
 	want(t, r, "SG104", 3, false, "INSERT")
@@ -560,14 +572,14 @@ INSERT INTO "items" VALUES (1, 'x');
 	}
 }
 
-func sampleReport() *migration.LintReport {
-	return &migration.LintReport{
-		Files: []migration.LintedFile{{Env: "postgres", Dialect: "postgres", File: "migrations/postgres/1_a.sql", Statements: 2}},
-		Findings: []migration.LintFinding{
+func sampleReport() *lint.Report {
+	return &lint.Report{
+		Files: []lint.File{{Env: "postgres", Dialect: "postgres", File: "migrations/postgres/1_a.sql", Statements: 2}},
+		Findings: []lint.Finding{
 			{Env: "postgres", Dialect: "postgres", File: "migrations/postgres/1_a.sql", Line: 3, Column: 1, Statement: 1,
-				Code: "DS103", Severity: migration.SeverityError, Message: `Dropping non-virtual column "note"`},
+				Code: "DS103", Severity: lint.SeverityError, Message: `Dropping non-virtual column "note"`},
 			{Env: "postgres", Dialect: "postgres", File: "migrations/postgres/1_a.sql", Line: 5, Column: 1, Statement: 2,
-				Code: "SG104", Severity: migration.SeverityWarning, Message: "data change to review: DELETE, 100%,\nreally",
+				Code: "SG104", Severity: lint.SeverityWarning, Message: "data change to review: DELETE, 100%,\nreally",
 				Suppressed: true, Reason: "fixtures: only test rows"},
 		},
 		Notes: []string{"a note"},
@@ -578,7 +590,7 @@ func TestLintFormats(t *testing.T) {
 	r := sampleReport()
 	out := func(format string) string {
 		var b bytes.Buffer
-		if err := migration.WriteLint(&b, r, format); err != nil {
+		if err := lint.Write(&b, r, format); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -595,7 +607,7 @@ func TestLintFormats(t *testing.T) {
 		}
 	}
 
-	var j migration.LintJSON
+	var j lint.JSON
 	if err := json.Unmarshal([]byte(out("json")), &j); err != nil {
 		t.Fatal(err)
 	}
@@ -603,9 +615,9 @@ func TestLintFormats(t *testing.T) {
 		j.Summary.Errors != 1 || j.Summary.Suppressed != 1 || j.Notes[0] != "a note" {
 		t.Errorf("json: %+v", j)
 	}
-	var empty migration.LintJSON
+	var empty lint.JSON
 	var b bytes.Buffer
-	migration.WriteLint(&b, &migration.LintReport{}, "json")
+	lint.Write(&b, &lint.Report{}, "json")
 	if err := json.Unmarshal(b.Bytes(), &empty); err != nil || empty.Findings == nil || empty.Files == nil {
 		t.Errorf("empty json: %s", b.String())
 	}
@@ -680,7 +692,7 @@ func checkSARIF(t *testing.T, data []byte, results int) {
 		t.Fatalf("sarif header: %s %s %d runs", log.Version, log.Schema, len(log.Runs))
 	}
 	run := log.Runs[0]
-	if run.Tool.Driver.Name != "schemagen" || len(run.Tool.Driver.Rules) < len(migration.LintRules) {
+	if run.Tool.Driver.Name != "schemagen" || len(run.Tool.Driver.Rules) < len(lint.Rules) {
 		t.Errorf("sarif driver: %s, %d rules", run.Tool.Driver.Name, len(run.Tool.Driver.Rules))
 	}
 	for _, rule := range run.Tool.Driver.Rules {
@@ -713,7 +725,7 @@ func TestLintDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range migration.LintRules {
+	for _, r := range lint.Rules {
 		if !regexp.MustCompile(`(?m)^### ` + r.Code + `\b`).Match(doc) {
 			t.Errorf("docs/lint.md has no section for %s", r.Code)
 		}

@@ -1,0 +1,213 @@
+package stmtlex
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schemagen/schemagen/dialects"
+)
+
+// Foreign finds another dialect's syntax in a statement of kind (StmtKind)
+// split into toks, and reports each by add: SG103 at byte offset off, once
+// per marker and statement.
+type Foreign func(kind string, toks []Token, add func(marker string, off int, format string, args ...any))
+
+// Read is a dialect's StmtRules.LintStmt: it splits text (mysql: with
+// MySQL's # comments and backslash escapes) and applies foreign (SG103) and
+// the rules every dialect shares: data statements (SG104), CHECKs and
+// renames.
+func Read(text string, mysql bool, foreign Foreign) dialects.StmtLint {
+	toks := Tokenize(text, mysql)
+	return dialects.StmtLint{
+		Findings: findings(toks, foreign),
+		Checks:   checks(toks),
+		Rename:   rename(toks),
+	}
+}
+
+// findings applies the rules that read a statement's text: another
+// dialect's syntax (SG103) and data statements (SG104).
+func findings(toks []Token, foreign Foreign) []dialects.StmtFinding {
+	if len(toks) == 0 {
+		return nil
+	}
+	kind := StmtKind(toks)
+	var out []dialects.StmtFinding
+	// Each marker is reported once per statement, with a count of the others.
+	seen, more := map[string]int{}, map[int]int{}
+	add := func(marker string, off int, format string, args ...any) {
+		if i, ok := seen[marker]; ok {
+			more[i]++
+			return
+		}
+		seen[marker] = len(out)
+		out = append(out, dialects.StmtFinding{Code: "SG103", Off: off, Msg: fmt.Sprintf(format, args...)})
+	}
+	if foreign != nil {
+		foreign(kind, toks, add)
+	}
+	for i, n := range more {
+		out[i].Msg += fmt.Sprintf(" (and %d more in this statement)", n)
+	}
+	if f, ok := dataStatement(kind, toks); ok {
+		out = append(out, f)
+	}
+	return out
+}
+
+// Around returns accessors for the tokens before and after the i-th, which
+// are empty tokens at the ends.
+func Around(toks []Token) (prev, next func(int) Token) {
+	return func(i int) Token {
+			if i > 0 {
+				return toks[i-1]
+			}
+			return Token{}
+		}, func(i int) Token {
+			if i+1 < len(toks) {
+				return toks[i+1]
+			}
+			return Token{}
+		}
+}
+
+// TypePosition reports whether the i-th token is where a column definition
+// or a cast names a type: after the column's name, which follows "(", ",",
+// ADD, MODIFY or COLUMN, or after TYPE or CAST's AS.
+func TypePosition(toks []Token, i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch toks[i-1].Upper() {
+	case "TYPE", "AS":
+		return true
+	}
+	if i < 2 || toks[i-1].Kind != Word && toks[i-1].Kind != DQuote && toks[i-1].Kind != BQuote {
+		return false
+	}
+	switch b := toks[i-2]; {
+	case b.Text == "(" || b.Text == ",":
+		return true
+	default:
+		switch b.Upper() {
+		case "ADD", "MODIFY", "COLUMN", "EXISTS":
+			return true
+		}
+	}
+	return false
+}
+
+// dataStatement reports statements that change or read rows, which the
+// analyzers cannot judge (SG104).
+func dataStatement(kind string, toks []Token) (dialects.StmtFinding, bool) {
+	first, _, _ := strings.Cut(kind, " ")
+	target := func(after ...string) string {
+		for i, t := range toks {
+			if i > 0 && slices.Contains(after, t.Upper()) && i+1 < len(toks) {
+				n := toks[i+1]
+				if n.Kind == Word || n.Kind == DQuote || n.Kind == BQuote {
+					if n.Upper() == "TABLE" && i+2 < len(toks) {
+						n = toks[i+2]
+					}
+					return " on " + n.Text
+				}
+			}
+		}
+		return ""
+	}
+	var what string
+	switch first {
+	case "INSERT", "REPLACE":
+		what = first + target("INTO")
+	case "UPDATE":
+		// The table follows the keyword itself (UPDATE [ONLY] t SET ...).
+		what = "UPDATE"
+		if i := 1 + boolInt(len(toks) > 1 && toks[1].Upper() == "ONLY"); i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote) {
+			what += " on " + toks[i].Text
+		}
+	case "DELETE":
+		what = "DELETE" + target("FROM")
+	case "TRUNCATE":
+		what = "TRUNCATE" + target("TRUNCATE")
+	case "MERGE":
+		what = "MERGE" + target("INTO")
+	case "DO":
+		what = "DO block"
+	case "WITH", "SELECT", "COPY", "CALL", "LOAD":
+		what = first + " statement"
+	default:
+		return dialects.StmtFinding{}, false
+	}
+	return dialects.StmtFinding{Code: "SG104", Off: toks[0].Off,
+		Msg: fmt.Sprintf("data change to review: %s (the analyzers read schema changes only)", what)}, true
+}
+
+// checks returns the offsets of the CHECK keywords of a CREATE TABLE or
+// ALTER TABLE statement (SG101).
+func checks(toks []Token) []int {
+	switch StmtKind(toks) {
+	case "CREATE TABLE", "ALTER TABLE":
+	default:
+		return nil
+	}
+	var out []int
+	for _, t := range toks {
+		if t.Upper() == "CHECK" {
+			out = append(out, t.Off)
+		}
+	}
+	return out
+}
+
+// rename reads what a renaming statement renames: RENAME TABLE a TO b,
+// ALTER TABLE a RENAME TO|AS b, ALTER TABLE t RENAME [COLUMN] a TO b, ALTER
+// TABLE t CHANGE [COLUMN] a b.
+func rename(toks []Token) dialects.Rename {
+	name := func(i int) string {
+		if i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote) {
+			return Unquote(toks[i])
+		}
+		return ""
+	}
+	var r dialects.Rename
+	switch StmtKind(toks) {
+	case "RENAME TABLE":
+		if len(toks) >= 5 && toks[3].Upper() == "TO" {
+			r.FromTable, r.ToTable = name(2), name(4)
+		}
+	case "ALTER TABLE":
+		for i := 2; i < len(toks); i++ {
+			if toks[i].Depth != 0 {
+				continue
+			}
+			switch toks[i].Upper() {
+			case "RENAME":
+				switch n := toks[min(i+1, len(toks)-1)].Upper(); {
+				case n == "TO" || n == "AS":
+					r.ToTable = name(i + 2)
+				case n == "COLUMN":
+					if toks[min(i+3, len(toks)-1)].Upper() == "TO" {
+						r.FromColumn, r.ToColumn = name(i+2), name(i+4)
+					}
+				case toks[min(i+2, len(toks)-1)].Upper() == "TO":
+					r.FromColumn, r.ToColumn = name(i+1), name(i+3)
+				}
+			case "CHANGE":
+				j := i + 1
+				if toks[min(j, len(toks)-1)].Upper() == "COLUMN" {
+					j++
+				}
+				r.FromColumn, r.ToColumn = name(j), name(j+1)
+			}
+		}
+	}
+	return r
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,88 @@
+package dialects_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/all"
+)
+
+// The lexical rules look at tokens, never inside strings or comments.
+func TestLexicalFindings(t *testing.T) {
+	cases := []struct {
+		dialect, sql string
+		want         []string // "CODE@offset"
+	}{
+		{"tidb", "UPDATE `t` SET `a` = 'x::y \"q\" $$' -- \"c\"::int\n WHERE `b` = 1 # \"d\"", []string{"SG104@0"}},
+		{"tidb", "UPDATE `t` SET `a` = 'it\\'s ::'", []string{"SG104@0"}},
+		{"tidb", "SELECT \"t\".`a` FROM `t`", []string{"SG103@7", "SG104@0"}},
+		{"tidb", "UPDATE `t` SET `a` = \"plain string\"", []string{"SG104@0"}},
+		{"tidb", "CREATE TABLE `t` (`uuid` CHAR(36), `b` uuid, `c` json) /* jsonb */", []string{"SG103@39"}},
+		{"tidb", "CREATE INDEX `i` ON `t` ((lower(`a`))) -- WHERE", nil},
+		{"postgres", `UPDATE "t" SET "a" = E'it\'s ` + "`x`" + `' /* AUTO_INCREMENT */`, []string{"SG104@0"}},
+		{"postgres", `CREATE TABLE "t" ("engine" text, "charset" text, "b" "datetime")`, nil},
+		{"postgres", "ALTER TABLE \"t\" ENGINE = InnoDB", []string{"SG103@16"}},
+		{"postgres", `DO $body$ BEGIN PERFORM 'a'; END $body$`, []string{"SG104@0"}},
+		{"postgres", "CREATE TABLE \"t\" (\"a\" int UNSIGNED, \"b\" `x`, \"c\" int unsigned)", []string{"SG103@26", "SG103@40"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, f := range all.Get(c.dialect).LintStmt(c.sql).Findings {
+			got = append(got, f.Code+"@"+strconv.Itoa(f.Off))
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s %q: got %v, want %v", c.dialect, c.sql, got, c.want)
+		}
+	}
+}
+
+// A dialect reads the CHECKs (SG101) and renames of a statement from its
+// tokens: not from strings or comments, nor from a column named check.
+func TestLintStmtChecksAndRenames(t *testing.T) {
+	cases := []struct {
+		dialect, sql string
+		checks       []int
+		rename       dialects.Rename
+	}{
+		{"tidb", "CREATE TABLE `t` (`a` int CHECK (`a` > 0), `check` int, CONSTRAINT `c` CHECK (`a` < 9)) -- CHECK", []int{26, 71}, dialects.Rename{}},
+		{"tidb", "INSERT INTO `t` VALUES ('CHECK')", nil, dialects.Rename{}},
+		{"tidb", "ALTER TABLE `t` RENAME AS `u`", nil, dialects.Rename{ToTable: "u"}},
+		{"tidb", "RENAME TABLE `t` TO `u`", nil, dialects.Rename{FromTable: "t", ToTable: "u"}},
+		{"tidb", "ALTER TABLE `t` CHANGE COLUMN `a` `b` int", nil, dialects.Rename{FromColumn: "a", ToColumn: "b"}},
+		{"postgres", `ALTER TABLE "t" RENAME COLUMN "a""x" TO "b"`, nil, dialects.Rename{FromColumn: `a"x`, ToColumn: "b"}},
+		{"postgres", `ALTER TABLE "t" RENAME TO "u"`, nil, dialects.Rename{ToTable: "u"}},
+		{"postgres", `ALTER TABLE "t" ADD CONSTRAINT "c" CHECK (a > 0)`, []int{35}, dialects.Rename{}},
+	}
+	for _, c := range cases {
+		got := all.Get(c.dialect).LintStmt(c.sql)
+		if intsString(got.Checks) != intsString(c.checks) || got.Rename != c.rename {
+			t.Errorf("%s %q: checks %v, rename %+v; want %v, %+v", c.dialect, c.sql, got.Checks, got.Rename, c.checks, c.rename)
+		}
+	}
+}
+
+func intsString(xs []int) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, strconv.Itoa(x))
+	}
+	return strings.Join(s, " ")
+}
+
+// SG104 names the table a data statement changes.
+func TestDataStatementNamesTable(t *testing.T) {
+	cases := []struct{ dialect, sql, want string }{
+		{"tidb", "UPDATE `t` SET `a` = 1", "UPDATE on `t`"},
+		{"postgres", `UPDATE ONLY "t" SET "a" = 1`, `UPDATE on "t"`},
+		{"postgres", `DELETE FROM "t"`, `DELETE on "t"`},
+		{"tidb", "INSERT INTO `t` VALUES (1)", "INSERT on `t`"},
+	}
+	for _, c := range cases {
+		got := all.Get(c.dialect).LintStmt(c.sql)
+		if len(got.Findings) != 1 || !strings.Contains(got.Findings[0].Msg, c.want+" (") {
+			t.Errorf("%s %q: findings %+v, want one naming %s", c.dialect, c.sql, got.Findings, c.want)
+		}
+	}
+}
