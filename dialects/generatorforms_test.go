@@ -17,15 +17,16 @@ import (
 // TestParseExprReadsGeneratorForms applies, as CHECKs on the real
 // PostgreSQL, every test the differential tester's generator can draw on a
 // column (with each literal, pattern and length it may take, alone and
-// combined as it combines them), reads back what pg_get_constraintdef
-// prints, and checks that the one expression reader gives an expression
+// combined as it combines them), and as indexes its index expressions and
+// its tests as partial index predicates, reads back what
+// pg_get_constraintdef and pg_get_indexdef print, and checks that the one expression reader gives an expression
 // meaning the model's (the same tree up to the rewrites the database makes,
 // see normalize). The forms the compiler refuses are left out, as the
 // generator's draws of them never reach a database.
 func TestParseExprReadsGeneratorForms(t *testing.T) {
-	m := difftest.CheckForms()
-	tb := m.Tables[0]
-	all0 := len(tb.Checks)
+	m := difftest.Forms()
+	tb, parts := m.Tables[0], m.Tables[1]
+	all0 := len(tb.Checks) + len(parts.Indexes)
 	d := postgres.Dialect{}
 	var s *compiler.Schema
 	for {
@@ -40,10 +41,12 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 		}
 		// Leave out the checks the compiler refuses, found by the line of
 		// their error.
-		line := map[int]string{} // the first line of each check block
+		line := map[int]string{} // the first line of each check and index block
 		for i, l := range strings.Split(src, "\n") {
-			if name, ok := strings.CutPrefix(l, "  check \""); ok {
-				line[i+1] = strings.TrimSuffix(name, "\" {")
+			for _, block := range []string{"  check \"", "  index \""} {
+				if name, ok := strings.CutPrefix(l, block); ok {
+					line[i+1] = strings.TrimSuffix(name, "\" {")
+				}
 			}
 		}
 		refused := map[string]bool{}
@@ -61,14 +64,16 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 			t.Fatalf("forms model: %v", diags)
 		}
 		tb.Checks = slices.DeleteFunc(tb.Checks, func(c difftest.Check) bool { return refused[c.Name] })
+		parts.Indexes = slices.DeleteFunc(parts.Indexes, func(x difftest.Index) bool { return refused[x.Name] })
 	}
-	t.Logf("%d of %d forms refused by the compiler", all0-len(tb.Checks), all0)
+	kept := len(tb.Checks) + len(parts.Indexes)
+	t.Logf("%d of %d forms refused by the compiler", all0-kept, all0)
 	if len(tb.Checks) < 1000 {
 		t.Fatalf("only %d forms compile", len(tb.Checks))
 	}
 	model := modelExprs(s, d.Name())
-	if len(model) != len(tb.Checks) {
-		t.Fatalf("%d expressions in the model, %d forms", len(model), len(tb.Checks))
+	if len(model) != kept {
+		t.Fatalf("%d expressions in the model, %d forms", len(model), kept)
 	}
 	rep := load(t, d, s)
 	readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {

@@ -310,25 +310,19 @@ func (g *rnd) index(t *Table, name string) Index {
 	idx := Index{Name: name, Unique: g.chance(0.4)}
 	for _, c := range g.some(t.Cols, 2) {
 		if g.chance(0.25) {
-			n := quoteIdent(c.Name)
 			ok := !g.chance(0.2) // else perhaps a function TiDB cannot index
-			switch c.Type.Name {
-			case "text", "varchar", "char":
-				if ok {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"lower(" + n + ")", "upper(" + n + ")"}))
-				} else {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')"}))
-				}
-			case "smallint", "int", "bigint", "decimal":
-				if ok {
-					idx.Cols = append(idx.Cols, "expr:"+n+" + 1")
-				} else {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)"}))
-				}
-			case "json":
-				idx.Cols = append(idx.Cols, "expr:json_type("+n+") = 'object'")
-			default:
+			good, odd := partForms(quoteIdent(c.Name), c.Type)
+			forms := good
+			if !ok {
+				forms = odd
+			}
+			switch {
+			case len(forms) == 0:
 				idx.Cols = append(idx.Cols, c.Name)
+			case len(forms) == 1:
+				idx.Cols = append(idx.Cols, "expr:"+forms[0])
+			default:
+				idx.Cols = append(idx.Cols, "expr:"+pick(g, forms))
 			}
 			continue
 		}
@@ -359,6 +353,21 @@ func (g *rnd) index(t *Table, name string) Index {
 		idx.Override = fmt.Sprintf("tidb {\n  name = %q\n}", idx.Name+"_own")
 	}
 	return idx
+}
+
+// partForms are the expressions the generator indexes over column n of
+// type t: good ones, and odd ones (perhaps a function TiDB cannot index);
+// none when it indexes the column itself.
+func partForms(n string, t Type) (good, odd []string) {
+	switch t.Name {
+	case "text", "varchar", "char":
+		return []string{"lower(" + n + ")", "upper(" + n + ")"}, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')"}
+	case "smallint", "int", "bigint", "decimal":
+		return []string{n + " + 1"}, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)"}
+	case "json":
+		return []string{"json_type(" + n + ") = 'object'"}, []string{"json_type(" + n + ") = 'object'"}
+	}
+	return nil, nil
 }
 
 // quoteIdent writes a column reference of the expression language.
