@@ -12,6 +12,15 @@ type Database interface {
 	// Schemes are the URL schemes of this dialect's databases, the first
 	// the one messages suggest.
 	Schemes() []string
+	// DriverDSN returns the database/sql driver (which this dialect's
+	// package registers) and data source name that open a URL of this
+	// dialect. Its error may hold the URL's password: callers redact it.
+	DriverDSN(u *url.URL) (driver, dsn string, err error)
+	// DevServer is the kind of server on which scratch databases of this
+	// dialect are made when no dev URL is configured: the embedded server
+	// internal/devdb starts, "postgres" or "tidb" (a dialect that speaks to
+	// another's server names that server).
+	DevServer() string
 	// TransactionalDDL reports whether DDL runs inside a transaction and
 	// rolls back with it, so that a migration file can run in one.
 	TransactionalDDL() bool

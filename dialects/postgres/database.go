@@ -5,10 +5,19 @@ import (
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 )
 
 // Schemes implements dialects.Database.
 func (Dialect) Schemes() []string { return []string{"postgres", "postgresql"} }
+
+// DriverDSN implements dialects.Database: pgx reads the URL itself.
+func (Dialect) DriverDSN(u *url.URL) (driver, dsn string, err error) {
+	return "pgx", u.String(), nil
+}
+
+// DevServer implements dialects.Database.
+func (Dialect) DevServer() string { return "postgres" }
 
 // TransactionalDDL implements dialects.Database: PostgreSQL rolls DDL back.
 func (Dialect) TransactionalDDL() bool { return true }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
@@ -38,25 +39,62 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	return &atlasDriver{Driver: drv, inspector: inspector.(*mysql.Driver), conn: conn}, nil
 }
 
-// versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver.
+// versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver,
+// and fixes its foreign key query, by atlasRewrites.
 type versionView struct{ schema.ExecQuerier }
 
-// atlasVariables is the query mysql.Open asks first.
-const atlasVariables = "SELECT @@version, @@collation_server, @@character_set_server, @@lower_case_table_names"
-
 func (v versionView) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if query == atlasVariables {
-		query = "SELECT CONCAT('8.0.13', SUBSTRING(@@version, LOCATE('-', @@version))), @@collation_server, @@character_set_server, @@lower_case_table_names"
+	for _, r := range atlasRewrites {
+		query = r.apply(query)
 	}
-	// Atlas joins a foreign key's columns with its rules by constraint name
-	// alone; TiDB names unnamed keys fk_1, fk_2, ... in every table, so one
-	// table's key would get another's ON DELETE.
-	query = strings.Replace(query, atlasFKJoin, atlasFKJoin+" AND t1.TABLE_NAME = t2.TABLE_NAME AND t1.CONSTRAINT_SCHEMA = t2.CONSTRAINT_SCHEMA", 1)
 	return v.ExecQuerier.QueryContext(ctx, query, args...)
 }
 
-// atlasFKJoin is the join of Atlas's foreign key query.
-const atlasFKJoin = "JOIN INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS AS t2\n\tON t1.CONSTRAINT_NAME = t2.CONSTRAINT_NAME"
+// atlasRewrite changes a query that Atlas's MySQL driver (v1.2.3, the
+// version in go.mod) sends. It matches Atlas's text exactly, so an Atlas
+// that words the query otherwise turns it into a silent no-op: fired counts
+// the queries it changed, and a test on a real TiDB plans what needs each
+// rewrite and requires every one to fire.
+type atlasRewrite struct {
+	name string
+	// whole: the query must be old, else old is replaced where it occurs
+	// first.
+	whole    bool
+	old, new string
+	fired    atomic.Int64
+}
+
+func (r *atlasRewrite) apply(query string) string {
+	switch {
+	case r.whole && query == r.old:
+		query = r.new
+	case !r.whole && strings.Contains(query, r.old):
+		query = strings.Replace(query, r.old, r.new, 1)
+	default:
+		return query
+	}
+	r.fired.Add(1)
+	return query
+}
+
+var atlasRewrites = []*atlasRewrite{
+	// The query mysql.Open asks first: TiDB's version as MySQL 8.0.13, so
+	// that Atlas reads index expressions (see OpenAtlas).
+	{
+		name:  "version",
+		whole: true,
+		old:   "SELECT @@version, @@collation_server, @@character_set_server, @@lower_case_table_names",
+		new:   "SELECT CONCAT('8.0.13', SUBSTRING(@@version, LOCATE('-', @@version))), @@collation_server, @@character_set_server, @@lower_case_table_names",
+	},
+	// Atlas joins a foreign key's columns with its rules by constraint name
+	// alone; TiDB names unnamed keys fk_1, fk_2, ... in every table, so one
+	// table's key would get another's ON DELETE.
+	{
+		name: "foreign key join",
+		old:  "JOIN INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS AS t2\n\tON t1.CONSTRAINT_NAME = t2.CONSTRAINT_NAME",
+		new:  "JOIN INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS AS t2\n\tON t1.CONSTRAINT_NAME = t2.CONSTRAINT_NAME AND t1.TABLE_NAME = t2.TABLE_NAME AND t1.CONSTRAINT_SCHEMA = t2.CONSTRAINT_SCHEMA",
+	},
+}
 
 // ServerWarnings implements dialects.Dialect: a TiDB whose
 // tidb_enable_check_constraint is off accepts CHECK constraints and ignores

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/drift"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 func (a *App) driftCmd() *cobra.Command {
@@ -87,9 +88,9 @@ Exit codes, per target in the output and overall (the highest):
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &migration.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			cache := migration.CacheUnless(noCache)
+			cache := scratch.CacheUnless(noCache)
 			reports := drift.Check(ctx, drift.Options{Target: t, Dev: dev, Ignore: ignore, Timeout: timeout, Parallel: parallel, Cache: cache, Model: model}, list)
 			worst := 0
 			for _, r := range reports {

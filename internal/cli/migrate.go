@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // migrateCommands are the subcommands of `schemagen migrate`; each file that
@@ -130,9 +131,9 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &migration.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			cache := migration.CacheUnless(noCache)
+			cache := scratch.CacheUnless(noCache)
 			planned, err := migration.Plan(ctx, dev, cache, targets, migration.Model(r.Outputs), name, migration.Plain(plain))
 			if err != nil {
 				return a.migrationError(err)

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schemagen/schemagen/internal/lint"
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 func init() {
@@ -65,7 +65,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &migration.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: a.Stderr}
 			defer dev.Close()
 			report, err := lint.Run(ctx, dev, targets, lint.Options{GitBase: gitBase, Latest: latest})
 			if err != nil {

@@ -24,7 +24,10 @@
 //	postgres://postgres@127.0.0.1:PORT/postgres?sslmode=disable
 //	mysql://root@127.0.0.1:PORT/
 //
-// Open, DriverDSN, CreateDatabase and DropDatabase work with such URLs.
+// Open, DriverDSN, CreateDatabase and DropDatabase work with such URLs, and
+// with the URL of any dialect of dialects/all, which says by its URL scheme
+// how its databases are opened (dialects.Database's DriverDSN) and on which
+// kind of server its scratch databases live (DevServer).
 package devdb
 
 import (
@@ -46,7 +49,7 @@ import (
 	"time"
 )
 
-// Dialects, as schemagen names them.
+// The servers devdb starts, as a dialect's DevServer names them.
 const (
 	Postgres = "postgres"
 	TiDB     = "tidb"

@@ -414,8 +414,12 @@ func TestDriverDSN(t *testing.T) {
 			t.Errorf("DriverDSN(%q) = %q, %q, %v; want %q, %q", tc.url, driver, dsn, err, tc.driver, tc.dsn)
 		}
 	}
-	if _, _, err := devdb.DriverDSN("sqlite://x.db"); err == nil {
-		t.Error("sqlite:// accepted")
+	if _, _, err := devdb.DriverDSN("sqlite://x.db"); err == nil || !strings.Contains(err.Error(), "want postgres:// or mysql://") {
+		t.Errorf("sqlite://: %v, want an error listing the dialects' schemes", err)
+	}
+	// The dialect's DSN error is shown without the password.
+	if _, _, err := devdb.DriverDSN("mysql://bob:s3cret@db:4000/app?readTimeout=soon"); err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("a bad parameter: %v, want an error without the password", err)
 	}
 	if got, _ := devdb.WithDatabase("postgres://u:p@h:1/postgres?sslmode=disable", "x"); got != "postgres://u:p@h:1/x?sslmode=disable" {
 		t.Errorf("WithDatabase = %q", got)

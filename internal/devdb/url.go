@@ -4,35 +4,43 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
 
-	"github.com/go-sql-driver/mysql"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
-// DialectOf returns the dialect of a database URL: Postgres for postgres://
-// and postgresql://, TiDB for mysql:// and tidb://.
+// DialectOf returns the name of the dialect whose URL scheme rawURL has
+// (postgres for postgres:// and postgresql://, tidb for mysql:// and
+// tidb://, as each dialect declares).
 func DialectOf(rawURL string) (string, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
 		return "", err
 	}
-	return dialectOfScheme(u)
+	d, err := dialectOfScheme(u)
+	if err != nil {
+		return "", err
+	}
+	return d.Name(), nil
 }
 
-func dialectOfScheme(u *url.URL) (string, error) {
-	switch u.Scheme {
-	case "postgres", "postgresql":
-		return Postgres, nil
-	case "mysql", "tidb":
-		return TiDB, nil
+func dialectOfScheme(u *url.URL) (dialects.Dialect, error) {
+	if d := all.ForScheme(u.Scheme); d != nil {
+		return d, nil
 	}
-	return "", fmt.Errorf("%s: unsupported scheme %q (want postgres:// or mysql://)", redact.URL(u.String()), u.Scheme)
+	var want []string
+	for _, d := range all.Dialects() {
+		want = append(want, d.Schemes()[0]+"://")
+	}
+	list := want[0]
+	if n := len(want); n > 1 {
+		list = strings.Join(want[:n-1], ", ") + " or " + want[n-1]
+	}
+	return nil, fmt.Errorf("%s: unsupported scheme %q (want %s)", redact.URL(u.String()), u.Scheme, list)
 }
 
 // parseURL parses a database URL; its error never shows the password.
@@ -59,47 +67,22 @@ func Host(rawURL string) string {
 }
 
 // DriverDSN turns a database URL into a database/sql driver name and data
-// source name: "pgx" and the URL itself for PostgreSQL, "mysql" and a
-// go-sql-driver DSN (user:password@tcp(host:port)/db?params) for TiDB. Query
-// parameters are passed on; a mysql:// URL without a port means port 3306.
+// source name, as the dialect of its scheme opens it ("pgx" and the URL
+// itself for PostgreSQL, "mysql" and a go-sql-driver DSN for TiDB).
 func DriverDSN(rawURL string) (driver, dsn string, err error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
 		return "", "", err
 	}
-	dialect, err := dialectOfScheme(u)
+	d, err := dialectOfScheme(u)
 	if err != nil {
 		return "", "", err
 	}
-	if dialect == Postgres {
-		return "pgx", rawURL, nil
+	driver, dsn, err = d.DriverDSN(u)
+	if err != nil {
+		return "", "", fmt.Errorf("database URL %s: %s", redact.URL(rawURL), redact.Secrets(err.Error(), redact.Password(rawURL)))
 	}
-	cfg := mysql.NewConfig()
-	cfg.Net = "tcp"
-	cfg.Addr = u.Host
-	if u.Port() == "" {
-		cfg.Addr = net.JoinHostPort(u.Hostname(), "3306")
-	}
-	if u.User != nil {
-		cfg.User = u.User.Username()
-		cfg.Passwd, _ = u.User.Password()
-	}
-	cfg.DBName = strings.TrimPrefix(u.Path, "/")
-	dsn = cfg.FormatDSN()
-	if u.RawQuery != "" {
-		// Let the driver read the parameters it knows (parseTime, tls, …);
-		// it sends the others as session variables.
-		sep := "?"
-		if strings.Contains(dsn, "?") {
-			sep = "&"
-		}
-		parsed, err := mysql.ParseDSN(dsn + sep + u.RawQuery)
-		if err != nil {
-			return "", "", fmt.Errorf("database URL %s: %s", redact.URL(rawURL), redact.Secrets(err.Error(), cfg.Passwd))
-		}
-		dsn = parsed.FormatDSN()
-	}
-	return "mysql", dsn, nil
+	return driver, dsn, nil
 }
 
 // Open opens a *sql.DB for a database URL (see DriverDSN). Like sql.Open, it
@@ -180,7 +163,11 @@ func DropDatabase(ctx context.Context, serverURL, name string) error {
 	if !dbName.MatchString(name) {
 		return fmt.Errorf("drop database: invalid name %q", name)
 	}
-	dialect, err := DialectOf(serverURL)
+	u, err := parseURL(serverURL)
+	if err != nil {
+		return err
+	}
+	d, err := dialectOfScheme(u)
 	if err != nil {
 		return err
 	}
@@ -190,7 +177,7 @@ func DropDatabase(ctx context.Context, serverURL, name string) error {
 	}
 	defer db.Close()
 	stmt := "DROP DATABASE IF EXISTS " + name
-	if dialect == Postgres {
+	if d.DevServer() == Postgres {
 		stmt += " WITH (FORCE)" // PostgreSQL 13 and later
 	}
 	if _, err := db.ExecContext(ctx, stmt); err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/drift"
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/synth"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
@@ -38,7 +38,7 @@ func setupBench(b *testing.B, dialect string) *benchFixture {
 		p.Diff("init")
 		p.Apply(dialect, db.URL)
 		f := &fixture{p: p, dialect: dialect, head: db}
-		opts := drift.Options{Target: p.Target(dialect), Dev: p.Dev, Model: p.Model(), Timeout: 5 * time.Minute, Parallel: 8, Cache: &migration.Cache{Dir: b.TempDir()}}
+		opts := drift.Options{Target: p.Target(dialect), Dev: p.Dev, Model: p.Model(), Timeout: 5 * time.Minute, Parallel: 8, Cache: &scratch.Cache{Dir: b.TempDir()}}
 		// Warm the cache: later runs build nothing on the dev database.
 		if r := drift.Check(context.Background(), opts, []string{db.URL})[0]; r.Status != drift.NoDrift {
 			b.Fatalf("the benchmark database drifts: %d %s", r.Status, r.Error)

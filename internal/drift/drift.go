@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/redact"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // Status of a target, also its exit code.
@@ -80,7 +81,7 @@ type Partial struct {
 // Options configure a drift check.
 type Options struct {
 	Target migration.Target
-	Dev    *migration.Dev
+	Dev    *scratch.Dev
 	// Ignore are table name patterns (globs) left out of the comparison,
 	// besides the revisions table.
 	Ignore []string
@@ -89,7 +90,7 @@ type Options struct {
 	// Parallel bounds how many targets are checked at once.
 	Parallel int
 	// Cache keeps the expected states between runs; nil for none.
-	Cache *migration.Cache
+	Cache *scratch.Cache
 	// Model is schema.hcl compiled; the env's generated file must hold it.
 	Model migration.Model
 }
@@ -125,13 +126,13 @@ type checker struct {
 // lazyState is an expected state built once and shared by all targets.
 type lazyState struct {
 	once  sync.Once
-	state *migration.StoredState
+	state *scratch.StoredState
 	err   error
 }
 
 // state returns the expected state identified by parts: from this run, else
 // from the cache, else built on a dev database.
-func (c *checker) state(parts []string, build func() (*schema.Schema, error)) (*migration.StoredState, error) {
+func (c *checker) state(parts []string, build func() (*schema.Schema, error)) (*scratch.StoredState, error) {
 	key := strings.Join(parts, "\x00")
 	c.mu.Lock()
 	s := c.states[key]
@@ -140,7 +141,9 @@ func (c *checker) state(parts []string, build func() (*schema.Schema, error)) (*
 		c.states[key] = s
 	}
 	c.mu.Unlock()
-	s.once.Do(func() { s.state, s.err = c.opts.Cache.Stored(c.opts.Target, parts, build) })
+	s.once.Do(func() {
+		s.state, s.err = c.opts.Cache.Stored(c.opts.Target.Dialect, c.opts.Target.Env.Dev, parts, build)
+	})
 	return s.state, s.err
 }
 
@@ -227,7 +230,7 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	live.Name = ""
 	// Without drift the live state has the expected state's fingerprint, and
 	// the comparison needs neither to read that back nor to diff.
-	liveFP := migration.Fingerprint(live)
+	liveFP := scratch.Fingerprint(live)
 	parts := []string{"migrations"}
 	for _, f := range files {
 		parts = append(parts, f.Name(), string(f.Bytes()))
@@ -311,7 +314,7 @@ func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Repor
 // model is the state of the generated DDL, which must be what the model
 // compiles to. Migrations hold the generated DDL's own text, so a database
 // they built reports what this one does.
-func (c *checker) model() (*migration.StoredState, error) {
+func (c *checker) model() (*scratch.StoredState, error) {
 	t := c.opts.Target
 	src, err := migration.Generated(t, c.opts.Model)
 	if err != nil {
@@ -336,7 +339,7 @@ func (c *checker) ignored(s *schema.Schema) *schema.Schema {
 // compare diffs the live state against an expected one.
 // The fix is planned with the expression texts exprs returns, the source
 // texts of the expected state's objects where known.
-func (c *checker) compare(ctx context.Context, against string, drv migrate.Driver, live *schema.Schema, liveFP string, expected *migration.StoredState, exprs func() (*dialects.Exprs, error)) (*Comparison, error) {
+func (c *checker) compare(ctx context.Context, against string, drv migrate.Driver, live *schema.Schema, liveFP string, expected *scratch.StoredState, exprs func() (*dialects.Exprs, error)) (*Comparison, error) {
 	if liveFP == expected.Fingerprint {
 		return &Comparison{Against: against, Findings: []Finding{}, Fix: []string{}}, nil
 	}

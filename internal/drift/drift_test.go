@@ -19,6 +19,7 @@ import (
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/drift"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -360,8 +361,8 @@ func TestDriftCache(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, d)
 			exec(t, f.behind, map[string]string{"postgres": `CREATE TABLE "stray" ("id" integer)`, "tidb": "CREATE TABLE `stray` (`id` INT)"}[d])
-			cache := &migration.Cache{Dir: t.TempDir()}
-			opts := drift.Options{Target: f.p.Target(d), Dev: &migration.Dev{}, Model: f.p.Model(), Timeout: time.Minute, Parallel: 2, Cache: cache}
+			cache := &scratch.Cache{Dir: t.TempDir()}
+			opts := drift.Options{Target: f.p.Target(d), Dev: &scratch.Dev{}, Model: f.p.Model(), Timeout: time.Minute, Parallel: 2, Cache: cache}
 			defer opts.Dev.Close()
 			first := drift.Check(context.Background(), opts, []string{f.head.URL, f.behind.URL})
 			built := opts.Dev.Scratches()

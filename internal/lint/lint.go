@@ -28,6 +28,7 @@ import (
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/redact"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // Options selects the files `migrate lint` checks in each directory.
@@ -92,7 +93,7 @@ func (r *Report) Counts() (errs, warnings, suppressed int) {
 // it lints, computes what each statement changes, and runs Atlas's analyzers
 // and schemagen's rules on that. Files that do not match atlas.sum are
 // refused (*SumError).
-func Run(ctx context.Context, dev *migration.Dev, targets []migration.Target, opts Options) (*Report, error) {
+func Run(ctx context.Context, dev *scratch.Dev, targets []migration.Target, opts Options) (*Report, error) {
 	if opts.GitBase == "" && opts.Latest <= 0 {
 		opts.Latest = 1
 	}
@@ -105,7 +106,7 @@ func Run(ctx context.Context, dev *migration.Dev, targets []migration.Target, op
 	return r, nil
 }
 
-func lintTarget(ctx context.Context, dev *migration.Dev, t migration.Target, opts Options, r *Report) error {
+func lintTarget(ctx context.Context, dev *scratch.Dev, t migration.Target, opts Options, r *Report) error {
 	dir, err := migration.OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return err
@@ -135,7 +136,7 @@ func lintTarget(ctx context.Context, dev *migration.Dev, t migration.Target, opt
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: nothing to lint in %s: %s", t.Env.Name, dir.Path(), why))
 		return nil
 	}
-	scratch, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+	scratch, err := dev.Scratch(ctx, t.Dialect, t.Env.Dev)
 	if err != nil {
 		return err
 	}
@@ -282,7 +283,7 @@ func (l *linter) replay(ctx context.Context, path string, f migrate.File) error 
 	}
 	for i, s := range stmts {
 		if _, err := l.db.ExecContext(ctx, s.Text); err != nil {
-			return &migration.ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
+			return &scratch.ExecError{Source: path, Stmt: i + 1, SQL: s.Text, Err: err}
 		}
 		l.replayed = true
 	}

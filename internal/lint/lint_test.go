@@ -20,6 +20,7 @@ import (
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // lintProject is a temporary project with one env per dialect, whose dev
@@ -92,7 +93,7 @@ env %q {
 
 func (p *lintProject) lint(dialect string, opts lint.Options) *lint.Report {
 	p.t.Helper()
-	dev := &migration.Dev{}
+	dev := &scratch.Dev{}
 	defer dev.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -538,7 +539,7 @@ func TestLintFileSelection(t *testing.T) {
 		t.Errorf("--latest 10 linted %v:\n%s", names(r), dump(r))
 	}
 
-	dev := &migration.Dev{}
+	dev := &scratch.Dev{}
 	defer dev.Close()
 	if _, err := lint.Run(context.Background(), dev, p.targets("postgres"), lint.Options{GitBase: "nope"}); err == nil ||
 		!strings.Contains(err.Error(), "--git-base nope: not a commit") {

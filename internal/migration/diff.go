@@ -15,6 +15,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // Planned is the migration planned for one target.
@@ -82,7 +83,7 @@ func generated(t Target, model Model) ([]byte, *dialects.Output, error) {
 // directory produces to the state of its generated DDL, which must be what
 // model renders. Nothing is written. The targets are planned concurrently;
 // cache may be nil.
-func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model Model, name string, opts ...PlanOption) ([]*Planned, error) {
+func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets []Target, model Model, name string, opts ...PlanOption) ([]*Planned, error) {
 	out := make([]*Planned, len(targets))
 	for i, t := range targets {
 		dir, err := OpenDir(t.Env.Dir, true)
@@ -102,12 +103,12 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model M
 	var wg sync.WaitGroup
 	for i, p := range out {
 		wg.Go(func() {
-			key, err := cache.key(p.Target, p.Dir, p.src)
+			key, err := cache.Key(p.Target.Dialect, p.Target.Env.Dev, p.Dir, p.src)
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			if cache.inStep(key) {
+			if cache.InStep(key) {
 				p.Cached = true
 				return
 			}
@@ -116,7 +117,7 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model M
 				return
 			}
 			if p.Plan == nil {
-				cache.markInStep(key)
+				cache.MarkInStep(key)
 			}
 		})
 	}
@@ -134,7 +135,7 @@ func Plan(ctx context.Context, dev *Dev, cache *Cache, targets []Target, model M
 // PostgreSQL may normalise its printed text into something else again, and
 // a directory replayed into a clean database would then differ from the
 // generated DDL loaded into another, in Atlas's eyes.
-func planTarget(ctx context.Context, dev *Dev, p *Planned, name string, opts []PlanOption) (_, _ *migrate.Plan, err error) {
+func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, opts []PlanOption) (_, _ *migrate.Plan, err error) {
 	t := p.Target
 	files, err := p.Dir.Files()
 	if err != nil {
@@ -204,7 +205,7 @@ func planExprs(x *dialects.Exprs, d dialects.Dialect, name string, changes []sch
 type State struct {
 	Schema *schema.Schema
 	Driver migrate.Driver
-	db     *Scratch
+	db     *scratch.DB
 }
 
 // Close drops the state's scratch database; a nil State is fine.
@@ -216,12 +217,14 @@ func (s *State) Close() {
 
 // DirState replays migration files (of the directory at dirPath) on a new
 // scratch database and inspects the result.
-func DirState(ctx context.Context, dev *Dev, t Target, dirPath string, files []migrate.File) (*State, error) {
-	return newState(ctx, dev, t, func(db *Scratch) error {
-		for _, f := range files {
-			if err := execScript(ctx, t.Dialect, db, filepath.Join(dirPath, f.Name()), string(f.Bytes())); err != nil {
-				return fmt.Errorf("replaying the migration directory: %w", err)
-			}
+func DirState(ctx context.Context, dev *scratch.Dev, t Target, dirPath string, files []migrate.File) (*State, error) {
+	return newState(ctx, dev, t, func(drv migrate.Driver) error {
+		sources := make([]string, len(files))
+		for i, f := range files {
+			sources[i] = filepath.Join(dirPath, f.Name())
+		}
+		if err := scratch.Replay(ctx, drv, files, sources); err != nil {
+			return fmt.Errorf("replaying the migration directory: %w", err)
 		}
 		return nil
 	})
@@ -229,40 +232,34 @@ func DirState(ctx context.Context, dev *Dev, t Target, dirPath string, files []m
 
 // SQLState runs a DDL script (a generated file named source) on a new
 // scratch database and inspects the result.
-func SQLState(ctx context.Context, dev *Dev, t Target, source string, sql []byte) (*State, error) {
-	return newState(ctx, dev, t, func(db *Scratch) error {
-		if err := execScript(ctx, t.Dialect, db, source, string(sql)); err != nil {
+func SQLState(ctx context.Context, dev *scratch.Dev, t Target, source string, sql []byte) (*State, error) {
+	return newState(ctx, dev, t, func(drv migrate.Driver) error {
+		if err := scratch.Exec(ctx, drv, source, sql); err != nil {
 			return fmt.Errorf("loading the generated schema: %w", err)
 		}
 		return nil
 	})
 }
 
-func newState(ctx context.Context, dev *Dev, t Target, load func(*Scratch) error) (*State, error) {
-	db, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
+func newState(ctx context.Context, dev *scratch.Dev, t Target, load func(migrate.Driver) error) (*State, error) {
+	db, err := dev.Scratch(ctx, t.Dialect, t.Env.Dev)
 	if err != nil {
 		return nil, err
 	}
 	s := &State{db: db}
-	if err := load(db); err != nil {
+	if s.Driver, err = t.Dialect.OpenAtlas(db); err != nil {
 		s.Close()
 		return nil, err
 	}
-	if s.Driver, s.Schema, err = inspect(ctx, t.Dialect, db); err != nil {
+	if err := load(s.Driver); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
-}
-
-// withScratch runs fn on a new scratch database and drops it afterwards.
-func withScratch(ctx context.Context, dev *Dev, t Target, fn func(*Scratch) error) error {
-	db, err := dev.Scratch(ctx, t.Dialect.Name(), t.Env.Dev)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return fn(db)
 }
 
 // PlanOptions are the options of every plan schemagen writes: no schema
@@ -275,7 +272,7 @@ func PlanOptions(o *migrate.PlanOptions) {
 // Write writes the planned files, all with one version, and updates each
 // directory's atlas.sum. It returns the paths written. The directories then
 // produce the generated DDL, which the cache (nil for none) remembers.
-func Write(planned []*Planned, name string, now time.Time, cache *Cache) ([]string, error) {
+func Write(planned []*Planned, name string, now time.Time, cache *scratch.Cache) ([]string, error) {
 	var dirs []*migrate.LocalDir
 	for _, p := range planned {
 		if p.Plan != nil {
@@ -314,8 +311,8 @@ func Write(planned []*Planned, name string, now time.Time, cache *Cache) ([]stri
 		if err := Hash(p.Dir); err != nil {
 			return written, err
 		}
-		if key, err := cache.key(p.Target, p.Dir, p.src); err == nil {
-			cache.markInStep(key)
+		if key, err := cache.Key(p.Target.Dialect, p.Target.Env.Dev, p.Dir, p.src); err == nil {
+			cache.MarkInStep(key)
 		}
 	}
 	return written, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -206,7 +207,7 @@ func TestRepositoryMigrationsUpToDate(t *testing.T) {
 	if len(targets) != 2 {
 		t.Fatalf("atlas.hcl has %d envs, want postgres and tidb", len(targets))
 	}
-	dev := &migration.Dev{}
+	dev := &scratch.Dev{}
 	defer dev.Close()
 	model := gen.Compile("../../schema.hcl")
 	if model.Failed() {

@@ -1,12 +1,10 @@
 package migration
 
 import (
-	"reflect"
-	"strings"
-
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // SameExprs returns the entries of x (the expression texts of the DDL that
@@ -46,7 +44,7 @@ func SameExprs(state, model *schema.Schema, x *dialects.Exprs) *dialects.Exprs {
 		for _, c := range st.Columns {
 			key := dialects.ObjectName{Table: st.Name, Name: c.Name}
 			if text, ok := x.Defaults[key]; ok {
-				if mc, ok := mt.Column(c.Name); ok && canonical(mc.Default) == canonical(c.Default) {
+				if mc, ok := mt.Column(c.Name); ok && scratch.CanonicalExpr(mc.Default) == scratch.CanonicalExpr(c.Default) {
 					out.Defaults[key] = text
 				}
 			}
@@ -54,7 +52,7 @@ func SameExprs(state, model *schema.Schema, x *dialects.Exprs) *dialects.Exprs {
 		for _, i := range st.Indexes {
 			key := dialects.ObjectName{Table: st.Name, Name: i.Name}
 			mi, ok := mt.Index(i.Name)
-			if !ok || indexText(mi) != indexText(i) {
+			if !ok || scratch.CanonicalIndex(mi) != scratch.CanonicalIndex(i) {
 				continue
 			}
 			if parts, ok := x.IndexParts[key]; ok {
@@ -78,16 +76,4 @@ func checkNamed(t *schema.Table, name string) *schema.Check {
 		}
 	}
 	return nil
-}
-
-func canonical(x schema.Expr) string {
-	var b strings.Builder
-	canon(&b, reflect.ValueOf(x), 0)
-	return b.String()
-}
-
-func indexText(i *schema.Index) string {
-	var b strings.Builder
-	index(&b, "index", i)
-	return b.String()
 }

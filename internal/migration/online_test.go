@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 const onlineInit = `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
@@ -68,7 +69,7 @@ func pgOnlineTarget(t *testing.T, model string) migration.Target {
 
 func planOnce(t *testing.T, tg migration.Target, opts ...migration.PlanOption) *migration.Planned {
 	t.Helper()
-	dev := &migration.Dev{}
+	dev := &scratch.Dev{}
 	t.Cleanup(dev.Close)
 	// The DDL here is written by hand, not compiled: the model is that DDL.
 	src, err := os.ReadFile(tg.Env.Src)

@@ -1,7 +1,8 @@
 // Package migration is schemagen's versioned-migration workflow on Atlas:
 // planning migration files for every dialect from the generated DDL,
 // keeping atlas.sum, applying files with a revision history. Linting them
-// is package lint.
+// is package lint; the scratch databases that plans are made on, and the
+// cache of what they found, are package scratch.
 package migration
 
 import (

@@ -19,6 +19,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // Project is a project in a temporary directory.
@@ -27,7 +28,7 @@ type Project struct {
 	Dir     string
 	Config  string // atlas.hcl's path
 	Targets []migration.Target
-	Dev     *migration.Dev
+	Dev     *scratch.Dev
 	now     time.Time
 }
 
@@ -55,7 +56,7 @@ env "tidb" {
 func New(t testing.TB, model string) *Project {
 	t.Helper()
 	dir := t.TempDir()
-	p := &Project{T: t, Dir: dir, Config: filepath.Join(dir, "atlas.hcl"), Dev: &migration.Dev{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := &Project{T: t, Dir: dir, Config: filepath.Join(dir, "atlas.hcl"), Dev: &scratch.Dev{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	t.Cleanup(p.Dev.Close)
 	if err := os.WriteFile(p.Config, []byte(AtlasHCL(dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))), 0o644); err != nil {
 		t.Fatal(err)

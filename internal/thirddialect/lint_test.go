@@ -14,6 +14,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // TestToyLints: `migrate lint` on a directory of the toy dialect runs the
@@ -81,7 +82,7 @@ env "tidb" {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	d := &migration.Dev{}
+	d := &scratch.Dev{}
 	defer d.Close()
 	r, err := lint.Run(ctx, d, targets, lint.Options{})
 	if err != nil {

@@ -1,4 +1,4 @@
-package migration_test
+package scratch_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/synth"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
@@ -48,10 +49,10 @@ func TestFingerprintMatchesWithoutDrift(t *testing.T) {
 			defer st.Close()
 			// The migrations hold the generated text: no rebuild is needed.
 			want := st.Schema
-			if migration.Fingerprint(live) != migration.Fingerprint(want) {
+			if scratch.Fingerprint(live) != scratch.Fingerprint(want) {
 				var a, b strings.Builder
-				migration.WriteCanonical(&a, live)
-				migration.WriteCanonical(&b, want)
+				scratch.WriteCanonical(&a, live)
+				scratch.WriteCanonical(&b, want)
 				al, bl := strings.Split(a.String(), "\n"), strings.Split(b.String(), "\n")
 				for i := range min(len(al), len(bl)) {
 					if al[i] != bl[i] {
@@ -63,7 +64,7 @@ func TestFingerprintMatchesWithoutDrift(t *testing.T) {
 			if _, err := db.Exec("ALTER TABLE t1 ADD COLUMN extra INT"); err != nil {
 				t.Fatal(err)
 			}
-			if migration.Fingerprint(inspectLive()) == migration.Fingerprint(want) {
+			if scratch.Fingerprint(inspectLive()) == scratch.Fingerprint(want) {
 				t.Error("an added column left the fingerprint unchanged")
 			}
 		})

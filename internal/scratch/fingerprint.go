@@ -1,4 +1,4 @@
-package migration
+package scratch
 
 import (
 	"crypto/sha256"
@@ -173,4 +173,19 @@ func canon(h io.Writer, v reflect.Value, depth int) {
 	default:
 		fmt.Fprintf(h, "%#v;", v.Interface())
 	}
+}
+
+// CanonicalExpr is what Fingerprint hashes of an expression: equal for
+// expressions a diff finds equal.
+func CanonicalExpr(x schema.Expr) string {
+	var b strings.Builder
+	canon(&b, reflect.ValueOf(x), 0)
+	return b.String()
+}
+
+// CanonicalIndex is what Fingerprint hashes of an index.
+func CanonicalIndex(i *schema.Index) string {
+	var b strings.Builder
+	index(&b, "index", i)
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package migration
+package scratch
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,8 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // Cache remembers results by the hash of everything they depend on, so that
@@ -44,8 +46,11 @@ func DefaultCache() *Cache {
 
 const cacheFormat = "schemagen cache v1"
 
-// key hashes everything the result of a diff depends on.
-func (c *Cache) key(t Target, dir *migrate.LocalDir, src []byte) (string, error) {
+// Key hashes everything the result of a diff depends on: the migration
+// directory, the generated DDL src, the dialect, the dev database (devURL,
+// "" for the embedded one) and the schemagen build. It is "" for a nil or
+// disabled cache.
+func (c *Cache) Key(d dialects.Dialect, devURL string, dir *migrate.LocalDir, src []byte) (string, error) {
 	if c == nil || c.Dir == "" {
 		return "", nil
 	}
@@ -53,10 +58,10 @@ func (c *Cache) key(t Target, dir *migrate.LocalDir, src []byte) (string, error)
 	field := func(s string) { fmt.Fprintf(h, "%d:%s\n", len(s), s) }
 	field(cacheFormat)
 	field(binaryIdentity())
-	field(t.Dialect.Name())
+	field(d.Name())
 	// The dev database's server and version shape normalised text; a
 	// configured URL names it, the embedded one is part of this machine.
-	field(t.Env.Dev)
+	field(devURL)
 	field(string(src))
 	files, err := dir.Files()
 	if err != nil {
@@ -69,7 +74,8 @@ func (c *Cache) key(t Target, dir *migrate.LocalDir, src []byte) (string, error)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func (c *Cache) inStep(key string) bool {
+// InStep reports whether the diff of key is known to find nothing to do.
+func (c *Cache) InStep(key string) bool {
 	if c == nil || key == "" {
 		return false
 	}
@@ -77,7 +83,8 @@ func (c *Cache) inStep(key string) bool {
 	return err == nil
 }
 
-func (c *Cache) markInStep(key string) {
+// MarkInStep records that the diff of key finds nothing to do.
+func (c *Cache) MarkInStep(key string) {
 	if c == nil || key == "" {
 		return
 	}
@@ -109,7 +116,7 @@ func (c *Cache) put(kind, key string, b []byte) {
 // without reading the state back, which is slow.
 type StoredState struct {
 	Fingerprint string
-	t           Target
+	dialect     dialects.Dialect
 	raw         []byte
 	once        sync.Once
 	schema      *schema.Schema
@@ -120,27 +127,28 @@ type StoredState struct {
 func (s *StoredState) Schema() (*schema.Schema, error) {
 	s.once.Do(func() {
 		if s.schema == nil {
-			s.schema, s.err = s.t.Dialect.UnmarshalState(s.raw)
+			s.schema, s.err = s.dialect.UnmarshalState(s.raw)
 		}
 	})
 	return s.schema, s.err
 }
 
 // Stored returns the state stored under the hash of parts (with what every
-// key holds: the dialect, the dev database and the schemagen build), or
-// builds it with build and stores it. A nil or disabled cache only builds.
-func (c *Cache) Stored(t Target, parts []string, build func() (*schema.Schema, error)) (*StoredState, error) {
+// key holds: the dialect, the dev database devURL and the schemagen build),
+// or builds it with build and stores it. A nil or disabled cache only
+// builds.
+func (c *Cache) Stored(d dialects.Dialect, devURL string, parts []string, build func() (*schema.Schema, error)) (*StoredState, error) {
 	key := ""
 	if c != nil && c.Dir != "" {
 		h := sha256.New()
-		for _, p := range append([]string{cacheFormat, binaryIdentity(), t.Dialect.Name(), t.Env.Dev}, parts...) {
+		for _, p := range append([]string{cacheFormat, binaryIdentity(), d.Name(), devURL}, parts...) {
 			fmt.Fprintf(h, "%d:%s\n", len(p), p)
 		}
 		key = hex.EncodeToString(h.Sum(nil))
 		b, err := os.ReadFile(filepath.Join(c.Dir, "states", key))
 		fp, ferr := os.ReadFile(filepath.Join(c.Dir, "states", key+".fingerprint"))
 		if err == nil && ferr == nil {
-			return &StoredState{Fingerprint: string(fp), t: t, raw: b}, nil
+			return &StoredState{Fingerprint: string(fp), dialect: d, raw: b}, nil
 		}
 	}
 	s, err := build()
@@ -149,12 +157,12 @@ func (c *Cache) Stored(t Target, parts []string, build func() (*schema.Schema, e
 	}
 	fp := Fingerprint(s)
 	if key != "" {
-		if b, err := t.Dialect.MarshalState(s); err == nil {
+		if b, err := d.MarshalState(s); err == nil {
 			c.put("states", key, b)
 			c.put("states", key+".fingerprint", []byte(fp))
 		}
 	}
-	return &StoredState{Fingerprint: fp, t: t, schema: s}, nil
+	return &StoredState{Fingerprint: fp, dialect: d, schema: s}, nil
 }
 
 // binaryIdentity names the running schemagen build, whose planning rules are

@@ -1,0 +1,11 @@
+package tidb
+
+// AtlasRewrites returns how many queries each rewrite of Atlas's SQL has
+// changed so far, by name.
+func AtlasRewrites() map[string]int64 {
+	out := map[string]int64{}
+	for _, r := range atlasRewrites {
+		out[r.name] = r.fired.Load()
+	}
+	return out
+}

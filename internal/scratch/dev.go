@@ -1,0 +1,234 @@
+// Package scratch makes scratch databases: clean, throw-away databases on a
+// dev server (the env's dev URL, else an embedded server started on first
+// use) on which schemagen replays migration directories and loads generated
+// DDL, to read back the schema a database of the dialect reports for them.
+// Atlas plans and compares those states, never the text they come from.
+//
+// Replaying takes seconds on TiDB, so the package also caches what replays
+// found (Cache), keyed by the hash of everything they depend on, and
+// fingerprints states (Fingerprint) so that equal ones are known equal
+// without a diff.
+package scratch
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/redact"
+)
+
+// Dev hands out clean scratch databases on the dev servers: the URL an env
+// configures, else an embedded server started on first use.
+type Dev struct {
+	Progress io.Writer
+	mu       sync.Mutex
+	servers  map[string]*devServer
+	scratch  atomic.Int64
+}
+
+// Scratches is how many scratch databases Dev has made.
+func (d *Dev) Scratches() int64 { return d.scratch.Load() }
+
+type devServer struct {
+	once    sync.Once
+	url     string
+	release func()
+	err     error
+}
+
+// Close stops the embedded servers Dev started.
+func (d *Dev) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, s := range d.servers {
+		if s.release != nil {
+			s.release()
+		}
+	}
+	d.servers = nil
+}
+
+// server returns the URL of the dev server for dialect: the configured one,
+// else the embedded server of the kind the dialect names, which dialects
+// naming one kind share.
+func (d *Dev) server(ctx context.Context, dialect dialects.Dialect, configured string) (string, error) {
+	kind := dialect.DevServer()
+	key := kind + "\x00" + configured
+	d.mu.Lock()
+	if d.servers == nil {
+		d.servers = map[string]*devServer{}
+	}
+	s := d.servers[key]
+	if s == nil {
+		s = &devServer{}
+		d.servers[key] = s
+	}
+	d.mu.Unlock()
+	s.once.Do(func() {
+		progress := d.Progress
+		if progress == nil {
+			progress = io.Discard
+		}
+		s.url, s.release, s.err = devdb.Dev(ctx, kind, configured, progress)
+	})
+	return s.url, s.err
+}
+
+// DB is a clean database on a dev server, dropped by Close.
+type DB struct {
+	*sql.DB
+	URL  string
+	drop func() error
+}
+
+// Close closes and drops the database.
+func (s *DB) Close() error {
+	return errors.Join(s.DB.Close(), s.drop())
+}
+
+// Scratch creates a clean database of dialect on the dev server at the
+// configured URL, or an embedded one when it is empty. (Atlas's library has
+// no dev database of its own: its CLI asks for a URL or runs Docker.)
+func (d *Dev) Scratch(ctx context.Context, dialect dialects.Dialect, configured string) (*DB, error) {
+	server, err := d.server(ctx, dialect, configured)
+	if err != nil {
+		return nil, err
+	}
+	d.scratch.Add(1)
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "schemagen_scratch_" + hex.EncodeToString(b)
+	u, err := devdb.CreateDatabase(ctx, server, name)
+	if err != nil {
+		return nil, fmt.Errorf("dev database %s: %w (the dev user must be able to create databases)", redact.URL(server), err)
+	}
+	db, err := devdb.Open(u)
+	if err != nil {
+		devdb.DropDatabase(context.Background(), server, name)
+		return nil, err
+	}
+	return &DB{DB: db, URL: u, drop: func() error {
+		return devdb.DropDatabase(context.Background(), server, name)
+	}}, nil
+}
+
+// ExecError is a statement a database refused, with where it came from.
+type ExecError struct {
+	Source string // file name
+	Stmt   int    // 1-based
+	SQL    string
+	Err    error
+}
+
+func (e *ExecError) Error() string {
+	return fmt.Sprintf("%s: statement %d failed: %v\n%s", e.Source, e.Stmt, e.Err, e.SQL)
+}
+
+func (e *ExecError) Unwrap() error { return e.Err }
+
+// Replay runs files, in order, on the database drv is connected to, with
+// Atlas's migrate.Executor as the Atlas CLI replays a directory: statements
+// split by the driver's scanner (the dialect's, see dialects.Dialect's
+// ScanStmts), one at a time, no revisions written. sources names each file
+// in errors (its path): a failure is an *ExecError naming the file and the
+// statement.
+func Replay(ctx context.Context, drv migrate.Driver, files []migrate.File, sources []string) error {
+	local := make([]migrate.File, len(files))
+	for i, f := range files {
+		// A LocalFile: the executor splits only those with the driver's
+		// scanner.
+		local[i] = migrate.NewLocalFile(f.Name(), f.Bytes())
+		// The executor's own scanning error names the file but not its
+		// path; scanning is cheap beside executing.
+		if _, err := migrate.FileStmtDecls(drv, local[i]); err != nil {
+			return fmt.Errorf("%s: %w", sourceOf(sources, i, f), err)
+		}
+	}
+	// The executor records each file's sum in the revision it writes, which
+	// here it does not: a sum per name is all it needs.
+	sum := make(migrate.HashFile, len(local))
+	for i, f := range local {
+		h := sha256.Sum256(f.Bytes())
+		sum[i].N, sum[i].H = f.Name(), base64.StdEncoding.EncodeToString(h[:])
+	}
+	log := &stmtCounter{}
+	ex, err := migrate.NewExecutor(drv, filesDir{&migrate.MemDir{}, sum}, migrate.NopRevisionReadWriter{}, migrate.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	err = ex.ExecuteFiles(ctx, local)
+	if se := (*migrate.StmtExecError)(nil); errors.As(err, &se) {
+		name := se.File.Name()
+		for i, f := range files {
+			if f.Name() == se.File.Name() {
+				name = sourceOf(sources, i, f)
+			}
+		}
+		return &ExecError{Source: name, Stmt: log.stmt, SQL: se.Stmt.Text, Err: se.Err}
+	}
+	return err
+}
+
+// sourceOf is the name of file i in errors.
+func sourceOf(sources []string, i int, f migrate.File) string {
+	if i < len(sources) {
+		return sources[i]
+	}
+	return f.Name()
+}
+
+// filesDir is the directory the executor reads the checksum of each file it
+// runs from: the sums of the files replayed, computed once (a MemDir would
+// hash them all again for every file, and skip files not named *.sql).
+// Whether atlas.sum is current is checked where a directory is opened.
+type filesDir struct {
+	*migrate.MemDir
+	sum migrate.HashFile
+}
+
+func (d filesDir) Checksum() (migrate.HashFile, error) { return d.sum, nil }
+
+// stmtCounter numbers the statements of the file the executor runs, which
+// its StmtExecError does not.
+type stmtCounter struct{ stmt int }
+
+func (c *stmtCounter) Log(e migrate.LogEntry) {
+	switch e.(type) {
+	case migrate.LogFile:
+		c.stmt = 0
+	case migrate.LogStmt:
+		c.stmt++
+	}
+}
+
+// Exec runs a DDL script named source (a generated schema file) on the
+// database drv is connected to, as Replay runs a migration file.
+func Exec(ctx context.Context, drv migrate.Driver, source string, src []byte) error {
+	return Replay(ctx, drv, []migrate.File{migrate.NewLocalFile(filepath.Base(source), src)}, []string{source})
+}
+
+// Inspect reads the schema of the database drv is connected to, without a
+// schema name, so that states of different databases compare.
+func Inspect(ctx context.Context, drv migrate.Driver) (*schema.Schema, error) {
+	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
+	if err != nil {
+		return nil, err
+	}
+	s.Name = ""
+	return s, nil
+}
