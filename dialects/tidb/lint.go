@@ -23,9 +23,16 @@ func (Dialect) AtlasLint(conn schema.ExecQuerier) (string, migrate.Driver, error
 }
 
 // LintStmt implements dialects.Lint: TiDB's files are lexed with MySQL's #
-// comments and backslash escapes; PostgreSQL syntax in them is SG103.
-func (Dialect) LintStmt(text string) dialects.StmtLint {
-	return stmtlex.Read(text, true, foreignSyntax)
+// comments and backslash escapes; PostgreSQL syntax in them is SG103, and so
+// is a statement TiDB's parser rejects (see syntaxFinding).
+func (d Dialect) LintStmt(text string) dialects.StmtLint {
+	l := stmtlex.Read(text, true, foreignSyntax)
+	if !slices.ContainsFunc(l.Findings, func(f dialects.StmtFinding) bool { return f.Code == "SG103" }) {
+		if f, ok := d.syntaxFinding(text); ok {
+			l.Findings = append(l.Findings, f)
+		}
+	}
+	return l
 }
 
 // foreignSyntax finds PostgreSQL syntax in a TiDB migration.

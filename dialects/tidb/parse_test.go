@@ -54,6 +54,8 @@ func TestParseExpr(t *testing.T) {
 		{"concat(`name`, `code`, _utf8mb4'x') = _utf8mb4''", "(CONCAT((CONCAT(`name`, `code`)), 'x')) = ''"},
 		{"`Mixed``Name` > 0", "`Mixed``Name` > 0"},
 		{"`n` + 1", "`n` + 1"},
+		{"CHECK ((`n` > 1))", "`n` > 1"},
+		{"`n` > 1 /* TiDB prints no comments */", "`n` > 1"},
 		{"(`n` + -1) * 2", "(`n` + -1) * 2"},
 		{"`n` > 1 and (`n` < 5 and `n` <> 3)", "`n` > 1 AND (`n` < 5 AND `n` <> 3)"},
 		{"`n` in (`age`, 1)", "`n` IN (`age`, 1)"},
@@ -112,7 +114,7 @@ func TestParseExprRefuses(t *testing.T) {
 	for _, c := range []struct{ text, msg string }{
 		{"md5(`name`) = _utf8mb4'x'", "the function md5 has no portable form"},
 		{"`created_at` > now()", "the function now has no portable form"},
-		{"`created_at` > current_timestamp", "CURRENT_TIMESTAMP has no portable form"},
+		{"`created_at` > current_timestamp", "the function current_timestamp has no portable form"},
 		{"`n` in (select 1)", "a subquery has no portable form"},
 		{"exists (select 1)", "a subquery has no portable form"},
 		{"`n` = (select 1)", "a subquery has no portable form"},
@@ -126,10 +128,11 @@ func TestParseExprRefuses(t *testing.T) {
 		{"`n` is true", "IS TRUE has no portable form"},
 		{"`name` = _latin1'x'", "the charset introducer _latin1 has no portable form"},
 		{"`name` = _binary'x'", "the charset introducer _binary has no portable form"},
-		{"`name` = X'41'", "the literal X'...' has no portable form"},
+		{"`name` = X'41'", "hexadecimal and binary literals have no portable form"},
 		{"`n` = 0x41", "hexadecimal and binary literals have no portable form"},
 		{"`name` = _utf8mb4'x' collate utf8mb4_general_ci", "COLLATE has no portable form"},
-		{"`name` like _utf8mb4'a|%' escape _utf8mb4'|'", "ESCAPE has no portable form"},
+		{"`name` like _utf8mb4'a|%' escape '|'", "ESCAPE has no portable form"},
+		{"`name` ilike _utf8mb4'a%'", "ILIKE has no portable form"},
 		{"json_type(`profile`) = _utf8mb4'INTEGER'", "tests only some JSON numbers"},
 		{"json_type(`profile`) in (_utf8mb4'INTEGER',_utf8mb4'DOUBLE')", "tests only some JSON numbers"},
 		{"json_type(`profile`) = _utf8mb4'BLOB'", "the JSON type 'BLOB' has no portable name"},
@@ -142,12 +145,24 @@ func TestParseExprRefuses(t *testing.T) {
 		{"`profile` = `profile`", "comparing JSON values is not portable"},
 		{"`n` regexp _utf8mb4'a'", "the operand of regex match must be string, not integer"},
 		{"`name` like _utf8mb4'a\\\\%'", "backslash in a LIKE pattern is not portable"},
-		{"`n` > 1e3", "the number 1e3 has an exponent"},
-		{"`name` = _utf8mb4'abc", "unterminated string literal"},
-		{"`n` > 1 `n`", "unexpected \"n\" after the end of the expression"},
-		{"`n` :: text", "unexpected character ':'"},
-		{"`n` := 1", "the operator := has no portable form"},
-		{"`f`(1) = 1", "quoted function names have no portable form"},
+		{"`n` > 1e3", "has an exponent"},
+		{"`name` = _utf8mb4'abc", `TiDB's parser rejects it (at "'abc")`},
+		{"`n` > 1 `n`", `unexpected text after the end of the expression (at "n")`},
+		{"`n` > 1, 2", "not one expression"},
+		{"`n` > 1 from t", "not one expression"},
+		{"`n` > 1; select 2", "not one expression"},
+		{"`n` > 1 and", "unexpected end of expression"},
+		{"`n` > 1 or `n` || `n`", "the operator || has no portable form"},
+		{"db.f(`n`) > 1", "qualified function names have no portable form"},
+		{"`n` in (1) is not false", "IS NOT FALSE has no portable form"},
+		{"convert(`name` using latin1) = _utf8mb4'x'", "the function convert has no portable form"},
+		{"`n` = @x", "variables have no portable form"},
+		{"(`n`, `n`) = (1, 2)", "row values have no portable form"},
+		{"`n` > 1 + +1", "the prefix operator + has no portable form"},
+		{"`n` :: text", `TiDB's parser rejects it (at ":: text")`},
+		{"`n` := 1", `TiDB's parser rejects it (at ":= 1")`},
+		{"`f`(1) = 1", "the function f has no portable form"},
+		{"`n` > " + strings.Repeat("1", 120), "TiDB's parser fails on it"},
 		{strings.Repeat("(", 1000) + "`n`" + strings.Repeat(")", 1000), "nests too deeply"},
 	} {
 		_, err := Dialect{}.ParseExpr(c.text, testResolver)
@@ -169,10 +184,21 @@ func FuzzParseExpr(f *testing.F) {
 		"json_type(`profile`) in (_utf8mb4'INTEGER',_utf8mb4'UNSIGNED INTEGER',_utf8mb4'DOUBLE',_utf8mb4'DECIMAL',_utf8mb4'ARRAY')",
 		"(lower(concat(`code`, _utf8mb4'x')) != _utf8mb4'x' and -(`n` + 1) < 2)",
 		"not (`code` regexp _utf8mb4'^XX') && ! `disabled`",
+		strings.Repeat("1", 120),
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = Dialect{}.ParseExpr(s, testResolver)
 	})
+}
+
+// BenchmarkParseExpr reads a CHECK as TiDB prints it.
+func BenchmarkParseExpr(b *testing.B) {
+	text := "((`status` in (_utf8mb4'it''s new',_utf8mb4'active') and char_length(`status`) between 1 and 16) or (not (`previous_role` <=> `role`) and json_type(`profile`) = _utf8mb4'OBJECT'))"
+	for b.Loop() {
+		if _, err := (Dialect{}).ParseExpr(text, testResolver); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
