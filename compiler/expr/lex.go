@@ -8,9 +8,8 @@ import (
 )
 
 // Grammar describes one syntax of expressions: the portable language
-// (Portable) or the text a database prints back (each dialect has its own).
-// One lexer and one parser read them all; a zero field is the reading of
-// printed text.
+// (Portable) or the text a database prints back (PostgreSQL's). One lexer
+// and one parser read them all; a zero field is the reading of printed text.
 type Grammar struct {
 	// Authored: the text is written by a person (schema.hcl), so errors say
 	// what to write instead, `--` starts a comment, numbers in exponent
@@ -31,15 +30,10 @@ type Grammar struct {
 	// IdentQuote quotes identifiers ('"' or '`'); a doubled quote stands
 	// for itself, except in Authored text.
 	IdentQuote byte
-	// BackslashEscapes: '...' literals read backslash escapes (TiDB).
-	BackslashEscapes bool
 	// EscapeStrings: E'...' literals read backslash escapes (PostgreSQL).
 	EscapeStrings bool
-	// Introducers are the charset introducers (_utf8mb4'...') that leave a
-	// literal a plain string; any other introducer is an error.
-	Introducers []string
 	// PrefixedStrings: a word right before a quote (X'..', B'..') is a
-	// prefixed literal, an error unless it is one of Introducers.
+	// prefixed literal, which has no portable form.
 	PrefixedStrings bool
 	// PostgresOperators: operators are maximal runs of operator characters,
 	// as PostgreSQL lexes them, and `::`, `[`, `]` are tokens. Otherwise
@@ -146,21 +140,9 @@ func (l *lexer) lexFrom(i int) error {
 				j++
 			}
 			word := src[i:j]
-			if j < len(src) && src[j] == '\'' && (g.PrefixedStrings || len(g.Introducers) > 0) {
-				// A charset introducer (_utf8mb4'...') or a prefixed literal (X'..', B'..', N'..').
-				if !strings.HasPrefix(word, "_") || len(g.Introducers) == 0 {
-					return l.errorf(i, j, "the literal %s'...' has no portable form", word)
-				}
-				if !contains(g.Introducers, strings.ToLower(word[1:])) {
-					return l.errorf(i, j, "the charset introducer %s has no portable form", word)
-				}
-				s, end, err := l.quoted(j)
-				if err != nil {
-					return err
-				}
-				l.add(tString, s, i, end)
-				i = end
-				continue
+			if j < len(src) && src[j] == '\'' && g.PrefixedStrings {
+				// A prefixed literal (X'..', B'..', N'..', _charset'..').
+				return l.errorf(i, j, "the literal %s'...' has no portable form", word)
 			}
 			l.toks = append(l.toks, token{kind: tIdent, text: strings.ToLower(word), off: i, end: j, raw: word})
 			i = j
@@ -366,17 +348,8 @@ func index(s, sub string) int {
 	return len(s)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // quoted reads the '...' literal that starts at i: a doubled quote stands
-// for a quote, and with BackslashEscapes a backslash escapes as in MySQL.
+// for a quote.
 func (l *lexer) quoted(i int) (string, int, error) {
 	src := l.src
 	var b strings.Builder
@@ -394,31 +367,6 @@ func (l *lexer) quoted(i int) (string, int, error) {
 				continue
 			}
 			return b.String(), j + 1, nil
-		case c == '\\' && l.g.BackslashEscapes:
-			if j+1 >= len(src) {
-				return "", 0, l.errorf(i, len(src), "unterminated string literal")
-			}
-			switch e := src[j+1]; e {
-			case '0':
-				b.WriteByte(0)
-			case 'b':
-				b.WriteByte('\b')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'Z':
-				b.WriteByte(0x1a)
-			case '%', '_':
-				// MySQL keeps the backslash of \% and \_ (for LIKE).
-				b.WriteByte('\\')
-				b.WriteByte(e)
-			default:
-				b.WriteByte(e)
-			}
-			j += 2
 		default:
 			b.WriteByte(c)
 			j++

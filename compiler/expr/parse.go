@@ -475,12 +475,6 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 				return nil, 0, err
 			}
 			return &Term{Kind: TermUnary, Text: t.text, Args: []*Term{x}, Off: t.off}, p.g.NegPrec - 1, nil
-		case t.text == "!" && p.g.Precedence["!"] > 0:
-			x, err := p.expr(p.g.Precedence["!"])
-			if err != nil {
-				return nil, 0, err
-			}
-			return &Term{Kind: TermUnary, Text: "not", Args: []*Term{x}, Off: t.off}, any, nil
 		case !p.g.Authored:
 			return nil, 0, p.errAt(t, "the prefix operator %s has no portable form", t.text)
 		}
