@@ -7,15 +7,19 @@ import "github.com/hashicorp/hcl/v2"
 // It travels in hcl.Diagnostic.Extra.
 type Subject struct {
 	Table string
-	// Kind is "table", "column", "unique", "check", "foreign key" or "index".
+	// Kind is "table", "column", "default" (a column's default; Name is the
+	// column's), "unique", "check", "foreign key" or "index".
 	Kind string
 	// Name is the object's name in the model ("" for a table).
 	Name string
 }
 
 func (s Subject) String() string {
-	if s.Kind == "table" {
+	switch s.Kind {
+	case "table":
 		return "table " + s.Table
+	case "default":
+		return "the default of column " + s.Name + " of " + s.Table
 	}
 	return s.Kind + " " + s.Name + " of " + s.Table
 }

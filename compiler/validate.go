@@ -14,11 +14,13 @@ import (
 func Validate(s *Schema) hcl.Diagnostics {
 	v := &validator{s: s, names: map[string]hcl.Range{}}
 	for _, t := range s.Tables {
+		v.about(t, "table", "")
 		v.name(t.Name, "table", t.Range)
 	}
 	for _, t := range s.Tables {
 		v.table(t)
 	}
+	v.subject = nil
 	for _, r := range s.Raw {
 		if prev, ok := v.raws[r.Name]; ok {
 			v.errorf(r.Range, "Duplicate raw block", "A raw block named %q is already declared at %s.", r.Name, prev)
@@ -36,15 +38,27 @@ type validator struct {
 	names map[string]hcl.Range
 	raws  map[string]hcl.Range
 	diags hcl.Diagnostics
+	// subject is the object being checked, which errors are about.
+	subject *Subject
+}
+
+// about makes the object of table t of kind and name the subject of the
+// errors that follow.
+func (v *validator) about(t *Table, kind, name string) {
+	v.subject = &Subject{Table: t.Name, Kind: kind, Name: name}
 }
 
 func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
-	v.diags = append(v.diags, &hcl.Diagnostic{
+	d := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
 		Detail:   fmt.Sprintf(format, args...),
 		Subject:  rng.Ptr(),
-	})
+	}
+	if v.subject != nil {
+		d.Extra = *v.subject
+	}
+	v.diags = append(v.diags, d)
 }
 
 // name registers a table, unique constraint or index name: PostgreSQL names
@@ -93,18 +107,22 @@ func (v *validator) chars(name, what string, rng hcl.Range) bool {
 }
 
 func (v *validator) table(t *Table) {
+	v.about(t, "table", "")
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
 	cols := map[string]hcl.Range{}
 	for _, c := range t.Columns {
+		v.about(t, "column", c.Name)
 		v.chars(c.Name, "column", c.Range)
 		if prev, ok := cols[c.Name]; ok {
 			v.errorf(c.Range, "Duplicate column", "Column %q of table %q is already declared at %s.", c.Name, t.Name, prev)
 		}
 		cols[c.Name] = c.Range
+		v.about(t, "default", c.Name)
 		v.defaultValue(t, c)
 	}
+	v.about(t, "table", "")
 	if pk := t.PrimaryKey; pk != nil {
 		v.columns(t, "primary key", pk.Columns, pk.ColumnRanges)
 		for i, name := range pk.Columns {
@@ -115,16 +133,19 @@ func (v *validator) table(t *Table) {
 	}
 	constraints := map[string]hcl.Range{}
 	for _, u := range t.Uniques {
+		v.about(t, "unique", u.Name)
 		v.name(u.Name, "unique constraint", u.Range)
 		constraints[u.Name] = u.Range
 		v.columns(t, "unique constraint "+u.Name, u.Columns, u.ColumnRanges)
 	}
 	for _, c := range t.Checks {
+		v.about(t, "check", c.Name)
 		v.tableName(constraints, c.Name, "check", c.Range)
 		v.condition(t, c.Expr, "check "+c.Name, c.ExprRange)
 		v.alwaysFalse(t, c)
 	}
 	for _, idx := range t.Indexes {
+		v.about(t, "index", idx.Name)
 		v.name(idx.Name, "index", idx.Range)
 		v.condition(t, idx.Where, "where of index "+idx.Name, idx.WhereRange)
 		for _, p := range idx.Parts {
@@ -140,6 +161,7 @@ func (v *validator) table(t *Table) {
 		v.columns(t, "index "+idx.Name, names, ranges)
 	}
 	for _, fk := range t.ForeignKeys {
+		v.about(t, "foreign key", fk.Name)
 		v.tableName(constraints, fk.Name, "foreign key", fk.Range)
 		v.foreignKey(t, fk)
 	}

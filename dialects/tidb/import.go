@@ -320,3 +320,82 @@ func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
 	}
 	return strings.ToLower(generatedType(t, n))
 }
+
+// CaseKey implements the importer's caseKeyer: a generated column's
+// expression, as TiDB restores it, split as CASE WHEN <when> THEN <then> END
+// (ELSE NULL allowed), the form of a partial unique index's key part
+// (partialColumn).
+func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
+	s := strings.TrimSpace(gen)
+	for wrapped(s) {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	type word struct {
+		w          string
+		start, end int
+	}
+	var words []word
+	depth, quoted := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted != 0:
+			if c == '\\' && quoted == '\'' {
+				i++
+			} else if c == quoted {
+				quoted = 0
+			}
+		case c == '\'' || c == '`' || c == '"':
+			quoted = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case isWordByte(c) && (i == 0 || !isWordByte(s[i-1])):
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			if w := strings.ToLower(s[i:j]); depth == 0 && (w == "case" || w == "when" || w == "then" || w == "else" || w == "end") {
+				words = append(words, word{w, i, j})
+			}
+			i = j - 1
+		}
+	}
+	var seq []string
+	for _, w := range words {
+		seq = append(seq, w.w)
+	}
+	// ELSE NULL means the same, but TiDB keeps it in the column's text,
+	// which the model's DDL would not give back.
+	if strings.Join(seq, " ") != "case when then end" {
+		return "", "", false
+	}
+	if words[0].start != 0 || words[len(words)-1].end != len(s) {
+		return "", "", false
+	}
+	when = strings.TrimSpace(s[words[1].end:words[2].start])
+	then = strings.TrimSpace(s[words[2].end:words[3].start])
+	return when, then, when != "" && then != ""
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// CaseKeyType implements the importer's caseKeyer: the type partialColumn
+// gives the generated column that holds n in table t, in the form Atlas
+// reports column types, or "" when it cannot lower n.
+func (Dialect) CaseKeyType(t *compiler.Table, n expr.Node) string {
+	if c, ok := unparen(n).(*expr.Column); ok {
+		col := t.Column(c.Name)
+		if col == nil {
+			return ""
+		}
+		if typ, known := effectiveType(col); known {
+			return strings.ToLower(Type(typ))
+		}
+		return ""
+	}
+	return strings.ToLower(generatedType(t, n))
+}

@@ -615,11 +615,26 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
 	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
+	// A unique index over rows the predicate picks is a unique key over
+	// generated columns that are NULL outside the predicate.
+	partial := idx.Unique && idx.Where != nil && !nullFreeKey(idx)
+	if partial && arithmetic(idx.Where) {
+		l.rec.Errorf(idx.WhereRange, "Partial index predicate that can fail", "TiDB has no partial indexes; schemagen computes the predicate of unique index %q in generated columns there, and its arithmetic (overflow, %% by zero) can fail on one database and not the other. Leave the arithmetic out of the predicate, or leave the index out of TiDB: tidb { skip = true }.", idx.Name)
+		return nil, false
+	}
 	var cols []string
 	var ranges []hcl.Range
 	for i, p := range idx.Parts {
 		part, x := "", ""
-		if p.Expr != nil {
+		if partial && caseWrapped(idx, p) {
+			part = l.partialColumn(t, idx, i, p)
+			if p.Expr == nil {
+				cols, ranges = append(cols, p.Column), append(ranges, p.Range)
+			}
+		} else if partial {
+			part = Ident(p.Column)
+			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
+		} else if p.Expr != nil {
 			x = sqltext.Expr(syntax{}, p.Expr)
 			part = "(" + x + ")"
 			l.explainExpr(t, object, p.Expr)
@@ -660,17 +675,12 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	// excludes rows with NULL in key columns means the same without it,
 	// since TiDB's unique indexes never compare NULLs.
 	if idx.Unique {
-		nn := notNullOn(idx.Where)
-		ok := nn != nil
-		for _, c := range nn {
-			ok = ok && containsPlain(idx, c)
-		}
-		if ok {
-			l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same", idx.WhereSrc)
+		if partial {
+			l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s as a unique key over VIRTUAL generated columns CASE WHEN <predicate> THEN <part> END: NULL outside the predicate, and TiDB's unique keys never compare NULLs", idx.WhereSrc)
 			return li, true
 		}
-		l.rec.Errorf(idx.WhereRange, "Partial unique index", "TiDB has no partial indexes, and a full unique index %q would reject rows that WHERE %s lets through. Give a TiDB override, for example tidb { sql = \"CREATE UNIQUE INDEX ... ON ... ((CASE WHEN ... THEN col END))\" }, or tidb { skip = true }.", idx.Name, idx.WhereSrc)
-		return nil, false
+		l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same", idx.WhereSrc)
+		return li, true
 	}
 	if arithmetic(idx.Where) {
 		l.rec.Errorf(idx.WhereRange, "Partial index predicate that can fail", "TiDB has no partial indexes and drops the predicate of index %q, but PostgreSQL computes it for every row, and its arithmetic can fail (overflow, %% by zero) and reject the row there only. Leave the arithmetic out of the predicate, or give TiDB its own form: tidb { skip = true }.", idx.Name)
@@ -681,6 +691,82 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
 	return li, true
+}
+
+// nullFreeKey reports whether idx's predicate only requires plain key
+// columns to be non-null: TiDB's unique indexes never compare NULLs, so the
+// index means the same without it.
+func nullFreeKey(idx *compiler.Index) bool {
+	nn := notNullOn(idx.Where)
+	ok := nn != nil
+	for _, c := range nn {
+		ok = ok && containsPlain(idx, c)
+	}
+	return ok
+}
+
+// caseWrapped reports whether key part p of a partial unique index is
+// lowered through a generated column on TiDB: an expression, or a part that
+// names its TiDB column, or every part when none is either. One NULL in a
+// key is enough for rows outside the predicate never to collide, so plain
+// column parts beside a generated one stay as they are, as teams write it
+// by hand (UNIQUE KEY (tenant_id, open_email)).
+func caseWrapped(idx *compiler.Index, p *compiler.IndexPart) bool {
+	named := func(p *compiler.IndexPart) bool {
+		o := p.Overrides.For(Name)
+		return p.Expr != nil || o != nil && o.Column != ""
+	}
+	return named(p) || !slices.ContainsFunc(idx.Parts, named)
+}
+
+// partialColumn lowers key part i of a partial unique index to a VIRTUAL
+// generated column CASE WHEN <predicate> THEN <part> END, as teams emulate
+// partial unique indexes by hand on TiDB: rows outside the predicate hold
+// NULL there and never collide; rows inside compare their values. The
+// column is named as generatedColumn names it, and has the part's type (a
+// column's own, collation included) so that values compare as in the column.
+func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart) string {
+	var value, typ string
+	if p.Expr != nil {
+		l.explainExpr(t, "index "+idx.Name, p.Expr)
+		value, typ = sqltext.Expr(syntax{}, p.Expr), l.exactString(generatedType(t, p.Expr))
+	} else if c := t.Column(p.Column); c != nil {
+		value = Ident(p.Column)
+		if ct, known := effectiveType(c); known {
+			typ = l.columnType(ct)
+		}
+	}
+	if typ == "" {
+		l.rec.Errorf(p.Range, "Partial unique index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps unique index %q there through generated columns, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
+		return ""
+	}
+	where, _ := dotAll(idx.Where)
+	if i == 0 {
+		l.explainExpr(t, "index "+idx.Name, where)
+	}
+	name := l.generatedColumnName(t, idx, i, p)
+	body := "CASE WHEN " + sqltext.Expr(syntax{}, where) + " THEN " + value + " END"
+	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: typ + " AS (" + body + ") VIRTUAL"})
+	return Ident(name)
+}
+
+// exactString gives a generated VARCHAR the collation exact_strings gives
+// the columns it is computed from, so that its values compare as theirs.
+func (l *lowerer) exactString(typ string) string {
+	if l.set.ExactStrings && strings.HasPrefix(typ, "VARCHAR") {
+		return typ + " COLLATE " + exactCollation
+	}
+	return typ
+}
+
+// columnType is the TiDB type of a column of neutral type typ, with the
+// collation exact_strings gives it.
+func (l *lowerer) columnType(typ compiler.Type) string {
+	s := Type(typ)
+	if l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
+		s += " COLLATE " + exactCollation
+	}
+	return s
 }
 
 // exprKeyPart refuses an expression key part TiDB cannot index directly:
@@ -832,6 +918,15 @@ func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int,
 		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB indexes expressions that call only LOWER, UPPER and JSON_TYPE (tidb_allow_function_for_expression_index), else a generated column, which needs a string or integer value of known length; index %q calls %s. Leave it out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name, f)
 		return ""
 	}
+	name := l.generatedColumnName(t, idx, i, p)
+	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: l.exactString(typ) + " AS (" + sqltext.Expr(syntax{}, p.Expr) + ") VIRTUAL"})
+	l.rec.Decide(t.Name, "index "+idx.Name, dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
+	return Ident(name)
+}
+
+// generatedColumnName names the generated column of key part i of idx:
+// <index>_<i>, unless the part names it, and reports a clash.
+func (l *lowerer) generatedColumnName(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart) string {
 	name := fmt.Sprintf("%s_%d", idx.Overrides.NameIn(Name, idx.Name), i)
 	if o := p.Overrides.For(Name); o != nil && o.Column != "" {
 		name = o.Column
@@ -841,11 +936,13 @@ func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int,
 		name = string([]rune(name)[:limits.MaxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
 	}
 	if t.Column(name) != nil || slices.ContainsFunc(l.generated, func(c *sqltext.Column) bool { return strings.EqualFold(c.Name, name) }) {
-		l.rec.Errorf(p.Range, "Name clash", "Index %q needs a generated column %q on TiDB for %s, but table %q already has a column of that name; name it: tidb { column = \"...\" } in the on block.", idx.Name, name, expr.String(p.Expr), t.Name)
+		what := p.Column
+		if p.Expr != nil {
+			what = expr.String(p.Expr)
+		}
+		l.rec.Errorf(p.Range, "Name clash", "Index %q needs a generated column %q on TiDB for %s, but table %q already has a column of that name; name it: tidb { column = \"...\" } in the on block.", idx.Name, name, what, t.Name)
 	}
-	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: typ + " AS (" + sqltext.Expr(syntax{}, p.Expr) + ") VIRTUAL"})
-	l.rec.Decide(t.Name, "index "+idx.Name, dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
-	return Ident(name)
+	return name
 }
 
 // generatedType is the TiDB type of a generated column that holds n's
@@ -961,6 +1058,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 				continue
 			}
 			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
+			continue
+		}
+		if shapeChecked(t, c.Name) {
+			// The model's own CHECK of the column's uuid shape (written
+			// by hand, imported) is uuid_check's.
+			l.rec.Decide(t.Name, "column "+c.Name, dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
 			continue
 		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)

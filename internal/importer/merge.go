@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -49,6 +50,7 @@ func Single(im *Imported, all []string) *Result {
 	}
 	// Every object came from d: any may be renamed.
 	r.distinctNames(d, nil)
+	r.inferSettings(im)
 	r.settle(all)
 	slices.Sort(r.Summary)
 	return r
@@ -64,7 +66,21 @@ func (r *Result) settle(all []string) {
 	for range 3 {
 		s, diags := compiler.LoadSource(compiler.Options{Dialects: all}, "import.hcl", compiler.Write(r.Schema, nil))
 		if diags.HasErrors() {
-			return
+			// The model's own rules refuse an object in every dialect:
+			// leave it out of the model, and compile again.
+			changed := false
+			for _, e := range diags.Errs() {
+				var d *hcl.Diagnostic
+				if errors.As(e, &d) {
+					if subj, ok := compiler.SubjectOf(d); ok && r.drop(subj, d.Summary+": "+d.Detail) {
+						changed = true
+					}
+				}
+			}
+			if !changed {
+				return
+			}
+			continue
 		}
 		changed := false
 		for _, d := range all {
@@ -86,6 +102,60 @@ func (r *Result) settle(all []string) {
 			return
 		}
 	}
+}
+
+// drop leaves the object subj out of the model, which refuses it in every
+// dialect, with a note; it reports whether it did.
+func (r *Result) drop(subj compiler.Subject, why string) bool {
+	t := r.Schema.Table(subj.Table)
+	if t == nil {
+		return false
+	}
+	n := 0
+	switch subj.Kind {
+	case "table":
+		n = len(r.Schema.Tables)
+		r.Schema.Tables = slices.DeleteFunc(r.Schema.Tables, func(x *compiler.Table) bool { return x == t })
+		n -= len(r.Schema.Tables)
+		if n > 0 {
+			// The table's notes have no table to be written above.
+			r.note("", "table %s: left out, which the model refuses: %s", t.Name, why)
+			return true
+		}
+	case "column":
+		n = len(t.Columns)
+		t.Columns = slices.DeleteFunc(t.Columns, func(x *compiler.Column) bool { return x.Name == subj.Name })
+		n -= len(t.Columns)
+	case "default":
+		if c := t.Column(subj.Name); c != nil && c.Default != nil {
+			c.Default, n = nil, 1
+		}
+	case "check":
+		n = len(t.Checks)
+		t.Checks = slices.DeleteFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == subj.Name })
+		n -= len(t.Checks)
+	case "index":
+		n = len(t.Indexes)
+		t.Indexes = slices.DeleteFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name })
+		n -= len(t.Indexes)
+	case "foreign key":
+		n = len(t.ForeignKeys)
+		t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name })
+		n -= len(t.ForeignKeys)
+	case "unique":
+		n = len(t.Uniques)
+		t.Uniques = slices.DeleteFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name })
+		n -= len(t.Uniques)
+	}
+	if n == 0 {
+		return false
+	}
+	what := subj.Kind + " " + subj.Name
+	if subj.Kind == "default" {
+		what = "column " + subj.Name + ": default"
+	}
+	r.note(t.Name, "%s: left out of the model, which refuses it: %s", what, why)
+	return true
 }
 
 // leaveOut leaves the object subj out of dialect d, with a note, when it
@@ -237,6 +307,7 @@ func Merge(a, b *Imported) *Result {
 		}
 	}
 	r.distinctNames(db, []string{da})
+	r.inferSettings(a, b)
 	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r

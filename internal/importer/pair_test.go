@@ -97,6 +97,51 @@ func TestHandwrittenPair(t *testing.T) {
 		t.Errorf("index chunk_embeddings_model_key is not the expression index of both dialects with TiDB's column model_key:\n%s", model)
 	}
 
+	// Two uuid columns of many have a CHECK of their shape on TiDB:
+	// uuid_check = true would add it to all, so it is not inferred.
+	if r.Schema.Dialect["tidb"] != nil {
+		t.Errorf("tidb settings inferred although most uuid columns have no CHECK of their shape:\n%s", model)
+	}
+	if !slices.ContainsFunc(r.Summary, func(s string) bool { return strings.Contains(s, "uuid_check not inferred") }) {
+		t.Error("the summary does not say why uuid_check was not inferred")
+	}
+
+	// TiDB's emulations of partial unique indexes (a unique key over VIRTUAL
+	// generated columns CASE WHEN p THEN x END) are PostgreSQL's partial
+	// unique indexes: one neutral index each, with TiDB's column names.
+	for _, want := range []struct {
+		table, index string
+		wrapped      map[int]string // part: TiDB's generated column
+	}{
+		{"invitations", "invitations_open_key", map[int]string{1: "open_email"}},
+		{"workspaces", "workspaces_live_name_key", map[int]string{0: "live_tenant_id", 1: "live_parent_id", 2: "live_name"}},
+		{"exports", "exports_pending_key", map[int]string{2: "pending_format"}},
+	} {
+		tb := r.Schema.Table(want.table)
+		i := slices.IndexFunc(tb.Indexes, func(x *compiler.Index) bool { return x.Name == want.index })
+		if i < 0 {
+			t.Errorf("no index %s.%s in\n%s", want.table, want.index, model)
+			continue
+		}
+		x := tb.Indexes[i]
+		if !x.Unique || x.Where == nil || x.Overrides.Skipped("tidb") || x.Overrides.Skipped("postgres") {
+			t.Errorf("%s.%s is not one partial unique index of both dialects:\n%s", want.table, want.index, model)
+			continue
+		}
+		for k, p := range x.Parts {
+			col := ""
+			if o := p.Overrides["tidb"]; o != nil {
+				col = o.Column
+			}
+			if col != want.wrapped[k] {
+				t.Errorf("%s.%s part %d: TiDB column %q, want %q", want.table, want.index, k, col, want.wrapped[k])
+			}
+			if want.wrapped[k] != "" && tb.Column(want.wrapped[k]) != nil {
+				t.Errorf("%s.%s, TiDB's generated key column, is a column of the model", want.table, want.wrapped[k])
+			}
+		}
+	}
+
 	for _, d := range []string{"postgres", "tidb"} {
 		rebuilt := dbtest.New(t, d)
 		testproject.RunSQL(t, rebuilt, out.Outputs[d].SQL)

@@ -257,6 +257,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		ct.Checks = append(ct.Checks, chk)
 	}
+	if ck, ok := im.Dialect.(caseKeyer); ok {
+		im.partialKeys(ck, ct, t, resolve)
+	}
 	if gk, ok := im.Dialect.(generatedKeyer); ok {
 		im.generatedKeys(gk, ct, t, resolve)
 	}

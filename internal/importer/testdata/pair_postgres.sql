@@ -45,6 +45,7 @@ CREATE TABLE workspaces (
   FOREIGN KEY (tenant_id, parent_id) REFERENCES workspaces (tenant_id, id),
   CHECK (parent_id IS DISTINCT FROM id)
 );
+CREATE UNIQUE INDEX workspaces_live_name_key ON workspaces (tenant_id, parent_id, name) WHERE NOT archived;
 
 CREATE TABLE workspace_members (
   tenant_id uuid NOT NULL,
@@ -447,6 +448,7 @@ CREATE TABLE exports (
   FOREIGN KEY (tenant_id, requested_by) REFERENCES users (tenant_id, id),
   CHECK (state IN ('pending', 'done', 'failed'))
 );
+CREATE UNIQUE INDEX exports_pending_key ON exports (tenant_id, requested_by, format) WHERE state = 'pending';
 
 CREATE TABLE document_links (
   tenant_id uuid NOT NULL,

@@ -47,8 +47,12 @@ CREATE TABLE workspaces (
   name VARCHAR(100) NOT NULL,
   parent_id CHAR(36),
   archived BOOLEAN NOT NULL DEFAULT FALSE,
+  live_tenant_id CHAR(36) AS (CASE WHEN NOT archived THEN tenant_id END) VIRTUAL,
+  live_parent_id CHAR(36) AS (case when not archived then parent_id end) VIRTUAL,
+  live_name VARCHAR(100) AS (CASE WHEN NOT archived THEN name END) VIRTUAL,
   PRIMARY KEY (tenant_id, id),
   UNIQUE KEY (tenant_id, name),
+  UNIQUE KEY workspaces_live_name_uq (live_tenant_id, live_parent_id, live_name),
   FOREIGN KEY (tenant_id) REFERENCES tenants (id) ON DELETE CASCADE,
   FOREIGN KEY (tenant_id, parent_id) REFERENCES workspaces (tenant_id, id),
   CHECK (NOT (parent_id <=> id))
@@ -498,7 +502,9 @@ CREATE TABLE exports (
   requested_by CHAR(36) NOT NULL,
   format VARCHAR(8) NOT NULL,
   state VARCHAR(16) NOT NULL DEFAULT 'pending',
+  pending_format VARCHAR(8) AS (CASE WHEN state = 'pending' THEN format END) VIRTUAL,
   PRIMARY KEY (tenant_id, id),
+  UNIQUE KEY exports_pending_uq (tenant_id, requested_by, pending_format),
   FOREIGN KEY (tenant_id, requested_by) REFERENCES users (tenant_id, id),
   CHECK (format IN ('pdf', 'html', 'md')),
   CHECK (state IN ('pending', 'done', 'failed'))

@@ -1,0 +1,72 @@
+package tidb
+
+import (
+	"testing"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
+)
+
+// CaseKey splits the expression of a generated column CASE WHEN p THEN x
+// END as TiDB restores it, and nothing else: not ELSE (TiDB keeps it in the
+// text, which the model's DDL would not give back), nor several branches,
+// nor a CASE that is only part of the expression.
+func TestCaseKey(t *testing.T) {
+	for _, c := range []struct{ in, when, then string }{
+		{"case when `c` is null then lower(`b`) end", "`c` is null", "lower(`b`)"},
+		{"(case when `s` = _utf8mb4'active' and `a` > 0 then `a` end)", "`s` = _utf8mb4'active' and `a` > 0", "`a`"},
+		{"CASE WHEN not `archived` THEN `name` END", "not `archived`", "`name`"},
+		{"case when `s` = 'when then end' then `end` end", "`s` = 'when then end'", "`end`"},
+		{"case when (`a` > 0) then (case when `b` then 1 end) end", "(`a` > 0)", "(case when `b` then 1 end)"},
+		{"case when `a` > 0 then 1 else 0 end", "", ""},
+		{"case when `a` > 0 then `b` else null end", "", ""},
+		{"case when `a` > 0 then 1 when `a` < 0 then 2 end", "", ""},
+		{"coalesce(case when `a` > 0 then 1 end, 0)", "", ""},
+		{"case when `a` > 0 then 1 end + 1", "", ""},
+		{"lower(`b`)", "", ""},
+	} {
+		when, then, ok := Dialect{}.CaseKey(c.in)
+		if ok != (c.when != "") || when != c.when || then != c.then {
+			t.Errorf("CaseKey(%q) = %q, %q, %v; want %q, %q", c.in, when, then, ok, c.when, c.then)
+		}
+	}
+}
+
+// uuidShapeOf knows uuid_check's CHECK as teams write it by hand, hex
+// classes in any order, and not a test of another shape.
+func TestUUIDShapeOf(t *testing.T) {
+	tb := &compiler.Table{Name: "t", Columns: []*compiler.Column{
+		{Name: "id", Type: compiler.Type{Kind: compiler.TypeUUID}},
+		{Name: "code", Type: compiler.Type{Kind: compiler.TypeVarchar, Args: []int{36}}},
+	}}
+	resolve := func(name string) (expr.Kind, bool) {
+		if c := tb.Column(name); c != nil {
+			return c.Type.ExprKind(), true
+		}
+		return expr.KindUnknown, false
+	}
+	h := func(class string) string {
+		return "'^" + class + "{8}-" + class + "{4}-" + class + "{4}-" + class + "{4}-" + class + "{12}$'"
+	}
+	for _, c := range []struct {
+		src  string
+		want string
+	}{
+		{"id REGEXP " + h("[0-9a-fA-F]"), "id"},
+		{"(`id` regexp " + h("[0-9A-Fa-f]") + ")", "id"},
+		{"id RLIKE " + h("[a-fA-F0-9]"), "id"},
+		{"id REGEXP " + h("[0-9a-f]"), ""},      // lower case only: another test
+		{"id REGEXP " + h("[0-9a-fA-Fx]"), ""},  // another class
+		{"code REGEXP " + h("[0-9a-fA-F]"), ""}, // not a uuid column
+		{"NOT (id REGEXP " + h("[0-9a-fA-F]") + ")", ""},
+		{"id REGEXP '^[0-9a-fA-F]{32}$'", ""},
+	} {
+		n, err := Dialect{}.ParseExpr(c.src, resolve)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := uuidShapeOf(tb, n); got != c.want {
+			t.Errorf("uuidShapeOf(%s) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package importer
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/schemagen/schemagen/compiler"
+)
+
+// settingsInferrer is implemented by dialects whose settings a model read
+// back can stand for (TiDB's uuid_check, when every column it would check
+// has its CHECK already): the settings, and notes for the summary.
+type settingsInferrer interface {
+	InferSettings(s *compiler.Schema) (map[string]cty.Value, []string)
+}
+
+// inferSettings gives the model the dialect block of each dialect read that
+// infers settings from it.
+func (r *Result) inferSettings(read ...*Imported) {
+	for _, im := range read {
+		si, ok := im.Dialect.(settingsInferrer)
+		if !ok {
+			continue
+		}
+		d := im.Dialect.Name()
+		set, notes := si.InferSettings(r.Schema)
+		for _, n := range notes {
+			r.Summary = append(r.Summary, d+": "+n)
+		}
+		if len(set) == 0 {
+			continue
+		}
+		ds := r.Schema.Dialect[d]
+		if ds == nil {
+			ds = &compiler.DialectSettings{Name: d, Attrs: hcl.Attributes{}}
+			if r.Schema.Dialect == nil {
+				r.Schema.Dialect = map[string]*compiler.DialectSettings{}
+			}
+			r.Schema.Dialect[d] = ds
+		}
+		for name, v := range set {
+			ds.Attrs[name] = &hcl.Attribute{Name: name, Expr: hcl.StaticExpr(v, hcl.Range{})}
+		}
+	}
+}
