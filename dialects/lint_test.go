@@ -26,6 +26,13 @@ func TestLexicalFindings(t *testing.T) {
 		{"postgres", "ALTER TABLE \"t\" ENGINE = InnoDB", []string{"SG103@16"}},
 		{"postgres", `DO $body$ BEGIN PERFORM 'a'; END $body$`, []string{"SG104@0"}},
 		{"postgres", "CREATE TABLE \"t\" (\"a\" int UNSIGNED, \"b\" `x`, \"c\" int unsigned)", []string{"SG103@26", "SG103@40"}},
+		// Each dialect's quoting: a backslash escapes in TiDB's '...' only, #
+		// starts a comment in TiDB only, an unclosed quote runs to the end.
+		{"postgres", "UPDATE \"t\" SET \"a\" = 'x\\' # `y`", []string{"SG103@28", "SG104@0"}},
+		{"tidb", "UPDATE `t` SET `a` = 'x\\' # `y`::int", []string{"SG104@0", "SG103@21"}},
+		{"tidb", "UPDATE `t` SET `a` = 'unclosed :: $$", []string{"SG104@0", "SG103@21"}},
+		{"tidb", "SELECT \"a\\\" `b`::int", []string{"SG103@15", "SG104@0"}},
+		{"postgres", "SELECT $x$ `a` $x$, `b`, .5e`c`", []string{"SG103@20", "SG104@0"}},
 	}
 	for _, c := range cases {
 		var got []string

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"math/big"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,6 +54,14 @@ type Grammar struct {
 	CastPrec int
 	// Quantified: a comparison may be followed by ANY/ALL/SOME (...).
 	Quantified bool
+
+	// Settings for statement text that Tokens reads (migration files):
+	// OtherQuote is a second quote character, read as a quoted token of its
+	// own (another family's identifier quote, or MySQL's "string");
+	// HashComments: `#` starts a comment; BackslashStrings: '...' reads
+	// backslash escapes; DollarStrings: $tag$...$tag$ is a string.
+	OtherQuote                                    byte
+	HashComments, BackslashStrings, DollarStrings bool
 }
 
 type tokKind int
@@ -72,6 +81,9 @@ const (
 	tOther // a character no grammar reads (Words only)
 )
 
+// dollarTag matches the opening tag of a dollar-quoted string.
+var dollarTag = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)?\$`)
+
 type token struct {
 	kind     tokKind
 	text     string // lower-case identifier, quoted identifier's name, decoded string, number or operator
@@ -85,6 +97,10 @@ type lexer struct {
 	toks []token
 	// words: lex a whole statement for Words (comments, any character).
 	words bool
+	// spans: lex a statement for Tokens (with words): nothing fails, an
+	// unclosed quote runs to the end, a number is a run of digits, dots and
+	// exponent letters.
+	spans bool
 }
 
 func (l *lexer) errorf(off, end int, format string, args ...any) error {
@@ -117,7 +133,7 @@ func (l *lexer) lexFrom(i int) error {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' && !g.Authored:
 			i++
-		case c == '-' && i+1 < len(src) && src[i+1] == '-' && (g.Authored || l.words):
+		case c == '-' && i+1 < len(src) && src[i+1] == '-' && (g.Authored || l.words), c == '#' && g.HashComments:
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
@@ -127,6 +143,9 @@ func (l *lexer) lexFrom(i int) error {
 				return nil
 			}
 			i += end + 4
+		case l.spans && (c == '\'' || c == g.IdentQuote || c == g.OtherQuote && c != 0 || c == '$' && g.DollarStrings && dollarTag.MatchString(src[i:]) ||
+			(c == 'E' || c == 'e') && g.EscapeStrings && i+1 < len(src) && src[i+1] == '\'' || isDigit(c)):
+			i = l.span(i)
 		case (c == 'E' || c == 'e') && g.EscapeStrings && i+1 < len(src) && src[i+1] == '\'':
 			s, end, err := l.escapeString(i + 1)
 			if err != nil {
@@ -146,7 +165,7 @@ func (l *lexer) lexFrom(i int) error {
 			}
 			l.toks = append(l.toks, token{kind: tIdent, text: strings.ToLower(word), off: i, end: j, raw: word})
 			i = j
-		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
+		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]) && !l.spans:
 			end, err := l.number(i)
 			if err != nil {
 				return err
@@ -161,28 +180,19 @@ func (l *lexer) lexFrom(i int) error {
 			l.add(tString, s, i, end)
 			i = end
 		case c == g.IdentQuote:
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(src) {
-					return l.errorf(i, len(src), "unterminated quoted identifier")
-				}
-				if src[j] == c {
-					if j+1 < len(src) && src[j+1] == c && !g.Authored {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(src[j])
-				j++
+			end, ok := closing(src, i, false)
+			if k := strings.IndexByte(src[i+1:], c); g.Authored && k >= 0 {
+				end, ok = i+k+2, true // a doubled quote is two names
 			}
-			if b.Len() == 0 && g.Authored {
-				return l.errorf(i, j+1, "empty quoted identifier")
+			if !ok {
+				return l.errorf(i, len(src), "unterminated quoted identifier")
 			}
-			l.toks = append(l.toks, token{kind: tQuotedIdent, text: b.String(), off: i, end: j + 1, raw: b.String()})
-			i = j + 1
+			name := strings.ReplaceAll(src[i+1:end-1], string([]byte{c, c}), string(c))
+			if name == "" && g.Authored {
+				return l.errorf(i, end, "empty quoted identifier")
+			}
+			l.toks = append(l.toks, token{kind: tQuotedIdent, text: name, off: i, end: end, raw: name})
+			i = end
 		case c == '(':
 			l.add(tLParen, "(", i, i+1)
 			i++
@@ -210,6 +220,37 @@ func (l *lexer) lexFrom(i int) error {
 	}
 	l.add(tEOF, "", end, end)
 	return nil
+}
+
+// span adds the token of a statement's text that starts at i (Tokens):
+// a quoted text, which an unclosed quote runs to the end of, or a number;
+// it returns the token's end.
+func (l *lexer) span(i int) int {
+	src, g := l.src, l.g
+	kind, j := tString, i
+	switch c := src[i]; {
+	case isDigit(c):
+		for j < len(src) && (isDigit(src[j]) || src[j] == '.' || src[j] == 'e' || src[j] == 'E') {
+			j++
+		}
+		l.add(tNumber, src[i:j], i, j)
+		return j
+	case c == '$':
+		tag := dollarTag.FindString(src[i:])
+		j = len(src)
+		if k := strings.Index(src[i+len(tag):], tag); k >= 0 {
+			j = i + k + 2*len(tag)
+		}
+		l.add(tString, src[i:j], i, j)
+		return j
+	case c == 'E' || c == 'e':
+		j++ // E'...'
+	case c != '\'':
+		kind = tQuotedIdent
+	}
+	j, _ = closing(src, j, src[j] == '\'' && (g.BackslashStrings || j > i))
+	l.add(kind, src[i:j], i, j)
+	return j
 }
 
 // operator reads the operator at i and returns its length.
@@ -351,27 +392,30 @@ func index(s, sub string) int {
 // quoted reads the '...' literal that starts at i: a doubled quote stands
 // for a quote.
 func (l *lexer) quoted(i int) (string, int, error) {
-	src := l.src
-	var b strings.Builder
-	j := i + 1
-	for {
-		if j >= len(src) {
-			return "", 0, l.errorf(i, len(src), "unterminated string literal")
-		}
-		c := src[j]
+	end, ok := closing(l.src, i, false)
+	if !ok {
+		return "", 0, l.errorf(i, len(l.src), "unterminated string literal")
+	}
+	return strings.ReplaceAll(l.src[i+1:end-1], "''", "'"), end, nil
+}
+
+// closing returns the end of the text quoted by src[i], past the closing
+// quote: a doubled quote stands for itself and, with backslash, a backslash
+// escapes the next byte. ok is false when the quote is not closed (end is
+// then len(src)).
+func closing(src string, i int, backslash bool) (end int, ok bool) {
+	q := src[i]
+	for j := i + 1; j < len(src); j++ {
 		switch {
-		case c == '\'':
-			if j+1 < len(src) && src[j+1] == '\'' {
-				b.WriteByte('\'')
-				j += 2
-				continue
-			}
-			return b.String(), j + 1, nil
-		default:
-			b.WriteByte(c)
+		case backslash && src[j] == '\\':
 			j++
+		case src[j] == q && j+1 < len(src) && src[j+1] == q:
+			j++
+		case src[j] == q:
+			return j + 1, true
 		}
 	}
+	return len(src), false
 }
 
 // escapeString reads PostgreSQL's E'...' literal whose quote is at i.
@@ -501,6 +545,38 @@ func Words(g *Grammar, stmt string) []Word {
 			out = append(out, Word{Text: strings.ToUpper(t.raw), Name: t.text})
 		case tQuotedIdent:
 			out = append(out, Word{Text: "\x00" + t.text, Name: t.text})
+		}
+	}
+	return out
+}
+
+// Span is a token of a statement's text as Tokens reads it.
+type Span struct {
+	Kind     SpanKind
+	Off, End int
+}
+
+type SpanKind int
+
+const (
+	SpanOther  SpanKind = iota // an operator of g.Operators or any other character
+	SpanWord                   // keyword or unquoted name
+	SpanQuoted                 // text in IdentQuote or OtherQuote
+	SpanString                 // '...', E'...', $tag$...$tag$
+	SpanNumber                 // digits, dots and exponent letters
+)
+
+// Tokens splits a statement's text in grammar g into tokens, skipping
+// spaces and comments, for rules that read a statement's text (lint). It
+// never fails: an unclosed quote or comment runs to the end.
+func Tokens(g *Grammar, stmt string) []Span {
+	l := &lexer{g: g, src: stmt, words: true, spans: true}
+	l.lex() // in spans mode, only Refused and PrefixedStrings fail, which statement grammars leave unset
+	var out []Span
+	kinds := map[tokKind]SpanKind{tIdent: SpanWord, tQuotedIdent: SpanQuoted, tString: SpanString, tNumber: SpanNumber}
+	for _, t := range l.toks {
+		if t.kind != tEOF {
+			out = append(out, Span{kinds[t.kind], t.off, t.end}) // SpanOther is 0
 		}
 	}
 	return out

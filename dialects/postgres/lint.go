@@ -10,6 +10,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 )
@@ -23,8 +24,12 @@ func (Dialect) AtlasLint(conn schema.ExecQuerier) (string, migrate.Driver, error
 // LintStmt implements dialects.Lint: MySQL/TiDB syntax in a PostgreSQL
 // migration is SG103.
 func (Dialect) LintStmt(text string) dialects.StmtLint {
-	return stmtlex.Read(text, false, foreignSyntax)
+	return stmtlex.Read(text, stmtGrammar, foreignSyntax)
 }
+
+// stmtGrammar is the lexical grammar of a PostgreSQL migration's statements,
+// with MySQL's backquotes read as tokens, to be reported.
+var stmtGrammar = &expr.Grammar{IdentQuote: '"', OtherQuote: '`', EscapeStrings: true, DollarStrings: true, Operators: []string{"::"}}
 
 // foreignSyntax finds MySQL/TiDB syntax in a PostgreSQL migration.
 func foreignSyntax(kind string, toks []stmtlex.Token, add func(string, int, string, ...any)) {

@@ -12,6 +12,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 )
@@ -26,7 +27,7 @@ func (Dialect) AtlasLint(conn schema.ExecQuerier) (string, migrate.Driver, error
 // comments and backslash escapes; PostgreSQL syntax in them is SG103, and so
 // is a statement TiDB's parser rejects (see syntaxFinding).
 func (d Dialect) LintStmt(text string) dialects.StmtLint {
-	l := stmtlex.Read(text, true, foreignSyntax)
+	l := stmtlex.Read(text, stmtGrammar, foreignSyntax)
 	if !slices.ContainsFunc(l.Findings, func(f dialects.StmtFinding) bool { return f.Code == "SG103" }) {
 		if f, ok := d.syntaxFinding(text); ok {
 			l.Findings = append(l.Findings, f)
@@ -34,6 +35,11 @@ func (d Dialect) LintStmt(text string) dialects.StmtLint {
 	}
 	return l
 }
+
+// stmtGrammar is the lexical grammar of a TiDB migration's statements, with
+// PostgreSQL's "identifiers", $$ strings and :: casts read as tokens, to be
+// reported ("x" stays one token, without MySQL's backslash escapes).
+var stmtGrammar = &expr.Grammar{IdentQuote: '`', OtherQuote: '"', HashComments: true, BackslashStrings: true, DollarStrings: true, Operators: []string{"::"}}
 
 // foreignSyntax finds PostgreSQL syntax in a TiDB migration.
 func foreignSyntax(kind string, toks []stmtlex.Token, add func(string, int, string, ...any)) {

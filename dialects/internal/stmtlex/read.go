@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -13,12 +14,11 @@ import (
 // per marker and statement.
 type Foreign func(kind string, toks []Token, add func(marker string, off int, format string, args ...any))
 
-// Read is a dialect's StmtRules.LintStmt: it splits text (mysql: with
-// MySQL's # comments and backslash escapes) and applies foreign (SG103) and
-// the rules every dialect shares: data statements (SG104), CHECKs and
-// renames.
-func Read(text string, mysql bool, foreign Foreign) dialects.StmtLint {
-	toks := Tokenize(text, mysql)
+// Read is a dialect's StmtRules.LintStmt: it splits text in the dialect's
+// grammar of statement text g and applies foreign (SG103) and the rules
+// every dialect shares: data statements (SG104), CHECKs and renames.
+func Read(text string, g *expr.Grammar, foreign Foreign) dialects.StmtLint {
+	toks := Tokenize(text, g)
 	return dialects.StmtLint{
 		Findings: findings(toks, foreign),
 		Checks:   checks(toks),
