@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"ariga.io/atlas/sql/migrate"
 	atlaspg "ariga.io/atlas/sql/postgres"
@@ -665,6 +667,7 @@ func normalize(n expr.Node) expr.Node {
 		return &expr.Neg{X: x}
 	case *expr.Between:
 		x, lo, hi := normalize(n.X), normalize(n.Lo), normalize(n.Hi)
+		lo, hi = instant(lo, x), instant(hi, x)
 		if n.Not {
 			return bin(expr.OpOr, bin(expr.OpLt, x, lo), bin(expr.OpGt, x, hi))
 		}
@@ -674,7 +677,7 @@ func normalize(n expr.Node) expr.Node {
 		var list []expr.Node
 		constant := true
 		for _, e := range n.List {
-			e = normalize(e)
+			e = instant(normalize(e), x)
 			_, lit := e.(*expr.Literal)
 			constant = constant && lit
 			list = append(list, e)
@@ -701,8 +704,17 @@ func normalize(n expr.Node) expr.Node {
 		return c
 	case *expr.JSONType:
 		return &expr.JSONType{X: normalize(n.X), Types: n.Types, Not: n.Not}
+	case *expr.Literal:
+		if n.Kind == expr.LitNumber {
+			// The value, as the database keeps it: -0 is 0, 1.50 is 1.5.
+			if r, ok := new(big.Rat).SetString(n.Value); ok {
+				return &expr.Literal{Kind: expr.LitNumber, Value: r.RatString()}
+			}
+		}
+		return n
 	case *expr.Binary:
 		l, r := normalize(n.L), normalize(n.R)
+		l, r = instant(l, r), instant(r, l)
 		if n.Op == expr.OpDistinct || n.Op == expr.OpNotDistinct {
 			if isNull(r) {
 				return &expr.IsNull{X: l, Not: n.Op == expr.OpDistinct}
@@ -714,4 +726,21 @@ func normalize(n expr.Node) expr.Node {
 		return bin(n.Op, l, r)
 	}
 	return n
+}
+
+// instant writes a string literal compared with a timestamp or date column
+// as the instant it means: PostgreSQL prints '2020-01-01' compared with a
+// timestamp as '2020-01-01 00:00:00+00'.
+func instant(lit, col expr.Node) expr.Node {
+	l, ok1 := lit.(*expr.Literal)
+	c, ok2 := col.(*expr.Column)
+	if !ok1 || !ok2 || l.Kind != expr.LitString || c.Kind != expr.KindTime && c.Kind != expr.KindDate {
+		return lit
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.999999-07", "2006-01-02 15:04:05.999999", "2006-01-02"} {
+		if tm, err := time.Parse(layout, l.Value); err == nil {
+			return &expr.Literal{Kind: expr.LitString, Value: tm.UTC().Format(time.RFC3339Nano)}
+		}
+	}
+	return lit
 }

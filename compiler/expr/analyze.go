@@ -304,15 +304,16 @@ func portableEscapes(p string) string {
 				return fmt.Sprintf(`the escape \%c (one database reads it differently or not at all); write the character or a range`, c)
 			}
 		case strings.HasPrefix(p[i:], "[:"):
-			end := strings.Index(p[i:], ":]")
+			// The class name ends at the first :] after [: ("[:]" is none).
+			end := strings.Index(p[i+2:], ":]")
 			if end < 0 {
 				continue
 			}
-			class := p[i+2 : i+end]
+			class := p[i+2 : i+2+end]
 			if class != "digit" && class != "xdigit" {
 				return fmt.Sprintf("[:%s:] (PostgreSQL's classes follow the locale beyond ASCII, TiDB's do not); write the characters out, such as [A-Za-z]", class)
 			}
-			i += end + 1
+			i += end + 3
 		case strings.HasPrefix(p[i:], "{,"):
 			return "{,n} (PostgreSQL refuses it, TiDB reads it as text); write {0,n}"
 		}

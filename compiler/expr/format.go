@@ -4,6 +4,20 @@ import (
 	"strings"
 )
 
+// Syntax is what a dialect says about the parts of an expression that differ
+// between dialects, for SQL.
+type Syntax interface {
+	Ident(name string) string
+	String(s string) string
+	// TextOperand renders a column used where a string is needed.
+	TextOperand(sql string, k Kind) string
+	Regex(x, pattern string, not bool) string
+	Distinct(l, r string, not bool) string
+	Concat(l, r string) string
+	JSONType(x string, types []string, not bool) string
+	Bool(v bool) string
+}
+
 // String renders n in the portable syntax. Parentheses written in the source
 // (Paren nodes) are kept, and any others the structure needs are added, so
 // that parsing the text gives a tree with the same meaning: trees read back
@@ -11,9 +25,49 @@ import (
 // and explanations, never as SQL.
 func String(n Node) string {
 	var b strings.Builder
-	write(&b, n, precLowest)
+	renderer{portableSyntax{}, true, &b}.write(n, precLowest)
 	return b.String()
 }
+
+// SQL renders n in a dialect's syntax. Every operand that is not atomic is
+// parenthesised, so that the differences in operator precedence between
+// dialects cannot change its meaning.
+func SQL(s Syntax, n Node) string {
+	var b strings.Builder
+	renderer{s, false, &b}.node(n)
+	return b.String()
+}
+
+// portableSyntax is the portable language's own spelling.
+type portableSyntax struct{}
+
+func (portableSyntax) Ident(name string) string {
+	if reserved[name] || name != strings.ToLower(name) || !plainIdent(name) {
+		return `"` + name + `"`
+	}
+	return name
+}
+func (portableSyntax) String(s string) string                { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+func (portableSyntax) TextOperand(sql string, _ Kind) string { return sql }
+func (portableSyntax) Bool(v bool) string                    { return strings.ToUpper(boolText[v]) }
+
+// String writes operators itself (see binary): these are never called.
+func (portableSyntax) Regex(x, p string, not bool) string    { return "" }
+func (portableSyntax) Distinct(l, r string, not bool) string { return "" }
+func (portableSyntax) Concat(l, r string) string             { return "" }
+func (s portableSyntax) JSONType(x string, types []string, not bool) string {
+	q := make([]string, len(types))
+	for i, t := range types {
+		q[i] = s.String(t)
+	}
+	in := " IN ("
+	if not {
+		in = " NOT IN ("
+	}
+	return "json_type(" + x + ")" + in + strings.Join(q, ", ") + ")"
+}
+
+var boolText = map[bool]string{true: "true", false: "false"}
 
 // Precedence levels of the portable grammar, loosest first.
 const (
@@ -52,58 +106,97 @@ func prec(n Node) int {
 	return precPrimary
 }
 
-// write writes n where the grammar expects at least precedence min,
-// parenthesised when n binds looser.
-func write(b *strings.Builder, n Node, min int) {
-	if prec(n) < min {
-		b.WriteString("(")
-		write(b, n, precLowest)
-		b.WriteString(")")
+// renderer writes expressions. Minimal: parenthesise by the portable
+// grammar's precedences (String); otherwise every operand that is not
+// atomic (SQL).
+type renderer struct {
+	s       Syntax
+	minimal bool
+	b       *strings.Builder
+}
+
+// sub renders n on its own, for the dialect hooks that take strings.
+func (r renderer) sub(n Node, min int) string {
+	var b strings.Builder
+	renderer{r.s, r.minimal, &b}.write(n, min)
+	return b.String()
+}
+
+// write writes n where the portable grammar expects at least precedence
+// min (SQL: as an operand, min above precLowest).
+func (r renderer) write(n Node, min int) {
+	wrap := prec(n) < min
+	if !r.minimal {
+		wrap = min > precLowest && !atomic(n)
+	}
+	if wrap {
+		r.b.WriteByte('(')
+		r.node(n)
+		r.b.WriteByte(')')
 		return
 	}
+	r.node(n)
+}
+
+func atomic(n Node) bool {
+	switch n.(type) {
+	case *Column, *Literal, *Call, *Paren:
+		return true
+	}
+	return false
+}
+
+// text renders n where a string is needed (SQL); arg tells that n is a
+// function argument, which needs no parentheses.
+func (r renderer) text(n Node, arg bool) string {
+	if c, ok := unparen(n).(*Column); ok {
+		return r.s.TextOperand(r.s.Ident(c.Name), c.Kind)
+	}
+	if arg {
+		return r.sub(n, precLowest)
+	}
+	return r.sub(n, precAdditive)
+}
+
+func (r renderer) node(n Node) {
+	b := r.b
 	switch n := n.(type) {
 	case *Column:
-		if reserved[n.Name] || n.Name != strings.ToLower(n.Name) || !plainIdent(n.Name) {
-			b.WriteString(`"` + n.Name + `"`)
-		} else {
-			b.WriteString(n.Name)
-		}
+		b.WriteString(r.s.Ident(n.Name))
 	case *Literal:
 		switch n.Kind {
 		case LitString:
-			b.WriteString("'" + strings.ReplaceAll(n.Value, "'", "''") + "'")
+			b.WriteString(r.s.String(n.Value))
 		case LitNull:
 			b.WriteString("NULL")
 		case LitBool:
-			b.WriteString(strings.ToUpper(n.Value))
+			b.WriteString(r.s.Bool(n.Value == "true"))
 		default:
 			b.WriteString(n.Value)
 		}
 	case *Paren:
-		b.WriteString("(")
-		write(b, n.X, precLowest)
-		b.WriteString(")")
+		b.WriteByte('(')
+		r.write(n.X, precLowest)
+		b.WriteByte(')')
 	case *Not:
 		b.WriteString("NOT ")
-		write(b, n.X, precNot)
+		r.write(n.X, precNot)
 	case *Neg:
 		// "--" would start a comment.
-		var x strings.Builder
-		write(&x, n.X, precUnary)
-		s := x.String()
-		if strings.HasPrefix(s, "-") {
-			s = "(" + s + ")"
+		x := r.sub(n.X, precUnary)
+		if strings.HasPrefix(x, "-") {
+			x = "(" + x + ")"
 		}
-		b.WriteString("-" + s)
+		b.WriteString("-" + x)
 	case *IsNull:
-		write(b, n.X, precAdditive)
+		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" IS NOT NULL")
 		} else {
 			b.WriteString(" IS NULL")
 		}
 	case *In:
-		write(b, n.X, precAdditive)
+		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" NOT")
 		}
@@ -112,52 +205,97 @@ func write(b *strings.Builder, n Node, min int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			write(b, x, precAdditive)
+			r.write(x, precAdditive)
 		}
-		b.WriteString(")")
+		b.WriteByte(')')
 	case *Between:
-		write(b, n.X, precAdditive)
+		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" NOT")
 		}
 		b.WriteString(" BETWEEN ")
-		write(b, n.Lo, precAdditive)
+		r.write(n.Lo, precAdditive)
 		b.WriteString(" AND ")
-		write(b, n.Hi, precAdditive)
+		r.write(n.Hi, precAdditive)
 	case *Call:
-		b.WriteString(n.Name + "(")
+		name := n.Name
+		if !r.minimal {
+			name = strings.ToUpper(name)
+		}
+		b.WriteString(name + "(")
 		for i, x := range n.Args {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			write(b, x, precLowest)
-		}
-		b.WriteString(")")
-	case *JSONType:
-		b.WriteString("json_type(")
-		write(b, n.X, precLowest)
-		b.WriteString(")")
-		if n.Not {
-			b.WriteString(" NOT")
-		}
-		b.WriteString(" IN (")
-		for i, t := range n.Types {
-			if i > 0 {
-				b.WriteString(", ")
+			if f := Functions[n.Name]; !r.minimal && i < len(f.Args) && f.Args[i] == KindString {
+				b.WriteString(r.text(x, true))
+			} else {
+				r.write(x, precLowest)
 			}
-			b.WriteString("'" + t + "'")
 		}
-		b.WriteString(")")
+		b.WriteByte(')')
+	case *JSONType:
+		b.WriteString(r.s.JSONType(r.sub(n.X, precLowest), n.Types, n.Not))
 	case *Binary:
+		r.binary(n)
+	}
+}
+
+func (r renderer) binary(n *Binary) {
+	b := r.b
+	if r.minimal {
 		p := prec(n)
 		left, right := p, p+1
 		if p == precPredicate {
 			// Predicates do not chain: both operands are additive.
 			left, right = precAdditive, precAdditive
 		}
-		write(b, n.L, left)
+		r.write(n.L, left)
 		b.WriteString(" " + n.Op.String() + " ")
-		write(b, n.R, right)
+		r.write(n.R, right)
+		return
+	}
+	switch n.Op {
+	case OpAnd, OpOr:
+		r.logical(n.L, n.Op, false)
+		b.WriteString(" " + n.Op.String() + " ")
+		r.logical(n.R, n.Op, true)
+	case OpRegex, OpNotRegex:
+		b.WriteString(r.s.Regex(r.text(n.L, false), r.sub(n.R, precLowest), n.Op == OpNotRegex))
+	case OpDistinct, OpNotDistinct:
+		b.WriteString(r.s.Distinct(r.sub(n.L, precAdditive), r.sub(n.R, precAdditive), n.Op == OpNotDistinct))
+	case OpConcat:
+		b.WriteString(r.s.Concat(r.text(n.L, false), r.text(n.R, false)))
+	case OpLike, OpNotLike:
+		b.WriteString(r.text(n.L, false))
+		b.WriteString(" " + n.Op.String() + " ")
+		r.write(n.R, precAdditive)
+	default:
+		r.write(n.L, precAdditive)
+		b.WriteString(" " + n.Op.String() + " ")
+		r.write(n.R, precAdditive)
+	}
+}
+
+// logical writes an operand of AND/OR in SQL: a chain of the same operator
+// and predicates need no parentheses, anything else that is not atomic
+// does. The same operator on the right (a tree without Paren nodes, as read
+// back from a database) is parenthesised, so that the database sees the
+// tree's grouping.
+func (r renderer) logical(n Node, op Op, right bool) {
+	switch n := n.(type) {
+	case *Binary:
+		if (n.Op == OpAnd || n.Op == OpOr) && (n.Op != op || right) {
+			r.b.WriteByte('(')
+			r.node(n)
+			r.b.WriteByte(')')
+			return
+		}
+		r.node(n)
+	case *Not, *In, *IsNull, *Between, *JSONType:
+		r.node(n)
+	default:
+		r.write(n, precAdditive)
 	}
 }
 

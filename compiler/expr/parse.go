@@ -2,7 +2,6 @@ package expr
 
 import (
 	"fmt"
-	"math/big"
 	"strings"
 )
 
@@ -14,200 +13,106 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
 
-type tokKind int
+// TermKind tells what a Term is.
+type TermKind int
 
 const (
-	tEOF tokKind = iota
-	tIdent
-	tQuotedIdent
-	tString
-	tNumber
-	tOp
-	tLParen
-	tRParen
-	tComma
+	TermColumn     TermKind = iota // Text: the column name
+	TermString                     // Text: the decoded string
+	TermNumber                     // Text: the number as written
+	TermBool                       // Text: "true" or "false"
+	TermNull                       //
+	TermCall                       // Text: the lower-case function name; Args: the arguments
+	TermUnary                      // Text: "not", "-" or "+"; Args[0]
+	TermBinary                     // Text: the operator, keywords in lower case ("like", "not like", "is distinct from"); Args[0], Args[1]
+	TermIsNull                     // Text: "is null" or "is not null"; Args[0]
+	TermIn                         // Text: "in" or "not in"; Args[0] is the operand, the rest the list
+	TermBetween                    // Text: "between" or "not between"; Args: operand, low, high
+	TermCast                       // Text: the type as printed (lower case); Args[0]
+	TermArray                      // Args: the elements of ARRAY[...]
+	TermQuantified                 // Text: the comparison and "any" or "all" ("= any"); Args: operand, array
 )
 
-type token struct {
-	kind     tokKind
-	text     string // identifier (lowered unless quoted), decoded string, number or operator
-	off, end int
+// Term is a node of an expression as a grammar reads it, before a Reader
+// gives it a portable meaning. Off is the byte offset of its first token.
+type Term struct {
+	Kind TermKind
+	Text string
+	Args []*Term
+	Off  int
+	// Parens are the offsets of the parentheses written around the term,
+	// outermost first.
+	Parens []int
 }
 
-func lex(src string) ([]token, error) {
-	var toks []token
-	i := 0
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '-' && i+1 < len(src) && src[i+1] == '-':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case isIdentStart(c):
-			j := i
-			for j < len(src) && isIdentPart(src[j]) {
-				j++
-			}
-			toks = append(toks, token{tIdent, strings.ToLower(src[i:j]), i, j})
-			i = j
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			j := i
-			dot := false
-			for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.' && !dot) {
-				if src[j] == '.' {
-					dot = true
-				}
-				j++
-			}
-			if e := exponent(src, j); e > j {
-				return nil, &Error{i, e, fmt.Sprintf("exponent notation (%s) is not portable; write the number out: %s", src[i:e], plainNumber(src[i:e]))}
-			}
-			if j < len(src) && isIdentStart(src[j]) {
-				return nil, &Error{i, j + 1, "malformed number"}
-			}
-			toks = append(toks, token{tNumber, src[i:j], i, j})
-			i = j
-		case c == '\'':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(src) {
-					return nil, &Error{i, len(src), "unterminated string literal"}
-				}
-				if src[j] == '\'' {
-					if j+1 < len(src) && src[j+1] == '\'' {
-						b.WriteByte('\'')
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(src[j])
-				j++
-			}
-			toks = append(toks, token{tString, b.String(), i, j + 1})
-			i = j + 1
-		case c == '"':
-			j := strings.IndexByte(src[i+1:], '"')
-			if j < 0 {
-				return nil, &Error{i, len(src), "unterminated quoted identifier"}
-			}
-			name := src[i+1 : i+1+j]
-			if name == "" {
-				return nil, &Error{i, i + 2, "empty quoted identifier"}
-			}
-			toks = append(toks, token{tQuotedIdent, name, i, i + j + 2})
-			i += j + 2
-		case c == '(':
-			toks = append(toks, token{tLParen, "(", i, i + 1})
-			i++
-		case c == ')':
-			toks = append(toks, token{tRParen, ")", i, i + 1})
-			i++
-		case c == ',':
-			toks = append(toks, token{tComma, ",", i, i + 1})
-			i++
-		case strings.HasPrefix(src[i:], "->"):
-			op := "->"
-			if strings.HasPrefix(src[i:], "->>") {
-				op = "->>"
-			}
-			return nil, &Error{i, i + len(op), fmt.Sprintf("the JSON operator %s is not portable; portable expressions test only json_type(doc), for example json_type(doc) = 'object'. For a field, use a per-dialect raw expr override", op)}
-		default:
-			op := ""
-			for _, o := range []string{"<>", "!=", "<=", ">=", "!~", "||", "=", "<", ">", "+", "-", "*", "%", "~"} {
-				if strings.HasPrefix(src[i:], o) {
-					op = o
-					break
-				}
-			}
-			if op == "" {
-				switch c {
-				case '/':
-					return nil, &Error{i, i + 1, "division is not portable (integer division truncates on PostgreSQL but not on TiDB); rewrite without '/'"}
-				case ':':
-					return nil, &Error{i, i + 1, "casts ('::') are not part of portable expressions; types follow from the columns"}
-				case '`':
-					return nil, &Error{i, i + 1, "backquoted identifiers are TiDB syntax; write the column name plainly or in double quotes"}
-				}
-				return nil, &Error{i, i + 1, fmt.Sprintf("unexpected character %q", c)}
-			}
-			if op == "!=" {
-				op = "<>"
-			}
-			toks = append(toks, token{tOp, op, i, i + len(op)})
-			i += len(op)
+// Group reports whether the term was written in parentheses.
+func (a *Term) Group() bool { return len(a.Parens) > 0 }
+
+// Same reports whether a and b are the same expression, wherever they are
+// written and however parenthesised.
+func (a *Term) Same(b *Term) bool {
+	if a.Kind != b.Kind || a.Text != b.Text || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if !a.Args[i].Same(b.Args[i]) {
+			return false
 		}
 	}
-	// The end points just after the last token, not at trailing blank lines.
-	end := 0
-	if len(toks) > 0 {
-		end = toks[len(toks)-1].end
-	}
-	toks = append(toks, token{tEOF, "", end, end})
-	return toks, nil
+	return true
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+// ReadKeywords cannot be read as column names when unquoted in printed text.
+var ReadKeywords = map[string]bool{
+	"and": true, "or": true, "xor": true, "not": true, "is": true, "in": true, "like": true, "ilike": true,
+	"similar": true, "regexp": true, "rlike": true, "between": true, "null": true, "true": true, "false": true,
+	"case": true, "when": true, "then": true, "else": true, "end": true, "select": true, "exists": true,
+	"array": true, "cast": true, "any": true, "all": true, "some": true, "distinct": true, "from": true,
+	"collate": true, "escape": true, "interval": true, "with": true, "values": true, "row": true,
+	"current_timestamp": true, "current_date": true, "current_time": true, "localtime": true,
+	"localtimestamp": true, "current_user": true, "session_user": true, "user": true, "current_role": true,
+	"div": true, "mod": true, "binary": true, "unknown": true, "default": true,
 }
 
-func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' || c == '$' }
-
-// reserved words cannot be column names without quotes.
-var reserved = map[string]bool{
-	"and": true, "or": true, "not": true, "in": true, "is": true, "null": true, "true": true, "false": true,
-	"like": true, "regexp": true, "between": true, "distinct": true, "from": true,
+// valueKeywords are SQL functions written without parentheses.
+var valueKeywords = map[string]bool{
+	"current_timestamp": true, "current_date": true, "current_time": true, "localtime": true,
+	"localtimestamp": true, "current_user": true, "session_user": true, "user": true, "current_role": true,
 }
-
-const maxDepth = 200
 
 type parser struct {
+	g     *Grammar
+	kw    map[string]bool
 	toks  []token
 	i     int
 	depth int
 }
 
-// Parse parses src as a portable expression.
-func Parse(src string) (Node, error) {
-	toks, err := lex(src)
-	if err != nil {
+// ParseTerm reads text with grammar g into a raw tree. Errors are *Error.
+func ParseTerm(g *Grammar, text string) (*Term, error) {
+	l := &lexer{g: g, src: text}
+	if err := l.lex(); err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks}
-	n, err := p.or()
+	p := &parser{g: g, kw: g.Keywords, toks: l.toks}
+	if p.kw == nil {
+		p.kw = ReadKeywords
+	}
+	// pg_get_constraintdef and SHOW CREATE TABLE write CHECK (...).
+	if !g.Authored && p.isWord(0, "check") && p.peekAt(1).kind == tLParen {
+		p.i++
+	}
+	r, err := p.expr(0)
 	if err != nil {
 		return nil, err
 	}
 	if t := p.peek(); t.kind != tEOF {
-		return nil, p.errAt(t, "unexpected %s after the end of the expression", describe(t))
-	}
-	return n, nil
-}
-
-func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
-
-func (p *parser) keyword(words ...string) bool {
-	for k, w := range words {
-		t := p.toks[min(p.i+k, len(p.toks)-1)]
-		if t.kind != tIdent || t.text != w {
-			return false
+		if !g.Authored && (p.isWord(0, "not") && p.isWord(1, "valid") || p.isWord(0, "no") && p.isWord(1, "inherit")) {
+			return nil, p.errAt(t, "%s %s is not part of the expression; read the constraint's expression alone", strings.ToUpper(t.text), strings.ToUpper(p.peekAt(1).text))
 		}
+		return nil, p.errAt(t, "unexpected %s after the end of the expression", p.describe(t))
 	}
-	p.i += len(words)
-	return true
-}
-
-func (p *parser) op(o string) bool {
-	if t := p.peek(); t.kind == tOp && t.text == o {
-		p.i++
-		return true
-	}
-	return false
+	return r, nil
 }
 
 func (p *parser) errAt(t token, format string, args ...any) error {
@@ -218,191 +123,268 @@ func (p *parser) errAt(t token, format string, args ...any) error {
 	return &Error{t.off, end, fmt.Sprintf(format, args...)}
 }
 
-func describe(t token) string {
+func (p *parser) describe(t token) string {
 	switch t.kind {
 	case tEOF:
 		return "end of expression"
 	case tString:
 		return fmt.Sprintf("string '%s'", t.text)
 	case tIdent:
-		return fmt.Sprintf("%q", t.text)
+		if p.kw[t.text] && !p.g.Authored {
+			return "keyword " + strings.ToUpper(t.text)
+		}
 	}
 	return fmt.Sprintf("%q", t.text)
 }
 
+func (p *parser) peek() token        { return p.toks[p.i] }
+func (p *parser) peekAt(k int) token { return p.toks[min(p.i+k, len(p.toks)-1)] }
+func (p *parser) next() token        { t := p.toks[p.i]; p.i++; return t }
+
+// isWord reports whether token k ahead is the unquoted word w.
+func (p *parser) isWord(k int, w string) bool {
+	t := p.peekAt(k)
+	return t.kind == tIdent && t.text == w
+}
+
+func (p *parser) expect(kind tokKind, what string) (token, error) {
+	t := p.next()
+	if t.kind != kind {
+		return t, p.errAt(t, "expected %s, found %s", what, p.describe(t))
+	}
+	return t, nil
+}
+
+// refused is the precedence of an operator that is an error where it
+// would bind: it binds wherever an operator may.
+const refused = 1 << 20
+
+// infix describes the binary or postfix operator at the current token: its
+// name, its binding power and how many tokens it takes. prec is 0 when the
+// current token continues no expression; err is set (and prec is the
+// binding power the operator would have) when the operator is refused.
+func (p *parser) infix() (name string, prec, width int, err error) {
+	t := p.peek()
+	switch t.kind {
+	case tOp:
+		if t.text == "." {
+			return "", refused, 0, p.errAt(t, "qualified names have no portable form")
+		}
+		if t.text == "::" {
+			if p.g.CastPrec == 0 {
+				return "", refused, 0, p.errAt(t, "unexpected ::")
+			}
+			return "::", p.g.CastPrec, 1, nil
+		}
+		if pr, ok := p.g.Precedence[t.text]; ok {
+			return t.text, pr, 1, nil
+		}
+		if p.g.OtherPrec == 0 {
+			return "", refused, 0, p.errAt(t, "the operator %s has no portable form", t.text)
+		}
+		return t.text, p.g.OtherPrec, 1, nil
+	case tLBracket:
+		return "", refused, 0, p.errAt(t, "array subscripts have no portable form")
+	case tIdent:
+	default:
+		return "", 0, 0, nil
+	}
+	word := func(w string, k int) (string, int, int, error) {
+		pr, ok := p.g.Precedence[w]
+		if !ok {
+			if p.g.Authored {
+				return "", 0, 0, nil
+			}
+			return "", refused, 0, p.errAt(t, "%s has no portable form", strings.ToUpper(w))
+		}
+		return w, pr, k, nil
+	}
+	switch t.text {
+	case "and", "or", "xor", "like", "ilike", "regexp", "rlike", "in", "between", "div", "mod":
+		return word(t.text, 1)
+	case "similar", "collate", "escape", "member", "sounds", "at":
+		if p.g.Authored {
+			return "", 0, 0, nil
+		}
+		return "", refused, 0, p.errAt(t, "%s has no portable form", strings.ToUpper(t.text))
+	case "is":
+		prec := p.g.Precedence["is"]
+		switch {
+		case p.isWord(1, "null"):
+			return "is null", prec, 2, nil
+		case p.isWord(1, "not") && p.isWord(2, "null"):
+			return "is not null", prec, 3, nil
+		case p.isWord(1, "distinct") && p.isWord(2, "from"):
+			return "is distinct from", prec, 3, nil
+		case p.isWord(1, "not") && p.isWord(2, "distinct") && p.isWord(3, "from"):
+			return "is not distinct from", prec, 4, nil
+		}
+		if p.g.Authored {
+			return "", prec, 0, p.errAt(p.peekAt(1), "expected NULL, NOT NULL or [NOT] DISTINCT FROM after IS, found %s", p.describe(p.peekAt(1)))
+		}
+		k := 1
+		if p.isWord(1, "not") {
+			k = 2
+		}
+		return "", refused, 0, p.errAt(t, "IS %s has no portable form", strings.ToUpper(p.peekAt(k).text))
+	case "not":
+		n := p.peekAt(1)
+		if n.kind == tIdent {
+			switch n.text {
+			case "like", "ilike", "regexp", "rlike", "in", "between":
+				name, prec, _, err := word(n.text, 2)
+				if name == "" && err == nil {
+					break
+				}
+				return "not " + name, prec, 2, err
+			case "similar":
+				if !p.g.Authored {
+					return "", refused, 0, p.errAt(t, "NOT SIMILAR TO has no portable form")
+				}
+			}
+		}
+		if p.g.Authored && p.g.Predicates > 0 {
+			return "", p.g.Predicates, 0, p.errAt(n, "expected IN, LIKE, REGEXP or BETWEEN after NOT, found %s", p.describe(n))
+		}
+	}
+	return "", 0, 0, nil
+}
+
 func (p *parser) enter() error {
 	p.depth++
-	if p.depth > maxDepth {
-		return p.errAt(p.peek(), "expression nests too deeply")
+	limit := p.g.MaxDepth
+	if limit == 0 {
+		limit = 500
+	}
+	if p.depth > limit {
+		return p.errAt(p.peek(), "the expression nests too deeply")
 	}
 	return nil
 }
 
-func (p *parser) or() (Node, error) {
+// nonChaining reports whether an operator of precedence prec is a
+// predicate that does not chain.
+func (p *parser) nonChaining(prec int) bool { return p.g.Predicates > 0 && prec == p.g.Predicates }
+
+// expr reads an expression whose operators bind tighter than min.
+func (p *parser) expr(min int) (*Term, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	l, err := p.and()
+	left, ceiling, err := p.prefix(min)
 	if err != nil {
 		return nil, err
 	}
 	for {
-		t := p.peek()
-		if !p.keyword("or") {
-			return l, nil
+		name, prec, width, err := p.infix()
+		// Where predicates do not chain, an operator binding tighter than the
+		// one that made left cannot follow it (a = b + c stays, a IN (b) + c
+		// is an error); elsewhere operands of postfix forms may (a IN (b) || c).
+		if prec == 0 || prec <= min || p.g.Predicates > 0 && prec > ceiling && prec != refused {
+			return left, nil
 		}
-		r, err := p.and()
 		if err != nil {
 			return nil, err
 		}
-		l = &Binary{pos(l.Offset()), OpOr, l, r}
-		_ = t
-	}
-}
-
-func (p *parser) and() (Node, error) {
-	l, err := p.not()
-	if err != nil {
-		return nil, err
-	}
-	for p.keyword("and") {
-		r, err := p.not()
-		if err != nil {
-			return nil, err
+		p.i += width
+		ceiling = prec
+		if p.nonChaining(prec) {
+			ceiling = prec - 1
 		}
-		l = &Binary{pos(l.Offset()), OpAnd, l, r}
-	}
-	return l, nil
-}
-
-func (p *parser) not() (Node, error) {
-	t := p.peek()
-	if p.keyword("not") {
-		if err := p.enter(); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		x, err := p.not()
-		if err != nil {
-			return nil, err
-		}
-		return &Not{pos(t.off), x}, nil
-	}
-	return p.predicate()
-}
-
-var comparisons = map[string]Op{"=": OpEq, "<>": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe}
-
-func (p *parser) predicate() (Node, error) {
-	l, err := p.additive()
-	if err != nil {
-		return nil, err
-	}
-	at := pos(l.Offset())
-	t := p.peek()
-	if t.kind == tOp {
-		if op, ok := comparisons[t.text]; ok {
-			p.i++
-			r, err := p.additive()
+		switch name {
+		case "::":
+			typ, err := p.typeName()
 			if err != nil {
 				return nil, err
 			}
-			return &Binary{at, op, l, r}, nil
-		}
-		if t.text == "~" || t.text == "!~" {
-			p.i++
-			r, err := p.additive()
+			left = &Term{Kind: TermCast, Text: typ, Args: []*Term{left}, Off: left.Off}
+		case "is null", "is not null":
+			left = &Term{Kind: TermIsNull, Text: name, Args: []*Term{left}, Off: left.Off}
+		case "in", "not in":
+			list, err := p.list(name, prec)
 			if err != nil {
 				return nil, err
 			}
-			op := OpRegex
-			if t.text == "!~" {
-				op = OpNotRegex
+			left = &Term{Kind: TermIn, Text: name, Args: append([]*Term{left}, list...), Off: left.Off}
+		case "between", "not between":
+			lo, err := p.expr(prec)
+			if err != nil {
+				return nil, err
 			}
-			return &Binary{at, op, l, r}, nil
+			if !p.isWord(0, "and") {
+				return nil, p.errAt(p.peek(), "expected AND in BETWEEN, found %s", p.describe(p.peek()))
+			}
+			p.i++
+			hi, err := p.expr(prec)
+			if err != nil {
+				return nil, err
+			}
+			left = &Term{Kind: TermBetween, Text: name, Args: []*Term{left, lo, hi}, Off: left.Off}
+		default:
+			if p.g.Quantified && (p.isWord(0, "any") || p.isWord(0, "all") || p.isWord(0, "some")) && p.peekAt(1).kind == tLParen {
+				q := p.next().text
+				if q == "some" {
+					q = "any"
+				}
+				p.i++ // (
+				if p.isWord(0, "select") || p.isWord(0, "with") {
+					return nil, p.errAt(p.peek(), "a subquery has no portable form")
+				}
+				arr, err := p.expr(0)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := p.expect(tRParen, ")"); err != nil {
+					return nil, err
+				}
+				left = &Term{Kind: TermQuantified, Text: name + " " + q, Args: []*Term{left, arr}, Off: left.Off}
+				continue
+			}
+			// Left-associative: the right operand binds tighter.
+			right, err := p.expr(prec)
+			if err != nil {
+				return nil, err
+			}
+			if (name == "like" || name == "not like") && p.isWord(0, "escape") && !p.g.Authored {
+				return nil, p.errAt(p.peek(), "LIKE ... ESCAPE has no portable form")
+			}
+			left = &Term{Kind: TermBinary, Text: name, Args: []*Term{left, right}, Off: left.Off}
 		}
 	}
-	switch {
-	case p.keyword("is", "not", "null"):
-		return &IsNull{at, l, true}, nil
-	case p.keyword("is", "null"):
-		return &IsNull{at, l, false}, nil
-	case p.keyword("is", "not", "distinct", "from"):
-		r, err := p.additive()
-		if err != nil {
-			return nil, err
-		}
-		return &Binary{at, OpNotDistinct, l, r}, nil
-	case p.keyword("is", "distinct", "from"):
-		r, err := p.additive()
-		if err != nil {
-			return nil, err
-		}
-		return &Binary{at, OpDistinct, l, r}, nil
-	case p.keyword("is"):
-		return nil, p.errAt(p.peek(), "expected NULL, NOT NULL or [NOT] DISTINCT FROM after IS, found %s", describe(p.peek()))
-	}
-	not := p.keyword("not")
-	switch {
-	case p.keyword("in"):
-		list, err := p.list()
-		if err != nil {
-			return nil, err
-		}
-		return &In{at, l, list, not}, nil
-	case p.keyword("like"):
-		r, err := p.additive()
-		if err != nil {
-			return nil, err
-		}
-		op := OpLike
-		if not {
-			op = OpNotLike
-		}
-		return &Binary{at, op, l, r}, nil
-	case p.keyword("regexp"):
-		r, err := p.additive()
-		if err != nil {
-			return nil, err
-		}
-		op := OpRegex
-		if not {
-			op = OpNotRegex
-		}
-		return &Binary{at, op, l, r}, nil
-	case p.keyword("between"):
-		lo, err := p.additive()
-		if err != nil {
-			return nil, err
-		}
-		if !p.keyword("and") {
-			return nil, p.errAt(p.peek(), "expected AND in BETWEEN, found %s", describe(p.peek()))
-		}
-		hi, err := p.additive()
-		if err != nil {
-			return nil, err
-		}
-		return &Between{at, l, lo, hi, not}, nil
-	}
-	if not {
-		return nil, p.errAt(p.peek(), "expected IN, LIKE, REGEXP or BETWEEN after NOT, found %s", describe(p.peek()))
-	}
-	return l, nil
 }
 
-func (p *parser) list() ([]Node, error) {
-	open := p.peek()
-	if open.kind != tLParen {
-		return nil, p.errAt(open, "expected ( after IN, found %s", describe(open))
+// subquery refuses SELECT (or WITH, VALUES) at the current token; read
+// back, the error is at the token at.
+func (p *parser) subquery(values bool, at token) error {
+	if !p.isWord(0, "select") && !p.isWord(0, "with") && !(values && p.isWord(0, "values")) {
+		return nil
 	}
-	p.i++
-	if err := p.subquery(); err != nil {
+	if p.g.Authored {
+		return p.errAt(p.peek(), "subqueries are not allowed: a CHECK or index sees one row. List the values, as in x IN ('a', 'b'), or reference a table of allowed values with a foreign key")
+	}
+	return p.errAt(at, "a subquery has no portable form")
+}
+
+// list reads the parenthesised list after IN, whose elements bind tighter
+// than prec when IN does not chain.
+func (p *parser) list(op string, prec int) ([]*Term, error) {
+	if p.g.Authored {
+		op = "in"
+	}
+	if _, err := p.expect(tLParen, "( after "+strings.ToUpper(op)); err != nil {
 		return nil, err
 	}
-	var list []Node
+	if err := p.subquery(false, p.peek()); err != nil {
+		return nil, err
+	}
+	elem := 0
+	if p.nonChaining(prec) {
+		elem = prec
+	}
+	var list []*Term
 	for {
-		x, err := p.additive()
+		x, err := p.expr(elem)
 		if err != nil {
 			return nil, err
 		}
@@ -412,195 +394,234 @@ func (p *parser) list() ([]Node, error) {
 			return list, nil
 		}
 		if t.kind != tComma {
-			return nil, p.errAt(t, "expected , or ) in the IN list, found %s", describe(t))
+			return nil, p.errAt(t, "expected , or ) in the IN list, found %s", p.describe(t))
 		}
 	}
 }
 
-func (p *parser) additive() (Node, error) {
-	l, err := p.multiplicative()
-	if err != nil {
-		return nil, err
-	}
+// typeName reads the type of a cast: words (double precision, character
+// varying, timestamp with time zone), an optional modifier and array brackets.
+func (p *parser) typeName() (string, error) {
+	var words []string
 	for {
-		var op Op
-		switch {
-		case p.op("+"):
-			op = OpAdd
-		case p.op("-"):
-			op = OpSub
-		case p.op("||"):
-			op = OpConcat
-		default:
-			return l, nil
+		t := p.peek()
+		if t.kind == tQuotedIdent {
+			words = append(words, `"`+t.text+`"`)
+			p.i++
+		} else if t.kind == tIdent && (len(words) == 0 || !p.kw[t.text] || t.text == "with") {
+			words = append(words, t.text)
+			p.i++
+		} else {
+			break
 		}
-		r, err := p.multiplicative()
-		if err != nil {
-			return nil, err
+		if t := p.peek(); t.kind == tOp && t.text == "." {
+			return "", p.errAt(t, "qualified type names have no portable form")
 		}
-		l = &Binary{pos(l.Offset()), op, l, r}
 	}
+	if len(words) == 0 {
+		return "", p.errAt(p.peek(), "expected a type after ::, found %s", p.describe(p.peek()))
+	}
+	typ := strings.Join(words, " ")
+	if p.peek().kind == tLParen {
+		var mods []string
+		p.i++
+		for {
+			t := p.next()
+			if t.kind != tNumber {
+				return "", p.errAt(t, "expected a type modifier, found %s", p.describe(t))
+			}
+			mods = append(mods, t.text)
+			t = p.next()
+			if t.kind == tRParen {
+				break
+			}
+			if t.kind != tComma {
+				return "", p.errAt(t, "expected , or ) in a type modifier, found %s", p.describe(t))
+			}
+		}
+		typ += "(" + strings.Join(mods, ",") + ")"
+	}
+	for p.peek().kind == tLBracket && p.peekAt(1).kind == tRBracket {
+		p.i += 2
+		typ += "[]"
+	}
+	return typ, nil
 }
 
-func (p *parser) multiplicative() (Node, error) {
-	l, err := p.unary()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		var op Op
-		switch {
-		case p.op("*"):
-			op = OpMul
-		case p.op("%"):
-			op = OpMod
-		default:
-			return l, nil
-		}
-		r, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		l = &Binary{pos(l.Offset()), op, l, r}
-	}
-}
-
-func (p *parser) unary() (Node, error) {
-	t := p.peek()
-	if p.op("-") {
-		if err := p.enter(); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		x, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		if lit, ok := x.(*Literal); ok && lit.Kind == LitNumber && !strings.HasPrefix(lit.Value, "-") {
-			return &Literal{pos(t.off), LitNumber, "-" + lit.Value}, nil
-		}
-		return &Neg{pos(t.off), x}, nil
-	}
-	return p.primary()
-}
-
-func (p *parser) primary() (Node, error) {
+// prefix reads an operand where operators binding tighter than min are
+// expected. ceiling is the loosest operator that may follow it.
+func (p *parser) prefix(min int) (*Term, int, error) {
+	const any = refused
 	t := p.next()
 	switch t.kind {
 	case tString:
-		return &Literal{pos(t.off), LitString, t.text}, nil
+		return &Term{Kind: TermString, Text: t.text, Off: t.off}, any, nil
 	case tNumber:
-		return &Literal{pos(t.off), LitNumber, t.text}, nil
+		return &Term{Kind: TermNumber, Text: t.text, Off: t.off}, any, nil
 	case tQuotedIdent:
-		return &Column{pos: pos(t.off), Name: t.text}, nil
+		if !p.g.Authored {
+			if n := p.peek(); n.kind == tOp && n.text == "." {
+				return nil, 0, p.errAt(t, "qualified names have no portable form")
+			} else if n.kind == tLParen {
+				return nil, 0, p.errAt(t, "quoted function names have no portable form")
+			}
+		}
+		return &Term{Kind: TermColumn, Text: t.text, Off: t.off}, any, nil
+	case tOp:
+		switch {
+		case t.text == "-" || t.text == "+" && !p.g.Authored:
+			x, err := p.expr(p.g.NegPrec)
+			if err != nil {
+				return nil, 0, err
+			}
+			return &Term{Kind: TermUnary, Text: t.text, Args: []*Term{x}, Off: t.off}, p.g.NegPrec - 1, nil
+		case !p.g.Authored:
+			return nil, 0, p.errAt(t, "the prefix operator %s has no portable form", t.text)
+		}
 	case tLParen:
-		if err := p.subquery(); err != nil {
-			return nil, err
+		if err := p.subquery(true, t); err != nil {
+			return nil, 0, err
 		}
-		x, err := p.or()
+		x, err := p.expr(0)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		if c := p.next(); c.kind != tRParen {
-			return nil, p.errAt(c, "expected ), found %s", describe(c))
+		c := p.next()
+		if c.kind == tComma && !p.g.Authored {
+			return nil, 0, p.errAt(t, "row values have no portable form")
 		}
-		return &Paren{pos(t.off), x}, nil
+		if c.kind != tRParen {
+			return nil, 0, p.errAt(c, "expected ), found %s", p.describe(c))
+		}
+		x.Parens = append([]int{t.off}, x.Parens...)
+		return x, any, nil
 	case tIdent:
 		switch t.text {
 		case "null":
-			return &Literal{pos(t.off), LitNull, ""}, nil
+			return &Term{Kind: TermNull, Off: t.off}, any, nil
 		case "true", "false":
-			return &Literal{pos(t.off), LitBool, t.text}, nil
+			return &Term{Kind: TermBool, Text: t.text, Off: t.off}, any, nil
+		case "not":
+			if p.g.Predicates > 0 && p.g.NotPrec < min {
+				break // NOT is no operand of a predicate
+			}
+			x, err := p.expr(p.g.NotPrec)
+			if err != nil {
+				return nil, 0, err
+			}
+			return &Term{Kind: TermUnary, Text: "not", Args: []*Term{x}, Off: t.off}, p.g.NotPrec - 1, nil
 		}
 		if err := p.unsupported(t); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		if p.peek().kind == tLParen {
-			return p.call(t)
+		if n := p.peek(); n.kind == tOp && n.text == "." {
+			return nil, 0, p.errAt(t, "qualified names have no portable form")
 		}
-		if reserved[t.text] {
-			return nil, p.errAt(t, "expected a value, found keyword %s", strings.ToUpper(t.text))
+		if n := p.peek().kind; n == tLParen || n == tLBracket && t.text == "array" && p.g.PostgresOperators {
+			c, err := p.call(t)
+			return c, any, err
 		}
-		return &Column{pos: pos(t.off), Name: t.text}, nil
+		if valueKeywords[t.text] && !p.g.Authored {
+			return nil, 0, p.errAt(t, "%s has no portable form: CHECKs and index expressions must give the same result every time", strings.ToUpper(t.text))
+		}
+		if p.kw[t.text] {
+			return nil, 0, p.errAt(t, "expected a value, found keyword %s", strings.ToUpper(t.text))
+		}
+		return &Term{Kind: TermColumn, Text: t.text, Off: t.off}, any, nil
 	}
-	return nil, p.errAt(t, "expected a value, found %s", describe(t))
+	return nil, 0, p.errAt(t, "expected a value, found %s", p.describe(t))
 }
 
-func (p *parser) call(name token) (Node, error) {
-	p.i++ // (
-	c := &Call{pos: pos(name.off), Name: name.text}
-	if p.peek().kind == tRParen {
+// unsupported names the SQL constructs that have no portable form where
+// they start, rather than failing at the token after them.
+func (p *parser) unsupported(t token) error {
+	next := p.peek()
+	if p.g.Authored {
+		switch {
+		case t.text == "case" && (next.kind == tIdent || next.kind == tQuotedIdent || next.kind == tLParen):
+			return p.errAt(t, "CASE is not part of portable expressions; write it with AND and OR: CASE WHEN c THEN x ELSE y END as (c AND x) OR (NOT c AND y), or use a per-dialect raw expr override")
+		case (t.text == "cast" || t.text == "convert") && next.kind == tLParen:
+			return p.errAt(t, "%s is not part of portable expressions: types follow from the columns, so compare the column itself (for example created_at >= '2020-01-01'), or use a per-dialect raw expr override", strings.ToUpper(t.text))
+		case t.text == "exists" && next.kind == tLParen:
+			return p.errAt(t, "EXISTS (subquery) is not allowed: a CHECK or index sees one row; reference the other table with a foreign key")
+		}
+		return nil
+	}
+	switch t.text {
+	case "array":
+		if p.g.PostgresOperators && next.kind == tLBracket {
+			return nil
+		}
+		if next.kind == tLParen {
+			return p.errAt(t, "a subquery has no portable form")
+		}
+	case "exists", "select":
+		return p.errAt(t, "a subquery has no portable form")
+	case "case":
+		return p.errAt(t, "CASE has no portable form")
+	case "row":
+		return p.errAt(t, "row values have no portable form")
+	case "interval", "date", "time", "timestamp":
+		if next.kind == tString {
+			return p.errAt(t, "typed literals (%s '...') have no portable form", strings.ToUpper(t.text))
+		}
+	}
+	return nil
+}
+
+// call reads a function call, CAST(x AS type) or ARRAY[...].
+func (p *parser) call(name token) (*Term, error) {
+	p.i++ // ( or [
+	if name.text == "cast" && !p.g.Authored {
+		return p.cast(name)
+	}
+	c := &Term{Kind: TermCall, Text: name.text, Off: name.off}
+	closing, what := tRParen, ")"
+	if p.toks[p.i-1].kind == tLBracket {
+		c.Kind, closing, what = TermArray, tRBracket, "]"
+	}
+	if p.peek().kind == closing {
 		p.i++
 		return c, nil
 	}
+	if !p.g.Authored && c.Kind == TermCall && (p.isWord(0, "distinct") || p.isWord(0, "all") || p.isWord(0, "variadic")) {
+		return nil, p.errAt(p.peek(), "%s in a function call has no portable form", strings.ToUpper(p.peek().text))
+	}
 	for {
-		x, err := p.or()
+		x, err := p.expr(0)
 		if err != nil {
 			return nil, err
 		}
 		c.Args = append(c.Args, x)
 		t := p.next()
-		if t.kind == tRParen {
-			break
+		if t.kind == closing {
+			return c, nil
 		}
 		if t.kind != tComma {
-			return nil, p.errAt(t, "expected , or ) in the arguments of %s, found %s", name.text, describe(t))
+			if c.Kind == TermArray {
+				return nil, p.errAt(t, "expected , or ] in ARRAY[...], found %s", p.describe(t))
+			}
+			return nil, p.errAt(t, "expected , or %s in the arguments of %s, found %s", what, name.text, p.describe(t))
 		}
 	}
-	return c, nil
 }
 
-// exponent returns the end of an exponent (e3, E-2) at src[j:], or j.
-func exponent(src string, j int) int {
-	if j >= len(src) || src[j] != 'e' && src[j] != 'E' {
-		return j
-	}
-	k := j + 1
-	if k < len(src) && (src[k] == '+' || src[k] == '-') {
-		k++
-	}
-	d := k
-	for k < len(src) && src[k] >= '0' && src[k] <= '9' {
-		k++
-	}
-	if k == d || k < len(src) && isIdentPart(src[k]) {
-		return j
-	}
-	return k
-}
-
-// plainNumber writes a number in exponent notation out in full.
-func plainNumber(s string) string {
-	_, exp, _ := strings.Cut(strings.ToLower(s), "e")
-	if len(strings.TrimLeft(exp, "+-0")) > 2 {
-		return "the digits in full" // 1e999 would be a thousand digits
-	}
-	f, _, err := big.ParseFloat(s, 10, 256, big.ToNearestEven)
+// cast reads CAST(x AS type).
+func (p *parser) cast(t token) (*Term, error) {
+	x, err := p.expr(0)
 	if err != nil {
-		return "the digits in full"
+		return nil, err
 	}
-	return f.Text('f', -1)
-}
-
-// subquery refuses SELECT after an opening parenthesis.
-func (p *parser) subquery() error {
-	if t := p.peek(); t.kind == tIdent && (t.text == "select" || t.text == "with") {
-		return p.errAt(t, "subqueries are not allowed: a CHECK or index sees one row. List the values, as in x IN ('a', 'b'), or reference a table of allowed values with a foreign key")
+	if !p.isWord(0, "as") {
+		return nil, p.errAt(p.peek(), "expected AS in CAST, found %s", p.describe(p.peek()))
 	}
-	return nil
-}
-
-// unsupported names SQL constructs that portable expressions leave out,
-// with what to write instead, rather than failing at the token after them.
-func (p *parser) unsupported(t token) error {
-	next := p.peek()
-	switch {
-	case t.text == "case" && (next.kind == tIdent || next.kind == tQuotedIdent || next.kind == tLParen):
-		return p.errAt(t, "CASE is not part of portable expressions; write it with AND and OR: CASE WHEN c THEN x ELSE y END as (c AND x) OR (NOT c AND y), or use a per-dialect raw expr override")
-	case (t.text == "cast" || t.text == "convert") && next.kind == tLParen:
-		return p.errAt(t, "%s is not part of portable expressions: types follow from the columns, so compare the column itself (for example created_at >= '2020-01-01'), or use a per-dialect raw expr override", strings.ToUpper(t.text))
-	case t.text == "exists" && next.kind == tLParen:
-		return p.errAt(t, "EXISTS (subquery) is not allowed: a CHECK or index sees one row; reference the other table with a foreign key")
+	p.i++
+	typ, err := p.typeName()
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if _, err := p.expect(tRParen, ")"); err != nil {
+		return nil, err
+	}
+	return &Term{Kind: TermCast, Text: typ, Args: []*Term{x}, Off: t.off}, nil
 }

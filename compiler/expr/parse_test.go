@@ -142,6 +142,24 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 }
 
+// A "[:" that starts no character class name is no class ("[:]" once
+// made the analyzer slice past its end).
+func TestRegexColonBracket(t *testing.T) {
+	for _, src := range []string{"s ~ '0[:]'", "s ~ '[:]'"} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, errs := Analyze(n, testCols); len(errs) > 0 {
+			t.Errorf("%s: %v", src, errs[0])
+		}
+	}
+	n, _ := Parse("s ~ '[[:alpha:]]'")
+	if _, errs := Analyze(n, testCols); len(errs) != 1 || !strings.Contains(errs[0].Msg, "[:alpha:]") {
+		t.Errorf("[[:alpha:]]: %v", errs)
+	}
+}
+
 func TestUUIDIsText(t *testing.T) {
 	n, _ := Parse("id ~ '^[0-9a-f-]{36}$' AND char_length(id) = 36")
 	if _, errs := Analyze(n, testCols); len(errs) > 0 {

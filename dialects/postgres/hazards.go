@@ -2,11 +2,11 @@ package postgres
 
 import (
 	"fmt"
-	"strings"
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/internal/hazard"
 )
 
@@ -167,15 +167,15 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 	has := func(seq ...string) bool { return hasSeq(w, seq...) }
 	lockTimeout := false
 	for _, s := range stmts[:i] {
-		if ws := words(s); len(ws) > 0 && ws[0].text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
+		if ws := words(s); len(ws) > 0 && ws[0].Text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
 			lockTimeout = true
 		}
 	}
 	var hs []hazard.Hazard
-	if has("VALIDATE", "CONSTRAINT") && len(w) > 2 && w[0].text == "ALTER" {
+	if has("VALIDATE", "CONSTRAINT") && len(w) > 2 && w[0].Text == "ALTER" {
 		table := ""
 		if len(w) > 2 {
-			table = w[2].name
+			table = w[2].Name
 		}
 		hs = append(hs, validateHazard(table))
 	}
@@ -189,10 +189,10 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 			}
 		}
 	}
-	if len(hs) == 0 && len(w) > 2 && w[0].text == "ALTER" && w[1].text == "TABLE" {
+	if len(hs) == 0 && len(w) > 2 && w[0].Text == "ALTER" && w[1].Text == "TABLE" {
 		// A change Atlas does not see (ADD CONSTRAINT ... USING INDEX over
 		// a unique index) still takes ALTER TABLE's lock.
-		hs = append(hs, briefLock(w[2].name))
+		hs = append(hs, briefLock(w[2].Name))
 	}
 	if lockTimeout {
 		kept := hs[:0]
@@ -211,11 +211,11 @@ func tableChangeHazards(t *schema.Table, c schema.Change, concurrently, notValid
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		// ADD CONSTRAINT ... UNIQUE USING INDEX builds nothing.
-		if hasSeq(w, "USING", "INDEX") && w[0].text == "ALTER" {
+		if hasSeq(w, "USING", "INDEX") && w[0].Text == "ALTER" {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		_, constraint := uniqueConstraint(c.I.Attrs)
-		return indexHazards(name, c.I, concurrently, constraint && w[0].text == "ALTER")
+		return indexHazards(name, c.I, concurrently, constraint && w[0].Text == "ALTER")
 	case *schema.DropIndex:
 		if concurrently {
 			return nil
@@ -268,75 +268,18 @@ func dedupe(hs []hazard.Hazard) []hazard.Hazard {
 
 // word is a keyword (upper-cased) or identifier of a statement, with its
 // name as written (unquoted).
-type word struct{ text, name string }
+type word = expr.Word
 
-// words splits a statement into its words, skipping comments, string
-// literals and punctuation; enough to tell how a statement does what its
-// changes say.
-func words(s string) []word {
-	var out []word
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '-' && i+1 < len(s) && s[i+1] == '-':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				return out
-			}
-			i += end + 4
-		case c == '\'':
-			i++
-			for i < len(s) {
-				if s[i] == '\'' {
-					if i+1 < len(s) && s[i+1] == '\'' {
-						i += 2
-						continue
-					}
-					break
-				}
-				i++
-			}
-			i++
-		case c == '"':
-			var b strings.Builder
-			i++
-			for i < len(s) {
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						b.WriteByte('"')
-						i += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-				i++
-			}
-			i++
-			out = append(out, word{text: "\x00" + b.String(), name: b.String()})
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(s) && (s[j] == '_' || s[j] == '$' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-				j++
-			}
-			out = append(out, word{text: strings.ToUpper(s[i:j]), name: strings.ToLower(s[i:j])})
-			i = j
-		default:
-			i++
-		}
-	}
-	return out
-}
+// words splits a statement into its words with the lexer of expressions,
+// skipping comments, string literals and punctuation; enough to tell how a
+// statement does what its changes say.
+func words(s string) []word { return expr.Words(grammar, s) }
 
 func hasSeq(w []word, seq ...string) bool {
 	for i := 0; i+len(seq) <= len(w); i++ {
 		ok := true
 		for j, s := range seq {
-			if w[i+j].text != s {
+			if w[i+j].Text != s {
 				ok = false
 				break
 			}

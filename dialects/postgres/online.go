@@ -338,7 +338,7 @@ func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 // file's lock_timeout) are run again on the new session.
 func (Dialect) Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) error {
 	for _, s := range skipped {
-		if w := words(s); len(w) > 0 && (w[0].text == "SET" || w[0].text == "RESET") {
+		if w := words(s); len(w) > 0 && (w[0].Text == "SET" || w[0].Text == "RESET") {
 			if _, err := conn.ExecContext(ctx, s); err != nil {
 				return err
 			}
@@ -378,24 +378,24 @@ WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
 // statement builds.
 func concurrentIndexName(stmt string) (string, bool) {
 	w := words(stmt)
-	if len(w) < 4 || w[0].text != "CREATE" {
+	if len(w) < 4 || w[0].Text != "CREATE" {
 		return "", false
 	}
 	i := 1
-	if w[i].text == "UNIQUE" {
+	if w[i].Text == "UNIQUE" {
 		i++
 	}
-	if i+2 >= len(w) || w[i].text != "INDEX" || w[i+1].text != "CONCURRENTLY" {
+	if i+2 >= len(w) || w[i].Text != "INDEX" || w[i+1].Text != "CONCURRENTLY" {
 		return "", false
 	}
 	i += 2
-	if i+3 < len(w) && w[i].text == "IF" && w[i+1].text == "NOT" && w[i+2].text == "EXISTS" {
+	if i+3 < len(w) && w[i].Text == "IF" && w[i+1].Text == "NOT" && w[i+2].Text == "EXISTS" {
 		i += 3
 	}
-	if i >= len(w) || w[i].text == "ON" {
+	if i >= len(w) || w[i].Text == "ON" {
 		return "", false
 	}
-	return w[i].name, true
+	return w[i].Name, true
 }
 
 // Unfinished implements dialects.Online.

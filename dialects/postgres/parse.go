@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // ParseExpr implements dialects.Dialect: it reads an expression as
@@ -23,9 +22,12 @@ func (Dialect) ParseExpr(text string, cols expr.Resolver) (expr.Node, error) {
 	return reader.Read(text, cols)
 }
 
-var grammar = &sqltext.Grammar{
+// grammar is what PostgreSQL prints, read by the parser of the portable
+// language with PostgreSQL's lexical rules and operator precedences.
+var grammar = &expr.Grammar{
 	IdentQuote:        '"',
 	EscapeStrings:     true,
+	PrefixedStrings:   true,
 	PostgresOperators: true,
 	// As in PostgreSQL's gram.y, lowest first.
 	Precedence: map[string]int{
@@ -45,7 +47,7 @@ var grammar = &sqltext.Grammar{
 	Quantified: true,
 }
 
-var reader = &sqltext.Reader{
+var reader = &expr.Reader{
 	Grammar: grammar,
 	Binary: map[string]expr.Op{
 		"=": expr.OpEq, "<>": expr.OpNe, "!=": expr.OpNe,
@@ -118,7 +120,7 @@ var (
 
 // cast drops the casts that do not change what the expression means, which
 // are those PostgreSQL adds to the portable expressions it is given.
-func cast(rd *sqltext.Read, x expr.Node, typ string, at *sqltext.Term) (expr.Node, error) {
+func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, error) {
 	if strings.Contains(typ, "(") {
 		return nil, rd.Errorf(at, "the cast to %s has a type modifier, which can change the value; it has no portable form", typ)
 	}

@@ -197,19 +197,39 @@ func (g *rnd) atom(t *Table) string {
 	}
 	lit := func() string {
 		v := pick(g, edges(c.Type))
-		for !bad && (strings.Contains(v.S, "e") && c.Type.Name == "double" || expr.LiteralProblem(v.S, kinds[c.Type.Name]) != "") {
+		for !bad && !literalFits(v, c.Type) {
 			v = pick(g, edges(c.Type))
 		}
-		switch c.Type.Name {
-		case "smallint", "int", "bigint", "decimal", "double":
-			return v.S
-		case "bool":
-			return v.S
-		}
-		return sqlString(v.S)
+		return literal(v, c.Type)
 	}
-	var good, wrong []string
-	switch c.Type.Name {
+	good, wrong := atomForms(n, c.Type, lit, func() string { return pick(g, regexes) }, func() int { return 1 + g.n(6) })
+	if bad {
+		return pick(g, wrong)
+	}
+	return pick(g, good)
+}
+
+// literalFits reports whether v is a literal the generator writes for type
+// t in a test it means to pass (not a refused one).
+func literalFits(v Value, t Type) bool {
+	return !(strings.Contains(v.S, "e") && t.Name == "double") && expr.LiteralProblem(v.S, kinds[t.Name]) == ""
+}
+
+// literal writes v as a literal of the expression language for type t.
+func literal(v Value, t Type) string {
+	switch t.Name {
+	case "smallint", "int", "bigint", "decimal", "double", "bool":
+		return v.S
+	}
+	return sqlString(v.S)
+}
+
+// atomForms are the boolean tests of column n of type t that the generator
+// draws: good ones, and wrong ones the compiler must refuse. lit and regex
+// give the literals and patterns, chars a length (called in the order the
+// forms are written, so that a seed draws the same model).
+func atomForms(n string, t Type, lit, regex func() string, chars func() int) (good, wrong []string) {
+	switch t.Name {
 	case "smallint", "int", "bigint", "decimal", "double":
 		good = []string{
 			n + " > " + lit(), n + " <= " + lit(), n + " BETWEEN " + lit() + " AND " + lit(),
@@ -217,7 +237,7 @@ func (g *rnd) atom(t *Table) string {
 			n + " * 2 <> " + lit(), "-" + n + " < " + lit(), n + " - 1.5 >= 0", n + " IS DISTINCT FROM " + lit(),
 			"coalesce(" + n + ", 0) >= " + lit(),
 		}
-		if c.Type.Name != "double" {
+		if t.Name != "double" {
 			good = append(good, n+" % 2 = 0")
 		}
 		wrong = []string{n + " + 1", n + " = 'x'", n + " % 2 = 0"}
@@ -242,21 +262,18 @@ func (g *rnd) atom(t *Table) string {
 		wrong = []string{n + " = 'x'"}
 	default:
 		good = []string{
-			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(1+g.n(6)), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
+			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(chars()), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
 			n + " || 'x' <> 'ax'", n + " IN (" + lit() + ", " + lit() + ")", n + " IS DISTINCT FROM " + lit(), n + " = " + lit(),
 			n + " > " + lit(), "coalesce(" + n + ", '') <> " + lit(),
 		}
 		// Regex and LIKE over char(n) see the padding on PostgreSQL only:
 		// a documented difference, warned about, not drawn.
-		if c.Type.Name != "char" {
-			good = append(good, n+" LIKE 'a%'", n+" NOT LIKE '%b'", n+" ~ "+sqlString(pick(g, regexes)), n+" !~ "+sqlString(pick(g, regexes)), n+" LIKE 'A_'")
+		if t.Name != "char" {
+			good = append(good, n+" LIKE 'a%'", n+" NOT LIKE '%b'", n+" ~ "+sqlString(regex()), n+" !~ "+sqlString(regex()), n+" LIKE 'A_'")
 		}
 		wrong = []string{n + " ~ ''", n + " ~ '\\pL'", n + " + 1 > 0", n}
 	}
-	if bad {
-		return pick(g, wrong)
-	}
-	return pick(g, good)
+	return good, wrong
 }
 
 // actionColumn reports whether a foreign key with an action TiDB writes
@@ -293,25 +310,19 @@ func (g *rnd) index(t *Table, name string) Index {
 	idx := Index{Name: name, Unique: g.chance(0.4)}
 	for _, c := range g.some(t.Cols, 2) {
 		if g.chance(0.25) {
-			n := quoteIdent(c.Name)
 			ok := !g.chance(0.2) // else perhaps a function TiDB cannot index
-			switch c.Type.Name {
-			case "text", "varchar", "char":
-				if ok {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"lower(" + n + ")", "upper(" + n + ")"}))
-				} else {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')"}))
-				}
-			case "smallint", "int", "bigint", "decimal":
-				if ok {
-					idx.Cols = append(idx.Cols, "expr:"+n+" + 1")
-				} else {
-					idx.Cols = append(idx.Cols, "expr:"+pick(g, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)"}))
-				}
-			case "json":
-				idx.Cols = append(idx.Cols, "expr:json_type("+n+") = 'object'")
-			default:
+			good, odd := partForms(quoteIdent(c.Name), c.Type)
+			forms := good
+			if !ok {
+				forms = odd
+			}
+			switch {
+			case len(forms) == 0:
 				idx.Cols = append(idx.Cols, c.Name)
+			case len(forms) == 1:
+				idx.Cols = append(idx.Cols, "expr:"+forms[0])
+			default:
+				idx.Cols = append(idx.Cols, "expr:"+pick(g, forms))
 			}
 			continue
 		}
@@ -349,6 +360,21 @@ func (g *rnd) index(t *Table, name string) Index {
 		idx.Override = fmt.Sprintf("tidb {\n  name = %q\n}", idx.Name+"_own")
 	}
 	return idx
+}
+
+// partForms are the expressions the generator indexes over column n of
+// type t: good ones, and odd ones (perhaps a function TiDB cannot index);
+// none when it indexes the column itself.
+func partForms(n string, t Type) (good, odd []string) {
+	switch t.Name {
+	case "text", "varchar", "char":
+		return []string{"lower(" + n + ")", "upper(" + n + ")"}, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')"}
+	case "smallint", "int", "bigint", "decimal":
+		return []string{n + " + 1"}, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)"}
+	case "json":
+		return []string{"json_type(" + n + ") = 'object'"}, []string{"json_type(" + n + ") = 'object'"}
+	}
+	return nil, nil
 }
 
 // quoteIdent writes a column reference of the expression language.

@@ -10,7 +10,7 @@ import (
 
 // CheckConstraint is a CHECK constraint over the expression x.
 func CheckConstraint(name, x string) Constraint {
-	return Constraint{Name: name, Body: "CHECK (" + x + ")", Check: x}
+	return Constraint{Name: name, Kind: ConstraintCheck, Body: "CHECK (" + x + ")", Check: x}
 }
 
 // Exprs returns the expressions the script writes, by object. Raw index

@@ -114,6 +114,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				continue
 			}
 			if c, ok := l.Unique(t, u); ok {
+				c.Kind = ConstraintUnique
 				lt.Constraints = append(lt.Constraints, c)
 			}
 		}
@@ -123,6 +124,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 			rec.setAbout(t.Name, "check", c.Name)
 			if lc, ok := l.Check(t, c); ok {
+				lc.Kind = ConstraintCheck
 				lt.Constraints = append(lt.Constraints, lc)
 			}
 		}
@@ -139,6 +141,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if !ok {
 				continue
 			}
+			c.Kind = ConstraintForeignKey
 			if deferred[fk] {
 				rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "added by ALTER TABLE after all tables, because it closes a cycle of foreign keys")
 				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
@@ -178,12 +181,15 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 	if len(gone) == 0 {
 		return
 	}
-	use := func(what string, rng hcl.Range, cols []string) {
+	// use checks the columns of the object kind name (the subject's kind,
+	// "" for the primary key); what names it in messages.
+	use := func(kind, what, name string, rng hcl.Range, cols []string) {
 		rec.about = &compiler.Subject{Table: t.Name, Kind: "table"}
-		for _, k := range []string{"unique constraint", "foreign key", "check", "index"} {
-			if name, ok := strings.CutPrefix(what, k+" "); ok {
-				rec.setAbout(t.Name, strings.TrimSuffix(k, " constraint"), name)
-			}
+		if kind != "" {
+			rec.setAbout(t.Name, kind, name)
+		}
+		if name != "" {
+			what += " " + name
 		}
 		for _, c := range cols {
 			if gone[c] {
@@ -193,21 +199,21 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		}
 	}
 	if t.PrimaryKey != nil {
-		use("primary key", t.PrimaryKey.Range, t.PrimaryKey.Columns)
+		use("", "primary key", "", t.PrimaryKey.Range, t.PrimaryKey.Columns)
 	}
 	for _, u := range t.Uniques {
 		if !u.Overrides.Skipped(d) {
-			use("unique constraint "+u.Name, u.Range, u.Columns)
+			use("unique", "unique constraint", u.Name, u.Range, u.Columns)
 		}
 	}
 	for _, fk := range t.ForeignKeys {
 		if !fk.Overrides.Skipped(d) {
-			use("foreign key "+fk.Name, fk.Range, fk.Columns)
+			use("foreign key", "foreign key", fk.Name, fk.Range, fk.Columns)
 		}
 	}
 	for _, c := range t.Checks {
 		if !c.Overrides.Skipped(d) && c.Overrides.For(d) == nil {
-			use("check "+c.Name, c.Range, expr.Columns(c.Expr))
+			use("check", "check", c.Name, c.Range, expr.Columns(c.Expr))
 		}
 	}
 	for _, idx := range t.Indexes {
@@ -225,7 +231,7 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		if idx.Where != nil {
 			cols = append(cols, expr.Columns(idx.Where)...)
 		}
-		use("index "+idx.Name, idx.Range, cols)
+		use("index", "index", idx.Name, idx.Range, cols)
 	}
 }
 
@@ -240,17 +246,8 @@ func byName[T any](objs []T, name func(T) string) []T {
 // kind together) and indexes by name: the order databases report them in,
 // so that a model read back from a database generates the same files.
 func sortByName(lt *Table) {
-	rank := func(body string) int {
-		switch {
-		case strings.HasPrefix(body, "UNIQUE"):
-			return 0
-		case strings.HasPrefix(body, "CHECK"):
-			return 1
-		}
-		return 2
-	}
 	slices.SortStableFunc(lt.Constraints, func(a, b Constraint) int {
-		if r := rank(a.Body) - rank(b.Body); r != 0 {
+		if r := int(a.Kind) - int(b.Kind); r != 0 {
 			return r
 		}
 		return strings.Compare(a.Name, b.Name)

@@ -41,9 +41,20 @@ type Column struct {
 	Comment string
 }
 
+// ConstraintKind is what a table constraint is, in the order a table's
+// constraints are written (and databases report them).
+type ConstraintKind int
+
+const (
+	ConstraintUnique ConstraintKind = iota
+	ConstraintCheck
+	ConstraintForeignKey
+)
+
 // Constraint is a named table constraint; Body is its SQL after the name.
 type Constraint struct {
 	Name string
+	Kind ConstraintKind
 	Body string
 	// Check is the expression of a CHECK constraint (see CheckConstraint).
 	Check string

@@ -1,31 +1,85 @@
-package sqltext
+package expr
 
 import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/schemagen/schemagen/compiler/expr"
+	"unicode/utf8"
 )
 
-// Reader reads the expressions one dialect's database reports back into
-// portable expressions: ParseTerm with Grammar, then the dialect's rules below.
+// Portable is the grammar of the portable expression language of schema.hcl.
+var Portable = &Grammar{
+	Authored: true,
+	Refused: map[string]string{
+		"/":   "division is not portable (integer division truncates on PostgreSQL but not on TiDB); rewrite without '/'",
+		":":   "casts ('::') are not part of portable expressions; types follow from the columns",
+		"`":   "backquoted identifiers are TiDB syntax; write the column name plainly or in double quotes",
+		"->":  "the JSON operator -> is not portable; portable expressions test only json_type(doc), for example json_type(doc) = 'object'. For a field, use a per-dialect raw expr override",
+		"->>": "the JSON operator ->> is not portable; portable expressions test only json_type(doc), for example json_type(doc) = 'object'. For a field, use a per-dialect raw expr override",
+	},
+	Keywords:   reserved,
+	Predicates: 4,
+	MaxDepth:   200,
+	IdentQuote: '"',
+	Operators:  []string{"<>", "!=", "<=", ">=", "!~", "||", "=", "<", ">", "+", "-", "*", "%", "~"},
+	Precedence: map[string]int{
+		"or": 1, "and": 2,
+		"=": 4, "<>": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "~": 4, "!~": 4,
+		"is": 4, "in": 4, "like": 4, "regexp": 4, "between": 4,
+		"+": 5, "-": 5, "||": 5,
+		"*": 6, "%": 6,
+	},
+	NotPrec: 3,
+	NegPrec: 7,
+}
+
+// reserved words cannot be column names without quotes.
+var reserved = map[string]bool{
+	"and": true, "or": true, "not": true, "in": true, "is": true, "null": true, "true": true, "false": true,
+	"like": true, "regexp": true, "between": true, "distinct": true, "from": true,
+}
+
+var portable = &Reader{
+	Grammar: Portable,
+	Binary: map[string]Op{
+		"=": OpEq, "<>": OpNe, "!=": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
+		"and": OpAnd, "or": OpOr, "+": OpAdd, "-": OpSub, "*": OpMul, "%": OpMod, "||": OpConcat,
+		"like": OpLike, "not like": OpNotLike, "~": OpRegex, "!~": OpNotRegex, "regexp": OpRegex, "not regexp": OpNotRegex,
+		"is distinct from": OpDistinct, "is not distinct from": OpNotDistinct,
+	},
+	Parens: true,
+}
+
+// Parse parses src as a portable expression. Nodes carry their offsets in
+// src, parentheses are kept as Paren nodes, and errors are *Error.
+func Parse(src string) (Node, error) {
+	raw, err := ParseTerm(Portable, src)
+	if err != nil {
+		return nil, err
+	}
+	return portable.lower(&Read{Text: src}, raw)
+}
+
+// Reader gives the terms of a grammar their portable meaning: the portable
+// language's own, or that of the expressions one dialect's database reports
+// back (ParseTerm with Grammar, then the dialect's rules below).
 type Reader struct {
 	Grammar *Grammar
-	// Binary maps the dialect's binary operators (as TermBinary names them)
+	// Binary maps the grammar's binary operators (as TermBinary names them)
 	// to portable operators; any other operator is an error.
-	Binary map[string]expr.Op
+	Binary map[string]Op
 	// Functions maps the dialect's function names to portable functions
-	// (see expr.Functions); Call handles the others, or they are errors.
+	// (see Functions); Call handles the others, or they are errors. Nil
+	// keeps every name, for analysis to check.
 	Functions map[string]string
 	// Call lowers a call of a function that Functions does not name; it
 	// returns nil and no error for a function it does not know either.
-	Call func(rd *Read, c *Term, args []expr.Node) (expr.Node, error)
+	Call func(rd *Read, c *Term, args []Node) (Node, error)
 	// Cast lowers x cast to typ; without it every cast is an error.
-	Cast func(rd *Read, x expr.Node, typ string, at *Term) (expr.Node, error)
+	Cast func(rd *Read, x Node, typ string, at *Term) (Node, error)
 	// Not returns the portable form of NOT x, folding forms that the
 	// database writes with NOT (NOT (a IS DISTINCT FROM b)); nil keeps NOT.
-	Not func(x expr.Node) expr.Node
+	Not func(x Node) Node
 	// BetweenGroups reads a parenthesised (x >= lo AND x <= hi) that is the
 	// left operand of AND as x BETWEEN lo AND hi, and (x < lo OR x > hi) on
 	// the left of OR as NOT BETWEEN. PostgreSQL keeps a BETWEEN so, where it
@@ -33,13 +87,15 @@ type Reader struct {
 	// another text.
 	BetweenGroups bool
 	// Finish rewrites the lowered tree before it is analyzed.
-	Finish func(rd *Read, n expr.Node) (expr.Node, error)
+	Finish func(rd *Read, n Node) (Node, error)
+	// Parens keeps the parentheses written as Paren nodes.
+	Parens bool
 }
 
 // Read is one expression being read.
 type Read struct {
 	Text string
-	Cols expr.Resolver
+	Cols Resolver
 	// Unifying is set while Cast reads a cast that is itself an argument
 	// of a function whose arguments the database casts to one type
 	// (COALESCE): a cast the database added there widens.
@@ -53,12 +109,43 @@ func (rd *Read) Errorf(at *Term, format string, args ...any) error {
 	if at != nil {
 		off = at.Off
 	}
-	return &ReadError{Text: rd.Text, Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return &Error{off, off + 1, fmt.Sprintf(format, args...)}
+}
+
+// ReadError is an expression a database reports that has no portable form,
+// or that cannot be read.
+type ReadError struct {
+	Text   string // the whole expression as the database reported it
+	Offset int    // byte offset of the offending part, -1 when unknown
+	Msg    string
+}
+
+func (e *ReadError) Error() string {
+	if e.Offset < 0 || e.Offset > len(e.Text) {
+		return fmt.Sprintf("cannot read expression %q: %s", e.Text, e.Msg)
+	}
+	near := e.Text[e.Offset:]
+	if len(near) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(near[cut]) {
+			cut--
+		}
+		near = near[:cut] + "…"
+	}
+	return fmt.Sprintf("cannot read expression %q: %s (at %q)", e.Text, e.Msg, near)
 }
 
 // Read parses text and returns its portable, analyzed form, without Paren
-// nodes, or an error naming what has no portable form.
-func (r *Reader) Read(text string, cols expr.Resolver) (expr.Node, error) {
+// nodes, or a *ReadError naming what has no portable form.
+func (r *Reader) Read(text string, cols Resolver) (Node, error) {
+	n, err := r.read(text, cols)
+	if e, ok := err.(*Error); ok {
+		return nil, &ReadError{Text: text, Offset: e.Offset, Msg: e.Msg}
+	}
+	return n, err
+}
+
+func (r *Reader) read(text string, cols Resolver) (Node, error) {
 	raw, err := ParseTerm(r.Grammar, text)
 	if err != nil {
 		return nil, err
@@ -73,7 +160,7 @@ func (r *Reader) Read(text string, cols expr.Resolver) (expr.Node, error) {
 			return nil, err
 		}
 	}
-	n, errs := expr.Analyze(n, cols)
+	n, errs := Analyze(n, cols)
 	if len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {
@@ -84,25 +171,38 @@ func (r *Reader) Read(text string, cols expr.Resolver) (expr.Node, error) {
 	return n, nil
 }
 
-func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
+// lower gives raw its portable meaning; nodes carry raw's offsets.
+func (r *Reader) lower(rd *Read, raw *Term) (Node, error) {
+	n, err := r.node(rd, raw)
+	if err != nil || !r.Parens {
+		return n, err
+	}
+	for i := len(raw.Parens) - 1; i >= 0; i-- {
+		n = &Paren{pos(raw.Parens[i]), n}
+	}
+	return n, nil
+}
+
+func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
+	at := pos(raw.Off)
 	switch raw.Kind {
 	case TermColumn:
-		return &expr.Column{Name: raw.Text}, nil
+		return &Column{pos: at, Name: raw.Text}, nil
 	case TermString:
-		return &expr.Literal{Kind: expr.LitString, Value: raw.Text}, nil
+		return &Literal{at, LitString, raw.Text}, nil
 	case TermNumber:
 		if strings.ContainsAny(raw.Text, "eE") {
 			return nil, rd.Errorf(raw, "the number %s has an exponent, which portable expressions do not write", raw.Text)
 		}
 		v := raw.Text
-		if strings.HasPrefix(v, ".") {
+		if strings.HasPrefix(v, ".") && !r.Grammar.Authored {
 			v = "0" + v
 		}
-		return &expr.Literal{Kind: expr.LitNumber, Value: v}, nil
+		return &Literal{at, LitNumber, v}, nil
 	case TermBool:
-		return &expr.Literal{Kind: expr.LitBool, Value: raw.Text}, nil
+		return &Literal{at, LitBool, raw.Text}, nil
 	case TermNull:
-		return &expr.Literal{Kind: expr.LitNull}, nil
+		return &Literal{at, LitNull, ""}, nil
 	case TermUnary:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
@@ -113,12 +213,12 @@ func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
 			if r.Not != nil {
 				return r.Not(x), nil
 			}
-			return &expr.Not{X: x}, nil
+			return &Not{at, x}, nil
 		case "-":
-			if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitNumber && !strings.HasPrefix(lit.Value, "-") {
-				return &expr.Literal{Kind: expr.LitNumber, Value: "-" + lit.Value}, nil
+			if lit, ok := x.(*Literal); ok && lit.Kind == LitNumber && !strings.HasPrefix(lit.Value, "-") {
+				return &Literal{at, LitNumber, "-" + lit.Value}, nil
 			}
-			return &expr.Neg{X: x}, nil
+			return &Neg{at, x}, nil
 		}
 		return nil, rd.Errorf(raw, "the prefix operator %s has no portable form", raw.Text)
 	case TermBinary:
@@ -137,25 +237,25 @@ func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr.Binary{Op: op, L: l, R: rr}, nil
+		return &Binary{pos(l.Offset()), op, l, rr}, nil
 	case TermIsNull:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
 		}
-		return &expr.IsNull{X: x, Not: raw.Text == "is not null"}, nil
+		return &IsNull{pos(x.Offset()), x, raw.Text == "is not null"}, nil
 	case TermIn:
 		args, err := r.lowerAll(rd, raw.Args)
 		if err != nil {
 			return nil, err
 		}
-		return &expr.In{X: args[0], List: args[1:], Not: raw.Text == "not in"}, nil
+		return &In{pos(args[0].Offset()), args[0], args[1:], raw.Text == "not in"}, nil
 	case TermBetween:
 		args, err := r.lowerAll(rd, raw.Args)
 		if err != nil {
 			return nil, err
 		}
-		return &expr.Between{X: args[0], Lo: args[1], Hi: args[2], Not: raw.Text == "not between"}, nil
+		return &Between{pos(args[0].Offset()), args[0], args[1], args[2], raw.Text == "not between"}, nil
 	case TermCall:
 		return r.call(rd, raw)
 	case TermCast:
@@ -194,7 +294,7 @@ func (r *Reader) lower(rd *Read, raw *Term) (expr.Node, error) {
 		if len(list) == 0 {
 			return nil, rd.Errorf(raw, "a comparison with an empty ARRAY has no portable form")
 		}
-		return &expr.In{X: x, List: list, Not: not}, nil
+		return &In{pos(x.Offset()), x, list, not}, nil
 	}
 	return nil, rd.Errorf(raw, "unexpected expression")
 }
@@ -205,7 +305,7 @@ func (r *Reader) between(t *Term) *Term {
 		return nil
 	}
 	l := t.Args[0]
-	if !l.Group || l.Kind != TermBinary || l.Text != t.Text {
+	if !l.Group() || l.Kind != TermBinary || l.Text != t.Text {
 		return nil
 	}
 	lo, hi := l.Args[0], l.Args[1]
@@ -220,8 +320,8 @@ func (r *Reader) between(t *Term) *Term {
 	return &Term{Kind: TermBinary, Text: t.Text, Args: []*Term{b, t.Args[1]}, Off: t.Off}
 }
 
-func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]expr.Node, error) {
-	out := make([]expr.Node, len(raws))
+func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]Node, error) {
+	out := make([]Node, len(raws))
 	for i, a := range raws {
 		n, err := r.lower(rd, a)
 		if err != nil {
@@ -234,7 +334,7 @@ func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]expr.Node, error) {
 
 // elements lowers the ARRAY[...] of `x = ANY (...)`, cast element by
 // element when the array is cast (ARRAY[...]::text[]).
-func (r *Reader) elements(rd *Read, raw *Term) ([]expr.Node, error) {
+func (r *Reader) elements(rd *Read, raw *Term) ([]Node, error) {
 	switch raw.Kind {
 	case TermArray:
 		return r.lowerAll(rd, raw.Args)
@@ -257,12 +357,15 @@ func (r *Reader) elements(rd *Read, raw *Term) ([]expr.Node, error) {
 	return nil, rd.Errorf(raw, "ANY and ALL of anything but an ARRAY[...] list have no portable form")
 }
 
-func (r *Reader) call(rd *Read, raw *Term) (expr.Node, error) {
+func (r *Reader) call(rd *Read, raw *Term) (Node, error) {
 	name, known := r.Functions[raw.Text]
+	if r.Functions == nil {
+		name, known = raw.Text, true
+	}
 	if !known && r.Call == nil {
 		return nil, r.unknownFunction(rd, raw)
 	}
-	if known && expr.Functions[name].Variadic {
+	if known && Functions[name].Variadic {
 		for _, a := range raw.Args {
 			if a.Kind == TermCast {
 				if rd.unified == nil {
@@ -277,7 +380,7 @@ func (r *Reader) call(rd *Read, raw *Term) (expr.Node, error) {
 		return nil, err
 	}
 	if known {
-		return &expr.Call{Name: name, Args: args}, nil
+		return &Call{pos(raw.Off), name, args}, nil
 	}
 	n, err := r.Call(rd, raw, args)
 	if err != nil {
@@ -300,61 +403,61 @@ func (r *Reader) unknownFunction(rd *Read, raw *Term) error {
 
 // Kind returns the kind of n's value, with columns as rd's resolver tells
 // (KindUnknown when unsure).
-func (rd *Read) Kind(n expr.Node) expr.Kind {
+func (rd *Read) Kind(n Node) Kind {
 	switch n := n.(type) {
-	case *expr.Column:
+	case *Column:
 		if k, ok := rd.Cols(n.Name); ok {
 			return k
 		}
-	case *expr.Literal:
+	case *Literal:
 		switch n.Kind {
-		case expr.LitString:
-			return expr.KindString
-		case expr.LitNumber:
+		case LitString:
+			return KindString
+		case LitNumber:
 			if strings.Contains(n.Value, ".") {
-				return expr.KindNumeric
+				return KindNumeric
 			}
-			return expr.KindInteger
-		case expr.LitBool:
-			return expr.KindBool
+			return KindInteger
+		case LitBool:
+			return KindBool
 		}
-		return expr.KindNull
-	case *expr.Neg:
+		return KindNull
+	case *Neg:
 		return rd.Kind(n.X)
-	case *expr.Paren:
+	case *Paren:
 		return rd.Kind(n.X)
-	case *expr.Not, *expr.IsNull, *expr.In, *expr.Between, *expr.JSONType:
-		return expr.KindBool
-	case *expr.Call:
+	case *Not, *IsNull, *In, *Between, *JSONType:
+		return KindBool
+	case *Call:
 		if n.Name == "abs" && len(n.Args) == 1 {
 			return rd.Kind(n.Args[0])
 		}
-		if f, ok := expr.Functions[n.Name]; ok && f.Variadic {
+		if f, ok := Functions[n.Name]; ok && f.Variadic {
 			for _, x := range n.Args {
-				if k := rd.Kind(x); k != expr.KindUnknown && k != expr.KindNull {
+				if k := rd.Kind(x); k != KindUnknown && k != KindNull {
 					return k
 				}
 			}
-			return expr.KindUnknown
+			return KindUnknown
 		}
-		if f, ok := expr.Functions[n.Name]; ok {
+		if f, ok := Functions[n.Name]; ok {
 			return f.Result
 		}
-	case *expr.Binary:
+	case *Binary:
 		switch n.Op {
-		case expr.OpAdd, expr.OpSub, expr.OpMul, expr.OpMod:
+		case OpAdd, OpSub, OpMul, OpMod:
 			l, r := rd.Kind(n.L), rd.Kind(n.R)
-			if l == expr.KindUnknown || r == expr.KindUnknown {
-				return expr.KindUnknown
+			if l == KindUnknown || r == KindUnknown {
+				return KindUnknown
 			}
-			if l == expr.KindNumeric || r == expr.KindNumeric {
-				return expr.KindNumeric
+			if l == KindNumeric || r == KindNumeric {
+				return KindNumeric
 			}
-			return expr.KindInteger
-		case expr.OpConcat:
-			return expr.KindString
+			return KindInteger
+		case OpConcat:
+			return KindString
 		}
-		return expr.KindBool
+		return KindBool
 	}
-	return expr.KindUnknown
+	return KindUnknown
 }
