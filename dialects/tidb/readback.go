@@ -337,7 +337,25 @@ func (c *converter) convert(x ast.ExprNode) (expr.Node, error) {
 	case *ast.SetCollationExpr:
 		return nil, c.errorf(x, "COLLATE has no portable form")
 	case *ast.CaseExpr:
-		return nil, c.errorf(x, "CASE has no portable form")
+		if x.Value != nil {
+			return nil, c.errorf(x, "the simple CASE x WHEN v has no portable form")
+		}
+		n := &expr.Case{}
+		for _, w := range x.WhenClauses {
+			args, err := c.convertAll([]ast.ExprNode{w.Expr, w.Result})
+			if err != nil {
+				return nil, err
+			}
+			n.Whens = append(n.Whens, expr.When{Cond: args[0], Then: args[1]})
+		}
+		if x.ElseClause != nil {
+			e, err := c.convert(x.ElseClause)
+			if err != nil {
+				return nil, err
+			}
+			n.Else = e
+		}
+		return n, nil
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
 		return nil, c.errorf(x, "a subquery has no portable form")
 	case *ast.RowExpr:
