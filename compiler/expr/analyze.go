@@ -241,6 +241,7 @@ func (a *analyzer) caseKind(n *Case) Kind {
 	if result == KindUnknown && len(results) > 0 && !slices.ContainsFunc(kinds, func(k Kind) bool { return k == KindUnknown }) {
 		a.errorf(n, "CASE needs a result that is not NULL, which gives its type")
 	}
+	n.Kind = result
 	return result
 }
 

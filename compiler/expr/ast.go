@@ -168,6 +168,7 @@ type Case struct {
 	pos
 	Whens []When
 	Else  Node
+	Kind  Kind // the results' kind, filled in by Analyze
 }
 
 // results returns the values c may take, ELSE last.
