@@ -311,13 +311,11 @@ func coveredElsewhere(t *schema.Table, fk *schema.ForeignKey, own *schema.Index)
 }
 
 // GeneratedKeyType implements the importer's generatedKeyer: the type of
-// the VIRTUAL generated column TiDB's lowering indexes n through in table t,
-// in the form Atlas reports column types, or "" when it indexes n directly
-// or not at all.
+// the VIRTUAL generated column TiDB's lowering indexes n through in table t
+// (for an expression it cannot index directly, or a key part that names its
+// TiDB column, as import writes it), in the form Atlas reports column
+// types, or "" when no generated column holds n.
 func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
-	if notIndexable(n) == "" {
-		return ""
-	}
 	return strings.ToLower(generatedType(t, n))
 }
 
