@@ -333,7 +333,9 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 		start, end int
 	}
 	var words []word
-	depth, quoted := 0, byte(0)
+	// cases counts the CASEs open at the top level: the words of nested
+	// ones are not the key's.
+	depth, cases, quoted := 0, 0, byte(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -355,7 +357,15 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 				j++
 			}
 			if w := strings.ToLower(s[i:j]); depth == 0 && (w == "case" || w == "when" || w == "then" || w == "else" || w == "end") {
-				words = append(words, word{w, i, j})
+				if w == "case" {
+					cases++
+				}
+				if cases == 1 {
+					words = append(words, word{w, i, j})
+				}
+				if w == "end" {
+					cases--
+				}
 			}
 			i = j - 1
 		}

@@ -55,6 +55,7 @@ func TestParseExpr(t *testing.T) {
 		{"`Mixed``Name` > 0", "`Mixed``Name` > 0"},
 		{"`n` + 1", "`n` + 1"},
 		{"case when (`n` > 0) then 1 else 0 end", "CASE WHEN `n` > 0 THEN 1 ELSE 0 END"},
+		{"((case when `n` > 0 then `n` < 5 else true end) = true)", "CASE WHEN `n` > 0 THEN `n` < 5 ELSE TRUE END"},
 		{"(case when `n` > 0 and `disabled` then `name` when `n` is null then _utf8mb4'x' end) = _utf8mb4'y'", "(CASE WHEN `n` > 0 AND `disabled` THEN `name` WHEN `n` IS NULL THEN 'x' END) = 'y'"},
 		{"CHECK ((`n` > 1))", "`n` > 1"},
 		{"`n` > 1 /* TiDB prints no comments */", "`n` > 1"},

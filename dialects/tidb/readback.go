@@ -155,6 +155,15 @@ func readBack(text string, cols expr.Resolver) (expr.Node, error) {
 		}
 		return nil, &ReadError{Text: text, Msg: strings.Join(msgs, "; ")}
 	}
+	// A CASE of conditions compared with TRUE is how a CHECK of one is
+	// written to TiDB (boolContext); it means the CASE itself.
+	if b, ok := n.(*expr.Binary); ok && b.Op == expr.OpEq {
+		if c, ok := b.L.(*expr.Case); ok && c.Kind == expr.KindBool {
+			if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitBool && lit.Value == "true" {
+				return c, nil
+			}
+		}
+	}
 	return n, nil
 }
 
