@@ -1,5 +1,7 @@
 // Package compiler turns schema.hcl into a dialect-neutral model and validates
 // it. It knows no SQL dialect: the dialects/ packages lower the model.
+// Its size is the language's: loading (load.go) and validating every block
+// of schema.hcl, with a positioned diagnostic for each mistake.
 package compiler
 
 import (

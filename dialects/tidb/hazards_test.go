@@ -122,10 +122,12 @@ type ddlJob struct {
 }
 
 // ddlJobs reads the last DDL jobs of the database (ADMIN SHOW DDL JOBS),
-// sub-jobs of a multi-schema change included.
+// sub-jobs of a multi-schema change included. The count bounds the server's
+// history before WHERE filters it, and other packages' tests share the
+// server: it must be large enough that their jobs cannot push ours out.
 func ddlJobs(t *testing.T, db *sql.DB) []ddlJob {
 	t.Helper()
-	rows, err := db.Query("ADMIN SHOW DDL JOBS 10 WHERE DB_NAME = DATABASE()")
+	rows, err := db.Query("ADMIN SHOW DDL JOBS 1000 WHERE DB_NAME = DATABASE()")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,10 @@
 // Package tidb lowers schemagen's neutral model to TiDB DDL.
+//
+// It holds everything schemagen knows about TiDB (lowering, reading back
+// with TiDB's own parser, Atlas's driver and its workarounds, online plans,
+// lint rules, import), one concern a file with the same names as package
+// postgres; it is larger than other packages because TiDB needs more
+// translation (generated columns for the indexes and CHECKs it lacks).
 package tidb
 
 import (
