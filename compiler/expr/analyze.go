@@ -88,6 +88,13 @@ func (a *analyzer) rewrite(n Node) Node {
 		}
 	case *Paren:
 		n.X = a.rewrite(n.X)
+	case *Case:
+		for i := range n.Whens {
+			n.Whens[i].Cond, n.Whens[i].Then = a.rewrite(n.Whens[i].Cond), a.rewrite(n.Whens[i].Then)
+		}
+		if n.Else != nil {
+			n.Else = a.rewrite(n.Else)
+		}
 	}
 	return n
 }
@@ -182,8 +189,60 @@ func (a *analyzer) kind(n Node) Kind {
 		return a.call(n)
 	case *Binary:
 		return a.binary(n)
+	case *Case:
+		return a.caseKind(n)
 	}
 	return KindUnknown
+}
+
+// caseKind checks a CASE: conditions are conditions, and the results are of
+// one kind (numbers of any kind count as one; a string literal may be a
+// uuid), which it returns. PostgreSQL and TiDB resolve results of mixed
+// kinds differently (PostgreSQL refuses most, TiDB makes a string of them),
+// so those are refused.
+func (a *analyzer) caseKind(n *Case) Kind {
+	for _, w := range n.Whens {
+		a.want(w.Cond, KindBool, "WHEN")
+	}
+	result := KindUnknown
+	results := n.results()
+	kinds := make([]Kind, len(results))
+	for i, x := range results {
+		k := a.kind(x)
+		kinds[i] = k
+		if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+			continue // checked against the others' kind below
+		}
+		switch {
+		case k == KindUnknown || k == KindNull:
+		case result == KindUnknown:
+			result = k
+		case isNumber(k) && isNumber(result):
+			if k == KindNumeric {
+				result = k
+			}
+		case k != result:
+			a.errorf(x, "the results of CASE must be of one kind, not %s and %s: PostgreSQL and TiDB resolve mixed kinds differently", result, k)
+		}
+	}
+	for i, x := range results {
+		if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+			switch {
+			case result == KindUnknown:
+				result = KindString
+			case result == KindString:
+			case result == KindUUID:
+				a.literalOf(x, result)
+			default:
+				a.errorf(x, "the results of CASE must be of one kind, not %s and %s: PostgreSQL and TiDB resolve mixed kinds differently", result, kinds[i])
+			}
+		}
+	}
+	if result == KindUnknown && len(results) > 0 && !slices.ContainsFunc(kinds, func(k Kind) bool { return k == KindUnknown }) {
+		a.errorf(n, "CASE needs a result that is not NULL, which gives its type")
+	}
+	n.Kind = result
+	return result
 }
 
 func (a *analyzer) binary(n *Binary) Kind {

@@ -156,6 +156,33 @@ type JSONType struct {
 	Not   bool
 }
 
+// When is one WHEN cond THEN value arm of a Case.
+type When struct {
+	Cond, Then Node
+}
+
+// Case is the searched `CASE WHEN cond THEN value ... [ELSE value] END`:
+// the value of the first arm whose condition is true (a NULL condition is
+// not), else Else, else NULL (Else is nil when not written).
+type Case struct {
+	pos
+	Whens []When
+	Else  Node
+	Kind  Kind // the results' kind, filled in by Analyze
+}
+
+// results returns the values c may take, ELSE last.
+func (c *Case) results() []Node {
+	out := make([]Node, 0, len(c.Whens)+1)
+	for _, w := range c.Whens {
+		out = append(out, w.Then)
+	}
+	if c.Else != nil {
+		out = append(out, c.Else)
+	}
+	return out
+}
+
 // Paren records parentheses written in the source; renderers may drop it.
 type Paren struct {
 	pos
@@ -173,6 +200,7 @@ func (*Between) node()  {}
 func (*Call) node()     {}
 func (*JSONType) node() {}
 func (*Paren) node()    {}
+func (*Case) node()     {}
 
 // JSONTypes are the portable names of JSON value types, as PostgreSQL's
 // jsonb_typeof returns them.
@@ -231,6 +259,12 @@ func Walk(n Node, fn func(Node) bool) {
 		Walk(n.X, fn)
 	case *Paren:
 		Walk(n.X, fn)
+	case *Case:
+		for _, w := range n.Whens {
+			Walk(w.Cond, fn)
+			Walk(w.Then, fn)
+		}
+		Walk(n.Else, fn)
 	}
 }
 

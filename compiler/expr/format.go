@@ -236,6 +236,21 @@ func (r renderer) node(n Node) {
 		b.WriteByte(')')
 	case *JSONType:
 		b.WriteString(r.s.JSONType(r.sub(n.X, precLowest), n.Types, n.Not))
+	case *Case:
+		// Both dialects write the searched CASE alike; its keywords delimit
+		// the operands.
+		b.WriteString("CASE")
+		for _, w := range n.Whens {
+			b.WriteString(" WHEN ")
+			r.write(w.Cond, precLowest)
+			b.WriteString(" THEN ")
+			r.write(w.Then, precLowest)
+		}
+		if n.Else != nil {
+			b.WriteString(" ELSE ")
+			r.write(n.Else, precLowest)
+		}
+		b.WriteString(" END")
 	case *Binary:
 		r.binary(n)
 	}

@@ -31,6 +31,7 @@ const (
 	TermCast                       // Text: the type as printed (lower case); Args[0]
 	TermArray                      // Args: the elements of ARRAY[...]
 	TermQuantified                 // Text: the comparison and "any" or "all" ("= any"); Args: operand, array
+	TermCase                       // searched CASE; Args: condition, value pairs, then the ELSE value when Text is "else"
 )
 
 // Term is a node of an expression as a grammar reads it, before a Reader
@@ -501,6 +502,11 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 			return &Term{Kind: TermNull, Off: t.off}, any, nil
 		case "true", "false":
 			return &Term{Kind: TermBool, Text: t.text, Off: t.off}, any, nil
+		case "case":
+			if p.isWord(0, "when") {
+				c, err := p.searchedCase(t)
+				return c, any, err
+			}
 		case "not":
 			if p.g.Predicates > 0 && p.g.NotPrec < min {
 				break // NOT is no operand of a predicate
@@ -538,8 +544,8 @@ func (p *parser) unsupported(t token) error {
 	next := p.peek()
 	if p.g.Authored {
 		switch {
-		case t.text == "case" && (next.kind == tIdent || next.kind == tQuotedIdent || next.kind == tLParen):
-			return p.errAt(t, "CASE is not part of portable expressions; write it with AND and OR: CASE WHEN c THEN x ELSE y END as (c AND x) OR (NOT c AND y), or use a per-dialect raw expr override")
+		case t.text == "case" && (next.kind == tIdent || next.kind == tQuotedIdent || next.kind == tLParen || next.kind == tString || next.kind == tNumber):
+			return p.errAt(t, "the simple CASE x WHEN v is not part of portable expressions; write the searched form CASE WHEN x = v THEN ... END")
 		case (t.text == "cast" || t.text == "convert") && next.kind == tLParen:
 			return p.errAt(t, "%s is not part of portable expressions: types follow from the columns, so compare the column itself (for example created_at >= '2020-01-01'), or use a per-dialect raw expr override", strings.ToUpper(t.text))
 		case t.text == "exists" && next.kind == tLParen:
@@ -558,7 +564,7 @@ func (p *parser) unsupported(t token) error {
 	case "exists", "select":
 		return p.errAt(t, "a subquery has no portable form")
 	case "case":
-		return p.errAt(t, "CASE has no portable form")
+		return p.errAt(t, "the simple CASE x WHEN v has no portable form")
 	case "row":
 		return p.errAt(t, "row values have no portable form")
 	case "interval", "date", "time", "timestamp":
@@ -567,6 +573,41 @@ func (p *parser) unsupported(t token) error {
 		}
 	}
 	return nil
+}
+
+// searchedCase reads CASE WHEN c THEN v [WHEN ...] [ELSE v] END, after CASE.
+func (p *parser) searchedCase(t token) (*Term, error) {
+	c := &Term{Kind: TermCase, Text: "case", Off: t.off}
+	for p.isWord(0, "when") {
+		p.i++
+		cond, err := p.expr(0)
+		if err != nil {
+			return nil, err
+		}
+		if !p.isWord(0, "then") {
+			return nil, p.errAt(p.peek(), "expected THEN in CASE, found %s", p.describe(p.peek()))
+		}
+		p.i++
+		v, err := p.expr(0)
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, cond, v)
+	}
+	if p.isWord(0, "else") {
+		p.i++
+		v, err := p.expr(0)
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, v)
+		c.Text = "else"
+	}
+	if !p.isWord(0, "end") {
+		return nil, p.errAt(p.peek(), "expected WHEN, ELSE or END in CASE, found %s", p.describe(p.peek()))
+	}
+	p.i++
+	return c, nil
 }
 
 // call reads a function call, CAST(x AS type) or ARRAY[...].

@@ -32,6 +32,11 @@ func TestParsePrecedence(t *testing.T) {
 		{"char_length(s || 'x') < 10", "char_length(s || 'x') < 10"},
 		{"flag", "flag"},
 		{"COALESCE(s, 'x') = 'y' AND coalesce(a, b, 0) > 1", "coalesce(s, 'x') = 'y' AND coalesce(a, b, 0) > 1"},
+		{"case when a > 0 then 1 else 0 end = 1", "CASE WHEN a > 0 THEN 1 ELSE 0 END = 1"},
+		{"CASE WHEN a > 0 AND flag THEN s WHEN b IS NULL THEN 'x' END IS NOT NULL", "CASE WHEN a > 0 AND flag THEN s WHEN b IS NULL THEN 'x' END IS NOT NULL"},
+		{"CASE WHEN flag THEN a > 0 ELSE NULL END", "CASE WHEN flag THEN a > 0 ELSE NULL END"},
+		{"CASE WHEN a > 0 THEN 1.5 ELSE a END + 1 > 2", "CASE WHEN a > 0 THEN 1.5 ELSE a END + 1 > 2"},
+		{"CASE WHEN flag THEN id ELSE 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' END IS NULL", "CASE WHEN flag THEN id ELSE 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' END IS NULL"},
 	}
 	for _, c := range cases {
 		n, err := Parse(c.src)
@@ -122,6 +127,13 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"coalesce(a) > 0", "takes two or more arguments, not 1", 0},
 		{"coalesce(a, 'x') > 0", "the arguments of coalesce must be of one kind: integer and string", 12},
 		{"coalesce(s, 'x') > 0", "compares string with integer", 19},
+		{"CASE WHEN a THEN 1 END = 1", "the operand of WHEN must be bool, not integer", 10},
+		{"CASE WHEN flag THEN 1 ELSE s END = 1", "the results of CASE must be of one kind, not integer and string", 27},
+		{"CASE WHEN flag THEN a ELSE 'x' END = 1", "the results of CASE must be of one kind, not integer and string", 27},
+		{"CASE WHEN flag THEN id ELSE s END IS NULL", "the results of CASE must be of one kind, not uuid and string", 28},
+		{"CASE WHEN flag THEN id ELSE 'x' END IS NULL", "'x' is not a UUID", 28},
+		{"CASE WHEN flag THEN NULL END IS NULL", "CASE needs a result that is not NULL", 0},
+		{"CASE WHEN flag THEN s ELSE 'x' END = 1", "compares string with integer", 37},
 	}
 	for _, c := range cases {
 		n, err := Parse(c.src)
@@ -254,7 +266,9 @@ func strip(n Node) string {
 // Unsupported SQL is named, with what to write instead, at the construct.
 func TestUnsupportedConstructs(t *testing.T) {
 	for _, c := range []struct{ src, at, want string }{
-		{"CASE WHEN a > 0 THEN b ELSE c END", "CASE", "CASE is not part of portable expressions; write it with AND and OR"},
+		{"CASE a WHEN 1 THEN b ELSE 0 END", "CASE", "write the searched form CASE WHEN x = v THEN ... END"},
+		{"CASE WHEN a > 0 b END", "b", "expected THEN in CASE"},
+		{"CASE WHEN a > 0 THEN b ELSE 0", "", "expected WHEN, ELSE or END in CASE"},
 		{"CAST(a AS text) = 'x'", "CAST", "CAST is not part of portable expressions: types follow from the columns"},
 		{"a IN (SELECT 1)", "SELECT", "subqueries are not allowed"},
 		{"a = (select max(b) from t)", "select", "subqueries are not allowed"},
@@ -274,7 +288,7 @@ func TestUnsupportedConstructs(t *testing.T) {
 		if !strings.Contains(pe.Msg, c.want) {
 			t.Errorf("%s: %q, want %q", c.src, pe.Msg, c.want)
 		}
-		if got := c.src[pe.Offset:pe.End]; got != c.at {
+		if got := c.src[min(pe.Offset, len(c.src)):min(pe.End, len(c.src))]; got != c.at {
 			t.Errorf("%s: error at %q, want %q", c.src, got, c.at)
 		}
 	}
@@ -284,6 +298,22 @@ func TestUnsupportedConstructs(t *testing.T) {
 	}
 	if _, err := Parse("a > 1e"); err == nil || !strings.Contains(err.Error(), "malformed number") {
 		t.Errorf("1e: %v", err)
+	}
+}
+
+// The same grammar reads what PostgreSQL prints back.
+func TestReadCasePrinted(t *testing.T) {
+	r := &Reader{Grammar: &Grammar{IdentQuote: '"', PostgresOperators: true, Precedence: map[string]int{"or": 1, "and": 2, "=": 4, ">": 4, "is": 4}, NotPrec: 3, NegPrec: 7},
+		Binary: map[string]Op{"=": OpEq, ">": OpGt, "and": OpAnd, "or": OpOr}}
+	n, err := r.Read("CASE WHEN (a > 0) THEN 1 WHEN ((b = 2) AND flag) THEN 2 ELSE 0 END", testCols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := String(n), "CASE WHEN a > 0 THEN 1 WHEN b = 2 AND flag THEN 2 ELSE 0 END"; got != want {
+		t.Errorf("read %q, want %q", got, want)
+	}
+	if _, err := r.Read("CASE a WHEN 1 THEN 1 END", testCols); err == nil || !strings.Contains(err.Error(), "simple CASE") {
+		t.Errorf("simple CASE: %v", err)
 	}
 }
 

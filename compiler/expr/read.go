@@ -272,6 +272,28 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 		rd.Unifying = rd.unified[raw]
 		defer func() { rd.Unifying = false }()
 		return r.Cast(rd, x, raw.Text, raw)
+	case TermCase:
+		// The database casts the results to one type, as COALESCE's arguments.
+		for i, a := range raw.Args {
+			if a.Kind == TermCast && (i%2 == 1 || raw.Text == "else" && i == len(raw.Args)-1) {
+				if rd.unified == nil {
+					rd.unified = map[*Term]bool{}
+				}
+				rd.unified[a] = true
+			}
+		}
+		args, err := r.lowerAll(rd, raw.Args)
+		if err != nil {
+			return nil, err
+		}
+		c := &Case{pos: at}
+		if raw.Text == "else" {
+			c.Else, args = args[len(args)-1], args[:len(args)-1]
+		}
+		for i := 0; i+1 < len(args); i += 2 {
+			c.Whens = append(c.Whens, When{args[i], args[i+1]})
+		}
+		return c, nil
 	case TermArray:
 		return nil, rd.Errorf(raw, "arrays have no portable form")
 	case TermQuantified:
@@ -428,6 +450,13 @@ func (rd *Read) Kind(n Node) Kind {
 		return rd.Kind(n.X)
 	case *Not, *IsNull, *In, *Between, *JSONType:
 		return KindBool
+	case *Case:
+		for _, x := range n.results() {
+			if k := rd.Kind(x); k != KindUnknown && k != KindNull {
+				return k
+			}
+		}
+		return KindUnknown
 	case *Call:
 		if n.Name == "abs" && len(n.Args) == 1 {
 			return rd.Kind(n.Args[0])

@@ -18,6 +18,8 @@ func TestCaseKey(t *testing.T) {
 		{"CASE WHEN not `archived` THEN `name` END", "not `archived`", "`name`"},
 		{"case when `s` = 'when then end' then `end` end", "`s` = 'when then end'", "`end`"},
 		{"case when (`a` > 0) then (case when `b` then 1 end) end", "(`a` > 0)", "(case when `b` then 1 end)"},
+		{"case when `a` < 1 then case when `a` is null then 0 else 1 end end", "`a` < 1", "case when `a` is null then 0 else 1 end"},
+		{"case when case when `a` > 0 then 1 end = 1 then `b` end", "case when `a` > 0 then 1 end = 1", "`b`"},
 		{"case when `a` > 0 then 1 else 0 end", "", ""},
 		{"case when `a` > 0 then `b` else null end", "", ""},
 		{"case when `a` > 0 then 1 when `a` < 0 then 2 end", "", ""},

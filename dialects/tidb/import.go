@@ -311,13 +311,11 @@ func coveredElsewhere(t *schema.Table, fk *schema.ForeignKey, own *schema.Index)
 }
 
 // GeneratedKeyType implements the importer's generatedKeyer: the type of
-// the VIRTUAL generated column TiDB's lowering indexes n through in table t,
-// in the form Atlas reports column types, or "" when it indexes n directly
-// or not at all.
+// the VIRTUAL generated column TiDB's lowering indexes n through in table t
+// (for an expression it cannot index directly, or a key part that names its
+// TiDB column, as import writes it), in the form Atlas reports column
+// types, or "" when no generated column holds n.
 func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
-	if notIndexable(n) == "" {
-		return ""
-	}
 	return strings.ToLower(generatedType(t, n))
 }
 
@@ -335,7 +333,9 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 		start, end int
 	}
 	var words []word
-	depth, quoted := 0, byte(0)
+	// cases counts the CASEs open at the top level: the words of nested
+	// ones are not the key's.
+	depth, cases, quoted := 0, 0, byte(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -357,7 +357,15 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 				j++
 			}
 			if w := strings.ToLower(s[i:j]); depth == 0 && (w == "case" || w == "when" || w == "then" || w == "else" || w == "end") {
-				words = append(words, word{w, i, j})
+				if w == "case" {
+					cases++
+				}
+				if cases == 1 {
+					words = append(words, word{w, i, j})
+				}
+				if w == "end" {
+					cases--
+				}
 			}
 			i = j - 1
 		}

@@ -155,6 +155,15 @@ func readBack(text string, cols expr.Resolver) (expr.Node, error) {
 		}
 		return nil, &ReadError{Text: text, Msg: strings.Join(msgs, "; ")}
 	}
+	// A CASE of conditions compared with TRUE is how a CHECK of one is
+	// written to TiDB (boolContext); it means the CASE itself.
+	if b, ok := n.(*expr.Binary); ok && b.Op == expr.OpEq {
+		if c, ok := b.L.(*expr.Case); ok && c.Kind == expr.KindBool {
+			if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitBool && lit.Value == "true" {
+				return c, nil
+			}
+		}
+	}
 	return n, nil
 }
 
@@ -337,7 +346,25 @@ func (c *converter) convert(x ast.ExprNode) (expr.Node, error) {
 	case *ast.SetCollationExpr:
 		return nil, c.errorf(x, "COLLATE has no portable form")
 	case *ast.CaseExpr:
-		return nil, c.errorf(x, "CASE has no portable form")
+		if x.Value != nil {
+			return nil, c.errorf(x, "the simple CASE x WHEN v has no portable form")
+		}
+		n := &expr.Case{}
+		for _, w := range x.WhenClauses {
+			args, err := c.convertAll([]ast.ExprNode{w.Expr, w.Result})
+			if err != nil {
+				return nil, err
+			}
+			n.Whens = append(n.Whens, expr.When{Cond: args[0], Then: args[1]})
+		}
+		if x.ElseClause != nil {
+			e, err := c.convert(x.ElseClause)
+			if err != nil {
+				return nil, err
+			}
+			n.Else = e
+		}
+		return n, nil
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
 		return nil, c.errorf(x, "a subquery has no portable form")
 	case *ast.RowExpr:

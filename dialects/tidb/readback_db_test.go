@@ -330,6 +330,15 @@ func normalize(n expr.Node) expr.Node {
 		return c
 	case *expr.JSONType:
 		return &expr.JSONType{X: normalize(n.X), Types: n.Types, Not: n.Not}
+	case *expr.Case:
+		c := &expr.Case{Kind: n.Kind}
+		for _, w := range n.Whens {
+			c.Whens = append(c.Whens, expr.When{Cond: normalize(w.Cond), Then: normalize(w.Then)})
+		}
+		if n.Else != nil {
+			c.Else = normalize(n.Else)
+		}
+		return c
 	}
 	return n
 }

@@ -34,6 +34,21 @@ func dotAll(n expr.Node) (expr.Node, bool) {
 			if y := walk(x.X); y != x.X {
 				return &expr.Not{X: y}
 			}
+		case *expr.Case:
+			c := &expr.Case{Kind: x.Kind}
+			same := true
+			for _, w := range x.Whens {
+				cond, then := walk(w.Cond), walk(w.Then)
+				same = same && cond == w.Cond && then == w.Then
+				c.Whens = append(c.Whens, expr.When{Cond: cond, Then: then})
+			}
+			if x.Else != nil {
+				c.Else = walk(x.Else)
+				same = same && c.Else == x.Else
+			}
+			if !same {
+				return c
+			}
 		}
 		return n
 	}

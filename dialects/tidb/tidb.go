@@ -370,7 +370,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	}
 	e, changed := boolContext(c.Expr)
 	if changed {
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "a bool column used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
 	}
 	if e, changed = dotAll(e); changed {
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
@@ -382,10 +382,15 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 // b = TRUE: TiDB stores bool as TINYINT(1) and refuses a CHECK whose value
 // is not boolean (error 3812); it takes NOT b and b OR ... as they are.
 // b = TRUE keeps SQL's three values (NULL stays NULL). The model's tree is
-// shared between dialects, so the changed node is a copy.
+// shared between dialects, so the changed node is a copy. A CASE of
+// conditions is no boolean to TiDB either (its type is an integer).
 func boolContext(n expr.Node) (expr.Node, bool) {
 	switch x := n.(type) {
 	case *expr.Column:
+		if x.Kind == expr.KindBool {
+			return &expr.Binary{Op: expr.OpEq, L: x, R: &expr.Literal{Kind: expr.LitBool, Value: "true"}}, true
+		}
+	case *expr.Case:
 		if x.Kind == expr.KindBool {
 			return &expr.Binary{Op: expr.OpEq, L: x, R: &expr.Literal{Kind: expr.LitBool, Value: "true"}}, true
 		}
@@ -646,9 +651,12 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			part = "(" + x + ")"
 			l.explainExpr(t, object, p.Expr)
 			// An expression TiDB cannot index directly is indexed through a
-			// generated column, as teams do by hand.
+			// generated column, as teams do by hand; so is one whose part
+			// names its TiDB column (a hand-written one, imported).
 			if f := notIndexable(p.Expr); f != "" {
 				part, x = l.generatedColumn(t, idx, i, p, f), ""
+			} else if o := p.Overrides.For(Name); o != nil && o.Column != "" {
+				part, x = l.generatedColumn(t, idx, i, p, ""), ""
 			} else {
 				l.exprKeyPart(t, idx, p)
 			}
@@ -821,6 +829,13 @@ func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compile
 			}
 		}
 	}
+	// A CASE of strings is as long as its longest result.
+	if c, ok := unparen(p.Expr).(*expr.Case); ok && (c.Kind == expr.KindString || c.Kind == expr.KindUUID) {
+		if chars, ok := stringSize(t, c); !ok || 4*chars > limits.MaxKeyBytes {
+			l.rec.Errorf(p.Range, "Key too long", "The expression key part of index %q may take more than TiDB's %d bytes (error 1071): a result of its CASE is text or a long varchar. Give the results a varchar(n) with 4 * n <= %d, or leave the index out of TiDB: tidb { skip = true }.", idx.Name, limits.MaxKeyBytes, limits.MaxKeyBytes)
+		}
+		return
+	}
 	// lower() and upper() keep their argument's size; other results are small.
 	call, ok := unparen(p.Expr).(*expr.Call)
 	if !ok || call.Name != "lower" && call.Name != "upper" {
@@ -917,17 +932,25 @@ const exactCollation = "utf8mb4_0900_bin"
 const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 
 // generatedColumn indexes an expression TiDB cannot index directly (it
-// calls f) through a VIRTUAL generated column, as teams write it by hand on
-// TiDB, and returns the key part.
+// calls f; "" when the part names its column) through a VIRTUAL generated
+// column, as teams write it by hand on TiDB, and returns the key part.
 func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart, f string) string {
 	typ := generatedType(t, p.Expr)
+	if typ == "" && f == "" {
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "Key part %s of index %q names its TiDB column, but a generated column needs a string or integer value of known length, which %s has not. Leave out tidb { column = \"...\" } to index the expression directly.", expr.String(p.Expr), idx.Name, expr.String(p.Expr))
+		return ""
+	}
 	if typ == "" {
 		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB indexes expressions that call only LOWER, UPPER and JSON_TYPE (tidb_allow_function_for_expression_index), else a generated column, which needs a string or integer value of known length; index %q calls %s. Leave it out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name, f)
 		return ""
 	}
 	name := l.generatedColumnName(t, idx, i, p)
 	l.generated = append(l.generated, &sqltext.Column{Name: name, Type: l.exactString(typ) + " AS (" + sqltext.Expr(syntax{}, p.Expr) + ") VIRTUAL"})
-	l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: TiDB cannot index %s directly", expr.String(p.Expr), name, f)
+	why := "TiDB cannot index " + f + " directly"
+	if f == "" {
+		why = "the key part names its TiDB column"
+	}
+	l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", expr.String(p.Expr), name, why)
 	return Ident(name)
 }
 
@@ -1004,8 +1027,33 @@ func stringSize(t *compiler.Table, n expr.Node) (int, bool) {
 			b, ok2 := stringSize(t, n.R)
 			return a + b, ok1 && ok2
 		}
+	case *expr.Case:
+		if n.Kind != expr.KindString && n.Kind != expr.KindUUID {
+			return 0, false
+		}
+		size := 0
+		for _, x := range caseResults(n) {
+			s, ok := stringSize(t, x)
+			if !ok {
+				return 0, false
+			}
+			size = max(size, s)
+		}
+		return size, true
 	}
 	return 0, false
+}
+
+// caseResults are the values a CASE may take.
+func caseResults(c *expr.Case) []expr.Node {
+	var out []expr.Node
+	for _, w := range c.Whens {
+		out = append(out, w.Then)
+	}
+	if c.Else != nil {
+		out = append(out, c.Else)
+	}
+	return out
 }
 
 // integer reports whether n's value is an integer (columns, integer
@@ -1023,6 +1071,16 @@ func integer(t *compiler.Table, n expr.Node) bool {
 		return known && typ.ExprKind() == expr.KindInteger
 	case *expr.Literal:
 		return n.Kind == expr.LitNumber && !strings.ContainsAny(n.Value, ".eE")
+	case *expr.Case:
+		if n.Kind != expr.KindInteger {
+			return false
+		}
+		for _, x := range caseResults(n) {
+			if lit, ok := x.(*expr.Literal); !(ok && lit.Kind == expr.LitNull) && !integer(t, x) {
+				return false
+			}
+		}
+		return true
 	case *expr.Call:
 		switch n.Name {
 		case "char_length":

@@ -71,6 +71,11 @@ func Forms() *Model {
 			add(f)
 			g := forms[(k+1)%len(forms)]
 			add("NOT ((" + f + " OR " + g + ")) AND " + g)
+			// caseExpr's two kinds of CASE.
+			if k%4 == 0 {
+				add("CASE WHEN " + f + " THEN " + g + " WHEN " + g + " THEN 2 = 2 ELSE " + f + " END")
+				add("CASE WHEN " + g + " THEN 1 WHEN " + f + " THEN 2 END <> 2")
+			}
 		}
 	}
 	t.Cols = append([]*Col{{Name: "id", Type: Type{"int", nil}}}, t.Cols...)

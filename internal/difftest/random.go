@@ -297,13 +297,40 @@ func (g *rnd) boolExpr(t *Table, depth int) string {
 	if depth == 0 || g.chance(0.5) {
 		return g.atom(t)
 	}
-	switch g.n(3) {
+	switch g.n(4) {
 	case 0:
 		return g.boolExpr(t, depth-1) + " AND " + g.boolExpr(t, depth-1)
 	case 1:
 		return "(" + g.boolExpr(t, depth-1) + " OR " + g.boolExpr(t, depth-1) + ")"
+	case 2:
+		return g.caseExpr(t, depth-1)
 	}
 	return "NOT (" + g.boolExpr(t, depth-1) + ")"
+}
+
+// caseExpr is a condition made with a searched CASE: of conditions (a NULL
+// condition is not true, a missing ELSE is NULL, which a CHECK passes), or
+// of integers compared with one.
+func (g *rnd) caseExpr(t *Table, depth int) string {
+	ints := g.chance(0.5)
+	result := func(i int) string {
+		if ints {
+			return fmt.Sprint(i)
+		}
+		return g.boolExpr(t, depth)
+	}
+	s := "CASE"
+	for i := range 1 + g.n(2) {
+		s += " WHEN " + g.boolExpr(t, depth) + " THEN " + result(i+1)
+	}
+	if g.chance(0.7) {
+		s += " ELSE " + result(0)
+	}
+	s += " END"
+	if ints {
+		return s + pick(g, []string{" = 1", " <> 2", " >= 1"})
+	}
+	return s
 }
 
 func (g *rnd) index(t *Table, name string) Index {
@@ -368,11 +395,15 @@ func (g *rnd) index(t *Table, name string) Index {
 func partForms(n string, t Type) (good, odd []string) {
 	switch t.Name {
 	case "text", "varchar", "char":
-		return []string{"lower(" + n + ")", "upper(" + n + ")"}, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')"}
+		return []string{"lower(" + n + ")", "upper(" + n + ")", "CASE WHEN " + n + " = '' THEN 1 ELSE 0 END"}, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')", "CASE WHEN " + n + " LIKE 'a%' THEN " + n + " END"}
 	case "smallint", "int", "bigint", "decimal":
-		return []string{n + " + 1"}, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)"}
+		return []string{n + " + 1", "CASE WHEN " + n + " > 0 THEN 1 WHEN " + n + " < 0 THEN -1 ELSE 0 END"}, []string{"abs(" + n + ")", "coalesce(" + n + ", 0)", "CASE WHEN " + n + " > 0 THEN " + n + " ELSE 0 END"}
 	case "json":
-		return []string{"json_type(" + n + ") = 'object'"}, []string{"json_type(" + n + ") = 'object'"}
+		return []string{"json_type(" + n + ") = 'object'", "CASE WHEN json_type(" + n + ") = 'object' THEN 1 ELSE 0 END"}, []string{"json_type(" + n + ") = 'object'"}
+	case "bool":
+		return []string{"CASE WHEN " + n + " THEN 1 ELSE 0 END"}, []string{"CASE WHEN " + n + " THEN 1 END"}
+	case "uuid", "date", "timestamp":
+		return []string{"CASE WHEN " + n + " IS NULL THEN 0 ELSE 1 END"}, []string{"CASE WHEN " + n + " IS NULL THEN 0 ELSE 1 END"}
 	}
 	return nil, nil
 }

@@ -70,6 +70,16 @@ func normal(n expr.Node) expr.Node {
 		return &expr.Call{Name: n.Name, Args: args}
 	case *expr.JSONType:
 		return &expr.JSONType{X: normal(n.X), Types: n.Types, Not: n.Not}
+	case *expr.Case:
+		c := &expr.Case{}
+		for _, w := range n.Whens {
+			c.Whens = append(c.Whens, expr.When{Cond: normal(w.Cond), Then: normal(w.Then)})
+		}
+		// ELSE NULL is what no ELSE means.
+		if lit, ok := n.Else.(*expr.Literal); n.Else != nil && !(ok && lit.Kind == expr.LitNull) {
+			c.Else = normal(n.Else)
+		}
+		return c
 	}
 	return n
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/gen"
@@ -95,6 +96,18 @@ func TestHandwrittenPair(t *testing.T) {
 		t.Error("no index chunk_embeddings_model_key")
 	} else if x := ce.Indexes[i]; x.Overrides.Skipped("tidb") || len(x.Parts) != 3 || x.Parts[2].Expr == nil || x.Parts[2].Overrides["tidb"] == nil || x.Parts[2].Overrides["tidb"].Column != "model_key" {
 		t.Errorf("index chunk_embeddings_model_key is not the expression index of both dialects with TiDB's column model_key:\n%s", model)
+	}
+	// The same for a CASE, which TiDB could index directly: the part names
+	// TiDB's column, so that generate gives it back.
+	docs := r.Schema.Table("documents")
+	if docs.Column("is_published") != nil {
+		t.Error("documents.is_published, TiDB's generated key column, is a column of the model")
+	}
+	if i := slices.IndexFunc(docs.Indexes, func(x *compiler.Index) bool { return x.Name == "documents_published_idx" }); i < 0 {
+		t.Errorf("no index documents_published_idx:\n%s", model)
+	} else if x := docs.Indexes[i]; x.Overrides.Skipped("tidb") || x.Overrides.Skipped("postgres") || len(x.Parts) != 2 || x.Parts[1].Expr == nil ||
+		expr.String(x.Parts[1].Expr) != "CASE WHEN status = 'published' THEN 1 ELSE 0 END" || x.Parts[1].Overrides["tidb"] == nil || x.Parts[1].Overrides["tidb"].Column != "is_published" {
+		t.Errorf("index documents_published_idx is not the CASE expression index of both dialects with TiDB's column is_published:\n%s", model)
 	}
 
 	// Two uuid columns of many have a CHECK of their shape on TiDB:

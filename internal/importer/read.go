@@ -404,7 +404,7 @@ func action(a schema.ReferenceOption) compiler.Action {
 
 // generatedKeys reads back the VIRTUAL generated columns that exist only to
 // be indexed (TiDB cannot index a COALESCE directly; teams index a
-// column that computes it) as the expression key parts they stand for, when
+// column that computes it, and do so for a CASE too) as the expression key parts they stand for, when
 // compiling the model gives the same column again: same type, and its name
 // kept as the part's override.
 func (im *Imported) generatedKeys(gk generatedKeyer, ct *compiler.Table, t *schema.Table, cols expr.Resolver) {
@@ -428,7 +428,7 @@ func (im *Imported) generatedKeys(gk generatedKeyer, ct *compiler.Table, t *sche
 			continue
 		}
 		for _, idx := range ct.Indexes {
-			for i, p := range idx.Parts {
+			for _, p := range idx.Parts {
 				if p.Expr != nil || p.Column != c.Name {
 					continue
 				}
@@ -436,9 +436,10 @@ func (im *Imported) generatedKeys(gk generatedKeyer, ct *compiler.Table, t *sche
 				if p.Overrides == nil {
 					p.Overrides = compiler.Overrides{}
 				}
-				if c.Name != fmt.Sprintf("%s_%d", idx.Name, i) {
-					p.Overrides[d] = &compiler.Override{Dialect: d, Column: c.Name}
-				}
+				// Named always: a part that names its column is indexed
+				// through it even where the dialect could index n directly
+				// (CASE on TiDB), so generate gives the column back.
+				p.Overrides[d] = &compiler.Override{Dialect: d, Column: c.Name}
 			}
 		}
 		ct.Columns = slices.DeleteFunc(ct.Columns, func(x *compiler.Column) bool { return x.Name == c.Name })

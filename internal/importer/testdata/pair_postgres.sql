@@ -84,6 +84,7 @@ CREATE TABLE documents (
 CREATE INDEX documents_search_idx ON documents USING gin (search);
 CREATE INDEX documents_status_idx ON documents (tenant_id, status) WHERE status <> 'archived';
 CREATE INDEX documents_title_idx ON documents (lower(title));
+CREATE INDEX documents_published_idx ON documents (tenant_id, (CASE WHEN status = 'published' THEN 1 ELSE 0 END));
 
 CREATE TABLE document_versions (
   tenant_id uuid NOT NULL,
