@@ -1,6 +1,11 @@
 // Package expr parses the portable expression language used by CHECK
 // constraints, index predicates and index expression parts into a syntax tree.
 // It knows no SQL dialect: each dialect renders the tree in its own syntax.
+//
+// It is the one lexer, grammar and renderer of the project's SQL text: a
+// Grammar's flags let the same code read schema.hcl's expressions, what
+// PostgreSQL prints back, and each dialect's migration statements (lint),
+// which is why it is larger than the other packages.
 package expr
 
 // Node is an expression tree node. Offset is the byte offset of the node's
