@@ -8,18 +8,19 @@ import (
 )
 
 // CaseKey splits the expression of a generated column CASE WHEN p THEN x
-// END as TiDB restores it, and nothing else: not ELSE (TiDB keeps it in the
+// END as TiDB restores it (its parser reads it, and prints p and x back),
+// and nothing else: not ELSE (TiDB keeps it in the
 // text, which the model's DDL would not give back), nor several branches,
 // nor a CASE that is only part of the expression.
 func TestCaseKey(t *testing.T) {
 	for _, c := range []struct{ in, when, then string }{
 		{"case when `c` is null then lower(`b`) end", "`c` is null", "lower(`b`)"},
-		{"(case when `s` = _utf8mb4'active' and `a` > 0 then `a` end)", "`s` = _utf8mb4'active' and `a` > 0", "`a`"},
+		{"(case when `s` = _utf8mb4'active' and `a` > 0 then `a` end)", "`s`=_utf8mb4'active' and `a`>0", "`a`"},
 		{"CASE WHEN not `archived` THEN `name` END", "not `archived`", "`name`"},
-		{"case when `s` = 'when then end' then `end` end", "`s` = 'when then end'", "`end`"},
-		{"case when (`a` > 0) then (case when `b` then 1 end) end", "(`a` > 0)", "(case when `b` then 1 end)"},
-		{"case when `a` < 1 then case when `a` is null then 0 else 1 end end", "`a` < 1", "case when `a` is null then 0 else 1 end"},
-		{"case when case when `a` > 0 then 1 end = 1 then `b` end", "case when `a` > 0 then 1 end = 1", "`b`"},
+		{"case when `s` = 'when then end' then `end` end", "`s`=_utf8mb4'when then end'", "`end`"},
+		{"case when (`a` > 0) then (case when `b` then 1 end) end", "(`a`>0)", "(case when `b` then 1 end)"},
+		{"case when `a` < 1 then case when `a` is null then 0 else 1 end end", "`a`<1", "case when `a` is null then 0 else 1 end"},
+		{"case when case when `a` > 0 then 1 end = 1 then `b` end", "case when `a`>0 then 1 end=1", "`b`"},
 		{"case when `a` > 0 then 1 else 0 end", "", ""},
 		{"case when `a` > 0 then `b` else null end", "", ""},
 		{"case when `a` > 0 then 1 when `a` < 0 then 2 end", "", ""},

@@ -2,6 +2,7 @@ package tidb
 
 import (
 	"fmt"
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
 	"strconv"
 	"strings"
@@ -320,75 +321,28 @@ func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
 }
 
 // CaseKey implements the importer's caseKeyer: a generated column's
-// expression, as TiDB restores it, split as CASE WHEN <when> THEN <then> END
-// (ELSE NULL allowed), the form of a partial unique index's key part
-// (partialColumn).
+// expression, read by TiDB's parser, split as CASE WHEN <when> THEN <then>
+// END (no ELSE), the form of a partial unique index's key part
+// (partialColumn); when and then are printed back as TiDB writes them.
 func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
-	s := strings.TrimSpace(gen)
-	for wrapped(s) {
-		s = strings.TrimSpace(s[1 : len(s)-1])
+	x, err := parseTiDBExpr(gen, defaultMode)
+	if err != nil {
+		return "", "", false
 	}
-	type word struct {
-		w          string
-		start, end int
-	}
-	var words []word
-	// cases counts the CASEs open at the top level: the words of nested
-	// ones are not the key's.
-	depth, cases, quoted := 0, 0, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quoted != 0:
-			if c == '\\' && quoted == '\'' {
-				i++
-			} else if c == quoted {
-				quoted = 0
-			}
-		case c == '\'' || c == '`' || c == '"':
-			quoted = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case isWordByte(c) && (i == 0 || !isWordByte(s[i-1])):
-			j := i
-			for j < len(s) && isWordByte(s[j]) {
-				j++
-			}
-			if w := strings.ToLower(s[i:j]); depth == 0 && (w == "case" || w == "when" || w == "then" || w == "else" || w == "end") {
-				if w == "case" {
-					cases++
-				}
-				if cases == 1 {
-					words = append(words, word{w, i, j})
-				}
-				if w == "end" {
-					cases--
-				}
-			}
-			i = j - 1
+	for {
+		p, ok := x.(*ast.ParenthesesExpr)
+		if !ok {
+			break
 		}
-	}
-	var seq []string
-	for _, w := range words {
-		seq = append(seq, w.w)
+		x = p.Expr
 	}
 	// ELSE NULL means the same, but TiDB keeps it in the column's text,
 	// which the model's DDL would not give back.
-	if strings.Join(seq, " ") != "case when then end" {
+	c, ok := x.(*ast.CaseExpr)
+	if !ok || c.Value != nil || c.ElseClause != nil || len(c.WhenClauses) != 1 {
 		return "", "", false
 	}
-	if words[0].start != 0 || words[len(words)-1].end != len(s) {
-		return "", "", false
-	}
-	when = strings.TrimSpace(s[words[1].end:words[2].start])
-	then = strings.TrimSpace(s[words[2].end:words[3].start])
-	return when, then, when != "" && then != ""
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	return restore(c.WhenClauses[0].Expr), restore(c.WhenClauses[0].Result), true
 }
 
 // CaseKeyType implements the importer's caseKeyer: the type partialColumn

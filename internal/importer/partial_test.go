@@ -1,15 +1,8 @@
 package importer_test
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/internal/dbtest"
-	"github.com/schemagen/schemagen/internal/gen"
-	"github.com/schemagen/schemagen/internal/importer"
-	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 // Partial unique indexes, which TiDB gets as unique keys over generated
@@ -74,33 +67,10 @@ table "g" {
   }
 }
 `)
-	first := gen.CompileSource("schema.hcl", src)
-	if first.Failed() {
-		t.Fatal(first.Diags)
-	}
-	pg, ti := dbtest.Postgres(t), dbtest.TiDB(t)
-	testproject.RunSQL(t, pg, first.Outputs["postgres"].SQL)
-	testproject.RunSQL(t, ti, first.Outputs["tidb"].SQL)
-	r, err := importer.Import(context.Background(), []string{pg.URL, ti.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	imported := compiler.Write(r.Schema, r.Notes)
-	second := gen.CompileSource("schema.hcl", imported)
-	if second.Failed() {
-		t.Fatalf("the imported model does not compile: %v\n%s", second.Diags, imported)
-	}
-	for _, d := range []string{"postgres", "tidb"} {
-		want, got := string(first.Outputs[d].SQL), string(second.Outputs[d].SQL)
-		if got != want {
-			t.Errorf("%s: generated again from the imported model differs at %s", d, testproject.FirstDiff(want, got))
-		}
-	}
+	first, pg, ti := applyBoth(t, src)
+	_, imported := regenerate(t, first, pg.URL, ti.URL)
 	if strings.Contains(string(imported), `column "g_live_uq_0"`) || strings.Contains(string(imported), "skip") {
 		t.Errorf("a generated column or a dialect's own index in the model")
-	}
-	if t.Failed() {
-		t.Logf("summary:\n%s\nimported:\n%s", strings.Join(r.Summary, "\n"), imported)
 	}
 }
 
@@ -133,31 +103,11 @@ table "d" {
   }
 }
 `)
-	first := gen.CompileSource("schema.hcl", src)
-	if first.Failed() {
-		t.Fatal(first.Diags)
-	}
-	pg, ti := dbtest.Postgres(t), dbtest.TiDB(t)
-	testproject.RunSQL(t, pg, first.Outputs["postgres"].SQL)
-	testproject.RunSQL(t, ti, first.Outputs["tidb"].SQL)
+	first, pg, ti := applyBoth(t, src)
 	for _, urls := range [][]string{{pg.URL, ti.URL}, {ti.URL, pg.URL}} {
-		r, err := importer.Import(context.Background(), urls, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		imported := compiler.Write(r.Schema, r.Notes)
-		second := gen.CompileSource("schema.hcl", imported)
-		if second.Failed() {
-			t.Fatalf("the imported model does not compile: %v\n%s", second.Diags, imported)
-		}
-		for _, d := range []string{"postgres", "tidb"} {
-			want, got := string(first.Outputs[d].SQL), string(second.Outputs[d].SQL)
-			if got != want {
-				t.Errorf("%s first: %s: generated again from the imported model differs at %s", urls[0][:5], d, testproject.FirstDiff(want, got))
-			}
-		}
+		r, _ := regenerate(t, first, urls...)
 		if s := strings.Join(r.Summary, "\n"); strings.Contains(s, "d_recent") {
-			t.Errorf("%s first: the summary names the index:\n%s", urls[0][:5], s)
+			t.Errorf("%s: the summary names the index:\n%s", redactedScheme(urls[0]), s)
 		}
 	}
 }
