@@ -265,15 +265,7 @@ func (c *converter) convert(x ast.ExprNode) (expr.Node, error) {
 			}
 			return nil, c.errorf(x, "the operator %s has no portable form", opText(x.Op))
 		}
-		l, err := c.convert(x.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := c.convert(x.R)
-		if err != nil {
-			return nil, err
-		}
-		return &expr.Binary{Op: op, L: l, R: r}, nil
+		return c.binary(op, x.L, x.R)
 	case *ast.PatternLikeOrIlikeExpr:
 		if !x.IsLike {
 			return nil, c.errorf(x, "ILIKE has no portable form")
@@ -281,33 +273,17 @@ func (c *converter) convert(x ast.ExprNode) (expr.Node, error) {
 		if x.Escape != '\\' {
 			return nil, c.errorf(x, "LIKE ... ESCAPE has no portable form")
 		}
-		l, err := c.convert(x.Expr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := c.convert(x.Pattern)
-		if err != nil {
-			return nil, err
-		}
 		op := expr.OpLike
 		if x.Not {
 			op = expr.OpNotLike
 		}
-		return &expr.Binary{Op: op, L: l, R: r}, nil
+		return c.binary(op, x.Expr, x.Pattern)
 	case *ast.PatternRegexpExpr:
-		l, err := c.convert(x.Expr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := c.convert(x.Pattern)
-		if err != nil {
-			return nil, err
-		}
 		op := expr.OpRegex
 		if x.Not {
 			op = expr.OpNotRegex
 		}
-		return &expr.Binary{Op: op, L: l, R: r}, nil
+		return c.binary(op, x.Expr, x.Pattern)
 	case *ast.PatternInExpr:
 		if x.Sel != nil {
 			return nil, c.errorf(x, "a subquery has no portable form")
@@ -378,6 +354,19 @@ func (c *converter) convert(x ast.ExprNode) (expr.Node, error) {
 }
 
 // opText names a TiDB operator as TiDB writes it.
+// binary converts both operands of a binary operator op.
+func (c *converter) binary(op expr.Op, l, r ast.ExprNode) (expr.Node, error) {
+	x, err := c.convert(l)
+	if err != nil {
+		return nil, err
+	}
+	y, err := c.convert(r)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.Binary{Op: op, L: x, R: y}, nil
+}
+
 func opText(op opcode.Op) string {
 	var b strings.Builder
 	if err := op.Restore(format.NewRestoreCtx(format.RestoreKeyWordUppercase, &b)); err != nil {
