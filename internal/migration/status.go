@@ -82,14 +82,14 @@ func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
 	if err != nil {
 		return nil, connError(rawURL, err)
 	}
+	// The history is read once (a database without the table has none)
+	// and given to Atlas's executor, which reads it again to plan.
 	store := t.Dialect.Revisions(db)
-	var revs migrate.RevisionReadWriter = store
-	switch ok, err := store.Exists(ctx); {
-	case err != nil:
+	done, _, err := store.ReadIfExists(ctx)
+	if err != nil {
 		return nil, connError(rawURL, err)
-	case !ok:
-		revs = noRevisions{store.Ident()}
 	}
+	revs := readRevisions{ident: store.Ident(), revs: done}
 	s := &Status{Env: t.Env.Name, Dir: dir.Path(), URL: redact.URL(rawURL), Applied: []FileStatus{}, Pending: []FileStatus{}}
 	files, err := dir.Files()
 	if err != nil {
@@ -107,10 +107,6 @@ func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
 		s.NotClean = nc.Reason
 		pending = migrate.SkipCheckpointFiles(files)
 	case err != nil:
-		return nil, err
-	}
-	done, err := revs.ReadRevisions(ctx)
-	if err != nil {
 		return nil, err
 	}
 	byVersion := map[string]migrate.File{}
@@ -160,21 +156,31 @@ func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
 	return s, nil
 }
 
-// noRevisions is the history of a database without a revisions table.
-type noRevisions struct{ ident *migrate.TableIdent }
+// readRevisions is a history read before: migrate status only reads.
+type readRevisions struct {
+	ident *migrate.TableIdent
+	revs  []*migrate.Revision
+}
 
-func (n noRevisions) Ident() *migrate.TableIdent { return n.ident }
+func (r readRevisions) Ident() *migrate.TableIdent { return r.ident }
 
-func (noRevisions) ReadRevisions(context.Context) ([]*migrate.Revision, error) { return nil, nil }
+func (r readRevisions) ReadRevisions(context.Context) ([]*migrate.Revision, error) {
+	return r.revs, nil
+}
 
-func (noRevisions) ReadRevision(context.Context, string) (*migrate.Revision, error) {
+func (r readRevisions) ReadRevision(_ context.Context, version string) (*migrate.Revision, error) {
+	for _, rev := range r.revs {
+		if rev.Version == version {
+			return rev, nil
+		}
+	}
 	return nil, migrate.ErrRevisionNotExist
 }
 
-func (noRevisions) WriteRevision(context.Context, *migrate.Revision) error {
+func (readRevisions) WriteRevision(context.Context, *migrate.Revision) error {
 	return errors.New("migrate status writes no revisions")
 }
 
-func (noRevisions) DeleteRevision(context.Context, string) error {
+func (readRevisions) DeleteRevision(context.Context, string) error {
 	return errors.New("migrate status writes no revisions")
 }
