@@ -257,3 +257,31 @@ func connectEnv(ctx context.Context, env, raw, dialect string) (string, error) {
 	}
 	return raw, nil
 }
+
+// TiDBChecksOff starts a TiDB of the test's own whose
+// tidb_enable_check_constraint is OFF (it ignores CHECKs), stopped when the
+// test ends, and returns its server URL. Skipped with -short; without the
+// test TiDB it skips, or fails in CI, as ServerURL does.
+func TiDBChecksOff(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a TiDB")
+	}
+	ServerURL(t, devdb.TiDB)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := devdb.Start(ctx, devdb.TiDB, devdb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop() })
+	db, err := devdb.Open(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "SET GLOBAL tidb_enable_check_constraint = OFF"); err != nil {
+		t.Fatal(err)
+	}
+	return s.URL()
+}

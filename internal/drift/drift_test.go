@@ -412,26 +412,9 @@ func TestDriftCache(t *testing.T) {
 // TestDriftChecksOff runs drift against a TiDB whose CHECKs are switched off:
 // the server is reported, and the CHECKs it dropped are missing.
 func TestDriftChecksOff(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a TiDB")
-	}
-	dbtest.ServerURL(t, "tidb") // skips or fails without TiDB
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	s, err := devdb.Start(ctx, devdb.TiDB, devdb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	root, err := devdb.Open(s.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	if _, err := root.ExecContext(ctx, "SET GLOBAL tidb_enable_check_constraint = OFF"); err != nil {
-		t.Fatal(err)
-	}
-	target, err := devdb.CreateDatabase(ctx, s.URL(), "app")
+	checksOff := dbtest.TiDBChecksOff(t)
+	ctx := context.Background()
+	target, err := devdb.CreateDatabase(ctx, checksOff, "app")
 	if err != nil {
 		t.Fatal(err)
 	}

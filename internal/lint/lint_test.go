@@ -17,7 +17,6 @@ import (
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
-	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/scratch"
@@ -404,32 +403,13 @@ $guard$;
 // TestLintTiDBCheckSetting starts a TiDB of its own whose
 // tidb_enable_check_constraint is OFF, as the env's url.
 func TestLintTiDBCheckSetting(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a TiDB")
-	}
-	dbtest.ServerURL(t, "tidb") // skips or fails without TiDB
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	s, err := devdb.Start(ctx, devdb.TiDB, devdb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Stop()
-	db, err := devdb.Open(s.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.ExecContext(ctx, "SET GLOBAL tidb_enable_check_constraint = OFF"); err != nil {
-		t.Fatal(err)
-	}
-
+	checksOff := dbtest.TiDBChecksOff(t)
 	p := newLintProject(t)
 	p.file("tidb", "init", dialects[1].table+"\n")
 	p.file("tidb", "checks", "CREATE TABLE `tags` (`id` int NOT NULL, CONSTRAINT `tags_id_ck` CHECK (`id` > 0));\n"+
 		"ALTER TABLE `items` ADD CONSTRAINT `items_id_ck` CHECK (`id` > 0);\n"+
 		"ALTER TABLE `items` ADD COLUMN `check_at` datetime NULL;\n")
-	p.urls["tidb"] = s.URL()
+	p.urls["tidb"] = checksOff
 	r := p.lint("tidb", lint.Options{})
 	fs := find(r, "SG101")
 	if len(fs) != 2 || fs[0].Line != 1 || fs[0].Column != 65 || fs[1].Line != 2 ||
