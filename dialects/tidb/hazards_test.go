@@ -245,27 +245,21 @@ func TestTiDBUnfinished(t *testing.T) {
 	if got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
 		t.Fatalf("a database without DDL running: %q, %v", got, err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := db.Exec("ALTER TABLE items ADD INDEX items_title_idx (title)")
-		done <- err
-	}()
-	var id int64
-	for deadline := time.Now().Add(30 * time.Second); id == 0; time.Sleep(10 * time.Millisecond) {
-		for _, j := range ddlJobs(t, db.DB) {
-			if j.typ == "add index" && j.table == "items" {
-				if _, err := db.Exec(fmt.Sprintf("ADMIN PAUSE DDL JOBS %d", j.id)); err == nil {
-					id = j.id
-				}
+	// The index may be built before the job can be paused: then it is
+	// dropped and built again, a few times, never skipped.
+	var (
+		done chan error
+		id   int64
+	)
+	for attempt := 1; id == 0; attempt++ {
+		if attempt > 5 {
+			t.Fatal("the index was built before it could be paused, 5 times")
+		}
+		done, id = pauseAddIndex(t, db.DB)
+		if id == 0 {
+			if _, err := db.Exec("ALTER TABLE items DROP INDEX items_title_idx"); err != nil {
+				t.Fatal(err)
 			}
-		}
-		select {
-		case err := <-done:
-			t.Skipf("the index was built before it could be paused (%v)", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no add index job to pause")
 		}
 	}
 	// The job is "pausing" until its owner has stopped it.
@@ -293,5 +287,37 @@ func TestTiDBUnfinished(t *testing.T) {
 	}
 	if got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
 		t.Errorf("after the job: %q, %v", got, err)
+	}
+}
+
+// pauseAddIndex starts ALTER TABLE items ADD INDEX and pauses its DDL job.
+// It returns the statement's outcome and the job, or 0 when the statement
+// ended before the job could be paused.
+func pauseAddIndex(t *testing.T, db *sql.DB) (chan error, int64) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.Exec("ALTER TABLE items ADD INDEX items_title_idx (title)")
+		done <- err
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for _, j := range ddlJobs(t, db) {
+			if j.typ == "add index" && j.table == "items" {
+				if _, err := db.Exec(fmt.Sprintf("ADMIN PAUSE DDL JOBS %d", j.id)); err == nil {
+					return done, j.id
+				}
+			}
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			return done, 0
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no add index job to pause")
+		}
 	}
 }
