@@ -259,33 +259,17 @@ func (Dialect) Prechecks(ctx context.Context, conn schema.ExecQuerier, queries [
 		if err != nil {
 			return nil, fmt.Errorf("pre-check %s: %w", label, err)
 		}
-		cols, err := rows.Columns()
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		for rows.Next() {
-			vals := make([]sql.RawBytes, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		err = eachRow(rows, func(cols []string, vals []sql.NullString) {
 			var parts []string
 			for i, c := range cols {
 				v := "NULL"
-				if vals[i] != nil {
-					v = string(vals[i])
+				if vals[i].Valid {
+					v = vals[i].String
 				}
 				parts = append(parts, c+"="+v)
 			}
 			out = append(out, label+": "+strings.Join(parts, ", "))
-		}
-		err = rows.Err()
-		rows.Close()
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -305,12 +289,26 @@ func (Dialect) Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]strin
 	if err != nil {
 		return nil, err
 	}
+	var out []string
+	err = eachRow(rows, func(cols []string, vals []sql.NullString) {
+		f := map[string]string{}
+		for i, c := range cols {
+			f[c] = vals[i].String
+		}
+		out = append(out, fmt.Sprintf("DDL job %s (%s of table %s) is %s, %s rows done: it goes on on the server; a statement of a file whose apply was interrupted may be its author (see ADMIN SHOW DDL JOB QUERIES %s)",
+			f["JOB_ID"], f["JOB_TYPE"], f["TABLE_NAME"], f["STATE"], f["ROW_COUNT"], f["JOB_ID"]))
+	})
+	return out, err
+}
+
+// eachRow calls f with the columns and values of every row, then closes
+// rows.
+func eachRow(rows *sql.Rows, f func(cols []string, vals []sql.NullString)) error {
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out []string
 	for rows.Next() {
 		vals := make([]sql.NullString, len(cols))
 		ptrs := make([]any, len(cols))
@@ -318,16 +316,11 @@ func (Dialect) Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]strin
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return err
 		}
-		f := map[string]string{}
-		for i, c := range cols {
-			f[c] = vals[i].String
-		}
-		out = append(out, fmt.Sprintf("DDL job %s (%s of table %s) is %s, %s rows done: it goes on on the server; a statement of a file whose apply was interrupted may be its author (see ADMIN SHOW DDL JOB QUERIES %s)",
-			f["JOB_ID"], f["JOB_TYPE"], f["TABLE_NAME"], f["STATE"], f["ROW_COUNT"], f["JOB_ID"]))
+		f(cols, vals)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // ExplainError implements dialects.Online.
