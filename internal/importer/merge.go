@@ -105,6 +105,13 @@ func (r *Result) settle(all []string) {
 	}
 }
 
+// deleteNamed removes from *xs the objects named name and returns how many.
+func deleteNamed[T any](xs *[]T, name string, nameOf func(T) string) int {
+	n := len(*xs)
+	*xs = slices.DeleteFunc(*xs, func(x T) bool { return nameOf(x) == name })
+	return n - len(*xs)
+}
+
 // drop leaves the object subj out of the model, which refuses it in every
 // dialect, with a note; it reports whether it did.
 func (r *Result) drop(subj compiler.Subject, why string) bool {
@@ -124,29 +131,19 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 			return true
 		}
 	case "column":
-		n = len(t.Columns)
-		t.Columns = slices.DeleteFunc(t.Columns, func(x *compiler.Column) bool { return x.Name == subj.Name })
-		n -= len(t.Columns)
+		n = deleteNamed(&t.Columns, subj.Name, func(x *compiler.Column) string { return x.Name })
 	case "default":
 		if c := t.Column(subj.Name); c != nil && c.Default != nil {
 			c.Default, n = nil, 1
 		}
 	case "check":
-		n = len(t.Checks)
-		t.Checks = slices.DeleteFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == subj.Name })
-		n -= len(t.Checks)
+		n = deleteNamed(&t.Checks, subj.Name, func(x *compiler.Check) string { return x.Name })
 	case "index":
-		n = len(t.Indexes)
-		t.Indexes = slices.DeleteFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name })
-		n -= len(t.Indexes)
+		n = deleteNamed(&t.Indexes, subj.Name, func(x *compiler.Index) string { return x.Name })
 	case "foreign key":
-		n = len(t.ForeignKeys)
-		t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name })
-		n -= len(t.ForeignKeys)
+		n = deleteNamed(&t.ForeignKeys, subj.Name, func(x *compiler.ForeignKey) string { return x.Name })
 	case "unique":
-		n = len(t.Uniques)
-		t.Uniques = slices.DeleteFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name })
-		n -= len(t.Uniques)
+		n = deleteNamed(&t.Uniques, subj.Name, func(x *compiler.Unique) string { return x.Name })
 	}
 	if n == 0 {
 		return false
