@@ -21,6 +21,10 @@ type Objects struct {
 	// database refuses to change them under it (PostgreSQL); nil where it
 	// does not (TiDB).
 	ViewReads map[string][]string
+	// ViewCalls lists, by view, the functions of the database's own that it
+	// calls (not the system's or an extension's), which the model cannot
+	// hold: import leaves such views out.
+	ViewCalls map[string][]string
 }
 
 // ObjectDialect is implemented by dialects whose databases hold Objects.
@@ -31,8 +35,10 @@ type ObjectDialect interface {
 	// CreatedView returns the name, as Objects.Views keys it, of the view a
 	// raw statement creates, and false for a statement that creates none.
 	CreatedView(stmt string) (string, bool)
-	// DropView drops a view of Objects.Views.
+	// DropView drops a view of Objects.Views; CreateView creates one from
+	// its definition there (import).
 	DropView(name string) string
+	CreateView(name, definition string) string
 	// CreateExtension creates an extension where it is missing;
 	// DropExtension drops one.
 	CreateExtension(name string) string

@@ -15,7 +15,7 @@ import (
 // database (plpgsql, which every database has, left out) and the views of
 // its current schema, with pg_get_viewdef's text and what each reads.
 func (Dialect) ReadObjects(ctx context.Context, conn schema.ExecQuerier) (*dialects.Objects, error) {
-	o := &dialects.Objects{Views: map[string]string{}, ViewReads: map[string][]string{}}
+	o := &dialects.Objects{Views: map[string]string{}, ViewReads: map[string][]string{}, ViewCalls: map[string][]string{}}
 	rows, err := conn.QueryContext(ctx, `SELECT extname FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY extname`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading extensions: %w", err)
@@ -69,6 +69,32 @@ ORDER BY 1, 2`)
 		}
 		o.ViewReads[view] = append(o.ViewReads[view], table)
 	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	// The functions of the database's own that each view calls.
+	rows, err = conn.QueryContext(ctx, `SELECT DISTINCT v.relname, p.proname
+FROM pg_class v
+JOIN pg_namespace n ON n.oid = v.relnamespace
+JOIN pg_rewrite r ON r.ev_class = v.oid
+JOIN pg_depend d ON d.objid = r.oid AND d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_proc'::regclass
+JOIN pg_proc p ON p.oid = d.refobjid
+JOIN pg_namespace pn ON pn.oid = p.pronamespace
+WHERE v.relkind = 'v' AND n.nspname = current_schema()
+  AND pn.nspname NOT IN ('pg_catalog', 'information_schema')
+  AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_proc'::regclass AND e.objid = p.oid AND e.deptype = 'e')
+ORDER BY 1, 2`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading what views call: %w", err)
+	}
+	for rows.Next() {
+		var view, fn string
+		if err := rows.Scan(&view, &fn); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		o.ViewCalls[view] = append(o.ViewCalls[view], fn)
+	}
 	return o, closeRows(rows)
 }
 
@@ -94,6 +120,11 @@ func (Dialect) CreatedView(stmt string) (string, bool) {
 		return strings.ToLower(tok.Text), true
 	}
 	return stmtlex.Unquote(tok), true
+}
+
+// CreateView implements dialects.ObjectDialect.
+func (Dialect) CreateView(name, def string) string {
+	return "CREATE VIEW " + Ident(name) + " AS " + strings.TrimRight(strings.TrimSpace(def), ";")
 }
 
 // DropView implements dialects.ObjectDialect.

@@ -42,6 +42,11 @@ func (Dialect) CreatedView(stmt string) (string, bool) {
 	return strings.ToLower(stmtlex.Unquote(tok)), true
 }
 
+// CreateView implements dialects.ObjectDialect.
+func (Dialect) CreateView(name, def string) string {
+	return "CREATE VIEW " + Ident(name) + " AS " + strings.TrimRight(strings.TrimSpace(def), ";")
+}
+
 // DropView implements dialects.ObjectDialect.
 func (Dialect) DropView(name string) string { return "DROP VIEW " + Ident(name) }
 
