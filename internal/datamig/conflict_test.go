@@ -3,8 +3,8 @@ package datamig_test
 import (
 	"errors"
 	"strings"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 
 	"ariga.io/atlas/sql/migrate"
 	"github.com/go-sql-driver/mysql"
