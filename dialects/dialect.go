@@ -427,3 +427,11 @@ func (r *Rules) Fold(name string) string {
 	}
 	return name
 }
+
+// DataRenderer is implemented by dialects that render portable data
+// migrations (compiler/expr's data statements).
+type DataRenderer interface {
+	// RenderData renders analyzed data statements over the tables cat
+	// knows, one SQL statement each, without the final semicolon.
+	RenderData(stmts []expr.Stmt, cat expr.Catalog) []string
+}
