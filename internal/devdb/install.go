@@ -235,4 +235,3 @@ func (l *lastLines) String() string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
-
