@@ -29,7 +29,7 @@ func TestDevInstallTiDBThenMigrateDiff(t *testing.T) {
 	script := "#!/bin/sh\nif [ \"$1\" = env ]; then exec " + realGo + " \"$@\"; fi\n" +
 		"[ -f go.mod ] && [ -f go.sum ] && [ -f tools.go ] || { echo 'not in a module' >&2; exit 1; }\n" +
 		"out=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n" +
-		"echo github.com/pingcap/tidb/pkg/parser >&2\nln -s " + real + " \"$out\"\n"
+		"echo github.com/pingcap/tidb/pkg/parser >&2\n/bin/ln -s " + real + " \"$out\"\n"
 	if err := os.WriteFile(filepath.Join(fake, "go"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
