@@ -368,8 +368,11 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 		c.ExprRange = a.Expr.Range()
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}, {Name: "accept"}})
 	}
+	// Whether the expression holds what is acknowledged depends on the
+	// columns' types, known to the dialect that warns.
+	l.checkAccept("Check", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: true, AcceptStringOrder: true}, nil)
 	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
 		// leaves it out.
@@ -451,7 +454,8 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		opclass = opclass || p.OpClass() != ""
 	}
 	l.checkAccept("Index", idx.Name, idx.Overrides,
-		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass},
+		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass,
+			AcceptCharMatch: true, AcceptStringOrder: true},
 		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)

@@ -91,3 +91,29 @@ func TestMissingTiDBNamesInstallCommand(t *testing.T) {
 		t.Errorf("the error is printed %d times:\n%s", n, r.stderr)
 	}
 }
+
+// A dev URL of the wrong dialect is refused before connecting, once, with
+// what is wrong, not with what the other database answered.
+func TestDevURLOfAnotherDialect(t *testing.T) {
+	pgServer := dbtest.ServerURL(t, "postgres")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("SCHEMAGEN_DEV_POSTGRES_URL", pgServer)
+	t.Setenv("SCHEMAGEN_DEV_TIDB_URL", pgServer)
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init"}, {"generate"}} {
+		if r := runIn(t, dir, args...); r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, r.code, r.stderr)
+		}
+	}
+	r := runIn(t, dir, "migrate", "diff", "init")
+	if r.code != 2 {
+		t.Errorf("migrate diff: exit %d, want 2", r.code)
+	}
+	wantIn(t, "migrate diff", r.stderr, "env tidb: dev database postgres://postgres@", "is a postgres URL, but the env is tidb: give it a tidb server's URL (mysql://...)")
+	if strings.Contains(r.stderr, "system variables") || strings.Count(r.stderr, "is a postgres URL") != 1 {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql")); len(m) != 0 {
+		t.Errorf("files written: %v", m)
+	}
+}

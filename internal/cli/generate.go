@@ -102,14 +102,15 @@ func (a *App) checkCmd() *cobra.Command {
 		Long: `Compile the schema and compare the result with the files in generated/, and
 with the schema diagram docs/erd.md when the project keeps one. Prints a
 minimal unified diff for each stale file and exits 1; also exits 1 on any
-validation error. Writes nothing.
+validation error. Prints the model's warnings, as generate does (--quiet
+hides them). Writes nothing.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := errors.Join(nonEmpty("--out", out), nonEmpty("--erd", erdPath)); err != nil {
 				return usageError{err}
 			}
-			r, paths, err := a.compile(false)
+			r, paths, err := a.compile(true)
 			if err != nil {
 				return err
 			}
@@ -144,7 +145,7 @@ validation error. Writes nothing.
 	}
 	cmd.Flags().StringVar(&out, "out", "generated", "directory of the generated files")
 	cmd.Flags().StringVar(&erdPath, "erd", "docs/erd.md", "the schema diagram document, compared when it exists")
-	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print nothing when up to date")
+	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, nothing when up to date")
 	return cmd
 }
 
