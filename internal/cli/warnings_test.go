@@ -99,3 +99,20 @@ func TestEveryWarningCanBeAccepted(t *testing.T) {
 		t.Errorf("found %d warnings; the pattern no longer finds them", n)
 	}
 }
+
+// Two warnings alike read "1 more place", not "1 more places".
+func TestGroupedWarningGrammar(t *testing.T) {
+	var src strings.Builder
+	for i := range 2 {
+		src.WriteString(strings.NewReplacer("t0", "t"+string(rune('0'+i))).Replace("table \"t0\" {\n  column \"a\" {\n    type = int\n  }\n  index \"t0_a\" {\n    columns = [\"a\"]\n    where   = \"a > 0\"\n  }\n}\n"))
+	}
+	dir := project(t, src.String())
+	r := schemagen(t, dir, "--color", "never", "generate", "--out", "OUT")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	wantIn(t, "generate", r.stderr, "(2 places)", "The same in 1 more place:\n")
+	if strings.Contains(r.stderr, "1 more places") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}
