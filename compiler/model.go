@@ -144,14 +144,21 @@ func (t *Table) Column(name string) *Column {
 
 // Column is a column.
 type Column struct {
-	Name      string
-	Type      Type
-	Null      bool
-	Default   *Default
-	Comment   string
-	Overrides Overrides
-	Range     hcl.Range
-	TypeRange hcl.Range
+	Name    string
+	Type    Type
+	Null    bool
+	Default *Default
+	// Generated is the column's expression when the database computes it
+	// (`as`); nil for a column that holds what is written to it.
+	Generated *Generated
+	// OnUpdate: the column is set to now() by every UPDATE that changes the
+	// row without setting the column (`on_update = now()`).
+	OnUpdate      bool
+	OnUpdateRange hcl.Range
+	Comment       string
+	Overrides     Overrides
+	Range         hcl.Range
+	TypeRange     hcl.Range
 }
 
 // DefaultKind tells which kind of default a column has.
@@ -162,7 +169,19 @@ const (
 	DefaultNumber
 	DefaultBool
 	DefaultNow
+	// DefaultUUID is uuid(): a random UUID made by the database.
+	DefaultUUID
 )
+
+// Generated is a generated column's expression.
+type Generated struct {
+	Expr   expr.Node
+	Source string
+	// Stored: the value is kept in the row (stored = true, the default),
+	// else computed when read where the dialect can (stored = false).
+	Stored bool
+	Range  hcl.Range
+}
 
 // Default is a portable column default.
 type Default struct {

@@ -105,6 +105,8 @@ type Output struct {
 type Exprs struct {
 	Checks   map[ObjectName]string // by check name
 	Defaults map[ObjectName]string // by column name
+	// Generated are generated columns' expressions, by column name.
+	Generated map[ObjectName]string
 	// IndexParts are an index's parts, "" for a column; by index name.
 	IndexParts map[ObjectName][]string
 	Predicates map[ObjectName]string // by index name

@@ -403,10 +403,21 @@ func unparen(n Node) Node {
 }
 
 var (
-	uuidText = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	dateText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-	timeText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(\+00(:00)?)?)?$`)
+	uuidText  = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	dateText  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	timeText  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(\+00(:00)?)?)?$`)
+	clockText = regexp.MustCompile(`^([0-9]{2}):([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,6})?$`)
 )
+
+// ClockProblem says why s is not a time of day both databases read alike
+// ('HH:MM:SS[.ffffff]' from 00:00:00 to 24:00:00, PostgreSQL's range), or "".
+func ClockProblem(s string) string {
+	m := clockText.FindStringSubmatch(s)
+	if m == nil || m[1] > "24" || m[1] == "24" && (m[2] != "00" || m[3] != "00" || strings.Trim(m[4], ".0") != "") {
+		return fmt.Sprintf("'%s' is not a time of day both databases take; write it as 'HH:MM:SS' (optionally with up to 6 fractional digits), from '00:00:00' to '24:00:00'", s)
+	}
+	return ""
+}
 
 // LiteralProblem says why the text s is not a portable value of kind k
 // (uuid, date or timestamp), or "" when it is one. Both databases read these
@@ -423,6 +434,8 @@ func LiteralProblem(s string, k Kind) string {
 		if !dateText.MatchString(s) || !validDate(s[:10]) {
 			return fmt.Sprintf("'%s' is not a date; write a valid date as 'YYYY-MM-DD'", s)
 		}
+	case KindClock:
+		return ClockProblem(s)
 	case KindTime:
 		if !timeText.MatchString(s) || !validDate(s[:10]) || len(s) > 10 && !validClock(s[11:19]) {
 			return fmt.Sprintf("'%s' is not a timestamp; write a valid UTC time as 'YYYY-MM-DD HH:MM:SS' (optionally with up to 6 fractional digits), without a time zone", s)
@@ -535,7 +548,7 @@ func (a *analyzer) comparable(at Node, l, r Kind, what string) {
 		return
 	}
 	// String literals compare with dates and instants on both dialects.
-	if lit, ok := at.(*Literal); ok && lit.Kind == LitString && (l == KindTime || l == KindDate) {
+	if lit, ok := at.(*Literal); ok && lit.Kind == LitString && (l == KindTime || l == KindDate || l == KindClock) {
 		return
 	}
 	a.errorf(at, "%s compares %s with %s", what, l, r)

@@ -32,9 +32,11 @@ const (
 	KindBytes
 	KindVector
 	KindNull
+	// KindClock is a time of day (the time type).
+	KindClock
 )
 
-var kindNames = [...]string{"unknown", "string", "integer", "numeric", "bool", "json", "timestamp", "date", "uuid", "bytes", "vector", "null"}
+var kindNames = [...]string{"unknown", "string", "integer", "numeric", "bool", "json", "timestamp", "date", "uuid", "bytes", "vector", "null", "time"}
 
 func (k Kind) String() string { return kindNames[k] }
 

@@ -198,6 +198,12 @@ func Type(t compiler.Type) string {
 			return "vector"
 		}
 		return fmt.Sprintf("vector(%d)", t.Args[0])
+	case compiler.TypeTime:
+		return fmt.Sprintf("TIME(%d)", t.Arg(0, 6))
+	case compiler.TypeFloat:
+		return "REAL"
+	case compiler.TypeDatetime:
+		return fmt.Sprintf("TIMESTAMP(%d)", t.Arg(0, 6))
 	}
 	return "?"
 }
@@ -206,6 +212,9 @@ var typeNotes = map[compiler.TypeKind]string{
 	compiler.TypeTimestamp: "timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)",
 	compiler.TypeJSON:      "json as JSONB (normalised binary JSON)",
 	compiler.TypeVector:    "vector needs the pgvector extension (CREATE EXTENSION vector)",
+	compiler.TypeFloat:     "float as REAL (4-byte IEEE float)",
+	compiler.TypeDatetime:  "datetime as TIMESTAMP (wall-clock time without a time zone; microsecond precision unless given)",
+	compiler.TypeTime:      "time as TIME (a time of day, 00:00:00 to 24:00:00; microsecond precision unless given)",
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
@@ -230,6 +239,9 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		switch d.Kind {
 		case compiler.DefaultNow:
 			lc.Default = "now()"
+		case compiler.DefaultUUID:
+			lc.Default = "gen_random_uuid()"
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "uuid() as gen_random_uuid() (a random version-4 UUID)")
 		case compiler.DefaultString:
 			lc.Default = String(d.Value)
 		case compiler.DefaultBool:
@@ -238,7 +250,61 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 			lc.Default = d.Value
 		}
 	}
+	if g := c.Generated; g != nil && g.Expr != nil {
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
+		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr, g.Range)
+		lc.GeneratedExpr = sqltext.Expr(syntaxFor(t, g.Expr), g.Expr)
+		lc.Generated = "GENERATED ALWAYS AS (" + lc.GeneratedExpr + ") STORED"
+		if !g.Stored {
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "stored = false as STORED: PostgreSQL before 18 has no VIRTUAL generated columns; the values read are the same")
+		}
+	}
+	if c.OnUpdate {
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "on_update = now() by the trigger %s, which schemagen owns: an UPDATE that changes the row and does not change the column sets it to now()", OnUpdateName(t.Name))
+	}
 	return lc, true
+}
+
+// OnUpdateName is the name of the trigger, and of its function, that set a
+// table's on_update columns.
+func OnUpdateName(table string) string {
+	return sqltext.FitName(table+"_on_update", limits.MaxIdent)
+}
+
+// onUpdate returns the function and trigger that set t's on_update columns,
+// as TiDB's ON UPDATE CURRENT_TIMESTAMP does: when an UPDATE changes another
+// plain column and leaves the column as it was.
+func onUpdate(t *compiler.Table, lt *sqltext.Table) []string {
+	var cols, others []string
+	for _, c := range t.Columns {
+		if c.Overrides.Skipped(Name) || c.Generated != nil {
+			continue
+		}
+		if c.OnUpdate {
+			cols = append(cols, c.Name)
+		} else {
+			others = append(others, c.Name)
+		}
+	}
+	if len(cols) == 0 || len(others) == 0 {
+		return nil
+	}
+	row := func(rec string) string {
+		q := make([]string, len(others))
+		for i, c := range others {
+			q[i] = rec + "." + Ident(c)
+		}
+		return "ROW(" + strings.Join(q, ", ") + ")"
+	}
+	var b strings.Builder
+	name := OnUpdateName(t.Name)
+	b.WriteString("CREATE FUNCTION " + Ident(name) + "() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n")
+	b.WriteString("  IF " + row("NEW") + " IS DISTINCT FROM " + row("OLD") + " THEN\n")
+	for _, c := range cols {
+		b.WriteString("    IF NEW." + Ident(c) + " IS NOT DISTINCT FROM OLD." + Ident(c) + " THEN NEW." + Ident(c) + " := now(); END IF;\n")
+	}
+	b.WriteString("  END IF;\n  RETURN NEW;\nEND\n$$")
+	return []string{b.String(), "CREATE TRIGGER " + Ident(name) + " BEFORE UPDATE ON " + Ident(t.Name) + " FOR EACH ROW EXECUTE FUNCTION " + Ident(name) + "()"}
 }
 
 // keySize refuses keys whose declared columns may hold more than a B-tree
@@ -458,4 +524,5 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if pk := t.PrimaryKey; pk != nil {
 		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
 	}
+	lt.After = append(lt.After, onUpdate(t, lt)...)
 }

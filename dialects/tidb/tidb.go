@@ -206,8 +206,12 @@ func Type(t compiler.Type) string {
 		return "DOUBLE"
 	case compiler.TypeDecimal:
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Args[0], t.Args[1])
-	case compiler.TypeTimestamp:
-		return fmt.Sprintf("DATETIME(%d)", t.Arg(0, timestampPrecision))
+	case compiler.TypeTimestamp, compiler.TypeDatetime:
+		return fmt.Sprintf("DATETIME(%d)", precision(t))
+	case compiler.TypeTime:
+		return fmt.Sprintf("TIME(%d)", precision(t))
+	case compiler.TypeFloat:
+		return "FLOAT"
 	case compiler.TypeDate:
 		return "DATE"
 	case compiler.TypeJSON:
@@ -223,7 +227,20 @@ func Type(t compiler.Type) string {
 	return "?"
 }
 
+// precision is the fractional seconds a time type keeps on TiDB: timestamp
+// keeps milliseconds unless given, as the hand-written schemas did; datetime
+// and time keep microseconds, as on PostgreSQL.
+func precision(t compiler.Type) int {
+	if t.Kind == compiler.TypeTimestamp {
+		return t.Arg(0, timestampPrecision)
+	}
+	return t.Arg(0, 6)
+}
+
 var typeNotes = map[compiler.TypeKind]string{
+	compiler.TypeDatetime:  "datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)",
+	compiler.TypeTime:      "time as TIME with a CHECK of PostgreSQL's range, 00:00:00 to 24:00:00 (TiDB's own reaches -838:59:59 to 838:59:59)",
+	compiler.TypeFloat:     "float as FLOAT (4-byte IEEE float)",
 	compiler.TypeUUID:      "uuid as CHAR(36)",
 	compiler.TypeText:      "text as TEXT (at most 65,535 bytes on TiDB)",
 	compiler.TypeBool:      "bool as TINYINT(1)",
@@ -286,6 +303,20 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		lc.Type += " COLLATE " + exactCollation
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
 	}
+	if g := c.Generated; g != nil && g.Expr != nil {
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
+		e, _ := dotAll(g.Expr)
+		lc.GeneratedExpr = sqltext.Expr(syntax{}, e)
+		kind := "STORED"
+		if !g.Stored {
+			kind = "VIRTUAL"
+		}
+		lc.Generated = "AS (" + lc.GeneratedExpr + ") " + kind
+	}
+	if c.OnUpdate && known {
+		lc.OnUpdate = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", precision(typ))
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
@@ -301,8 +332,11 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	}
 	switch d.Kind {
 	case compiler.DefaultNow:
-		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", typ.Arg(0, timestampPrecision))
+		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", precision(typ))
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+	case compiler.DefaultUUID:
+		lc.Default = "(UUID())"
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one")
 	case compiler.DefaultString:
 		lc.Default = String(d.Value)
 	case compiler.DefaultBool:
@@ -1108,6 +1142,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	}
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
+	l.timeRange(t, lt)
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -1138,6 +1173,35 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
+}
+
+// timeRange limits time columns to PostgreSQL's range, 00:00:00 to
+// 24:00:00, by a CHECK: TiDB's TIME takes -838:59:59 to 838:59:59.
+func (l *lowerer) timeRange(t *compiler.Table, lt *sqltext.Table) {
+	action := actionColumns(t)
+	for _, c := range t.Columns {
+		typ, known := effectiveType(c)
+		if !known || typ.Kind != compiler.TypeTime || c.Overrides.Skipped(Name) {
+			continue
+		}
+		if fk, ok := action[c.Name]; ok {
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no CHECK of the time range: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
+			continue
+		}
+		name := l.generatedName(TimeCheckName(t.Name, c.Name), t, c)
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, TimeCheck(c.Name)))
+	}
+}
+
+// TimeCheckName is the name of the CHECK that keeps a time column in
+// PostgreSQL's range.
+func TimeCheckName(table, column string) string {
+	return sqltext.FitName(table+"_"+column+"_time_ck", limits.MaxIdent)
+}
+
+// TimeCheck is the expression of that CHECK.
+func TimeCheck(column string) string {
+	return Ident(column) + " BETWEEN '00:00:00' AND '24:00:00'"
 }
 
 // generatedName fits a name the dialect makes up into TiDB's limit,
