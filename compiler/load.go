@@ -278,12 +278,14 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 		c.Default = l.defaultValue(a)
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "accept"}})
 	}
 	as := content.Attributes["as"]
 	if as != nil {
 		c.Generated = &Generated{Stored: true, Range: as.Expr.Range()}
 	}
+	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil},
+		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)"})
 	if a := content.Attributes["stored"]; a != nil {
 		if as == nil {
 			l.errorf(a.NameRange, "Invalid column", "stored applies to a generated column; give it as = \"...\" or leave stored out.")

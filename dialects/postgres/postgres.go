@@ -251,7 +251,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		}
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides, g.Expr)
 		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr, g.Range)
 		lc.GeneratedExpr = sqltext.Expr(syntaxFor(t, g.Expr), g.Expr)
 		lc.Generated = "GENERATED ALWAYS AS (" + lc.GeneratedExpr + ") STORED"
