@@ -32,12 +32,14 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 			rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
 		}
 	}
-	l := &lowerer{rec: rec}
+	l := &lowerer{rec: rec, schema: s}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
 	rules.Types(s, Name, limits, rec)
+	rules.Limits(s, Name, limits, rec)
 	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
+	rules.Tables(s, Name, limits, sc, rec)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
@@ -156,7 +158,8 @@ func (syntax) JSONType(x string, types []string, not bool) string {
 }
 
 type lowerer struct {
-	rec *sqltext.Recorder
+	rec    *sqltext.Recorder
+	schema *compiler.Schema
 }
 
 // Type returns the PostgreSQL type of a neutral type.
@@ -463,6 +466,9 @@ var actions = map[compiler.Action]string{
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
+	if _, ok := rules.ForeignKeyTarget(l.schema, Name, limits, fk); !ok {
+		l.rec.Errorf(fk.RefRange, "Foreign key without a key on PostgreSQL", "Foreign key %q references (%s) of table %q, but the unique key over these columns is left out of PostgreSQL, which needs one (there is no unique constraint matching given keys). Keep it there, or leave the foreign key out of PostgreSQL too: postgres { skip = true }.", fk.Name, strings.Join(fk.RefColumns, ", "), fk.RefTable)
+	}
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	if a := actions[fk.OnDelete]; a != "" {
 		body += " ON DELETE " + a

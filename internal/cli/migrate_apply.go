@@ -57,6 +57,7 @@ func (a *App) databaseError(err error, rawURL string) error {
 		apply     *migration.ApplyError
 		notClean  *migration.NotCleanError
 		history   *migration.HistoryError
+		edited    *migration.EditedError
 		nonLinear *migrate.HistoryNonLinearError
 		missing   *migrate.MissingMigrationError
 		sum       *migration.SumError
@@ -67,7 +68,7 @@ func (a *App) databaseError(err error, rawURL string) error {
 	switch {
 	case errors.As(err, &sum):
 		return a.migrationError(err)
-	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history),
+	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history), errors.As(err, &edited),
 		errors.As(err, &nonLinear), errors.As(err, &missing), errors.As(err, &precheck), errors.As(err, &dry):
 		return findings{"Error: " + msg}
 	}

@@ -139,6 +139,9 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 	if rerr != nil {
 		return nil, rerr
 	}
+	if err := unchanged(dir, done); err != nil {
+		return nil, err
+	}
 	res := &ApplyResult{From: currentVersion(done)}
 	res.To = res.From
 	for _, f := range pending {
@@ -150,6 +153,44 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 		res.To = f.Version()
 	}
 	return res, nil
+}
+
+// EditedError is a file that the database applied in full and that has
+// changed since (its hash is not the one recorded): the database did not
+// run what the directory now says.
+type EditedError struct {
+	File, Version string
+}
+
+func (e *EditedError) Error() string {
+	return fmt.Sprintf("%s changed after it was applied (version %s): a migration once applied must not change; restore the text that was applied and write the change as a new migration", e.File, e.Version)
+}
+
+// unchanged refuses a directory in which a file applied in full has
+// changed since.
+func unchanged(dir *migrate.LocalDir, done []*migrate.Revision) error {
+	sum, err := dir.Checksum()
+	if err != nil {
+		return err
+	}
+	files, err := dir.Files()
+	if err != nil {
+		return err
+	}
+	byVersion := map[string]migrate.File{}
+	for _, f := range files {
+		byVersion[f.Version()] = f
+	}
+	for _, r := range done {
+		f, ok := byVersion[r.Version]
+		if !ok || r.Applied != r.Total || r.Error != "" || r.Hash == "" {
+			continue
+		}
+		if h, err := sum.SumByName(f.Name()); err == nil && h != r.Hash {
+			return &EditedError{File: filepath.Join(dir.Path(), f.Name()), Version: r.Version}
+		}
+	}
+	return nil
 }
 
 func executorOptions(opts ApplyOptions) []migrate.ExecutorOption {
@@ -279,6 +320,10 @@ func txMode(t Target, f migrate.File) (bool, error) {
 			return false, fmt.Errorf("%s: more than one atlas:txmode directive", f.Name())
 		case len(ds) == 1 && ds[0] == "none":
 			return false, nil
+		case len(ds) == 1 && ds[0] == "file":
+			// Asked for, as rendered data migrations do: the Atlas CLI runs
+			// every file in a transaction unless told otherwise.
+			return true, nil
 		case len(ds) == 1 && ds[0] != "file":
 			return false, fmt.Errorf("%s: atlas:txmode %q: want file or none", f.Name(), ds[0])
 		}
