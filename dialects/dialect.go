@@ -444,6 +444,21 @@ func (r *Rules) Fold(name string) string {
 	return name
 }
 
+// ErrorDetailer is a dialect whose database errors carry more than their
+// message: PostgreSQL's DETAIL (which value collided) and HINT lines.
+type ErrorDetailer interface {
+	// ErrorDetail returns those lines ("DETAIL: ...", "HINT: ..."), or "".
+	ErrorDetail(err error) string
+}
+
+// ErrorDetail is what d adds to a database error err, or "".
+func ErrorDetail(d Dialect, err error) string {
+	if e, ok := d.(ErrorDetailer); ok && err != nil {
+		return e.ErrorDetail(err)
+	}
+	return ""
+}
+
 // DataRenderer is implemented by dialects that render portable data
 // migrations (compiler/expr's data statements).
 type DataRenderer interface {
