@@ -196,12 +196,17 @@ func (a *App) migrationError(err error) error {
 	var (
 		sum   *migration.SumError
 		stale *migration.StaleError
+		raw   *migration.RawError
 	)
 	if errors.As(err, &sum) {
 		return findings{"Error: " + sum.Error()}
 	}
 	if errors.As(err, &stale) {
 		return findings{"Error: " + stale.Error()}
+	}
+	if errors.As(err, &raw) {
+		// A raw block a migration cannot carry, in one env or several.
+		return findings{"Error: " + err.Error()}
 	}
 	return err
 }

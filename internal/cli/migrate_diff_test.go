@@ -116,3 +116,34 @@ func TestMigrateDiffOneEnv(t *testing.T) {
 		t.Errorf("--env tidb wrote %v", ti)
 	}
 }
+
+// TestMigrateDiffRefusesChangedRaw: a raw statement (not a view) that a
+// migration ran and the model then changed is a finding (exit 1) of
+// migrate diff and of --check, naming the block, and nothing is written.
+func TestMigrateDiffRefusesChangedRaw(t *testing.T) {
+	dir := migrateProject(t)
+	withSeq := func(start string) {
+		src := model + "\nraw \"ticket_seq\" {\n  postgres = \"CREATE SEQUENCE ticket_seq START WITH " + start + "\"\n  tidb     = \"CREATE SEQUENCE ticket_seq START WITH " + start + "\"\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	withSeq("1")
+	if r := migrate(t, dir, "diff", "init"); r.code != 0 {
+		t.Fatalf("migrate diff init: exit %d\n%s", r.code, r.stderr)
+	}
+	withSeq("5")
+	before, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql"))
+	for _, args := range [][]string{{"diff", "seq"}, {"diff", "--check"}} {
+		r := migrate(t, dir, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, `raw "ticket_seq" (postgres): its statement changed`) || !strings.Contains(r.stderr, `raw "ticket_seq" (tidb)`) {
+			t.Errorf("migrate %v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if after, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql")); len(after) != len(before) {
+		t.Errorf("files written: %v, before %v", after, before)
+	}
+}
