@@ -12,6 +12,7 @@ package difftest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +24,15 @@ type Model struct {
 	// ExactStrings sets TiDB's exact_strings: without it TiDB ignores
 	// trailing spaces in comparisons, a documented difference.
 	ExactStrings bool
+	// Extensions and Raws are the model's extension and raw blocks; Random
+	// never draws them, the plan oracle does.
+	Extensions []string
+	Raws       []Raw
+}
+
+// Raw is a raw block: a statement per dialect ("" for none).
+type Raw struct {
+	Name, Postgres, TiDB string
 }
 
 // Table is one table of a Model.
@@ -133,6 +143,9 @@ func (m *Model) HCL() string {
 		b.WriteString("}\n\n")
 	}
 	q := func(s string) string { return hclString(s) }
+	for _, e := range m.Extensions {
+		fmt.Fprintf(&b, "extension %s {}\n\n", q(e))
+	}
 	list := func(xs []string) string {
 		qs := make([]string, len(xs))
 		for i, x := range xs {
@@ -203,6 +216,16 @@ func (m *Model) HCL() string {
 		}
 		b.WriteString("}\n\n")
 	}
+	for _, r := range m.Raws {
+		fmt.Fprintf(&b, "raw %s {\n", q(r.Name))
+		if r.Postgres != "" {
+			fmt.Fprintf(&b, "  postgres = %s\n", q(r.Postgres))
+		}
+		if r.TiDB != "" {
+			fmt.Fprintf(&b, "  tidb     = %s\n", q(r.TiDB))
+		}
+		b.WriteString("}\n\n")
+	}
 	return b.String()
 }
 
@@ -242,7 +265,7 @@ func hclString(s string) string {
 
 // Clone returns a deep copy.
 func (m *Model) Clone() *Model {
-	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings}
+	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws)}
 	for _, t := range m.Tables {
 		nt := *t
 		nt.Cols = nil
