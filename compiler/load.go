@@ -278,12 +278,14 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 		c.Default = l.defaultValue(a)
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "accept"}})
 	}
 	as := content.Attributes["as"]
 	if as != nil {
 		c.Generated = &Generated{Stored: true, Range: as.Expr.Range()}
 	}
+	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil},
+		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)"})
 	if a := content.Attributes["stored"]; a != nil {
 		if as == nil {
 			l.errorf(a.NameRange, "Invalid column", "stored applies to a generated column; give it as = \"...\" or leave stored out.")
@@ -403,8 +405,11 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 		c.ExprRange = a.Expr.Range()
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}, {Name: "accept"}})
 	}
+	// Whether the expression holds what is acknowledged depends on the
+	// columns' types, known to the dialect that warns.
+	l.checkAccept("Check", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: true, AcceptStringOrder: true}, nil)
 	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
 		// leaves it out.
@@ -486,7 +491,8 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		opclass = opclass || p.OpClass() != ""
 	}
 	l.checkAccept("Index", idx.Name, idx.Overrides,
-		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass},
+		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass,
+			AcceptCharMatch: true, AcceptStringOrder: true},
 		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)

@@ -97,10 +97,14 @@ const (
 	AcceptOpClass      = "opclass"       // an index part's operator class
 	AcceptIndexMethod  = "index_method"  // an index's using
 	AcceptDeferrable   = "deferrable"    // a foreign key's deferrable
+	// Expressions of a check or index that PostgreSQL and TiDB may evaluate
+	// differently, warned about by PostgreSQL's lowering.
+	AcceptCharMatch   = "char_match"   // LIKE or a regex over a char(n) column
+	AcceptStringOrder = "string_order" // strings ordered by <, >, BETWEEN
 )
 
 // Acceptable lists the values of accept.
-var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable}
+var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable, AcceptCharMatch, AcceptStringOrder}
 
 // NameIn returns the object's name in dialect d: its override's name, else
 // name.

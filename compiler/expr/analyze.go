@@ -34,6 +34,11 @@ func AnalyzeKind(n Node, cols Resolver) (Node, Kind, []*Error) {
 type analyzer struct {
 	cols Resolver
 	errs []*Error
+	// data: the expressions of data statements (stmt.go), whose columns
+	// resolve in sc against cat.
+	data bool
+	cat  Catalog
+	sc   *scope
 }
 
 func (a *analyzer) errorf(n Node, format string, args ...any) {
@@ -88,6 +93,10 @@ func (a *analyzer) rewrite(n Node) Node {
 		}
 	case *Paren:
 		n.X = a.rewrite(n.X)
+	case *Cast:
+		n.X = a.rewrite(n.X)
+	case *InSelect:
+		n.X = a.rewrite(n.X)
 	case *Case:
 		for i := range n.Whens {
 			n.Whens[i].Cond, n.Whens[i].Then = a.rewrite(n.Whens[i].Cond), a.rewrite(n.Whens[i].Then)
@@ -126,6 +135,11 @@ func isText(k Kind) bool { return k == KindString || k == KindUUID }
 func (a *analyzer) kind(n Node) Kind {
 	switch n := n.(type) {
 	case *Column:
+		if a.data {
+			k, _ := a.resolve(n)
+			n.Kind = k
+			return k
+		}
 		k, ok := a.cols(n.Name)
 		if !ok {
 			a.errorf(n, "unknown column %q", n.Name)
@@ -191,6 +205,28 @@ func (a *analyzer) kind(n Node) Kind {
 		return a.binary(n)
 	case *Case:
 		return a.caseKind(n)
+	case *Exists:
+		a.query(n.Sub)
+		return KindBool
+	case *InSelect:
+		x := a.kind(n.X)
+		a.query(n.Sub)
+		if len(n.Sub.Items) != 1 {
+			a.errorf(n.Sub, "the subquery of IN must select one value, not %d", len(n.Sub.Items))
+			return KindBool
+		}
+		if x == KindJSON || n.Sub.Kinds[0] == KindJSON {
+			a.errorf(n, "comparing JSON values is not portable (PostgreSQL and TiDB order and compare JSON differently)")
+		}
+		a.comparable(n.Sub.Items[0], x, n.Sub.Kinds[0], "IN")
+		return KindBool
+	case *Cast:
+		switch k := a.kind(n.X); k {
+		case KindInteger, KindString, KindUUID, KindNull, KindUnknown:
+		default:
+			a.errorf(n, "a cast of %s to text has no portable form: PostgreSQL and TiDB write %s values as different text", k, k)
+		}
+		return KindString
 	}
 	return KindUnknown
 }
@@ -455,6 +491,12 @@ func validClock(s string) bool {
 }
 
 func (a *analyzer) call(n *Call) Kind {
+	if a.data && n.Name == "now" {
+		if len(n.Args) != 0 {
+			a.errorf(n, "now() takes no arguments")
+		}
+		return KindTime
+	}
 	switch n.Name {
 	case "now", "current_timestamp", "random", "gen_random_uuid", "uuid":
 		a.errorf(n, "the function %s() is not allowed here: CHECKs and index expressions must give the same result every time", n.Name)

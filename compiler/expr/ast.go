@@ -51,6 +51,8 @@ type Column struct {
 	pos
 	Name string
 	Kind Kind
+	// Table is the table or alias qualifying the column (data statements).
+	Table string
 }
 
 // LitKind tells which kind of literal a Literal is.
@@ -263,6 +265,10 @@ func Walk(n Node, fn func(Node) bool) {
 			Walk(x, fn)
 		}
 	case *JSONType:
+		Walk(n.X, fn)
+	case *Cast:
+		Walk(n.X, fn)
+	case *InSelect:
 		Walk(n.X, fn)
 	case *Paren:
 		Walk(n.X, fn)
