@@ -532,3 +532,10 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	}
 	lt.After = append(lt.After, onUpdate(t, lt)...)
 }
+
+// Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database
+// may have the extension already (installed by its operators), and the
+// migrations must still apply there.
+func (l *lowerer) Extension(e *compiler.Extension) string {
+	return "CREATE EXTENSION IF NOT EXISTS " + Ident(e.Name)
+}
