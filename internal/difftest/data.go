@@ -37,6 +37,9 @@ type DataStats struct {
 	// while neither wrote a row; UniqueAtCommit: TiDB found a duplicate key
 	// at COMMIT where PostgreSQL found it at the statement.
 	ConstantErrors, UniqueAtCommit int64
+	// CheckOnDuplicate: a row that duplicates a key and breaks a CHECK
+	// failed ON CONFLICT DO NOTHING on PostgreSQL and was skipped on TiDB.
+	CheckOnDuplicate int64
 }
 
 // DataMigrations draws n data migrations over m (a model the compiler
@@ -566,6 +569,15 @@ func runMigration(ctx context.Context, m *Model, pg, ti *sql.Conn, stmts []expr.
 		if _, ins := s.(*expr.Insert); (ins || matched >= 0) && (pc == "data" && te == nil && tn == 0 || tc == "data" && pe == nil && pn == 0) {
 			st.ConstantErrors++
 			return nil, nil // neither database wrote a row
+		}
+		// PostgreSQL checks a row's CHECKs and NOT NULLs before it looks
+		// for a conflict, TiDB's ON DUPLICATE KEY UPDATE only for rows it
+		// inserts: a row that duplicates a key and breaks a CHECK fails on
+		// PostgreSQL, and is skipped on TiDB. A known difference schemagen
+		// does not close yet (docs/data-migrations.md), counted.
+		if ins, ok := s.(*expr.Insert); ok && ins.DoNothing && (pc == "check" || pc == "not-null") && te == nil && tn == 0 {
+			st.CheckOnDuplicate++
+			return nil, nil
 		}
 		// In a transaction TiDB may find a duplicate key only at COMMIT
 		// (the statement passes): the migration fails there, as it fails
