@@ -92,8 +92,10 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
 	rules.Types(s, Name, limits, rec)
+	rules.Limits(s, Name, limits, rec)
 	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
+	rules.Tables(s, Name, limits, sc, rec)
 	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
@@ -512,7 +514,22 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 	// TiDB indexes the referencing columns of a foreign key.
 	l.keyColumns(t, fk.Columns, fk.ColumnRanges, "foreign key", fk.Range)
 	l.fkTypes(t, fk)
-	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
+	cols, refCols := fk.Columns, fk.RefColumns
+	order, ok := rules.ForeignKeyTarget(l.schema, Name, limits, fk)
+	switch {
+	case !ok:
+		l.rec.Errorf(fk.RefRange, "Foreign key without a key on TiDB", "Foreign key %q references (%s) of table %q, but no index of that table on TiDB is led by these columns (error 1822): the unique key over them is left out of TiDB. Keep it there, or leave the foreign key out of TiDB too: tidb { skip = true }.", fk.Name, strings.Join(fk.RefColumns, ", "), fk.RefTable)
+	case order != nil:
+		// TiDB needs an index led by the referenced columns in the key's
+		// order (error 1822); the same pairs in the unique key's order are
+		// the same foreign key.
+		cols, refCols = make([]string, len(order)), make([]string, len(order))
+		for i, j := range order {
+			cols[i], refCols[i] = fk.Columns[j], fk.RefColumns[j]
+		}
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "column pairs in the order of the referenced key (%s): TiDB needs an index led by the referenced columns in the foreign key's order", strings.Join(refCols, ", "))
+	}
+	body := "FOREIGN KEY (" + style.List(cols) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(refCols) + ")"
 	for _, a := range []struct {
 		clause string
 		action compiler.Action
@@ -683,6 +700,13 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		} else if partial {
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
+		} else if p.Expr != nil && idx.Where != nil && arithmetic(p.Expr) {
+			// TiDB drops the predicate but would compute the part for every
+			// row, where its arithmetic can fail (overflow) for a row
+			// PostgreSQL leaves out of the index: computed inside the
+			// predicate only, NULL outside it.
+			part = l.partialColumn(t, idx, i, p)
+			l.rec.Decide(t.Name, object, dialects.Lowered, "key part %d as a VIRTUAL generated column CASE WHEN <predicate> THEN <part> END: its arithmetic is computed only for rows the predicate picks, as on PostgreSQL", i)
 		} else if p.Expr != nil {
 			x = sqltext.Expr(syntax{}, p.Expr)
 			part = "(" + x + ")"
@@ -782,6 +806,11 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 	if p.Expr != nil {
 		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
 		value, typ = sqltext.Expr(syntax{}, p.Expr), l.exactString(generatedType(t, p.Expr))
+		if typ == "" && idx.Where != nil && integerArithmetic(t, p.Expr) {
+			// PostgreSQL computes it in bigint too (int and smallint are
+			// read as bigint in arithmetic), so it overflows alike.
+			typ = "BIGINT"
+		}
 	} else if c := t.Column(p.Column); c != nil {
 		value = Ident(p.Column)
 		if ct, known := effectiveType(c); known {
@@ -789,7 +818,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 		}
 	}
 	if typ == "" {
-		l.rec.Errorf(p.Range, "Partial unique index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps unique index %q there through generated columns, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
+		l.rec.Errorf(p.Range, "Partial index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps partial index %q there through generated columns CASE WHEN <predicate> THEN <part> END, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
 		return ""
 	}
 	where, _ := dotAll(idx.Where)
@@ -1134,6 +1163,22 @@ func integer(t *compiler.Table, n expr.Node) bool {
 		return true
 	}
 	return false
+}
+
+// integerArithmetic reports whether n is +, - or * over integers.
+func integerArithmetic(t *compiler.Table, n expr.Node) bool {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return integerArithmetic(t, n.X)
+	case *expr.Neg:
+		return integerArithmetic(t, n.X)
+	case *expr.Binary:
+		if n.Op == expr.OpAdd || n.Op == expr.OpSub || n.Op == expr.OpMul {
+			return integerArithmetic(t, n.L) && integerArithmetic(t, n.R)
+		}
+		return false
+	}
+	return integer(t, n)
 }
 
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
