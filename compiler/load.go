@@ -109,6 +109,7 @@ func (l *loader) overrideBlocks() []hcl.BlockHeaderSchema {
 var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "table", LabelNames: []string{"name"}},
 	{Type: "raw", LabelNames: []string{"name"}},
+	{Type: "extension", LabelNames: []string{"name"}},
 	{Type: "dialect", LabelNames: []string{"name"}},
 }}
 
@@ -121,6 +122,8 @@ func (l *loader) top(body hcl.Body) {
 			l.table(b)
 		case "raw":
 			l.raw(b)
+		case "extension":
+			l.extension(b)
 		case "dialect":
 			l.dialect(b)
 		}
@@ -140,6 +143,26 @@ func (l *loader) dialect(b *hcl.Block) {
 	attrs, diags := b.Body.JustAttributes()
 	l.diags = append(l.diags, diags...)
 	l.s.Dialect[name] = &DialectSettings{Name: name, Attrs: attrs, Range: b.DefRange}
+}
+
+func (l *loader) extension(b *hcl.Block) {
+	name := b.Labels[0]
+	attrs, diags := b.Body.JustAttributes()
+	l.diags = append(l.diags, diags...)
+	for _, a := range attrs {
+		l.errorf(a.NameRange, "Unsupported argument", "An extension block takes no arguments: extension %q {}.", name)
+	}
+	if strings.TrimSpace(name) == "" {
+		l.errorf(b.LabelRanges[0], "Invalid extension name", "An extension needs a name, such as extension \"vector\" {}.")
+		return
+	}
+	for _, e := range l.s.Extensions {
+		if e.Name == name {
+			l.errorf(b.LabelRanges[0], "Duplicate extension", "The extension %q is already declared at %s.", name, e.Range)
+			return
+		}
+	}
+	l.s.Extensions = append(l.s.Extensions, &Extension{Name: name, Range: b.LabelRanges[0]})
 }
 
 func (l *loader) raw(b *hcl.Block) {
@@ -278,12 +301,14 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 		c.Default = l.defaultValue(a)
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "accept"}})
 	}
 	as := content.Attributes["as"]
 	if as != nil {
 		c.Generated = &Generated{Stored: true, Range: as.Expr.Range()}
 	}
+	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil},
+		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)"})
 	if a := content.Attributes["stored"]; a != nil {
 		if as == nil {
 			l.errorf(a.NameRange, "Invalid column", "stored applies to a generated column; give it as = \"...\" or leave stored out.")
@@ -403,8 +428,11 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 		c.ExprRange = a.Expr.Range()
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}, {Name: "accept"}})
 	}
+	// Whether the expression holds what is acknowledged depends on the
+	// columns' types, known to the dialect that warns.
+	l.checkAccept("Check", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: true, AcceptStringOrder: true}, nil)
 	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
 		// leaves it out.
@@ -486,7 +514,8 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		opclass = opclass || p.OpClass() != ""
 	}
 	l.checkAccept("Index", idx.Name, idx.Overrides,
-		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass},
+		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass,
+			AcceptCharMatch: true, AcceptStringOrder: true},
 		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)

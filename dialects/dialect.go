@@ -113,6 +113,20 @@ type Exprs struct {
 	// RawIndexes are the statements, as the model gives them, of the
 	// indexes the model declares by raw SQL; by index name.
 	RawIndexes map[ObjectName]string
+	// Extensions are the extensions the DDL creates first, by name, in the
+	// model's order.
+	Extensions []string
+	// Raw are the model's raw statements for this dialect, in the model's
+	// order, as the DDL runs them.
+	Raw []RawStmt
+}
+
+// RawStmt is a raw statement of the model in one dialect.
+type RawStmt struct {
+	Name string
+	SQL  string // trimmed, without its final semicolon
+	// BeforeTables: run before the tables (position = "before_tables").
+	BeforeTables bool
 }
 
 // ObjectName names an object of a table.
@@ -317,6 +331,8 @@ const (
 	KindForeignKey ObjectKind = "foreign key"
 	// KindRaw is a raw statement of the model (decisions only).
 	KindRaw ObjectKind = "raw"
+	// KindExtension is an extension of the model (decisions only).
+	KindExtension ObjectKind = "extension"
 )
 
 // Namespace is a set of object kinds whose names must differ from each
@@ -426,6 +442,21 @@ func (r *Rules) Fold(name string) string {
 		return strings.ToLower(name)
 	}
 	return name
+}
+
+// ErrorDetailer is a dialect whose database errors carry more than their
+// message: PostgreSQL's DETAIL (which value collided) and HINT lines.
+type ErrorDetailer interface {
+	// ErrorDetail returns those lines ("DETAIL: ...", "HINT: ..."), or "".
+	ErrorDetail(err error) string
+}
+
+// ErrorDetail is what d adds to a database error err, or "".
+func ErrorDetail(d Dialect, err error) string {
+	if e, ok := d.(ErrorDetailer); ok && err != nil {
+		return e.ErrorDetail(err)
+	}
+	return ""
 }
 
 // DataRenderer is implemented by dialects that render portable data

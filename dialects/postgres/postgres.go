@@ -254,7 +254,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		}
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides, g.Expr)
 		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr, g.Range)
 		lc.GeneratedExpr = sqltext.Expr(syntaxFor(t, g.Expr), g.Expr)
 		lc.Generated = "GENERATED ALWAYS AS (" + lc.GeneratedExpr + ") STORED"
@@ -350,7 +350,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
-	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Expr)
+	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Overrides, c.Expr)
 	rng := c.ExprRange
 	if rng.Empty() {
 		rng = c.Range
@@ -360,9 +360,13 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
-func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, n expr.Node) {
-	l.stringOrder(t, object, n)
-	l.paddedMatch(t, object, n, syntaxFor(t, n))
+func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, ov compiler.Overrides, n expr.Node) {
+	if !ov.Accepts(Name, compiler.AcceptStringOrder) {
+		l.stringOrder(t, object, n)
+	}
+	if !ov.Accepts(Name, compiler.AcceptCharMatch) {
+		l.paddedMatch(t, object, n, syntaxFor(t, n))
+	}
 	if sqltext.UsesAsText(n, expr.KindUUID) {
 		l.rec.Decide(t.Name, object, dialects.Lowered, "uuid read as text (::text) where a string operation applies to it")
 	}
@@ -379,7 +383,7 @@ func (l *lowerer) paddedMatch(t *compiler.Table, object dialects.Object, n expr.
 			return true
 		}
 		if c, ok := b.L.(*expr.Column); ok && sy.chars[Ident(c.Name)] {
-			l.rec.Warnf(t.Range, "Match over char(n)", "The %s of table %q matches char column %q with %s: PostgreSQL matches the value padded with spaces to its length, TiDB without them, so values shorter than the column differ. Use varchar(n) for the column.", object, t.Name, c.Name, b.Op)
+			l.rec.Warnf(t.Range, "Match over char(n)", "The %s of table %q matches char column %q with %s: PostgreSQL matches the value padded with spaces to its length, TiDB without them, so values shorter than the column differ. Use varchar(n) for the column, or acknowledge it: postgres { accept = [%q] } in the %s.", object, t.Name, c.Name, b.Op, compiler.AcceptCharMatch, object.Kind)
 			return false
 		}
 		return true
@@ -453,7 +457,7 @@ func (l *lowerer) stringOrder(t *compiler.Table, object dialects.Object, n expr.
 		return !found
 	})
 	if found {
-		l.rec.Warnf(t.Range, "Strings ordered by collation", "The %s of table %q orders strings (<, >, BETWEEN): PostgreSQL orders them by the database's collation, TiDB by code point. They agree when the PostgreSQL database uses the C or C.UTF-8 collation.", object, t.Name)
+		l.rec.Warnf(t.Range, "Strings ordered by collation", "The %s of table %q orders strings (<, >, BETWEEN): PostgreSQL orders them by the database's collation, TiDB by code point. They agree when the PostgreSQL database uses the C or C.UTF-8 collation (to acknowledge it: postgres { accept = [%q] } in the %s).", object, t.Name, compiler.AcceptStringOrder, object.Kind)
 	}
 }
 
@@ -500,7 +504,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		if p.Expr != nil {
 			x = sqltext.Expr(syntaxFor(t, p.Expr), p.Expr)
 			part = "(" + x + ")"
-			l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
+			l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides, p.Expr)
 			l.paddedLiteral(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr, p.Range)
 		} else {
 			part = Ident(p.Column)
@@ -516,7 +520,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	if idx.Where != nil {
 		li.Where = sqltext.Expr(syntaxFor(t, idx.Where), idx.Where)
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Where)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides, idx.Where)
 		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Where, idx.WhereRange)
 	}
 	return li, true
@@ -527,4 +531,11 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
 	}
 	lt.After = append(lt.After, onUpdate(t, lt)...)
+}
+
+// Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database
+// may have the extension already (installed by its operators), and the
+// migrations must still apply there.
+func (l *lowerer) Extension(e *compiler.Extension) string {
+	return "CREATE EXTENSION IF NOT EXISTS " + Ident(e.Name)
 }

@@ -168,14 +168,15 @@ func (a *App) checkCmd() *cobra.Command {
 the schema diagram docs/erd.md when the project keeps one, and with the
 rendered portable data migrations and their atlas.sum files. Prints a
 minimal unified diff for each stale file and exits 1; also exits 1 on any
-validation error. Writes nothing.
+validation error. Prints the model's warnings, as generate does (--quiet
+hides them). Writes nothing.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := errors.Join(nonEmpty("--out", out), nonEmpty("--erd", erdPath)); err != nil {
 				return usageError{err}
 			}
-			r, paths, err := a.compile(false)
+			r, paths, err := a.compile(true)
 			if err != nil {
 				return err
 			}
@@ -211,7 +212,7 @@ validation error. Writes nothing.
 	cmd.Flags().StringVar(&out, "out", "generated", "directory of the generated files")
 	cmd.Flags().StringVar(&erdPath, "erd", "docs/erd.md", "the schema diagram document, compared when it exists")
 	cmd.Flags().StringVar(&a.migrate.config, "config", atlasconf.DefaultFile, "the project configuration, whose envs' directories hold the rendered data migrations")
-	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print nothing when up to date")
+	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, nothing when up to date")
 	return cmd
 }
 

@@ -51,6 +51,9 @@ type ApplyOptions struct {
 	Progress io.Writer
 	// Notices receives the message that the apply waits for the lock.
 	Notices io.Writer
+	// DryRun changes nothing: the result's Would lists the files and
+	// statements the apply would run, with the pre-checks' findings.
+	DryRun bool
 }
 
 // ApplyResult is what one Apply did.
@@ -60,6 +63,10 @@ type ApplyResult struct {
 	From, To string
 	// Files are the files run to completion, in order.
 	Files []AppliedFile
+	// DryRun tells that nothing ran; Would are the files that would, in
+	// order, and To the version the database would be at.
+	DryRun bool
+	Would  []WouldApply
 }
 
 // AppliedFile is one file run by Apply.
@@ -105,6 +112,9 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 	drv, err := t.Dialect.OpenAtlas(conn)
 	if err != nil {
 		return nil, connError(opts.URL, err)
+	}
+	if opts.DryRun {
+		return dryRun(ctx, conn, t, dir, drv, opts)
 	}
 	unlock, err := lock(ctx, drv, opts)
 	if err != nil {
@@ -410,6 +420,7 @@ func failed(ctx context.Context, conn *sql.Conn, t Target, path string, f migrat
 		Applied:    last.Applied,
 		RolledBack: rolledBack,
 		Hint:       online.ExplainError(t.Dialect, se.Err),
+		Detail:     dialects.ErrorDetail(t.Dialect, se.Err),
 	}
 	if rolledBack {
 		e.Applied = 0
@@ -454,11 +465,18 @@ type ApplyError struct {
 	RecordErr error
 	// Hint is the dialect's advice for the error (a lock timeout), or "".
 	Hint string
+	// Detail is what the database said beyond its message (PostgreSQL's
+	// DETAIL and HINT lines), or "".
+	Detail string
 }
 
 func (e *ApplyError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d: statement %d of %d failed: %v\n\n", e.File, e.Line, e.Stmt, e.Total, e.Err)
+	fmt.Fprintf(&b, "%s:%d: statement %d of %d failed: %v\n", e.File, e.Line, e.Stmt, e.Total, e.Err)
+	if e.Detail != "" {
+		b.WriteString(e.Detail + "\n")
+	}
+	b.WriteString("\n")
 	for _, l := range strings.Split(e.SQL, "\n") {
 		b.WriteString("    " + l + "\n")
 	}
