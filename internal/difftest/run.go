@@ -280,8 +280,13 @@ func classify(err error) string {
 	return "error: " + err.Error()
 }
 
+// querier is a connection or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // rows reads a table's rows as canonical text, sorted.
-func rows(ctx context.Context, conn *sql.Conn, d string, t *Table) ([]string, error) {
+func rows(ctx context.Context, conn querier, d string, t *Table) ([]string, error) {
 	ident := postgres.Ident
 	if d == tidb.Name {
 		ident = tidb.Ident

@@ -657,9 +657,18 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 	}
 }
 
+// typeReader is implemented by dialects that read some types back as
+// another neutral type they render alike (TiDB's DATETIME(6) is timestamp(6)
+// and datetime): SameType reports whether a renders as b does.
+type typeReader interface {
+	SameType(a, b compiler.Type) bool
+}
+
 func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(string, ...any)) {
 	oa, ob := ca.Overrides[da], cb.Overrides[db]
+	tr, _ := dialectByName(db).(typeReader)
 	switch {
+	case oa == nil && ob == nil && tr != nil && tr.SameType(ca.Type, cb.Type):
 	case ob != nil && ob.RawType != "":
 		ca.Overrides[db] = &compiler.Override{Dialect: db, RawType: ob.RawType}
 		if oa == nil || oa.RawType == "" {
@@ -675,6 +684,17 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(
 	}
 	if ca.Null != cb.Null {
 		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
+	}
+	switch ga, gb := ca.Generated, cb.Generated; {
+	case ga != nil && gb != nil && expr.String(ga.Expr) == expr.String(gb.Expr):
+		// A dialect without VIRTUAL columns stores them (PostgreSQL
+		// before 18): one that keeps it VIRTUAL tells the model's intent.
+		ga.Stored = ga.Stored && gb.Stored
+	case ga != nil || gb != nil:
+		say("column %s.%s is generated differently on %s and %s; %s's is kept", table, ca.Name, da, db, da)
+	}
+	if ca.OnUpdate != cb.OnUpdate {
+		say("column %s.%s is set on update on one dialect only; %s's on_update is kept", table, ca.Name, da)
 	}
 	if (ca.Default == nil) != (cb.Default == nil) || ca.Default != nil && *ca.Default != *cb.Default {
 		say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)
