@@ -28,6 +28,7 @@ var columnTypes = []Type{
 	{"decimal", []int{1, 0}}, {"decimal", []int{5, 2}}, {"decimal", []int{65, 30}}, {"decimal", []int{3, 3}},
 	{"timestamp", nil}, {"timestamp", []int{0}}, {"timestamp", []int{6}}, {"date", nil},
 	{"json", nil}, {"bytes", nil},
+	{"float", nil}, {"time", nil}, {"time", []int{0}}, {"datetime", nil}, {"datetime", []int{3}},
 }
 
 // keyTypes may be in a primary key or a foreign key.
@@ -329,6 +330,17 @@ func atomForms(n string, t Type, lit, regex func() string, chars func() int) (go
 	case "date":
 		good = []string{n + " >= '1900-01-01'", n + " < " + lit(), n + " BETWEEN '2000-01-01' AND '2030-12-31'"}
 		wrong = []string{n + " <> '2020-02-30'"}
+	case "datetime":
+		good = []string{n + " > '2000-01-01 00:00:00'", n + " >= " + lit(), n + " < '2020-06-15 10:20:30.5'"}
+		wrong = []string{n + " < '2020-13-01 00:00:00'"}
+	case "time":
+		good = []string{n + " > '08:00:00'", n + " <= " + lit(), n + " BETWEEN '00:00:00' AND '12:30:00'"}
+		wrong = []string{n + " < '25:00:00'", n + " > '-01:00:00'"}
+	case "float":
+		// Literals compare with a 4-byte float differently where they are
+		// not one (0.1): only tests against 0.
+		good = []string{n + " > 0", n + " IS NOT NULL", n + " <= 0"}
+		wrong = []string{n + " = 'x'"}
 	case "json":
 		good = []string{"json_type(" + n + ") = 'object'", "json_type(" + n + ") IN ('array', 'object')",
 			"json_type(" + n + ") <> 'null'", "json_type(" + n + ") NOT IN ('number', 'string')"}
@@ -367,7 +379,7 @@ func actionColumn(t *Table, name string) bool {
 }
 
 // kinds maps neutral type names to their kinds in expressions.
-var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime}
+var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime, "datetime": expr.KindTime, "time": expr.KindClock}
 
 func (g *rnd) boolExpr(t *Table, depth int) string {
 	if depth == 0 || g.chance(0.5) {

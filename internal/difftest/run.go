@@ -354,6 +354,21 @@ func canonical(t Type, s string) string {
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return strconv.FormatFloat(f, 'g', -1, 64)
 		}
+	case "float":
+		if f, err := strconv.ParseFloat(s, 32); err == nil {
+			return strconv.FormatFloat(f, 'g', -1, 32)
+		}
+	case "time":
+		if whole, frac, ok := strings.Cut(s, "."); ok {
+			if frac = strings.TrimRight(frac, "0"); frac == "" {
+				return whole
+			}
+			return whole + "." + frac
+		}
+	case "datetime":
+		if tm, err := time.Parse("2006-01-02 15:04:05.999999999", strings.Replace(strings.TrimSuffix(s, "Z"), "T", " ", 1)); err == nil {
+			return tm.Format("2006-01-02 15:04:05.999999")
+		}
 	case "timestamp":
 		s = strings.TrimSuffix(s, "+00")
 		if tm, err := time.Parse("2006-01-02 15:04:05.999999999", s); err == nil {
