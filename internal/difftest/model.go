@@ -28,6 +28,7 @@ type Model struct {
 // Table is one table of a Model.
 type Table struct {
 	Name    string
+	Comment string
 	Cols    []*Col
 	PK      []string
 	Uniques []Unique
@@ -47,6 +48,8 @@ type Col struct {
 	// Now is set on compiled columns whose default is now(): the databases
 	// take the time at different instants.
 	Now bool
+	// Comment is the column's comment, "" for none.
+	Comment string
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -142,6 +145,9 @@ func (m *Model) HCL() string {
 	}
 	for _, t := range m.Tables {
 		fmt.Fprintf(&b, "table %s {\n", q(t.Name))
+		if t.Comment != "" {
+			fmt.Fprintf(&b, "  comment = %s\n", q(t.Comment))
+		}
 		for _, c := range t.Cols {
 			fmt.Fprintf(&b, "  column %s {\n    type = %s\n", q(c.Name), c.Type)
 			if c.Null {
@@ -149,6 +155,9 @@ func (m *Model) HCL() string {
 			}
 			if c.Default != "" {
 				fmt.Fprintf(&b, "    default = %s\n", c.Default)
+			}
+			if c.Comment != "" {
+				fmt.Fprintf(&b, "    comment = %s\n", q(c.Comment))
 			}
 			b.WriteString(indent(c.Override, "    "))
 			b.WriteString("  }\n")

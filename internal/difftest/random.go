@@ -118,7 +118,27 @@ func (g *rnd) Model() *Model {
 		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
 		m.Tables = append(m.Tables, t)
 	}
+	g.comments(m)
 	return m
+}
+
+// comments are texts that quote and escape differently in each dialect's
+// SQL: both quotes, a backslash, comment markers, a line break.
+var comments = []string{`say "hi"`, `it's`, `a \ b`, `-- not a comment`, `# nor this`, `/* x */`, "two\nlines", `"`, `ünï`}
+
+// comments puts comments on some tables and columns (drawn last, so that the
+// rest of a seed's model is what it was before comments were drawn).
+func (g *rnd) comments(m *Model) {
+	for _, t := range m.Tables {
+		if g.chance(0.2) {
+			t.Comment = pick(g, comments)
+		}
+		for _, c := range t.Cols {
+			if g.chance(0.15) {
+				c.Comment = pick(g, comments)
+			}
+		}
+	}
 }
 
 // action draws a referential action, mostly one the model can have.

@@ -54,6 +54,22 @@ func writeOnline(p *Planned, version, name string) (string, error) {
 	return filepath.Join(p.Dir.Path(), file), nil
 }
 
+// OnlinePart reports whether files[i] is the online file of the migration
+// before it (NAME_online, written with the next second's version): with it,
+// one migration.
+func OnlinePart(files []migrate.File, i int) bool {
+	if i == 0 {
+		return false
+	}
+	f, prev := files[i], files[i-1]
+	if f.Desc() != prev.Desc()+"_online" {
+		return false
+	}
+	v, err1 := time.Parse(versionLayout, f.Version())
+	pv, err2 := time.Parse(versionLayout, prev.Version())
+	return err1 == nil && err2 == nil && v.Sub(pv) == time.Second
+}
+
 // prepareFile readies the session conn for a file about to run: when an
 // earlier apply stopped in it, the dialect removes what an interrupted
 // statement left (an invalid index) and restores the session settings of
