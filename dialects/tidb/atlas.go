@@ -129,8 +129,46 @@ func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
 }
 
 // UnmarshalState implements dialects.Dialect.
+//
+// Atlas's HCL leaves out a table's charset and collation where they are the
+// schema's: they are set again, since a statement planned from the table
+// writes a column's collation only where it differs from its table's (a
+// fix would otherwise reset exact_strings' collation to the default).
 func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
-	return sqltext.UnmarshalState(b, mysql.EvalHCLBytes)
+	s, err := sqltext.UnmarshalState(b, mysql.EvalHCLBytes)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		charset schema.Charset
+		coll    schema.Collation
+	)
+	for _, a := range s.Attrs {
+		switch a := a.(type) {
+		case *schema.Charset:
+			charset = *a
+		case *schema.Collation:
+			coll = *a
+		}
+	}
+	for _, t := range s.Tables {
+		hasCharset, hasColl := false, false
+		for _, a := range t.Attrs {
+			switch a.(type) {
+			case *schema.Charset:
+				hasCharset = true
+			case *schema.Collation:
+				hasColl = true
+			}
+		}
+		if !hasCharset && charset.V != "" {
+			t.Attrs = append(t.Attrs, &schema.Charset{V: charset.V})
+		}
+		if !hasColl && coll.V != "" {
+			t.Attrs = append(t.Attrs, &schema.Collation{V: coll.V})
+		}
+	}
+	return s, nil
 }
 
 // Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
