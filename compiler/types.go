@@ -58,7 +58,7 @@ var types = map[TypeKind]typeInfo{
 	TypeDate:      {"date", 0, 0, expr.KindDate},
 	TypeJSON:      {"json", 0, 0, expr.KindJSON},
 	TypeBytes:     {"bytes", 0, 0, expr.KindBytes},
-	TypeVector:    {"vector", 1, 0, expr.KindVector},
+	TypeVector:    {"vector", 0, 1, expr.KindVector},
 }
 
 var typeByName = func() map[string]TypeKind {
@@ -73,7 +73,8 @@ var typeByName = func() map[string]TypeKind {
 type Type struct {
 	Kind TypeKind
 	// Args are the type's arguments: length for varchar and char, precision
-	// and scale for decimal, fractional seconds for timestamp, dimensions for vector.
+	// and scale for decimal, fractional seconds for timestamp, dimensions for vector (none: a
+	// vector of any dimension, as products with several embedding models keep).
 	Args []int
 }
 
@@ -227,7 +228,7 @@ func (t Type) check() string {
 			return "The fractional seconds precision of timestamp must be between 0 and 6."
 		}
 	case TypeVector:
-		if t.Args[0] < 1 || t.Args[0] > 16000 {
+		if len(t.Args) == 1 && (t.Args[0] < 1 || t.Args[0] > 16000) {
 			return "The dimension of vector must be between 1 and 16000."
 		}
 	}

@@ -194,6 +194,9 @@ func Type(t compiler.Type) string {
 	case compiler.TypeBytes:
 		return "BYTEA"
 	case compiler.TypeVector:
+		if len(t.Args) == 0 {
+			return "vector"
+		}
 		return fmt.Sprintf("vector(%d)", t.Args[0])
 	}
 	return "?"

@@ -215,6 +215,9 @@ func Type(t compiler.Type) string {
 	case compiler.TypeBytes:
 		return "LONGBLOB"
 	case compiler.TypeVector:
+		if len(t.Args) == 0 {
+			return "VECTOR"
+		}
 		return fmt.Sprintf("VECTOR(%d)", t.Args[0])
 	}
 	return "?"
