@@ -334,44 +334,87 @@ func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 
 // Resume implements dialects.Online: a CREATE INDEX CONCURRENTLY killed
 // mid-way leaves an invalid index of its name, which makes the statement
-// fail when run again: it is dropped. The SET statements skipped (the
+// fail when run again: it is dropped. One that the server finished although
+// its apply was interrupted left a valid index: when it is the first
+// statement to run, it counts as finished. The SET statements skipped (the
 // file's lock_timeout) are run again on the new session.
-func (Dialect) Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) error {
+func (Dialect) Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) (int, error) {
 	for _, s := range skipped {
 		if w := words(s); len(w) > 0 && (w[0].Text == "SET" || w[0].Text == "RESET") {
 			if _, err := conn.ExecContext(ctx, s); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	for _, s := range todo {
+	finished := 0
+	for i, s := range todo {
 		name, ok := concurrentIndexName(s)
 		if !ok {
 			continue
 		}
-		var invalid bool
-		rows, err := conn.QueryContext(ctx, `SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
+		valid, found, err := indexValid(ctx, conn, name)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		for rows.Next() {
-			if err := rows.Scan(&invalid); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if invalid {
+		switch {
+		case found && valid && i == 0:
+			finished = 1
+		case found && !valid:
 			if _, err := conn.ExecContext(ctx, "DROP INDEX CONCURRENTLY IF EXISTS "+ident(name)); err != nil {
-				return fmt.Errorf("dropping the invalid index %s an interrupted CREATE INDEX CONCURRENTLY left: %w", name, err)
+				return 0, fmt.Errorf("dropping the invalid index %s an interrupted CREATE INDEX CONCURRENTLY left: %w", name, err)
 			}
 		}
 	}
-	return nil
+	return finished, nil
+}
+
+// indexValid reads whether the index of the current schema named name
+// exists, and whether it is valid.
+func indexValid(ctx context.Context, conn schema.ExecQuerier, name string) (valid, found bool, err error) {
+	rows, err := conn.QueryContext(ctx, `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
+	if err != nil {
+		return false, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(&valid); err != nil {
+			return false, false, err
+		}
+		found = true
+	}
+	return valid, found, rows.Err()
+}
+
+// SessionID implements dialects.Sessions.
+func (Dialect) SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT pg_backend_pid()")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var id int64
+	if !rows.Next() {
+		return 0, errors.New("pg_backend_pid(): no row")
+	}
+	if err := rows.Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, rows.Err()
+}
+
+// CancelStatement implements dialects.Sessions: pg_cancel_backend. A
+// transaction the statement ran in is aborted, and rolled back by its
+// session.
+func (Dialect) CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, "SELECT pg_cancel_backend($1)", id)
+	return err
+}
+
+// EndSession implements dialects.Sessions: pg_terminate_backend.
+func (Dialect) EndSession(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, "SELECT pg_terminate_backend($1)", id)
+	return err
 }
 
 // concurrentIndexName is the name of the index a CREATE INDEX CONCURRENTLY

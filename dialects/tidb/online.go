@@ -279,8 +279,44 @@ func (Dialect) Prechecks(ctx context.Context, conn schema.ExecQuerier, queries [
 
 // Resume implements dialects.Online. A TiDB DDL statement that fails
 // leaves nothing behind; one whose session is killed goes on as a DDL job
-// on the server, which this does not wait for (not handled yet).
-func (Dialect) Resume(context.Context, schema.ExecQuerier, []string, []string) error { return nil }
+// on the server, which this does not wait for (Unfinished lists it).
+func (Dialect) Resume(context.Context, schema.ExecQuerier, []string, []string) (int, error) {
+	return 0, nil
+}
+
+// SessionID implements dialects.Sessions.
+func (Dialect) SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, error) {
+	return sessionID(ctx, conn, "SELECT CONNECTION_ID()")
+}
+
+// CancelStatement implements dialects.Sessions: KILL QUERY stops the
+// statement; a DDL statement's job is cancelled with it.
+func (Dialect) CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id))
+	return err
+}
+
+// EndSession implements dialects.Sessions.
+func (Dialect) EndSession(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, fmt.Sprintf("KILL %d", id))
+	return err
+}
+
+func sessionID(ctx context.Context, conn schema.ExecQuerier, query string) (int64, error) {
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var id int64
+	if !rows.Next() {
+		return 0, fmt.Errorf("%s: no row", query)
+	}
+	if err := rows.Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, rows.Err()
+}
 
 // Unfinished implements dialects.Online: the DDL jobs of the database that
 // have not finished (a statement whose session was killed goes on as one).

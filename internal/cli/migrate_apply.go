@@ -59,12 +59,13 @@ func (a *App) databaseError(err error, rawURL string) error {
 		nonLinear *migrate.HistoryNonLinearError
 		missing   *migrate.MissingMigrationError
 		sum       *migration.SumError
+		intr      *migration.InterruptedError
 	)
 	msg := redact.Secrets(err.Error(), redact.Password(rawURL))
 	switch {
 	case errors.As(err, &sum):
 		return a.migrationError(err)
-	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history),
+	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history), errors.As(err, &intr),
 		errors.As(err, &nonLinear), errors.As(err, &missing):
 		return findings{"Error: " + msg}
 	}
@@ -104,6 +105,13 @@ records every statement applied, and after a failure the next apply resumes at
 the failed statement. Either way the file, line, statement and error are
 printed; fix the cause (data, or a statement not yet applied, then
 ` + "`schemagen migrate hash`" + `) and apply again.
+
+Ctrl-C (SIGINT) or SIGTERM cancels the running statement on the server (it
+does not go on running there after schemagen exits), waits for the server to
+stop it and records exactly what ran; the next apply resumes there. An index
+that PostgreSQL built CONCURRENTLY to the end although its apply stopped is
+recorded as applied; an invalid one that a cancelled build left is dropped
+and built again.
 
 On a database that has tables but no revisions, the first apply needs
 --baseline VERSION (the files up to VERSION are recorded as applied without
