@@ -373,14 +373,14 @@ func failed(ctx context.Context, conn *sql.Conn, t Target, path string, f migrat
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	e := &ApplyError{
-		File:       path,
-		Version:    f.Version(),
-		Stmt:       last.Applied + 1,
-		Total:      last.Total,
-		Line:       lineOf(f.Bytes(), se.Stmt.Pos),
-		SQL:        se.Stmt.Text,
-		Err:        se.Err,
-		Applied:    last.Applied,
+		File:        path,
+		Version:     f.Version(),
+		Stmt:        last.Applied + 1,
+		Total:       last.Total,
+		Line:        lineOf(f.Bytes(), se.Stmt.Pos),
+		SQL:         se.Stmt.Text,
+		Err:         se.Err,
+		Applied:     last.Applied,
 		RolledBack:  rolledBack,
 		Hint:        online.ExplainError(t.Dialect, se.Err),
 		Interrupted: interrupted(se.Err),
