@@ -207,3 +207,79 @@ func TestResumeIndexFinishedAfterAll(t *testing.T) {
 		t.Errorf("a statement that failed of its own: %v", err)
 	}
 }
+
+// TestInterruptCancelsOnServerTiDB: an interrupt during a long UPDATE on
+// TiDB kills the query on the server (KILL QUERY) before Apply returns; the
+// revision records the statements before it, and the next apply resumes at
+// the UPDATE.
+func TestInterruptCancelsOnServerTiDB(t *testing.T) {
+	t.Parallel()
+	const init = "CREATE TABLE `big` (`id` int NOT NULL, `s` int NOT NULL, PRIMARY KEY (`id`));\n"
+	// 300 rows, 10 ms each: three seconds.
+	const update = "INSERT INTO `big` WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 300) SELECT n, n FROM g;\n" +
+		"UPDATE `big` SET `s` = `s` + 1 + SLEEP(0.01);\n"
+	dir := migrationDir(t, migFile{"20260101000001_init.sql", init}, migFile{"20260101000002_update.sql", update})
+	tg := applyTarget("tidb", dir)
+	db := dbtest.TiDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: time.Minute})
+		done <- err
+	}()
+	running := func() int {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM information_schema.processlist WHERE db = DATABASE() AND info LIKE 'UPDATE%' AND time >= 1").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	deadline := time.Now().Add(time.Minute)
+	for running() == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the apply ended before the UPDATE ran a second: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the UPDATE never ran")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	err := <-done
+	var n int
+	if qerr := db.QueryRow("SELECT count(*) FROM information_schema.processlist WHERE db = DATABASE() AND info LIKE 'UPDATE%'").Scan(&n); qerr != nil {
+		t.Fatal(qerr)
+	}
+	if n != 0 {
+		t.Errorf("the UPDATE goes on on the server after the apply returned")
+	}
+	var ae *migration.ApplyError
+	if !errors.As(err, &ae) || !ae.Interrupted || ae.Stmt != 2 || ae.Applied != 1 {
+		t.Fatalf("interrupted update: %v", err)
+	}
+	t.Logf("interrupted: %v", err)
+	if r := revision(t, db.DB, tg, "20260101000002"); r.Applied != 1 || !strings.HasPrefix(r.Error, "interrupted: ") {
+		t.Errorf("revision of the interrupted file: applied %d, error %q", r.Applied, r.Error)
+	}
+	var changed int
+	if err := db.QueryRow("SELECT count(*) FROM big WHERE s <> id").Scan(&changed); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rows the killed UPDATE changed: %d (TiDB's statement is atomic: want 0)", changed)
+	if changed != 0 {
+		t.Errorf("the killed UPDATE changed %d rows", changed)
+	}
+	res, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, LockTimeout: time.Minute})
+	if err != nil {
+		t.Fatalf("the apply after the interrupt: %v", err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Resumed != 1 || res.Files[0].Stmts != 1 {
+		t.Errorf("resumed: %+v", res.Files)
+	}
+	if err := db.QueryRow("SELECT count(*) FROM big WHERE s <> id + 1").Scan(&changed); err != nil || changed != 0 {
+		t.Errorf("rows the UPDATE did not change once: %d (%v)", changed, err)
+	}
+}
