@@ -30,6 +30,8 @@ type Table struct {
 	Constraints []Constraint
 	Comment     string
 	Indexes     []*Index
+	// After are statements that follow the table's (a trigger).
+	After []string
 }
 
 // Column is a lowered column.
@@ -39,6 +41,11 @@ type Column struct {
 	NotNull bool
 	Default string
 	Comment string
+	// Generated is the clause that makes the column generated, after its
+	// type (GENERATED ALWAYS AS (...) STORED); GeneratedExpr its expression.
+	Generated, GeneratedExpr string
+	// OnUpdate is the value an UPDATE sets the column to (ON UPDATE ...).
+	OnUpdate string
 }
 
 // ConstraintKind is what a table constraint is, in the order a table's
@@ -119,11 +126,17 @@ func (sc *Script) Write(st Style) []byte {
 		var lines []string
 		for _, c := range t.Columns {
 			line := "  " + st.Ident(c.Name) + " " + c.Type
+			if c.Generated != "" {
+				line += " " + c.Generated
+			}
 			if c.NotNull {
 				line += " NOT NULL"
 			}
 			if c.Default != "" {
 				line += " DEFAULT " + c.Default
+			}
+			if c.OnUpdate != "" {
+				line += " ON UPDATE " + c.OnUpdate
 			}
 			if c.Comment != "" && st.InlineComments {
 				line += " COMMENT " + st.String(c.Comment)
@@ -179,6 +192,9 @@ func (sc *Script) Write(st Style) []byte {
 				}
 				b.WriteString(";\n")
 			}
+		}
+		for _, stmt := range t.After {
+			b.WriteString(strings.TrimRight(stmt, ";\n") + ";\n")
 		}
 	}
 	if len(sc.Deferred) > 0 {
