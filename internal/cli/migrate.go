@@ -206,6 +206,10 @@ func (a *App) migrationError(err error) error {
 	if errors.As(err, &stale) {
 		return findings{"Error: " + stale.Error()}
 	}
+	var replay *migration.ReplayError
+	if errors.As(err, &replay) {
+		return findings{"Error: " + replay.Error()}
+	}
 	return err
 }
 

@@ -240,6 +240,10 @@ func DirState(ctx context.Context, dev *scratch.Dev, t Target, dirPath string, f
 			sources[i] = filepath.Join(dirPath, f.Name())
 		}
 		if err := scratch.Replay(ctx, drv, files, sources); err != nil {
+			var ee *scratch.ExecError
+			if errors.As(err, &ee) {
+				return ReplayFailure(t.Env.Name, err)
+			}
 			return fmt.Errorf("replaying the migration directory: %w", err)
 		}
 		return nil
