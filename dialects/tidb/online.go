@@ -300,7 +300,8 @@ func (Dialect) SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, e
 }
 
 // CancelStatement implements dialects.Sessions: KILL QUERY stops the
-// statement; a DDL statement's job is cancelled with it.
+// statement. A DDL job that goes on without its session is listed by
+// Unfinished (migrate status).
 func (Dialect) CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error {
 	_, err := other.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id))
 	return err
