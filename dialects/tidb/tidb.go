@@ -1105,6 +1105,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	}
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
+	l.identity(t, lt)
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -1165,4 +1166,26 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 		l.rec.Errorf(c.Range, "Name clash", "uuid_check adds a CHECK named %q to %s.%s, but the model already uses that name; rename the model's object.", name, t.Name, c.Name)
 	}
 	return name
+}
+
+// identity lowers an identity column to AUTO_INCREMENT, with AUTO_ID_CACHE
+// 1: TiDB otherwise hands each server a batch of ids, so that ids are not
+// given in the order of the INSERTs, nor one after another.
+func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
+	for _, c := range t.Columns {
+		id := c.Identity
+		if id == nil || c.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, lc := range lt.Columns {
+			if lc.Name == c.Name {
+				lc.Clause = "AUTO_INCREMENT"
+			}
+		}
+		if id.Start != 1 {
+			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
+		}
+		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it")
+	}
 }

@@ -47,6 +47,10 @@ type Col struct {
 	// Now is set on compiled columns whose default is now(): the databases
 	// take the time at different instants.
 	Now bool
+	// Identity numbers the rows from IdentityStart (an identity block);
+	// statements leave the column out (see docs/semantics.md).
+	Identity      bool
+	IdentityStart int64
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -149,6 +153,12 @@ func (m *Model) HCL() string {
 			}
 			if c.Default != "" {
 				fmt.Fprintf(&b, "    default = %s\n", c.Default)
+			}
+			switch {
+			case c.Identity && c.IdentityStart > 1:
+				fmt.Fprintf(&b, "    identity {\n      start = %d\n    }\n", c.IdentityStart)
+			case c.Identity:
+				b.WriteString("    identity {}\n")
 			}
 			b.WriteString(indent(c.Override, "    "))
 			b.WriteString("  }\n")

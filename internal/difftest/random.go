@@ -116,9 +116,39 @@ func (g *rnd) Model() *Model {
 		}
 		t.Uniques = slices.DeleteFunc(t.Uniques, func(u Unique) bool { return now(u.Cols) })
 		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
+		g.identity(t)
 		m.Tables = append(m.Tables, t)
 	}
 	return m
+}
+
+// identity now and then makes an integer column the database numbers: the
+// first key column, else another, perhaps from a start; rarely one the
+// compiler must refuse (a nullable or text column, a second identity).
+func (g *rnd) identity(t *Table) {
+	if !g.chance(0.2) {
+		return
+	}
+	c := t.Cols[0]
+	if g.chance(0.3) {
+		c = pick(g, t.Cols)
+	}
+	integer := slices.Contains([]string{"smallint", "int", "bigint"}, c.Type.Name)
+	if (!integer || c.Null || c.Default != "") && !g.chance(0.1) {
+		return
+	}
+	c.Identity = true
+	if g.chance(0.3) {
+		c.IdentityStart = pick(g, []int64{2, 100, 32767, 32768, 2147483647, 9223372036854775807})
+	}
+	if g.chance(0.03) {
+		for _, o := range t.Cols {
+			if o != c && slices.Contains([]string{"smallint", "int", "bigint"}, o.Type.Name) {
+				o.Identity = true
+				break
+			}
+		}
+	}
 }
 
 // action draws a referential action, mostly one the model can have.

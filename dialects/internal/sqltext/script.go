@@ -30,6 +30,8 @@ type Table struct {
 	Constraints []Constraint
 	Comment     string
 	Indexes     []*Index
+	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
+	Options []string
 }
 
 // Column is a lowered column.
@@ -39,6 +41,8 @@ type Column struct {
 	NotNull bool
 	Default string
 	Comment string
+	// Clause follows the column's default (an identity).
+	Clause string
 }
 
 // ConstraintKind is what a table constraint is, in the order a table's
@@ -125,6 +129,9 @@ func (sc *Script) Write(st Style) []byte {
 			if c.Default != "" {
 				line += " DEFAULT " + c.Default
 			}
+			if c.Clause != "" {
+				line += " " + c.Clause
+			}
 			if c.Comment != "" && st.InlineComments {
 				line += " COMMENT " + st.String(c.Comment)
 			}
@@ -145,6 +152,9 @@ func (sc *Script) Write(st Style) []byte {
 		}
 		b.WriteString(strings.Join(lines, ",\n"))
 		b.WriteString("\n)")
+		for _, o := range t.Options {
+			b.WriteString(" " + o)
+		}
 		if t.Comment != "" && st.InlineComments {
 			b.WriteString(" COMMENT = " + st.String(t.Comment))
 		}
