@@ -159,16 +159,27 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		return nil, nil, err
 	}
 	drv := current.Driver
+	var renames []schema.Change
+	if p.exprs != nil {
+		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(t.Dialect))
+	}
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
 		return nil, nil, err
 	}
+	changes = withRenames(renames, changes)
 	if len(changes) == 0 {
 		return nil, nil, nil
 	}
 	return planExprs(p.exprs, t.Dialect, name, changes, desired.Schema, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
 		return planChanges(ctx, t, drv, name, changes, opts)
 	})
+}
+
+// foldsCase reports whether d compares names without letter case.
+func foldsCase(d dialects.Dialect) bool {
+	rb, ok := d.(dialects.RuleBook)
+	return ok && rb.Rules().FoldCase
 }
 
 // PlanWithExprs plans changes into to (the state the changes point into,

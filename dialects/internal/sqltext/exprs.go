@@ -22,6 +22,7 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
+		Renames:    sc.Renames,
 	}
 	for _, t := range sc.Tables {
 		for _, c := range t.Columns {

@@ -165,7 +165,28 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		sc.Tables = append(sc.Tables, lt)
 	}
 	rec.about = nil
+	sc.Renames = renames(s, d)
 	return sc
+}
+
+// renames lists the renames the model asks for in dialect d: tables, then
+// columns.
+func renames(s *compiler.Schema, d string) []dialects.Rename {
+	var out, cols []dialects.Rename
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		if t.RenamedFrom != "" && t.RenamedFrom != t.Name {
+			out = append(out, dialects.Rename{FromTable: t.RenamedFrom, ToTable: t.Name})
+		}
+		for _, c := range t.Columns {
+			if c.RenamedFrom != "" && c.RenamedFrom != c.Name && !c.Overrides.Skipped(d) {
+				cols = append(cols, dialects.Rename{ToTable: t.Name, FromColumn: c.RenamedFrom, ToColumn: c.Name})
+			}
+		}
+	}
+	return append(out, cols...)
 }
 
 // checkSkippedColumns reports objects of the dialect that use a column the

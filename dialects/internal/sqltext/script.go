@@ -2,6 +2,8 @@ package sqltext
 
 import (
 	"strings"
+
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // Script is a lowered schema: SQL fragments in the order they are written.
@@ -13,6 +15,8 @@ type Script struct {
 	// Deferred foreign keys close cycles; they are added after all tables.
 	Deferred []*Deferred
 	After    []Raw
+	// Renames are what the model renames (renamed_from).
+	Renames []dialects.Rename
 }
 
 // Raw is a statement taken as written from the model.
