@@ -123,6 +123,8 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			switch d.Kind {
 			case DefaultNow:
 				cb.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("now"))
+			case DefaultUUID:
+				cb.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("uuid"))
 			case DefaultString:
 				cb.SetAttributeValue("default", cty.StringVal(d.Value))
 			case DefaultBool:
@@ -133,6 +135,19 @@ func writeTable(body *hclwrite.Body, t *Table) {
 					cb.SetAttributeValue("default", cty.NumberVal(n))
 				}
 			}
+		}
+		if g := c.Generated; g != nil {
+			src := g.Source
+			if g.Expr != nil {
+				src = expr.String(g.Expr)
+			}
+			cb.SetAttributeValue("as", cty.StringVal(src))
+			if !g.Stored {
+				cb.SetAttributeValue("stored", cty.False)
+			}
+		}
+		if c.OnUpdate {
+			cb.SetAttributeRaw("on_update", hclwrite.TokensForFunctionCall("now"))
 		}
 		if c.Comment != "" {
 			cb.SetAttributeValue("comment", cty.StringVal(c.Comment))

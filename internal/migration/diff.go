@@ -122,10 +122,26 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := joinDistinct(errs...); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// joinDistinct joins errs, leaving out those whose message an earlier one
+// has: work done concurrently on one dev server fails alike, and the user
+// should read the cause once.
+func joinDistinct(errs ...error) error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		if err == nil || seen[err.Error()] {
+			continue
+		}
+		seen[err.Error()] = true
+		out = append(out, err)
+	}
+	return errors.Join(out...)
 }
 
 // planTarget diffs what the database reports for the replayed directory
@@ -155,7 +171,7 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files) })
 	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src) })
 	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
+	if err := joinDistinct(errs[:]...); err != nil {
 		return nil, nil, err
 	}
 	drv := current.Driver

@@ -19,6 +19,7 @@ func (sc *Script) Exprs() *dialects.Exprs {
 	x := &dialects.Exprs{
 		Checks:     map[dialects.ObjectName]string{},
 		Defaults:   map[dialects.ObjectName]string{},
+		Generated:  map[dialects.ObjectName]string{},
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
@@ -28,6 +29,9 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		for _, c := range t.Columns {
 			if c.Default != "" {
 				x.Defaults[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.Default
+			}
+			if c.GeneratedExpr != "" {
+				x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.GeneratedExpr
 			}
 		}
 		for _, c := range t.Constraints {
@@ -83,6 +87,13 @@ func UseExprs(s *schema.Schema, x *dialects.Exprs, u Using) {
 		for _, c := range t.Columns {
 			if d, ok := x.Defaults[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok && c.Default != nil {
 				c.Default = u.Default(c.Default, d)
+			}
+			if g, ok := x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok {
+				for _, a := range c.Attrs {
+					if ge, ok := a.(*schema.GeneratedExpr); ok {
+						ge.Expr = g
+					}
+				}
 			}
 		}
 		for _, idx := range t.Indexes {

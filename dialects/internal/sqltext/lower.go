@@ -34,6 +34,10 @@ type Recorder struct {
 	about *compiler.Subject
 }
 
+// About makes the object of table of kind and name the subject of the
+// errors that follow (a dialect's checks in Finish).
+func (r *Recorder) About(table, kind, name string) { r.setAbout(table, kind, name) }
+
 func (r *Recorder) setAbout(table, kind, name string) {
 	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
 }

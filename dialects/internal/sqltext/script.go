@@ -36,6 +36,8 @@ type Table struct {
 	Indexes     []*Index
 	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
 	Options []string
+	// After are statements that follow the table's (a trigger).
+	After []string
 }
 
 // Column is a lowered column.
@@ -47,6 +49,11 @@ type Column struct {
 	Comment string
 	// Clause follows the column's default (an identity).
 	Clause string
+	// Generated is the clause that makes the column generated, after its
+	// type (GENERATED ALWAYS AS (...) STORED); GeneratedExpr its expression.
+	Generated, GeneratedExpr string
+	// OnUpdate is the value an UPDATE sets the column to (ON UPDATE ...).
+	OnUpdate string
 }
 
 // ConstraintKind is what a table constraint is, in the order a table's
@@ -127,6 +134,9 @@ func (sc *Script) Write(st Style) []byte {
 		var lines []string
 		for _, c := range t.Columns {
 			line := "  " + st.Ident(c.Name) + " " + c.Type
+			if c.Generated != "" {
+				line += " " + c.Generated
+			}
 			if c.NotNull {
 				line += " NOT NULL"
 			}
@@ -135,6 +145,9 @@ func (sc *Script) Write(st Style) []byte {
 			}
 			if c.Clause != "" {
 				line += " " + c.Clause
+			}
+			if c.OnUpdate != "" {
+				line += " ON UPDATE " + c.OnUpdate
 			}
 			if c.Comment != "" && st.InlineComments {
 				line += " COMMENT " + st.String(c.Comment)
@@ -193,6 +206,9 @@ func (sc *Script) Write(st Style) []byte {
 				}
 				b.WriteString(";\n")
 			}
+		}
+		for _, stmt := range t.After {
+			b.WriteString(strings.TrimRight(stmt, ";\n") + ";\n")
 		}
 	}
 	if len(sc.Deferred) > 0 {
