@@ -109,6 +109,7 @@ func (l *loader) overrideBlocks() []hcl.BlockHeaderSchema {
 var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "table", LabelNames: []string{"name"}},
 	{Type: "raw", LabelNames: []string{"name"}},
+	{Type: "extension", LabelNames: []string{"name"}},
 	{Type: "dialect", LabelNames: []string{"name"}},
 }}
 
@@ -121,6 +122,8 @@ func (l *loader) top(body hcl.Body) {
 			l.table(b)
 		case "raw":
 			l.raw(b)
+		case "extension":
+			l.extension(b)
 		case "dialect":
 			l.dialect(b)
 		}
@@ -140,6 +143,26 @@ func (l *loader) dialect(b *hcl.Block) {
 	attrs, diags := b.Body.JustAttributes()
 	l.diags = append(l.diags, diags...)
 	l.s.Dialect[name] = &DialectSettings{Name: name, Attrs: attrs, Range: b.DefRange}
+}
+
+func (l *loader) extension(b *hcl.Block) {
+	name := b.Labels[0]
+	attrs, diags := b.Body.JustAttributes()
+	l.diags = append(l.diags, diags...)
+	for _, a := range attrs {
+		l.errorf(a.NameRange, "Unsupported argument", "An extension block takes no arguments: extension %q {}.", name)
+	}
+	if strings.TrimSpace(name) == "" {
+		l.errorf(b.LabelRanges[0], "Invalid extension name", "An extension needs a name, such as extension \"vector\" {}.")
+		return
+	}
+	for _, e := range l.s.Extensions {
+		if e.Name == name {
+			l.errorf(b.LabelRanges[0], "Duplicate extension", "The extension %q is already declared at %s.", name, e.Range)
+			return
+		}
+	}
+	l.s.Extensions = append(l.s.Extensions, &Extension{Name: name, Range: b.LabelRanges[0]})
 }
 
 func (l *loader) raw(b *hcl.Block) {

@@ -14,8 +14,11 @@ import (
 
 // Schema is the neutral model of one schema.hcl (or several files).
 type Schema struct {
-	Tables []*Table
-	Raw    []*Raw
+	// Extensions are the database extensions the model needs, in the order
+	// declared; each dialect creates them before anything else, or has none.
+	Extensions []*Extension
+	Tables     []*Table
+	Raw        []*Raw
 	// Dialect holds the `dialect "NAME" { ... }` settings, decoded by each dialect.
 	Dialect map[string]*DialectSettings
 	// Files maps file names to their parsed form, for diagnostics with snippets.
@@ -333,6 +336,13 @@ func (p *IndexPart) OpClass() string {
 		return c.Name
 	}
 	return ""
+}
+
+// Extension is a database extension the model needs (`extension "vector" {}`):
+// pgvector for vector columns, citext, pg_trgm for trigram indexes.
+type Extension struct {
+	Name  string
+	Range hcl.Range
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

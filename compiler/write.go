@@ -29,6 +29,9 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		}
 		body.AppendNewline()
 	}
+	for _, e := range s.Extensions {
+		body.AppendNewBlock("extension", []string{e.Name})
+	}
 	for _, r := range s.Raw {
 		if r.After {
 			continue
@@ -36,7 +39,7 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		writeRaw(body, r)
 	}
 	for i, t := range s.Tables {
-		if i > 0 || len(s.Dialect) > 0 {
+		if i > 0 || len(s.Dialect) > 0 || len(s.Extensions) > 0 {
 			body.AppendNewline()
 		}
 		for _, n := range notes[t.Name] {

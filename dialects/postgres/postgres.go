@@ -202,11 +202,17 @@ func Type(t compiler.Type) string {
 		}
 		return fmt.Sprintf("vector(%d)", t.Args[0])
 	case compiler.TypeTime:
-		return fmt.Sprintf("TIME(%d)", t.Arg(0, 6))
+		if len(t.Args) == 1 {
+			return fmt.Sprintf("TIME(%d)", t.Args[0])
+		}
+		return "TIME"
 	case compiler.TypeFloat:
 		return "REAL"
 	case compiler.TypeDatetime:
-		return fmt.Sprintf("TIMESTAMP(%d)", t.Arg(0, 6))
+		if len(t.Args) == 1 {
+			return fmt.Sprintf("TIMESTAMP(%d)", t.Args[0])
+		}
+		return "TIMESTAMP"
 	}
 	return "?"
 }
@@ -286,7 +292,7 @@ func OnUpdateName(table string) string {
 // onUpdate returns the function and trigger that set t's on_update columns,
 // as TiDB's ON UPDATE CURRENT_TIMESTAMP does: when an UPDATE changes another
 // plain column and leaves the column as it was.
-func onUpdate(t *compiler.Table, lt *sqltext.Table) []string {
+func onUpdate(t *compiler.Table) []string {
 	var cols, others []string
 	for _, c := range t.Columns {
 		if c.Overrides.Skipped(Name) || c.Generated != nil {
@@ -539,5 +545,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if pk := t.PrimaryKey; pk != nil {
 		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
 	}
-	lt.After = append(lt.After, onUpdate(t, lt)...)
+	lt.After = append(lt.After, onUpdate(t)...)
+}
+
+// Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database
+// may have the extension already (installed by its operators), and the
+// migrations must still apply there.
+func (l *lowerer) Extension(e *compiler.Extension) string {
+	return "CREATE EXTENSION IF NOT EXISTS " + Ident(e.Name)
 }

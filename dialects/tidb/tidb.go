@@ -1275,7 +1275,7 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 		}
 	}
 	if l.names[name] {
-		l.rec.Errorf(c.Range, "Name clash", "uuid_check adds a CHECK named %q to %s.%s, but the model already uses that name; rename the model's object.", name, t.Name, c.Name)
+		l.rec.Errorf(c.Range, "Name clash", "TiDB's lowering adds a CHECK named %q to %s.%s (uuid_check, or the range of a time column), but the model already uses that name; rename the model's object.", name, t.Name, c.Name)
 	}
 	return name
 }

@@ -73,7 +73,7 @@ func TestHandwrittenPostgres(t *testing.T) {
 		rawTypes: []string{
 			"tenants.id", "users.id", "teams.id", "customers.balance", "customers.tags",
 			"users.last_ip", "products.search", "categories.id", "warehouses.network",
-			"warehouses.opens", "shipments.transit", "tickets.id", "sla_policies.business_hours",
+			"shipments.transit", "tickets.id", "sla_policies.business_hours",
 			"exchange_rates.ratio",
 		},
 		identities: []string{"tenants.id", "teams.id", "categories.id", "addresses.id"},

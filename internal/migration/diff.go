@@ -184,12 +184,25 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		return nil, nil, err
 	}
 	changes = withRenames(renames, changes)
-	if len(changes) == 0 {
+	history, err := rawHistory(t.Dialect, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	objects, err := planObjects(t.Dialect, p.exprs, current.Objects, desired.Objects, history, changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(changes) == 0 && objects.empty() {
 		return nil, nil, nil
 	}
-	return planExprs(p.exprs, t.Dialect, name, changes, desired.Schema, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
+	main, online, err := planExprs(p.exprs, t.Dialect, name, changes, desired.Schema, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
 		return planChanges(ctx, t, drv, name, changes, opts)
 	})
+	if err != nil {
+		return nil, nil, err
+	}
+	main.Changes = append(append(objects.before, main.Changes...), objects.after...)
+	return main, online, nil
 }
 
 // foldsCase reports whether d compares names without letter case.
@@ -231,8 +244,11 @@ func planExprs(x *dialects.Exprs, d dialects.Dialect, name string, changes []sch
 // driver opened there; Close drops the database.
 type State struct {
 	Schema *schema.Schema
-	Driver migrate.Driver
-	db     *scratch.DB
+	// Objects are what Atlas does not inspect (nil for a dialect without
+	// them): extensions and views.
+	Objects *dialects.Objects
+	Driver  migrate.Driver
+	db      *scratch.DB
 }
 
 // Close drops the state's scratch database; a nil State is fine.
@@ -285,6 +301,12 @@ func newState(ctx context.Context, dev *scratch.Dev, t Target, load func(migrate
 	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
+		if s.Objects, err = od.ReadObjects(ctx, s.Driver); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

@@ -10,8 +10,10 @@ import (
 // Dialects fill it; Write renders it the same way for every dialect.
 type Script struct {
 	Header string
-	Before []Raw
-	Tables []*Table
+	// Extensions create the model's extensions, first of all.
+	Extensions []Raw
+	Before     []Raw
+	Tables     []*Table
 	// Deferred foreign keys close cycles; they are added after all tables.
 	Deferred []*Deferred
 	After    []Raw
@@ -124,6 +126,9 @@ func (sc *Script) Write(st Style) []byte {
 	var b strings.Builder
 	b.Grow(sc.sizeHint())
 	b.WriteString(sc.Header)
+	for _, e := range sc.Extensions {
+		b.WriteString("\n-- extension " + e.Name + " (from schema.hcl)\n" + e.SQL + ";\n")
+	}
 	for _, r := range sc.Before {
 		writeRaw(&b, r)
 	}
@@ -241,7 +246,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 
 func writeRaw(b *strings.Builder, r Raw) {
 	b.WriteString("\n-- raw " + r.Name + " (from schema.hcl, not translated)\n")
-	b.WriteString(strings.TrimRight(strings.TrimSpace(r.SQL), ";") + ";\n")
+	b.WriteString(TrimStmt(r.SQL) + ";\n")
 }
 
 // sizeHint estimates the output's size, to write it without regrowing.
