@@ -14,8 +14,11 @@ import (
 
 // Schema is the neutral model of one schema.hcl (or several files).
 type Schema struct {
-	Tables []*Table
-	Raw    []*Raw
+	// Extensions are the database extensions the model needs, in the order
+	// declared; each dialect creates them before anything else, or has none.
+	Extensions []*Extension
+	Tables     []*Table
+	Raw        []*Raw
 	// Dialect holds the `dialect "NAME" { ... }` settings, decoded by each dialect.
 	Dialect map[string]*DialectSettings
 	// Files maps file names to their parsed form, for diagnostics with snippets.
@@ -130,6 +133,9 @@ type Table struct {
 	Indexes     []*Index
 	Overrides   Overrides
 	Range       hcl.Range // the block's label, for messages
+	// RenamedFrom is the table's former name (`renamed_from`): a migration
+	// renames a table of that name, keeping its rows.
+	RenamedFrom string
 }
 
 // Column returns the column with the given name, or nil.
@@ -159,6 +165,20 @@ type Column struct {
 	Overrides     Overrides
 	Range         hcl.Range
 	TypeRange     hcl.Range
+	// Identity makes the database number the rows (`identity {}`), nil for
+	// a plain column.
+	Identity *Identity
+	// RenamedFrom is the column's former name (`renamed_from`): a migration
+	// renames a column of that name, keeping its values.
+	RenamedFrom string
+}
+
+// Identity numbers a table's rows: the database gives the column the next
+// number when an INSERT leaves it out.
+type Identity struct {
+	// Start is the first number, 1 unless given.
+	Start int64
+	Range hcl.Range
 }
 
 // DefaultKind tells which kind of default a column has.
@@ -316,6 +336,13 @@ func (p *IndexPart) OpClass() string {
 		return c.Name
 	}
 	return ""
+}
+
+// Extension is a database extension the model needs (`extension "vector" {}`):
+// pgvector for vector columns, citext, pg_trgm for trigram indexes.
+type Extension struct {
+	Name  string
+	Range hcl.Range
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

@@ -29,6 +29,9 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		}
 		body.AppendNewline()
 	}
+	for _, e := range s.Extensions {
+		body.AppendNewBlock("extension", []string{e.Name})
+	}
 	for _, r := range s.Raw {
 		if r.After {
 			continue
@@ -36,7 +39,7 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		writeRaw(body, r)
 	}
 	for i, t := range s.Tables {
-		if i > 0 || len(s.Dialect) > 0 {
+		if i > 0 || len(s.Dialect) > 0 || len(s.Extensions) > 0 {
 			body.AppendNewline()
 		}
 		for _, n := range notes[t.Name] {
@@ -107,9 +110,15 @@ func writeTable(body *hclwrite.Body, t *Table) {
 	if t.Comment != "" {
 		tb.SetAttributeValue("comment", cty.StringVal(t.Comment))
 	}
+	if t.RenamedFrom != "" {
+		tb.SetAttributeValue("renamed_from", cty.StringVal(t.RenamedFrom))
+	}
 	for _, c := range t.Columns {
 		cb := tb.AppendNewBlock("column", []string{c.Name}).Body()
 		cb.SetAttributeRaw("type", typeTokens(c.Type))
+		if c.RenamedFrom != "" {
+			cb.SetAttributeValue("renamed_from", cty.StringVal(c.RenamedFrom))
+		}
 		if c.Null {
 			cb.SetAttributeValue("null", cty.True)
 		}
@@ -145,6 +154,12 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		}
 		if c.Comment != "" {
 			cb.SetAttributeValue("comment", cty.StringVal(c.Comment))
+		}
+		if id := c.Identity; id != nil {
+			ib := cb.AppendNewBlock("identity", nil).Body()
+			if id.Start != 1 {
+				ib.SetAttributeValue("start", cty.NumberIntVal(id.Start))
+			}
 		}
 		writeOverrides(cb, c.Overrides)
 	}

@@ -129,6 +129,24 @@ type Exprs struct {
 	// RawIndexes are the statements, as the model gives them, of the
 	// indexes the model declares by raw SQL; by index name.
 	RawIndexes map[ObjectName]string
+	// Renames are the renames the model asks for (renamed_from), which a
+	// migration makes instead of a drop and an add: tables first, then
+	// columns (ToTable is the column's table, by its new name).
+	Renames []Rename
+	// Extensions are the extensions the DDL creates first, by name, in the
+	// model's order.
+	Extensions []string
+	// Raw are the model's raw statements for this dialect, in the model's
+	// order, as the DDL runs them.
+	Raw []RawStmt
+}
+
+// RawStmt is a raw statement of the model in one dialect.
+type RawStmt struct {
+	Name string
+	SQL  string // trimmed, without its final semicolon
+	// BeforeTables: run before the tables (position = "before_tables").
+	BeforeTables bool
 }
 
 // ObjectName names an object of a table.
@@ -333,6 +351,8 @@ const (
 	KindForeignKey ObjectKind = "foreign key"
 	// KindRaw is a raw statement of the model (decisions only).
 	KindRaw ObjectKind = "raw"
+	// KindExtension is an extension of the model (decisions only).
+	KindExtension ObjectKind = "extension"
 )
 
 // Namespace is a set of object kinds whose names must differ from each

@@ -278,7 +278,9 @@ func dropsFirst(changes []schema.Change) []schema.Change {
 		switch c.(type) {
 		case *schema.DropForeignKey:
 			fks = append(fks, c)
-		case *schema.DropIndex, *schema.DropCheck:
+		case *schema.DropIndex, *schema.DropCheck, *schema.DropColumn:
+			// A column dropped before one of its name is added again (a
+			// plain column that becomes generated).
 			drops = append(drops, c)
 		case *schema.AddColumn, *schema.RenameColumn:
 			// One ALTER TABLE adds its columns before its constraints;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +35,11 @@ func TestDifferential(t *testing.T) {
 	models := envInt(t, "SCHEMAGEN_DIFFTEST_MODELS", 40)
 	seed := envInt(t, "SCHEMAGEN_DIFFTEST_SEED", 1)
 	stmts := int(envInt(t, "SCHEMAGEN_DIFFTEST_STATEMENTS", 30))
+	// A survey of a tree with known disagreements reports more of them,
+	// shrunk less.
+	stop := int(envInt(t, "SCHEMAGEN_DIFFTEST_STOP", 5))
+	budget := int(envInt(t, "SCHEMAGEN_DIFFTEST_SHRINK", 150))
+	difftest.Full = os.Getenv("SCHEMAGEN_DIFFTEST_SPACE") == "full"
 	r := difftest.NewRunner(t)
 	ctx := context.Background()
 	start := time.Now()
@@ -59,16 +65,52 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		found++
-		d, err = r.Shrink(ctx, d, 150)
+		d, err = r.Shrink(ctx, d, budget)
 		if err != nil {
 			t.Fatalf("shrinking model %d (seed %d): %v", i, s, err)
 		}
-		t.Errorf("model %d (SCHEMAGEN_DIFFTEST_SEED=%d, model seed %d): the databases disagree; regression test:\n\n%s", i, seed, s, d.Regression(fmt.Sprintf("Regression%d", s)))
-		if found >= 5 {
-			t.Fatal("stopping after 5 disagreements")
+		t.Errorf("model %d (SCHEMAGEN_DIFFTEST_SEED=%d, model seed %d): the databases disagree (%s): %s; regression test:\n\n%s", i, seed, s, d.Kind, firstLine(d.What), d.Regression(fmt.Sprintf("Regression%d", s)))
+		if found >= stop {
+			t.Fatalf("stopping after %d disagreements", stop)
 		}
 	}
 	st := r.Stats
 	t.Logf("%d models (%d of them repaired after a refusal) in %s: %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
 		models, repaired, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// TestDifferentialVectors runs the first models of seed 1 that hold a
+// vector column (TiDB's VECTOR and VECTOR(3); TEXT on PostgreSQL, which has
+// no pgvector here) with statements that fill it: the rows must agree.
+func TestDifferentialVectors(t *testing.T) {
+	r := difftest.NewRunner(t)
+	ctx := context.Background()
+	ran := 0
+	for s := uint64(1_000_003); ran < 6 && s < 1_000_003+400; s++ {
+		m, st := difftest.Random(s, 30)
+		if !strings.Contains(m.HCL(), "type = vector") {
+			continue
+		}
+		d, err := r.Run(ctx, m, st)
+		if rm := difftest.Repair(m); err == nil && d == nil && rm != nil {
+			d, err = r.Run(ctx, rm, st)
+		}
+		if err != nil {
+			t.Fatalf("model seed %d: %v", s, err)
+		}
+		if d != nil {
+			t.Errorf("model seed %d with a vector: the databases disagree:\n%s", s, d.Regression(fmt.Sprintf("Regression%d", s)))
+		}
+		ran++
+	}
+	if ran < 6 || r.Stats.Applied == 0 {
+		t.Fatalf("%d models with a vector ran, %d applied on both", ran, r.Stats.Applied)
+	}
 }

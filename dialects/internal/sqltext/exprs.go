@@ -23,6 +23,16 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
+		Renames:    sc.Renames,
+	}
+	for _, e := range sc.Extensions {
+		x.Extensions = append(x.Extensions, e.Name)
+	}
+	for _, r := range sc.Before {
+		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL), BeforeTables: true})
+	}
+	for _, r := range sc.After {
+		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL)})
 	}
 	for _, t := range sc.Tables {
 		for _, c := range t.Columns {
@@ -59,6 +69,10 @@ func (sc *Script) Exprs() *dialects.Exprs {
 	}
 	return x
 }
+
+// TrimStmt is a statement as scripts and migrations write it: trimmed, and
+// without its final semicolon.
+func TrimStmt(s string) string { return strings.TrimRight(strings.TrimSpace(s), ";") }
 
 // Using says how a dialect sets expression texts on Atlas's objects.
 type Using struct {

@@ -24,6 +24,13 @@ type Lowerer interface {
 	Finish(t *compiler.Table, lt *Table)
 }
 
+// ExtensionLowerer is implemented by the lowerers of dialects that have
+// extensions: Extension returns the statement that creates e where it is
+// missing. Dialects without extensions leave them out.
+type ExtensionLowerer interface {
+	Extension(e *compiler.Extension) string
+}
+
 // Recorder collects a dialect's decisions and diagnostics.
 type Recorder struct {
 	Dialect   string
@@ -33,6 +40,10 @@ type Recorder struct {
 	// about is the object being lowered: errors name it as their subject.
 	about *compiler.Subject
 }
+
+// About makes the object of table of kind and name the subject of the
+// errors that follow (a dialect's checks in Finish).
+func (r *Recorder) About(table, kind, name string) { r.setAbout(table, kind, name) }
 
 func (r *Recorder) setAbout(table, kind, name string) {
 	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
@@ -71,6 +82,15 @@ func (r *Recorder) Warnf(rng hcl.Range, summary, format string, args ...any) {
 func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	d := rec.Dialect
 	sc := &Script{Header: dialects.Header(d, s.SourceNames()...)}
+	for _, e := range s.Extensions {
+		obj := dialects.ObjectOf(dialects.KindExtension, e.Name)
+		if el, ok := l.(ExtensionLowerer); ok {
+			sc.Extensions = append(sc.Extensions, Raw{e.Name, el.Extension(e)})
+			rec.Decide("", obj, dialects.Lowered, "created before the tables")
+			continue
+		}
+		rec.Decide("", obj, dialects.Omitted, "%s has no extensions: left out", d)
+	}
 	for _, r := range s.Raw {
 		sql, ok := r.SQL[d]
 		if !ok {
@@ -165,7 +185,28 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		sc.Tables = append(sc.Tables, lt)
 	}
 	rec.about = nil
+	sc.Renames = renames(s, d)
 	return sc
+}
+
+// renames lists the renames the model asks for in dialect d: tables, then
+// columns.
+func renames(s *compiler.Schema, d string) []dialects.Rename {
+	var out, cols []dialects.Rename
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		if t.RenamedFrom != "" && t.RenamedFrom != t.Name {
+			out = append(out, dialects.Rename{FromTable: t.RenamedFrom, ToTable: t.Name})
+		}
+		for _, c := range t.Columns {
+			if c.RenamedFrom != "" && c.RenamedFrom != c.Name && !c.Overrides.Skipped(d) {
+				cols = append(cols, dialects.Rename{ToTable: t.Name, FromColumn: c.RenamedFrom, ToColumn: c.Name})
+			}
+		}
+	}
+	return append(out, cols...)
 }
 
 // checkSkippedColumns reports objects of the dialect that use a column the

@@ -2,17 +2,23 @@ package sqltext
 
 import (
 	"strings"
+
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // Script is a lowered schema: SQL fragments in the order they are written.
 // Dialects fill it; Write renders it the same way for every dialect.
 type Script struct {
 	Header string
-	Before []Raw
-	Tables []*Table
+	// Extensions create the model's extensions, first of all.
+	Extensions []Raw
+	Before     []Raw
+	Tables     []*Table
 	// Deferred foreign keys close cycles; they are added after all tables.
 	Deferred []*Deferred
 	After    []Raw
+	// Renames are what the model renames (renamed_from).
+	Renames []dialects.Rename
 }
 
 // Raw is a statement taken as written from the model.
@@ -30,6 +36,8 @@ type Table struct {
 	Constraints []Constraint
 	Comment     string
 	Indexes     []*Index
+	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
+	Options []string
 	// After are statements that follow the table's (a trigger).
 	After []string
 }
@@ -41,6 +49,8 @@ type Column struct {
 	NotNull bool
 	Default string
 	Comment string
+	// Clause follows the column's default (an identity).
+	Clause string
 	// Generated is the clause that makes the column generated, after its
 	// type (GENERATED ALWAYS AS (...) STORED); GeneratedExpr its expression.
 	Generated, GeneratedExpr string
@@ -116,6 +126,9 @@ func (sc *Script) Write(st Style) []byte {
 	var b strings.Builder
 	b.Grow(sc.sizeHint())
 	b.WriteString(sc.Header)
+	for _, e := range sc.Extensions {
+		b.WriteString("\n-- extension " + e.Name + " (from schema.hcl)\n" + e.SQL + ";\n")
+	}
 	for _, r := range sc.Before {
 		writeRaw(&b, r)
 	}
@@ -134,6 +147,9 @@ func (sc *Script) Write(st Style) []byte {
 			}
 			if c.Default != "" {
 				line += " DEFAULT " + c.Default
+			}
+			if c.Clause != "" {
+				line += " " + c.Clause
 			}
 			if c.OnUpdate != "" {
 				line += " ON UPDATE " + c.OnUpdate
@@ -158,6 +174,9 @@ func (sc *Script) Write(st Style) []byte {
 		}
 		b.WriteString(strings.Join(lines, ",\n"))
 		b.WriteString("\n)")
+		for _, o := range t.Options {
+			b.WriteString(" " + o)
+		}
 		if t.Comment != "" && st.InlineComments {
 			b.WriteString(" COMMENT = " + st.String(t.Comment))
 		}
@@ -227,7 +246,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 
 func writeRaw(b *strings.Builder, r Raw) {
 	b.WriteString("\n-- raw " + r.Name + " (from schema.hcl, not translated)\n")
-	b.WriteString(strings.TrimRight(strings.TrimSpace(r.SQL), ";") + ";\n")
+	b.WriteString(TrimStmt(r.SQL) + ";\n")
 }
 
 // sizeHint estimates the output's size, to write it without regrowing.
