@@ -85,5 +85,3 @@ func QuoteIdent(s string) string { return quoteIdent(s) }
 
 // String quotes s as an HCL string.
 func String(s string) string { return hclString(s) }
-
-

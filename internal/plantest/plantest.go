@@ -763,4 +763,3 @@ func (ev *evolution) insertRows(ctx context.Context) {
 	}
 	wg.Wait()
 }
-
