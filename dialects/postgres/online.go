@@ -27,17 +27,7 @@ const LockTimeout = "5s"
 // wait at most LockTimeout for them.
 func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes)}
-	out, err := hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
-		var out []hazard.Stmt
-		for _, sc := range dropsFirst(m.Changes) {
-			ss, err := p.tableChange(m.T, sc)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ss...)
-		}
-		return out, nil
-	}, func(src schema.Change, s *hazard.Stmt) {
+	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
 		}
@@ -267,28 +257,6 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 		}
 	}
 	return false
-}
-
-// dropsFirst orders a table's changes as Atlas runs them: foreign keys are
-// dropped first (an index may be needed by one), then indexes and CHECKs,
-// before the columns they cover.
-func dropsFirst(changes []schema.Change) []schema.Change {
-	var fks, drops, columns, rest []schema.Change
-	for _, c := range changes {
-		switch c.(type) {
-		case *schema.DropForeignKey:
-			fks = append(fks, c)
-		case *schema.DropIndex, *schema.DropCheck:
-			drops = append(drops, c)
-		case *schema.AddColumn, *schema.RenameColumn:
-			// One ALTER TABLE adds its columns before its constraints;
-			// statement by statement, the order must say so.
-			columns = append(columns, c)
-		default:
-			rest = append(rest, c)
-		}
-	}
-	return append(append(append(fks, drops...), columns...), rest...)
 }
 
 func referencedByNewFKs(changes []schema.Change) map[string]bool {

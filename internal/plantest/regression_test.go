@@ -1,4 +1,103 @@
 package plantest_test
 
-// Regression tests printed by TestPlanOracle, each a model before a step and
-// the model after it.
+import (
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+// Regression tests: a model before a step and the model after it, each run
+// on both databases with rows, online and --plain, applied by schemagen and
+// by Atlas's executor (plantest.Replay). The first ones are issue 18's
+// findings; the ones TestPlanOracle printed follow.
+
+const users = `
+table "users" {
+  column "id" {
+    type = int
+  }
+  column "name" {
+    type = varchar(50)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+const posts = `
+table "posts" {
+  column "id" {
+    type = int
+  }
+  column "author" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "posts_author_fk" {
+    columns     = ["author"]
+    ref_table   = "users"
+    ref_columns = ["id"]
+  }
+}
+`
+
+// TestIndexOverForeignKeyColumns is issue 18's 1553: adding an index that
+// starts with a foreign key's columns made the TiDB plan start with DROP
+// INDEX posts_author_fk (the index TiDB made for the key), which TiDB
+// refuses while the key needs it: the new index must come first.
+func TestIndexOverForeignKeyColumns(t *testing.T) {
+	after := strings.Replace(posts, "  foreign_key", "  index \"posts_author_idx\" {\n    columns = [\"author\", \"id\"]\n  }\n  foreign_key", 1)
+	plantest.Replay(t, 1, users+posts, users+after)
+}
+
+// TestForeignKeyToNewUniqueKey is issue 18's 1822: a foreign key added in
+// the same step as the unique key it references, on another table, must
+// come after the key; so must a new table's.
+func TestForeignKeyToNewUniqueKey(t *testing.T) {
+	withEmail := strings.Replace(users, "  primary_key", "  column \"email\" {\n    type = varchar(100)\n    null = true\n  }\n  primary_key", 1) +
+		""
+	withEmail = strings.Replace(withEmail, "    columns = [\"id\"]\n  }\n", "    columns = [\"id\"]\n  }\n  unique \"users_email_uq\" {\n    columns = [\"email\"]\n  }\n", 1)
+	fkToEmail := `
+  column "author_email" {
+    type = varchar(100)
+    null = true
+  }
+  foreign_key "posts_author_email_fk" {
+    columns     = ["author_email"]
+    ref_table   = "users"
+    ref_columns = ["email"]
+    on_delete   = "set_null"
+  }
+`
+	// posts sorts before users, as a table declared first.
+	postsWithFK := strings.Replace(posts, "  primary_key", strings.TrimPrefix(fkToEmail, "\n")+"  primary_key", 1)
+	t.Run("existing_tables", func(t *testing.T) {
+		plantest.Replay(t, 1, posts+users, postsWithFK+withEmail)
+	})
+	t.Run("new_table", func(t *testing.T) {
+		comments := strings.NewReplacer(`"posts"`, `"comments"`, "posts_author", "comments_author").Replace(postsWithFK)
+		plantest.Replay(t, 1, posts+users, posts+comments+withEmail)
+	})
+	t.Run("same_table", func(t *testing.T) {
+		self := strings.Replace(withEmail, "  unique \"users_email_uq\"", "  column \"mentor_email\" {\n    type = varchar(100)\n    null = true\n  }\n  foreign_key \"users_mentor_fk\" {\n    columns     = [\"mentor_email\"]\n    ref_table   = \"users\"\n    ref_columns = [\"email\"]\n  }\n  unique \"users_email_uq\"", 1)
+		plantest.Replay(t, 1, users, self)
+	})
+}
+
+// TestDeferrableForeignKeys: deferrability reaches the database through
+// migrations (Atlas v1.2.3 does not model it): made deferrable, initially
+// deferred, and back.
+func TestDeferrableForeignKeys(t *testing.T) {
+	deferrable := strings.Replace(posts, "    ref_columns = [\"id\"]\n", "    ref_columns = [\"id\"]\n    deferrable  = true\n    tidb {\n      accept = [\"deferrable\"]\n    }\n", 1)
+	deferred := strings.Replace(deferrable, "    deferrable  = true\n", "    deferrable  = true\n    initially_deferred = true\n", 1)
+	t.Run("created", func(t *testing.T) { plantest.Replay(t, 1, "", users+deferred) })
+	t.Run("made_deferrable", func(t *testing.T) { plantest.Replay(t, 1, users+posts, users+deferrable) })
+	t.Run("made_initially_deferred", func(t *testing.T) { plantest.Replay(t, 1, users+deferrable, users+deferred) })
+	t.Run("made_immediate", func(t *testing.T) { plantest.Replay(t, 1, users+deferred, users+posts) })
+}
