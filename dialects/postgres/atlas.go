@@ -13,9 +13,14 @@ import (
 )
 
 // OpenAtlas implements dialects.Dialect: Atlas's PostgreSQL driver sees
-// every object the generated DDL declares, CHECKs included.
+// every object the generated DDL declares, CHECKs included, and with
+// atlasDriver foreign keys' deferrability too.
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
-	return postgres.Open(conn)
+	drv, err := postgres.Open(conn)
+	if err != nil {
+		return nil, err
+	}
+	return &atlasDriver{Driver: drv.(*postgres.Driver), conn: conn}, nil
 }
 
 // Renormalizes implements dialects.Dialect: PostgreSQL's deparsed CHECKs,
