@@ -12,7 +12,7 @@ import (
 // Reproduce runs two steps, before (as HCL; none when empty) and then
 // after, with rows of rowSeed, and returns the failure of the second.
 func (r *Runner) Reproduce(ctx context.Context, rowSeed uint64, before, after string, what string) (*Failure, error) {
-	ev, err := r.start(ctx, 0)
+	ev, err := r.start(ctx, 0, true)
 	if err != nil {
 		return nil, err
 	}
