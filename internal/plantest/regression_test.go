@@ -84,6 +84,34 @@ func TestForeignKeyToNewUniqueKey(t *testing.T) {
 		comments := strings.NewReplacer(`"posts"`, `"comments"`, "posts_author", "comments_author").Replace(postsWithFK)
 		plantest.Replay(t, 1, posts+users, posts+comments+withEmail)
 	})
+	t.Run("composite_with_primary_key", func(t *testing.T) {
+		// The product's history: a new table's key to (space, id) of a
+		// table that gets that unique key in the same change.
+		scoped := strings.Replace(users, "    columns = [\"id\"]\n  }\n", "    columns = [\"id\"]\n  }\n  unique \"users_name_id_uq\" {\n    columns = [\"name\", \"id\"]\n  }\n", 1)
+		child := `
+table "grants" {
+  column "id" {
+    type = int
+  }
+  column "user_name" {
+    type = varchar(50)
+  }
+  column "user_id" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "grants_user_fk" {
+    columns     = ["user_name", "user_id"]
+    ref_table   = "users"
+    ref_columns = ["name", "id"]
+    on_delete   = "cascade"
+  }
+}
+`
+		plantest.Replay(t, 1, users, child+scoped)
+	})
 	t.Run("same_table", func(t *testing.T) {
 		self := strings.Replace(withEmail, "  unique \"users_email_uq\"", "  column \"mentor_email\" {\n    type = varchar(100)\n    null = true\n  }\n  foreign_key \"users_mentor_fk\" {\n    columns     = [\"mentor_email\"]\n    ref_table   = \"users\"\n    ref_columns = [\"email\"]\n  }\n  unique \"users_email_uq\"", 1)
 		plantest.Replay(t, 1, users, self)
