@@ -136,6 +136,9 @@ type lineage struct {
 	dbs map[string]*[2]*scratch.DB
 	// written are the files the last step wrote, by path.
 	written map[string]bool
+	// replaced are the databases (dialect and applier) that existing rows
+	// stopped this step, replaced by ones without rows.
+	replaced map[string]bool
 }
 
 func (l *lineage) name() string {
@@ -154,6 +157,7 @@ type evolution struct {
 	step     int
 	// refused is set when migrate diff refused the last step.
 	refused bool
+	mu      sync.Mutex
 }
 
 // Evolve draws a model of seed and evolves it through steps steps. It
@@ -387,7 +391,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		if err != nil {
 			return nil, err
 		}
-		l.written = map[string]bool{}
+		l.written, l.replaced = map[string]bool{}, map[string]bool{}
 		for _, w := range written {
 			l.written[w] = true
 		}
@@ -466,7 +470,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 			for t, v := range rs {
 				key := fmt.Sprintf("%s %s %d %s", l.name(), d, i, t)
 				old, ok := before[key]
-				if !ok {
+				if !ok || l.replaced[fmt.Sprint(d, i)] {
 					continue
 				}
 				r.count(func(s *Stats) { s.RowsChecked++ })
@@ -599,6 +603,9 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 	}
 	db.Close()
 	l.dbs[d][i] = fresh
+	ev.mu.Lock()
+	l.replaced[fmt.Sprint(d, i)] = true
+	ev.mu.Unlock()
 	return nil, nil
 }
 

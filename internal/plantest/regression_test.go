@@ -129,3 +129,35 @@ func TestDeferrableForeignKeys(t *testing.T) {
 	t.Run("made_initially_deferred", func(t *testing.T) { plantest.Replay(t, 1, users+deferrable, users+deferred) })
 	t.Run("made_immediate", func(t *testing.T) { plantest.Replay(t, 1, users+deferred, users+posts) })
 }
+
+// TestRegression1000006: dropping a column that an index covers planned,
+// online, DROP INDEX CONCURRENTLY in the file after the one that drops the
+// column, with which PostgreSQL had dropped the index already (42704).
+func TestRegression1000006(t *testing.T) {
+	plantest.Replay(t, 7919063353, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  column "c1" {
+    type = decimal(1,0)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix0" {
+    columns = ["id0", "c1"]
+    where = "id0 IS NOT NULL"
+  }
+}
+`, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`)
+}
