@@ -109,6 +109,7 @@ func (l *loader) overrideBlocks() []hcl.BlockHeaderSchema {
 var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "table", LabelNames: []string{"name"}},
 	{Type: "raw", LabelNames: []string{"name"}},
+	{Type: "extension", LabelNames: []string{"name"}},
 	{Type: "dialect", LabelNames: []string{"name"}},
 }}
 
@@ -121,6 +122,8 @@ func (l *loader) top(body hcl.Body) {
 			l.table(b)
 		case "raw":
 			l.raw(b)
+		case "extension":
+			l.extension(b)
 		case "dialect":
 			l.dialect(b)
 		}
@@ -140,6 +143,26 @@ func (l *loader) dialect(b *hcl.Block) {
 	attrs, diags := b.Body.JustAttributes()
 	l.diags = append(l.diags, diags...)
 	l.s.Dialect[name] = &DialectSettings{Name: name, Attrs: attrs, Range: b.DefRange}
+}
+
+func (l *loader) extension(b *hcl.Block) {
+	name := b.Labels[0]
+	attrs, diags := b.Body.JustAttributes()
+	l.diags = append(l.diags, diags...)
+	for _, a := range attrs {
+		l.errorf(a.NameRange, "Unsupported argument", "An extension block takes no arguments: extension %q {}.", name)
+	}
+	if strings.TrimSpace(name) == "" {
+		l.errorf(b.LabelRanges[0], "Invalid extension name", "An extension needs a name, such as extension \"vector\" {}.")
+		return
+	}
+	for _, e := range l.s.Extensions {
+		if e.Name == name {
+			l.errorf(b.LabelRanges[0], "Duplicate extension", "The extension %q is already declared at %s.", name, e.Range)
+			return
+		}
+	}
+	l.s.Extensions = append(l.s.Extensions, &Extension{Name: name, Range: b.LabelRanges[0]})
 }
 
 func (l *loader) raw(b *hcl.Block) {
@@ -195,9 +218,17 @@ func (l *loader) table(b *hcl.Block) {
 		t.Comment = l.str(a)
 	}
 	// Columns first: constraints may come before the columns they name.
+	var generated []*hcl.Attribute
 	for _, blk := range content.Blocks {
 		if blk.Type == "column" {
-			l.column(t, blk)
+			generated = append(generated, l.column(t, blk))
+		}
+	}
+	// Generated expressions may name columns declared after them.
+	for i, a := range generated {
+		if a != nil {
+			g := t.Columns[i].Generated
+			g.Expr, g.Source = l.expression(t, a)
 		}
 	}
 	for _, blk := range content.Blocks {
@@ -246,9 +277,12 @@ func (l *loader) attrs(b *hcl.Block, s *hcl.BodySchema) hcl.Attributes {
 
 var columnSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "type", Required: true}, {Name: "null"}, {Name: "default"}, {Name: "comment"},
+	{Name: "as"}, {Name: "stored"}, {Name: "on_update"},
 }}
 
-func (l *loader) column(t *Table, b *hcl.Block) {
+// column loads a column block; it returns the `as` attribute of a generated
+// column, whose expression the table parses once all columns are known.
+func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	content, diags := b.Body.Content(l.withOverrides(columnSchema))
 	l.diags = append(l.diags, diags...)
 	c := &Column{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
@@ -267,24 +301,50 @@ func (l *loader) column(t *Table, b *hcl.Block) {
 		c.Default = l.defaultValue(a)
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "accept"}})
+	}
+	as := content.Attributes["as"]
+	if as != nil {
+		c.Generated = &Generated{Stored: true, Range: as.Expr.Range()}
+	}
+	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil},
+		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)"})
+	if a := content.Attributes["stored"]; a != nil {
+		if as == nil {
+			l.errorf(a.NameRange, "Invalid column", "stored applies to a generated column; give it as = \"...\" or leave stored out.")
+		} else {
+			c.Generated.Stored = l.boolean(a)
+		}
+	}
+	if a := content.Attributes["on_update"]; a != nil {
+		call, d := hcl.ExprCall(a.Expr)
+		if d.HasErrors() || call.Name != "now" || len(call.Arguments) != 0 {
+			l.errorf(a.Expr.Range(), "Invalid on_update", "on_update takes now(): the column is set to the current time by every UPDATE that changes the row without setting it.")
+		} else {
+			c.OnUpdate, c.OnUpdateRange = true, a.Expr.Range()
+		}
 	}
 	t.Columns = append(t.Columns, c)
+	return as
 }
 
 func (l *loader) defaultValue(a *hcl.Attribute) *Default {
 	d := &Default{Range: a.Expr.Range()}
 	if call, diags := hcl.ExprCall(a.Expr); !diags.HasErrors() {
-		if call.Name != "now" || len(call.Arguments) != 0 {
-			l.errorf(a.Expr.Range(), "Invalid default", "The only function a portable default may call is now(); for other SQL use a per-dialect override such as postgres { default = \"gen_random_uuid()\" }.")
+		switch {
+		case call.Name == "now" && len(call.Arguments) == 0:
+			d.Kind = DefaultNow
+		case call.Name == "uuid" && len(call.Arguments) == 0:
+			d.Kind = DefaultUUID
+		default:
+			l.errorf(a.Expr.Range(), "Invalid default", "The functions a portable default may call are now() and uuid(); for other SQL use a per-dialect override such as postgres { default = \"...\" }.")
 			return nil
 		}
-		d.Kind = DefaultNow
 		return d
 	}
 	v, diags := a.Expr.Value(nil)
 	if diags.HasErrors() {
-		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false or now().")
+		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false, now() or uuid().")
 		return nil
 	}
 	switch {
@@ -298,7 +358,7 @@ func (l *loader) defaultValue(a *hcl.Attribute) *Default {
 	case v.Type() == cty.Bool:
 		d.Kind, d.Value = DefaultBool, fmt.Sprint(v.True())
 	default:
-		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false or now().")
+		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false, now() or uuid().")
 		return nil
 	}
 	return d
@@ -368,8 +428,11 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 		c.ExprRange = a.Expr.Range()
 	}
 	for _, blk := range content.Blocks {
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "expr"}, {Name: "name"}, {Name: "accept"}})
 	}
+	// Whether the expression holds what is acknowledged depends on the
+	// columns' types, known to the dialect that warns.
+	l.checkAccept("Check", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: true, AcceptStringOrder: true}, nil)
 	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
 		// leaves it out.
@@ -451,7 +514,8 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		opclass = opclass || p.OpClass() != ""
 	}
 	l.checkAccept("Index", idx.Name, idx.Overrides,
-		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass},
+		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass,
+			AcceptCharMatch: true, AcceptStringOrder: true},
 		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
 	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)

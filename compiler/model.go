@@ -14,8 +14,11 @@ import (
 
 // Schema is the neutral model of one schema.hcl (or several files).
 type Schema struct {
-	Tables []*Table
-	Raw    []*Raw
+	// Extensions are the database extensions the model needs, in the order
+	// declared; each dialect creates them before anything else, or has none.
+	Extensions []*Extension
+	Tables     []*Table
+	Raw        []*Raw
 	// Dialect holds the `dialect "NAME" { ... }` settings, decoded by each dialect.
 	Dialect map[string]*DialectSettings
 	// Files maps file names to their parsed form, for diagnostics with snippets.
@@ -97,10 +100,14 @@ const (
 	AcceptOpClass      = "opclass"       // an index part's operator class
 	AcceptIndexMethod  = "index_method"  // an index's using
 	AcceptDeferrable   = "deferrable"    // a foreign key's deferrable
+	// Expressions of a check or index that PostgreSQL and TiDB may evaluate
+	// differently, warned about by PostgreSQL's lowering.
+	AcceptCharMatch   = "char_match"   // LIKE or a regex over a char(n) column
+	AcceptStringOrder = "string_order" // strings ordered by <, >, BETWEEN
 )
 
 // Acceptable lists the values of accept.
-var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable}
+var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable, AcceptCharMatch, AcceptStringOrder}
 
 // NameIn returns the object's name in dialect d: its override's name, else
 // name.
@@ -140,14 +147,21 @@ func (t *Table) Column(name string) *Column {
 
 // Column is a column.
 type Column struct {
-	Name      string
-	Type      Type
-	Null      bool
-	Default   *Default
-	Comment   string
-	Overrides Overrides
-	Range     hcl.Range
-	TypeRange hcl.Range
+	Name    string
+	Type    Type
+	Null    bool
+	Default *Default
+	// Generated is the column's expression when the database computes it
+	// (`as`); nil for a column that holds what is written to it.
+	Generated *Generated
+	// OnUpdate: the column is set to now() by every UPDATE that changes the
+	// row without setting the column (`on_update = now()`).
+	OnUpdate      bool
+	OnUpdateRange hcl.Range
+	Comment       string
+	Overrides     Overrides
+	Range         hcl.Range
+	TypeRange     hcl.Range
 }
 
 // DefaultKind tells which kind of default a column has.
@@ -158,7 +172,19 @@ const (
 	DefaultNumber
 	DefaultBool
 	DefaultNow
+	// DefaultUUID is uuid(): a random UUID made by the database.
+	DefaultUUID
 )
+
+// Generated is a generated column's expression.
+type Generated struct {
+	Expr   expr.Node
+	Source string
+	// Stored: the value is kept in the row (stored = true, the default),
+	// else computed when read where the dialect can (stored = false).
+	Stored bool
+	Range  hcl.Range
+}
 
 // Default is a portable column default.
 type Default struct {
@@ -293,6 +319,13 @@ func (p *IndexPart) OpClass() string {
 		return c.Name
 	}
 	return ""
+}
+
+// Extension is a database extension the model needs (`extension "vector" {}`):
+// pgvector for vector columns, citext, pg_trgm for trigram indexes.
+type Extension struct {
+	Name  string
+	Range hcl.Range
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

@@ -34,6 +34,9 @@ const (
 	TypeJSON
 	TypeBytes
 	TypeVector
+	TypeTime
+	TypeFloat
+	TypeDatetime
 )
 
 type typeInfo struct {
@@ -58,7 +61,10 @@ var types = map[TypeKind]typeInfo{
 	TypeDate:      {"date", 0, 0, expr.KindDate},
 	TypeJSON:      {"json", 0, 0, expr.KindJSON},
 	TypeBytes:     {"bytes", 0, 0, expr.KindBytes},
-	TypeVector:    {"vector", 1, 0, expr.KindVector},
+	TypeVector:    {"vector", 0, 1, expr.KindVector},
+	TypeTime:      {"time", 0, 1, expr.KindClock},
+	TypeFloat:     {"float", 0, 0, expr.KindNumeric},
+	TypeDatetime:  {"datetime", 0, 1, expr.KindTime},
 }
 
 var typeByName = func() map[string]TypeKind {
@@ -73,7 +79,8 @@ var typeByName = func() map[string]TypeKind {
 type Type struct {
 	Kind TypeKind
 	// Args are the type's arguments: length for varchar and char, precision
-	// and scale for decimal, fractional seconds for timestamp, dimensions for vector.
+	// and scale for decimal, fractional seconds for timestamp, dimensions for vector (none: a
+	// vector of any dimension, as products with several embedding models keep).
 	Args []int
 }
 
@@ -202,6 +209,10 @@ func example(k TypeKind) string {
 		return "timestamp(6)"
 	case TypeVector:
 		return "vector(1536)"
+	case TypeTime:
+		return "time(6)"
+	case TypeDatetime:
+		return "datetime(6)"
 	}
 	return types[k].name
 }
@@ -222,12 +233,12 @@ func (t Type) check() string {
 		if s > p {
 			return "The scale of decimal must not exceed its precision."
 		}
-	case TypeTimestamp:
+	case TypeTimestamp, TypeTime, TypeDatetime:
 		if len(t.Args) == 1 && t.Args[0] > 6 {
-			return "The fractional seconds precision of timestamp must be between 0 and 6."
+			return fmt.Sprintf("The fractional seconds precision of %s must be between 0 and 6.", t.Name())
 		}
 	case TypeVector:
-		if t.Args[0] < 1 || t.Args[0] > 16000 {
+		if len(t.Args) == 1 && (t.Args[0] < 1 || t.Args[0] > 16000) {
 			return "The dimension of vector must be between 1 and 16000."
 		}
 	}
@@ -272,6 +283,15 @@ func (t Type) ValueProblem(d *Default) string {
 		case TypeDouble:
 			if _, err := strconv.ParseFloat(d.Value, 64); err != nil {
 				return fmt.Sprintf("%s is out of the range of double.", d.Value)
+			}
+		case TypeFloat:
+			f, err := strconv.ParseFloat(d.Value, 32)
+			if err != nil {
+				return fmt.Sprintf("%s is out of the range of float.", d.Value)
+			}
+			// PostgreSQL refuses a value that underflows real, TiDB stores 0.
+			if f == 0 && strings.Trim(d.Value, "-0.") != "" {
+				return fmt.Sprintf("%s is too close to 0 for float (PostgreSQL refuses it, TiDB stores 0).", d.Value)
 			}
 		}
 	case DefaultString:

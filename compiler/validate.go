@@ -121,10 +121,16 @@ func (v *validator) table(t *Table) {
 		cols[c.Name] = c.Range
 		v.about(t, "default", c.Name)
 		v.defaultValue(t, c)
+		v.about(t, "column", c.Name)
+		v.generated(t, c)
+		if c.OnUpdate && c.Type.Kind != TypeTimestamp && c.Type.Kind != TypeDatetime && c.Type.Kind != TypeInvalid {
+			v.errorf(c.OnUpdateRange, "Invalid on_update", "Column %s.%s is %s; on_update = now() applies to timestamp and datetime columns.", t.Name, c.Name, c.Type)
+		}
 	}
 	v.about(t, "table", "")
 	if pk := t.PrimaryKey; pk != nil {
 		v.columns(t, "primary key", pk.Columns, pk.ColumnRanges)
+		v.notGenerated(t, "primary key", pk.Columns, pk.ColumnRanges)
 		for i, name := range pk.Columns {
 			if c := t.Column(name); c != nil && c.Null {
 				v.errorf(pk.ColumnRanges[i], "Nullable primary key column", "Column %q of table %q is in the primary key, so it cannot be null = true.", name, t.Name)
@@ -286,11 +292,13 @@ func distance(a, b string) int {
 
 func (v *validator) foreignKey(t *Table, fk *ForeignKey) {
 	v.columns(t, "foreign key "+fk.Name, fk.Columns, fk.ColumnRanges)
+	v.notGenerated(t, "foreign key "+fk.Name, fk.Columns, fk.ColumnRanges)
 	ref := v.s.Table(fk.RefTable)
 	if ref == nil {
 		v.errorf(fk.RefRange, "Unknown table", "Foreign key %q references table %q, which the schema does not declare.", fk.Name, fk.RefTable)
 		return
 	}
+	v.notGenerated(ref, "foreign key "+fk.Name+" (referenced)", fk.RefColumns, fk.RefColumnRanges)
 	v.columns(ref, "foreign key "+fk.Name+" (referenced)", fk.RefColumns, fk.RefColumnRanges)
 	if len(fk.Columns) != len(fk.RefColumns) {
 		v.errorf(fk.Range, "Foreign key column count", "Foreign key %q has %d column(s) but references %d.", fk.Name, len(fk.Columns), len(fk.RefColumns))
@@ -364,6 +372,8 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 	switch d.Kind {
 	case DefaultNow:
 		ok = k == expr.KindTime
+	case DefaultUUID:
+		ok = c.Type.Kind == TypeUUID
 	case DefaultBool:
 		ok = k == expr.KindBool
 	case DefaultNumber:
@@ -372,7 +382,7 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 			ok = false
 		}
 	case DefaultString:
-		ok = k == expr.KindString || k == expr.KindDate || k == expr.KindUUID
+		ok = k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock
 		if c.Type.Kind == TypeVarchar || c.Type.Kind == TypeChar {
 			if n := len([]rune(d.Value)); n > c.Type.Args[0] {
 				v.errorf(d.Range, "Default too long", "The default of %s.%s has %d characters, more than %s allows.", t.Name, c.Name, n, c.Type)
@@ -385,5 +395,66 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 	}
 	if msg := c.Type.ValueProblem(d); msg != "" {
 		v.errorf(d.Range, "Invalid default", "The default of %s.%s does not fit %s: %s", t.Name, c.Name, c.Type, msg)
+	}
+}
+
+// generated checks a generated column: an expression of its own kind over
+// plain columns of its table, without a default or on_update.
+func (v *validator) generated(t *Table, c *Column) {
+	g := c.Generated
+	if g == nil {
+		return
+	}
+	if c.Default != nil {
+		v.errorf(c.Default.Range, "Invalid column", "Column %s.%s is generated (as), so it takes no default.", t.Name, c.Name)
+	}
+	if c.OnUpdate {
+		v.errorf(c.OnUpdateRange, "Invalid column", "Column %s.%s is generated (as), so it takes no on_update.", t.Name, c.Name)
+	}
+	if g.Expr == nil {
+		return
+	}
+	for _, name := range expr.Columns(g.Expr) {
+		if o := t.Column(name); o != nil && o.Generated != nil {
+			v.errorf(g.Range, "Invalid generated column", "The expression of %s.%s names generated column %q; PostgreSQL computes a generated column from plain columns only. Write out %q's expression instead.", t.Name, c.Name, name, name)
+		}
+	}
+	v.doubleMod(t, g.Expr, g.Range)
+	_, k, errs := expr.AnalyzeKind(g.Expr, resolver(t))
+	if len(errs) > 0 || k == expr.KindUnknown || k == expr.KindNull || c.Type.Kind == TypeInvalid {
+		return
+	}
+	want := c.Type.ExprKind()
+	ok := false
+	switch want {
+	case expr.KindString:
+		ok = k == expr.KindString
+	case expr.KindInteger:
+		ok = k == expr.KindInteger
+	case expr.KindNumeric:
+		ok = k == expr.KindInteger || k == expr.KindNumeric
+	case expr.KindBool:
+		ok = k == expr.KindBool
+	default:
+		v.errorf(c.TypeRange, "Invalid generated column", "Column %s.%s is %s; a generated column is a string, an integer, a number or a bool, whose expressions both databases compute alike.", t.Name, c.Name, c.Type)
+		return
+	}
+	if !ok {
+		v.errorf(g.Range, "Invalid generated column", "The expression of %s.%s is %s, but the column is %s; both databases would convert it differently. Make the expression %s, or change the column's type.", t.Name, c.Name, k, c.Type, want)
+	}
+}
+
+// notGenerated refuses generated columns in a primary or foreign key: TiDB
+// keys neither on a VIRTUAL column (errors 3106, 3733), and PostgreSQL
+// cascades no update into a generated column.
+func (v *validator) notGenerated(t *Table, what string, names []string, ranges []hcl.Range) {
+	for i, name := range names {
+		if c := t.Column(name); c != nil && c.Generated != nil {
+			rng := t.Range
+			if i < len(ranges) {
+				rng = ranges[i]
+			}
+			v.errorf(rng, "Generated column in a key", "The %s of table %q names generated column %q; keys are over plain columns (a unique constraint or an index may hold it).", what, t.Name, name)
+		}
 	}
 }

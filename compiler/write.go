@@ -29,6 +29,9 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		}
 		body.AppendNewline()
 	}
+	for _, e := range s.Extensions {
+		body.AppendNewBlock("extension", []string{e.Name})
+	}
 	for _, r := range s.Raw {
 		if r.After {
 			continue
@@ -36,7 +39,7 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		writeRaw(body, r)
 	}
 	for i, t := range s.Tables {
-		if i > 0 || len(s.Dialect) > 0 {
+		if i > 0 || len(s.Dialect) > 0 || len(s.Extensions) > 0 {
 			body.AppendNewline()
 		}
 		for _, n := range notes[t.Name] {
@@ -117,6 +120,8 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			switch d.Kind {
 			case DefaultNow:
 				cb.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("now"))
+			case DefaultUUID:
+				cb.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("uuid"))
 			case DefaultString:
 				cb.SetAttributeValue("default", cty.StringVal(d.Value))
 			case DefaultBool:
@@ -127,6 +132,19 @@ func writeTable(body *hclwrite.Body, t *Table) {
 					cb.SetAttributeValue("default", cty.NumberVal(n))
 				}
 			}
+		}
+		if g := c.Generated; g != nil {
+			src := g.Source
+			if g.Expr != nil {
+				src = expr.String(g.Expr)
+			}
+			cb.SetAttributeValue("as", cty.StringVal(src))
+			if !g.Stored {
+				cb.SetAttributeValue("stored", cty.False)
+			}
+		}
+		if c.OnUpdate {
+			cb.SetAttributeRaw("on_update", hclwrite.TokensForFunctionCall("now"))
 		}
 		if c.Comment != "" {
 			cb.SetAttributeValue("comment", cty.StringVal(c.Comment))

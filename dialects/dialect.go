@@ -105,12 +105,28 @@ type Output struct {
 type Exprs struct {
 	Checks   map[ObjectName]string // by check name
 	Defaults map[ObjectName]string // by column name
+	// Generated are generated columns' expressions, by column name.
+	Generated map[ObjectName]string
 	// IndexParts are an index's parts, "" for a column; by index name.
 	IndexParts map[ObjectName][]string
 	Predicates map[ObjectName]string // by index name
 	// RawIndexes are the statements, as the model gives them, of the
 	// indexes the model declares by raw SQL; by index name.
 	RawIndexes map[ObjectName]string
+	// Extensions are the extensions the DDL creates first, by name, in the
+	// model's order.
+	Extensions []string
+	// Raw are the model's raw statements for this dialect, in the model's
+	// order, as the DDL runs them.
+	Raw []RawStmt
+}
+
+// RawStmt is a raw statement of the model in one dialect.
+type RawStmt struct {
+	Name string
+	SQL  string // trimmed, without its final semicolon
+	// BeforeTables: run before the tables (position = "before_tables").
+	BeforeTables bool
 }
 
 // ObjectName names an object of a table.
@@ -315,6 +331,8 @@ const (
 	KindForeignKey ObjectKind = "foreign key"
 	// KindRaw is a raw statement of the model (decisions only).
 	KindRaw ObjectKind = "raw"
+	// KindExtension is an extension of the model (decisions only).
+	KindExtension ObjectKind = "extension"
 )
 
 // Namespace is a set of object kinds whose names must differ from each
@@ -353,10 +371,35 @@ type Rules struct {
 	// MaxKeyBytes bounds the bytes of one index key (0: no limit the model
 	// can reach).
 	MaxKeyBytes int
-	// MaxCharLength bounds n in char(n); MaxDecimalPrecision and
-	// MaxDecimalScale bound p and s in decimal(p,s) (0: no limit the model
-	// can reach).
-	MaxCharLength, MaxDecimalPrecision, MaxDecimalScale int
+	// MaxCharLength bounds n in char(n), MaxVarcharLength n in varchar(n)
+	// (characters); MaxDecimalPrecision and MaxDecimalScale bound p and s in
+	// decimal(p,s) (0: no limit the model can reach).
+	MaxCharLength, MaxVarcharLength, MaxDecimalPrecision, MaxDecimalScale int
+	// MaxColumnComment and MaxTableComment bound comments, in characters
+	// (0: no limit the model can reach).
+	MaxColumnComment, MaxTableComment int
+	// MaxColumns bounds the columns of a table as the database creates it
+	// (generated columns a dialect adds included), MaxIndexes its indexes
+	// (the primary key and unique constraints included) and MaxKeyParts the
+	// columns of one key (index, unique, primary or foreign key); 0: none.
+	MaxColumns, MaxIndexes, MaxKeyParts int
+	// CommentBytes: comment limits count bytes, not characters.
+	CommentBytes bool
+	// IntHandle: a primary key over one integer column is the table's row
+	// key and not counted as an index (TiDB's clustered integer key).
+	IntHandle bool
+	// FKIndexes: the database creates an index for a foreign key whose
+	// columns lead no index (TiDB), and it counts towards MaxIndexes.
+	FKIndexes bool
+	// FKLeadingIndex: a foreign key needs an index of the referenced table
+	// led by the referenced columns in the key's order (TiDB, error 1822);
+	// otherwise a unique key over them in any order does.
+	FKLeadingIndex bool
+	// Errors are the database's error codes for its limits, by limit
+	// ("varchar", "column comment", "table comment", "columns", "indexes",
+	// "key parts", "char", "decimal precision", "decimal scale"), for
+	// messages.
+	Errors map[string]string
 	// ExprIndexFunctions are the portable functions an expression index part
 	// may call, and ExprIndexOperators the operators (nil: any).
 	ExprIndexFunctions map[string]bool
@@ -379,6 +422,15 @@ type Rules struct {
 	IgnoresDesc bool
 }
 
+// Limit names a limit of the database in messages: "TiDB's limit, error
+// 1070" or "PostgreSQL's limit".
+func (r *Rules) Limit(name string) string {
+	if code := r.Errors[name]; code != "" {
+		return r.Product + "'s limit, error " + code
+	}
+	return r.Product + "'s limit"
+}
+
 // RuleBook is implemented by dialects that describe their rules.
 type RuleBook interface {
 	Rules() *Rules
@@ -390,4 +442,27 @@ func (r *Rules) Fold(name string) string {
 		return strings.ToLower(name)
 	}
 	return name
+}
+
+// ErrorDetailer is a dialect whose database errors carry more than their
+// message: PostgreSQL's DETAIL (which value collided) and HINT lines.
+type ErrorDetailer interface {
+	// ErrorDetail returns those lines ("DETAIL: ...", "HINT: ..."), or "".
+	ErrorDetail(err error) string
+}
+
+// ErrorDetail is what d adds to a database error err, or "".
+func ErrorDetail(d Dialect, err error) string {
+	if e, ok := d.(ErrorDetailer); ok && err != nil {
+		return e.ErrorDetail(err)
+	}
+	return ""
+}
+
+// DataRenderer is implemented by dialects that render portable data
+// migrations (compiler/expr's data statements).
+type DataRenderer interface {
+	// RenderData renders analyzed data statements over the tables cat
+	// knows, one SQL statement each, without the final semicolon.
+	RenderData(stmts []expr.Stmt, cat expr.Catalog) []string
 }

@@ -34,6 +34,11 @@ func AnalyzeKind(n Node, cols Resolver) (Node, Kind, []*Error) {
 type analyzer struct {
 	cols Resolver
 	errs []*Error
+	// data: the expressions of data statements (stmt.go), whose columns
+	// resolve in sc against cat.
+	data bool
+	cat  Catalog
+	sc   *scope
 }
 
 func (a *analyzer) errorf(n Node, format string, args ...any) {
@@ -88,6 +93,10 @@ func (a *analyzer) rewrite(n Node) Node {
 		}
 	case *Paren:
 		n.X = a.rewrite(n.X)
+	case *Cast:
+		n.X = a.rewrite(n.X)
+	case *InSelect:
+		n.X = a.rewrite(n.X)
 	case *Case:
 		for i := range n.Whens {
 			n.Whens[i].Cond, n.Whens[i].Then = a.rewrite(n.Whens[i].Cond), a.rewrite(n.Whens[i].Then)
@@ -126,6 +135,11 @@ func isText(k Kind) bool { return k == KindString || k == KindUUID }
 func (a *analyzer) kind(n Node) Kind {
 	switch n := n.(type) {
 	case *Column:
+		if a.data {
+			k, _ := a.resolve(n)
+			n.Kind = k
+			return k
+		}
 		k, ok := a.cols(n.Name)
 		if !ok {
 			a.errorf(n, "unknown column %q", n.Name)
@@ -191,6 +205,28 @@ func (a *analyzer) kind(n Node) Kind {
 		return a.binary(n)
 	case *Case:
 		return a.caseKind(n)
+	case *Exists:
+		a.query(n.Sub)
+		return KindBool
+	case *InSelect:
+		x := a.kind(n.X)
+		a.query(n.Sub)
+		if len(n.Sub.Items) != 1 {
+			a.errorf(n.Sub, "the subquery of IN must select one value, not %d", len(n.Sub.Items))
+			return KindBool
+		}
+		if x == KindJSON || n.Sub.Kinds[0] == KindJSON {
+			a.errorf(n, "comparing JSON values is not portable (PostgreSQL and TiDB order and compare JSON differently)")
+		}
+		a.comparable(n.Sub.Items[0], x, n.Sub.Kinds[0], "IN")
+		return KindBool
+	case *Cast:
+		switch k := a.kind(n.X); k {
+		case KindInteger, KindString, KindUUID, KindNull, KindUnknown:
+		default:
+			a.errorf(n, "a cast of %s to text has no portable form: PostgreSQL and TiDB write %s values as different text", k, k)
+		}
+		return KindString
 	}
 	return KindUnknown
 }
@@ -403,10 +439,21 @@ func unparen(n Node) Node {
 }
 
 var (
-	uuidText = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	dateText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-	timeText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(\+00(:00)?)?)?$`)
+	uuidText  = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	dateText  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	timeText  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(\+00(:00)?)?)?$`)
+	clockText = regexp.MustCompile(`^([0-9]{2}):([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,6})?$`)
 )
+
+// ClockProblem says why s is not a time of day both databases read alike
+// ('HH:MM:SS[.ffffff]' from 00:00:00 to 24:00:00, PostgreSQL's range), or "".
+func ClockProblem(s string) string {
+	m := clockText.FindStringSubmatch(s)
+	if m == nil || m[1] > "24" || m[1] == "24" && (m[2] != "00" || m[3] != "00" || strings.Trim(m[4], ".0") != "") {
+		return fmt.Sprintf("'%s' is not a time of day both databases take; write it as 'HH:MM:SS' (optionally with up to 6 fractional digits), from '00:00:00' to '24:00:00'", s)
+	}
+	return ""
+}
 
 // LiteralProblem says why the text s is not a portable value of kind k
 // (uuid, date or timestamp), or "" when it is one. Both databases read these
@@ -423,6 +470,8 @@ func LiteralProblem(s string, k Kind) string {
 		if !dateText.MatchString(s) || !validDate(s[:10]) {
 			return fmt.Sprintf("'%s' is not a date; write a valid date as 'YYYY-MM-DD'", s)
 		}
+	case KindClock:
+		return ClockProblem(s)
 	case KindTime:
 		if !timeText.MatchString(s) || !validDate(s[:10]) || len(s) > 10 && !validClock(s[11:19]) {
 			return fmt.Sprintf("'%s' is not a timestamp; write a valid UTC time as 'YYYY-MM-DD HH:MM:SS' (optionally with up to 6 fractional digits), without a time zone", s)
@@ -442,6 +491,12 @@ func validClock(s string) bool {
 }
 
 func (a *analyzer) call(n *Call) Kind {
+	if a.data && n.Name == "now" {
+		if len(n.Args) != 0 {
+			a.errorf(n, "now() takes no arguments")
+		}
+		return KindTime
+	}
 	switch n.Name {
 	case "now", "current_timestamp", "random", "gen_random_uuid", "uuid":
 		a.errorf(n, "the function %s() is not allowed here: CHECKs and index expressions must give the same result every time", n.Name)
@@ -535,7 +590,7 @@ func (a *analyzer) comparable(at Node, l, r Kind, what string) {
 		return
 	}
 	// String literals compare with dates and instants on both dialects.
-	if lit, ok := at.(*Literal); ok && lit.Kind == LitString && (l == KindTime || l == KindDate) {
+	if lit, ok := at.(*Literal); ok && lit.Kind == LitString && (l == KindTime || l == KindDate || l == KindClock) {
 		return
 	}
 	a.errorf(at, "%s compares %s with %s", what, l, r)

@@ -32,9 +32,11 @@ const (
 	KindBytes
 	KindVector
 	KindNull
+	// KindClock is a time of day (the time type).
+	KindClock
 )
 
-var kindNames = [...]string{"unknown", "string", "integer", "numeric", "bool", "json", "timestamp", "date", "uuid", "bytes", "vector", "null"}
+var kindNames = [...]string{"unknown", "string", "integer", "numeric", "bool", "json", "timestamp", "date", "uuid", "bytes", "vector", "null", "time"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -49,6 +51,8 @@ type Column struct {
 	pos
 	Name string
 	Kind Kind
+	// Table is the table or alias qualifying the column (data statements).
+	Table string
 }
 
 // LitKind tells which kind of literal a Literal is.
@@ -261,6 +265,10 @@ func Walk(n Node, fn func(Node) bool) {
 			Walk(x, fn)
 		}
 	case *JSONType:
+		Walk(n.X, fn)
+	case *Cast:
+		Walk(n.X, fn)
+	case *InSelect:
 		Walk(n.X, fn)
 	case *Paren:
 		Walk(n.X, fn)

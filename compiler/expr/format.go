@@ -18,6 +18,26 @@ type Syntax interface {
 	Bool(v bool) string
 }
 
+// DataSyntax is what a dialect says about the parts of data statements'
+// expressions that differ between dialects.
+type DataSyntax interface {
+	Syntax
+	// TextCast renders x, of kind k, cast to text.
+	TextCast(x string, k Kind) string
+	// Now renders now(): the time the transaction started, to the microsecond.
+	Now() string
+}
+
+// SelectSQL renders a query in a dialect's syntax.
+func SelectSQL(s Syntax, q *Select) string { return SelectAs(s, q, nil) }
+
+// SelectAs is SelectSQL with names for the values (SELECT x AS name, ...).
+func SelectAs(s Syntax, q *Select, names []string) string {
+	var b strings.Builder
+	renderer{s, false, &b}.query(q, names...)
+	return b.String()
+}
+
 // String renders n in the portable syntax. Parentheses written in the source
 // (Paren nodes) are kept, and any others the structure needs are added, so
 // that parsing the text gives a tree with the same meaning: trees read back
@@ -98,7 +118,7 @@ func prec(n Node) int {
 		return precPredicate
 	case *Not:
 		return precNot
-	case *IsNull, *In, *Between, *JSONType:
+	case *IsNull, *In, *Between, *JSONType, *InSelect:
 		return precPredicate
 	case *Neg:
 		return precUnary
@@ -140,7 +160,7 @@ func (r renderer) write(n Node, min int) {
 
 func atomic(n Node) bool {
 	switch n.(type) {
-	case *Column, *Literal, *Call, *Paren:
+	case *Column, *Literal, *Call, *Paren, *Exists, *Cast:
 		return true
 	}
 	return false
@@ -150,7 +170,7 @@ func atomic(n Node) bool {
 // function argument, which needs no parentheses.
 func (r renderer) text(n Node, arg bool) string {
 	if c, ok := unparen(n).(*Column); ok {
-		return r.s.TextOperand(r.s.Ident(c.Name), c.Kind)
+		return r.s.TextOperand(r.column(c), c.Kind)
 	}
 	if arg {
 		return r.sub(n, precLowest)
@@ -162,7 +182,26 @@ func (r renderer) node(n Node) {
 	b := r.b
 	switch n := n.(type) {
 	case *Column:
-		b.WriteString(r.s.Ident(n.Name))
+		b.WriteString(r.column(n))
+	case *Exists:
+		b.WriteString("EXISTS (")
+		r.query(n.Sub)
+		b.WriteByte(')')
+	case *InSelect:
+		r.write(n.X, precAdditive)
+		if n.Not {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" IN (")
+		r.query(n.Sub)
+		b.WriteByte(')')
+	case *Cast:
+		x := r.sub(n.X, precLowest)
+		if ds, ok := r.s.(DataSyntax); ok {
+			b.WriteString(ds.TextCast(x, kindOf(n.X)))
+		} else {
+			b.WriteString("CAST(" + x + " AS text)")
+		}
 	case *Literal:
 		switch n.Kind {
 		case LitString:
@@ -218,6 +257,10 @@ func (r renderer) node(n Node) {
 		b.WriteString(" AND ")
 		r.write(n.Hi, precAdditive)
 	case *Call:
+		if ds, ok := r.s.(DataSyntax); ok && n.Name == "now" && !r.minimal {
+			b.WriteString(ds.Now())
+			return
+		}
 		name := n.Name
 		if !r.minimal {
 			name = strings.ToUpper(name)
@@ -312,6 +355,71 @@ func (r renderer) logical(n Node, op Op, right bool) {
 	default:
 		r.write(n, precAdditive)
 	}
+}
+
+// column renders a column reference, qualified when written so.
+func (r renderer) column(c *Column) string {
+	if c.Table != "" {
+		return r.s.Ident(c.Table) + "." + r.s.Ident(c.Name)
+	}
+	return r.s.Ident(c.Name)
+}
+
+// query writes a SELECT.
+func (r renderer) query(q *Select, names ...string) {
+	b := r.b
+	b.WriteString("SELECT ")
+	for i, x := range q.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		r.write(x, precLowest)
+		if i < len(names) {
+			b.WriteString(" AS " + r.s.Ident(names[i]))
+		}
+	}
+	if q.From != nil {
+		b.WriteString(" FROM ")
+		r.tableRef(q.From)
+	}
+	for _, j := range q.Joins {
+		if j.Left {
+			b.WriteString(" LEFT JOIN ")
+		} else {
+			b.WriteString(" JOIN ")
+		}
+		r.tableRef(j.Table)
+		b.WriteString(" ON ")
+		r.write(j.On, precLowest)
+	}
+	if q.Where != nil {
+		b.WriteString(" WHERE ")
+		r.write(q.Where, precLowest)
+	}
+}
+
+func (r renderer) tableRef(t *TableRef) {
+	r.b.WriteString(r.s.Ident(t.Name))
+	if t.Alias != "" {
+		r.b.WriteString(" AS " + r.s.Ident(t.Alias))
+	}
+}
+
+// kindOf is the kind of an analyzed expression's value, where renderers
+// need it.
+func kindOf(n Node) Kind {
+	switch n := unparen(n).(type) {
+	case *Column:
+		return n.Kind
+	case *Literal:
+		if n.Kind == LitNumber {
+			return KindInteger
+		}
+		return KindString
+	case *Case:
+		return n.Kind
+	}
+	return KindUnknown
 }
 
 func plainIdent(s string) bool {

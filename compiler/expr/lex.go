@@ -54,6 +54,9 @@ type Grammar struct {
 	CastPrec int
 	// Quantified: a comparison may be followed by ANY/ALL/SOME (...).
 	Quantified bool
+	// Data: the statements of portable data migrations (stmt.go), which add
+	// qualified names, subqueries, casts and now() to Authored expressions.
+	Data bool
 
 	// Settings for statement text that Tokens reads (migration files):
 	// OtherQuote is a second quote character, read as a quoted token of its
@@ -266,7 +269,7 @@ func (l *lexer) operator(i int) (int, error) {
 	switch {
 	case refused != "":
 		return 0, l.errorf(i, i+len(refused), "%s", g.Refused[refused])
-	case c == '.' && !g.Authored:
+	case c == '.' && (!g.Authored || g.Data):
 		l.add(tOp, ".", i, i+1)
 		return 1, nil
 	case g.PostgresOperators && c == '[':

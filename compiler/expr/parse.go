@@ -32,6 +32,8 @@ const (
 	TermArray                      // Args: the elements of ARRAY[...]
 	TermQuantified                 // Text: the comparison and "any" or "all" ("= any"); Args: operand, array
 	TermCase                       // searched CASE; Args: condition, value pairs, then the ELSE value when Text is "else"
+	TermExists                     // EXISTS (Sub) (Data)
+	TermInSelect                   // Text: "in" or "not in"; Args[0] IN (Sub) (Data)
 )
 
 // Term is a node of an expression as a grammar reads it, before a Reader
@@ -41,6 +43,10 @@ type Term struct {
 	Text string
 	Args []*Term
 	Off  int
+	// Qual is the table or alias qualifying a column (Data).
+	Qual string
+	// Sub is the subquery of TermExists and TermInSelect.
+	Sub *SelectTerm
 	// Parens are the offsets of the parentheses written around the term,
 	// outermost first.
 	Parens []int
@@ -52,7 +58,7 @@ func (a *Term) Group() bool { return len(a.Parens) > 0 }
 // Same reports whether a and b are the same expression, wherever they are
 // written and however parenthesised.
 func (a *Term) Same(b *Term) bool {
-	if a.Kind != b.Kind || a.Text != b.Text || len(a.Args) != len(b.Args) {
+	if a.Kind != b.Kind || a.Text != b.Text || a.Qual != b.Qual || a.Sub != b.Sub || len(a.Args) != len(b.Args) {
 		return false
 	}
 	for i := range a.Args {
@@ -168,6 +174,9 @@ func (p *parser) infix() (name string, prec, width int, err error) {
 	t := p.peek()
 	switch t.kind {
 	case tOp:
+		if t.text == ";" && p.g.Data {
+			return "", 0, 0, nil
+		}
 		if t.text == "." {
 			return "", refused, 0, p.errAt(t, "qualified names have no portable form")
 		}
@@ -303,6 +312,14 @@ func (p *parser) expr(min int) (*Term, error) {
 		case "is null", "is not null":
 			left = &Term{Kind: TermIsNull, Text: name, Args: []*Term{left}, Off: left.Off}
 		case "in", "not in":
+			if p.g.Data && p.peek().kind == tLParen && (p.isWord(1, "select") || p.isWord(1, "with")) {
+				sub, err := p.subSelect()
+				if err != nil {
+					return nil, err
+				}
+				left = &Term{Kind: TermInSelect, Text: name, Args: []*Term{left}, Sub: sub, Off: left.Off}
+				continue
+			}
 			list, err := p.list(name, prec)
 			if err != nil {
 				return nil, err
@@ -360,6 +377,9 @@ func (p *parser) expr(min int) (*Term, error) {
 func (p *parser) subquery(values bool, at token) error {
 	if !p.isWord(0, "select") && !p.isWord(0, "with") && !(values && p.isWord(0, "values")) {
 		return nil
+	}
+	if p.g.Data {
+		return p.errAt(p.peek(), "a scalar subquery has no portable form; use EXISTS (SELECT ...), x IN (SELECT ...) or a join")
 	}
 	if p.g.Authored {
 		return p.errAt(p.peek(), "subqueries are not allowed: a CHECK or index sees one row. List the values, as in x IN ('a', 'b'), or reference a table of allowed values with a foreign key")
@@ -460,6 +480,9 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 	case tNumber:
 		return &Term{Kind: TermNumber, Text: t.text, Off: t.off}, any, nil
 	case tQuotedIdent:
+		if q, ok, err := p.qualified(t); ok || err != nil {
+			return q, any, err
+		}
 		if !p.g.Authored {
 			if n := p.peek(); n.kind == tOp && n.text == "." {
 				return nil, 0, p.errAt(t, "qualified names have no portable form")
@@ -507,6 +530,14 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 				c, err := p.searchedCase(t)
 				return c, any, err
 			}
+		case "exists":
+			if p.g.Data && p.peek().kind == tLParen {
+				sub, err := p.subSelect()
+				if err != nil {
+					return nil, 0, err
+				}
+				return &Term{Kind: TermExists, Text: "exists", Sub: sub, Off: t.off}, any, nil
+			}
 		case "not":
 			if p.g.Predicates > 0 && p.g.NotPrec < min {
 				break // NOT is no operand of a predicate
@@ -516,6 +547,9 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 				return nil, 0, err
 			}
 			return &Term{Kind: TermUnary, Text: "not", Args: []*Term{x}, Off: t.off}, p.g.NotPrec - 1, nil
+		}
+		if q, ok, err := p.qualified(t); ok || err != nil {
+			return q, any, err
 		}
 		if err := p.unsupported(t); err != nil {
 			return nil, 0, err
@@ -546,6 +580,8 @@ func (p *parser) unsupported(t token) error {
 		switch {
 		case t.text == "case" && (next.kind == tIdent || next.kind == tQuotedIdent || next.kind == tLParen || next.kind == tString || next.kind == tNumber):
 			return p.errAt(t, "the simple CASE x WHEN v is not part of portable expressions; write the searched form CASE WHEN x = v THEN ... END")
+		case p.g.Data && (t.text == "cast" || t.text == "exists"):
+			return nil
 		case (t.text == "cast" || t.text == "convert") && next.kind == tLParen:
 			return p.errAt(t, "%s is not part of portable expressions: types follow from the columns, so compare the column itself (for example created_at >= '2020-01-01'), or use a per-dialect raw expr override", strings.ToUpper(t.text))
 		case t.text == "exists" && next.kind == tLParen:
@@ -613,7 +649,7 @@ func (p *parser) searchedCase(t token) (*Term, error) {
 // call reads a function call, CAST(x AS type) or ARRAY[...].
 func (p *parser) call(name token) (*Term, error) {
 	p.i++ // ( or [
-	if name.text == "cast" && !p.g.Authored {
+	if name.text == "cast" && (!p.g.Authored || p.g.Data) {
 		return p.cast(name)
 	}
 	c := &Term{Kind: TermCall, Text: name.text, Off: name.off}

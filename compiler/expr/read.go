@@ -187,7 +187,23 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 	at := pos(raw.Off)
 	switch raw.Kind {
 	case TermColumn:
-		return &Column{pos: at, Name: raw.Text}, nil
+		return &Column{pos: at, Name: raw.Text, Table: raw.Qual}, nil
+	case TermExists:
+		q, err := r.lowerSelect(rd, raw.Sub)
+		if err != nil {
+			return nil, err
+		}
+		return &Exists{at, q}, nil
+	case TermInSelect:
+		x, err := r.lower(rd, raw.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		q, err := r.lowerSelect(rd, raw.Sub)
+		if err != nil {
+			return nil, err
+		}
+		return &InSelect{pos(x.Offset()), x, q, raw.Text == "not in"}, nil
 	case TermString:
 		return &Literal{at, LitString, raw.Text}, nil
 	case TermNumber:

@@ -2,6 +2,9 @@ package postgres
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
@@ -14,13 +17,66 @@ import (
 
 // OpenAtlas implements dialects.Dialect: Atlas's PostgreSQL driver sees
 // every object the generated DDL declares, CHECKs included, and with
-// atlasDriver foreign keys' deferrability too.
+// atlasDriver foreign keys' deferrability too. A server of a version
+// schemagen is not tested on is refused here, on every connection
+// schemagen works through.
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
+	if err := checkVersion(conn); err != nil {
+		return nil, err
+	}
 	drv, err := postgres.Open(conn)
 	if err != nil {
 		return nil, err
 	}
 	return &atlasDriver{Driver: drv.(*postgres.Driver), conn: conn}, nil
+}
+
+// The PostgreSQL major versions schemagen supports: the ones CI tests
+// (variables for a test that refuses its own server).
+var (
+	minVersion = 14
+	maxVersion = 18
+)
+
+// SupportedVersions are the first and last PostgreSQL major versions
+// schemagen supports.
+func SupportedVersions() (first, last int) { return minVersion, maxVersion }
+
+// UnsupportedVersionError is a PostgreSQL server of a major version outside
+// SupportedVersions.
+type UnsupportedVersionError struct {
+	Version string // as the server reports it, e.g. "13.16"
+	Major   int
+}
+
+func (e *UnsupportedVersionError) Error() string {
+	return fmt.Sprintf("PostgreSQL %s is not supported: schemagen supports, and is tested on, PostgreSQL %d to %d", e.Version, minVersion, maxVersion)
+}
+
+func checkVersion(conn schema.ExecQuerier) error {
+	rows, err := conn.QueryContext(context.Background(), "SELECT current_setting('server_version_num'), current_setting('server_version')")
+	if err != nil {
+		return fmt.Errorf("postgres: reading the server version: %w", err)
+	}
+	defer rows.Close()
+	var num, version string
+	for rows.Next() {
+		if err := rows.Scan(&num, &version); err != nil {
+			return fmt.Errorf("postgres: reading the server version: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("postgres: reading the server version: %w", err)
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return fmt.Errorf("postgres: server_version_num %q: %w", num, err)
+	}
+	if major := n / 10000; major < minVersion || major > maxVersion {
+		v, _, _ := strings.Cut(version, " ")
+		return &UnsupportedVersionError{Version: v, Major: major}
+	}
+	return nil
 }
 
 // Renormalizes implements dialects.Dialect: PostgreSQL's deparsed CHECKs,

@@ -47,7 +47,7 @@ func (Dialect) HazardCodes() []hazard.Code {
 			Help:    "Scans the table under ACCESS EXCLUSIVE (reads and writes wait) and fails on a NULL. Add CHECK (col IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL uses it and does not scan.",
 			Example: `ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;`},
 		{Code: CodeColumnType, Dialect: "postgres", Severe: true, Title: "Column type change that rewrites or checks every row",
-			Help:    "Rewrites the table (and its indexes) under ACCESS EXCLUSIVE; a narrower type fails on values that do not fit. Add a new column, backfill it in batches, switch readers and writers, drop the old one.",
+			Help:    "Rewrites the table (and its indexes) under ACCESS EXCLUSIVE; a narrower type fails on values that do not fit, and a numeric given a smaller scale rounds every value silently (20.05 becomes 20.1 at scale 1). Add a new column, backfill it in batches, switch readers and writers, drop the old one.",
 			Example: `ALTER TABLE "docs" ALTER COLUMN "n" TYPE bigint;`},
 		{Code: CodeDrop, Dialect: "postgres", Title: "Dropping a table or column", CoveredBy: "DS102, DS103",
 			Help:    "Its data is lost. Written above the statement in migration files; `migrate lint` reports it as DS102 or DS103. Stop using it first; drop it in a later release with a nolint reason.",
@@ -125,8 +125,13 @@ func columnHazards(table string, c *schema.ModifyColumn) []hazard.Hazard {
 	if !c.Change.Is(schema.ChangeType) || binaryCompatible(c.From.Type.Type, c.To.Type.Type) {
 		return []hazard.Hazard{briefLock(table)}
 	}
-	return []hazard.Hazard{{Code: CodeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
-		Rewrite: true, Scan: true, CanFail: true, Text: fmt.Sprintf("column %s becomes %s", c.To.Name, typeName(c.To.Type))}}
+	h := hazard.Hazard{Code: CodeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
+		Rewrite: true, Scan: true, CanFail: true, Text: fmt.Sprintf("column %s becomes %s", c.To.Name, typeName(c.To.Type))}
+	if dc, ok := hazard.DecimalNarrowing(c.From.Type.Type, c.To.Type.Type); ok {
+		h.CanFail, h.LosesData = dc.CanFail, dc.Rounds
+		h.Text += ": " + dc.Text(c.To.Name)
+	}
+	return []hazard.Hazard{h}
 }
 
 func typeName(t *schema.ColumnType) string {

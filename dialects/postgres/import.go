@@ -82,14 +82,17 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		}
 	}
 	if m := vectorType.FindStringSubmatch(raw); m != nil {
+		if m[1] == "" {
+			return compiler.Type{Kind: compiler.TypeVector}, raw, true
+		}
 		var n int
-		fmt.Sscan(m[1], &n)
+		fmt.Sscan(m[2], &n)
 		return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, raw, true
 	}
 	return compiler.Type{}, raw, false
 }
 
-var vectorType = regexp.MustCompile(`^vector\((\d+)\)$`)
+var vectorType = regexp.MustCompile(`^vector(\((\d+)\))?$`)
 
 // postgresType spells an inspected type as PostgreSQL does.
 func postgresType(ct *schema.ColumnType) string {

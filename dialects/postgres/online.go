@@ -424,6 +424,23 @@ func (Dialect) Prechecks(context.Context, schema.ExecQuerier, []string) ([]strin
 	return nil, nil
 }
 
+// ErrorDetail implements dialects.ErrorDetailer: pgx's error message leaves
+// out the server's DETAIL and HINT.
+func (Dialect) ErrorDetail(err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	var lines []string
+	if pe.Detail != "" {
+		lines = append(lines, "DETAIL: "+pe.Detail)
+	}
+	if pe.Hint != "" {
+		lines = append(lines, "HINT: "+pe.Hint)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // ExplainError implements dialects.Online.
 func (Dialect) ExplainError(err error) string {
 	var pe *pgconn.PgError

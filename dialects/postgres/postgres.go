@@ -32,12 +32,14 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 			rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
 		}
 	}
-	l := &lowerer{rec: rec}
+	l := &lowerer{rec: rec, schema: s}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
 	rules.Types(s, Name, limits, rec)
+	rules.Limits(s, Name, limits, rec)
 	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
+	rules.Tables(s, Name, limits, sc, rec)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
@@ -156,7 +158,8 @@ func (syntax) JSONType(x string, types []string, not bool) string {
 }
 
 type lowerer struct {
-	rec *sqltext.Recorder
+	rec    *sqltext.Recorder
+	schema *compiler.Schema
 }
 
 // Type returns the PostgreSQL type of a neutral type.
@@ -194,7 +197,16 @@ func Type(t compiler.Type) string {
 	case compiler.TypeBytes:
 		return "BYTEA"
 	case compiler.TypeVector:
+		if len(t.Args) == 0 {
+			return "vector"
+		}
 		return fmt.Sprintf("vector(%d)", t.Args[0])
+	case compiler.TypeTime:
+		return fmt.Sprintf("TIME(%d)", t.Arg(0, 6))
+	case compiler.TypeFloat:
+		return "REAL"
+	case compiler.TypeDatetime:
+		return fmt.Sprintf("TIMESTAMP(%d)", t.Arg(0, 6))
 	}
 	return "?"
 }
@@ -203,6 +215,9 @@ var typeNotes = map[compiler.TypeKind]string{
 	compiler.TypeTimestamp: "timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)",
 	compiler.TypeJSON:      "json as JSONB (normalised binary JSON)",
 	compiler.TypeVector:    "vector needs the pgvector extension (CREATE EXTENSION vector)",
+	compiler.TypeFloat:     "float as REAL (4-byte IEEE float)",
+	compiler.TypeDatetime:  "datetime as TIMESTAMP (wall-clock time without a time zone; microsecond precision unless given)",
+	compiler.TypeTime:      "time as TIME (a time of day, 00:00:00 to 24:00:00; microsecond precision unless given)",
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
@@ -227,6 +242,9 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		switch d.Kind {
 		case compiler.DefaultNow:
 			lc.Default = "now()"
+		case compiler.DefaultUUID:
+			lc.Default = "gen_random_uuid()"
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "uuid() as gen_random_uuid() (a random version-4 UUID)")
 		case compiler.DefaultString:
 			lc.Default = String(d.Value)
 		case compiler.DefaultBool:
@@ -235,7 +253,61 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 			lc.Default = d.Value
 		}
 	}
+	if g := c.Generated; g != nil && g.Expr != nil {
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides, g.Expr)
+		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr, g.Range)
+		lc.GeneratedExpr = sqltext.Expr(syntaxFor(t, g.Expr), g.Expr)
+		lc.Generated = "GENERATED ALWAYS AS (" + lc.GeneratedExpr + ") STORED"
+		if !g.Stored {
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "stored = false as STORED: PostgreSQL before 18 has no VIRTUAL generated columns; the values read are the same")
+		}
+	}
+	if c.OnUpdate {
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "on_update = now() by the trigger %s, which schemagen owns: an UPDATE that changes the row and does not change the column sets it to now()", OnUpdateName(t.Name))
+	}
 	return lc, true
+}
+
+// OnUpdateName is the name of the trigger, and of its function, that set a
+// table's on_update columns.
+func OnUpdateName(table string) string {
+	return sqltext.FitName(table+"_on_update", limits.MaxIdent)
+}
+
+// onUpdate returns the function and trigger that set t's on_update columns,
+// as TiDB's ON UPDATE CURRENT_TIMESTAMP does: when an UPDATE changes another
+// plain column and leaves the column as it was.
+func onUpdate(t *compiler.Table, lt *sqltext.Table) []string {
+	var cols, others []string
+	for _, c := range t.Columns {
+		if c.Overrides.Skipped(Name) || c.Generated != nil {
+			continue
+		}
+		if c.OnUpdate {
+			cols = append(cols, c.Name)
+		} else {
+			others = append(others, c.Name)
+		}
+	}
+	if len(cols) == 0 || len(others) == 0 {
+		return nil
+	}
+	row := func(rec string) string {
+		q := make([]string, len(others))
+		for i, c := range others {
+			q[i] = rec + "." + Ident(c)
+		}
+		return "ROW(" + strings.Join(q, ", ") + ")"
+	}
+	var b strings.Builder
+	name := OnUpdateName(t.Name)
+	b.WriteString("CREATE FUNCTION " + Ident(name) + "() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n")
+	b.WriteString("  IF " + row("NEW") + " IS DISTINCT FROM " + row("OLD") + " THEN\n")
+	for _, c := range cols {
+		b.WriteString("    IF NEW." + Ident(c) + " IS NOT DISTINCT FROM OLD." + Ident(c) + " THEN NEW." + Ident(c) + " := now(); END IF;\n")
+	}
+	b.WriteString("  END IF;\n  RETURN NEW;\nEND\n$$")
+	return []string{b.String(), "CREATE TRIGGER " + Ident(name) + " BEFORE UPDATE ON " + Ident(t.Name) + " FOR EACH ROW EXECUTE FUNCTION " + Ident(name) + "()"}
 }
 
 // keySize refuses keys whose declared columns may hold more than a B-tree
@@ -278,7 +350,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
-	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Expr)
+	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Overrides, c.Expr)
 	rng := c.ExprRange
 	if rng.Empty() {
 		rng = c.Range
@@ -288,9 +360,13 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 }
 
 // explainExpr records the casts an expression needs on PostgreSQL.
-func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, n expr.Node) {
-	l.stringOrder(t, object, n)
-	l.paddedMatch(t, object, n, syntaxFor(t, n))
+func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, ov compiler.Overrides, n expr.Node) {
+	if !ov.Accepts(Name, compiler.AcceptStringOrder) {
+		l.stringOrder(t, object, n)
+	}
+	if !ov.Accepts(Name, compiler.AcceptCharMatch) {
+		l.paddedMatch(t, object, n, syntaxFor(t, n))
+	}
 	if sqltext.UsesAsText(n, expr.KindUUID) {
 		l.rec.Decide(t.Name, object, dialects.Lowered, "uuid read as text (::text) where a string operation applies to it")
 	}
@@ -307,7 +383,7 @@ func (l *lowerer) paddedMatch(t *compiler.Table, object dialects.Object, n expr.
 			return true
 		}
 		if c, ok := b.L.(*expr.Column); ok && sy.chars[Ident(c.Name)] {
-			l.rec.Warnf(t.Range, "Match over char(n)", "The %s of table %q matches char column %q with %s: PostgreSQL matches the value padded with spaces to its length, TiDB without them, so values shorter than the column differ. Use varchar(n) for the column.", object, t.Name, c.Name, b.Op)
+			l.rec.Warnf(t.Range, "Match over char(n)", "The %s of table %q matches char column %q with %s: PostgreSQL matches the value padded with spaces to its length, TiDB without them, so values shorter than the column differ. Use varchar(n) for the column, or acknowledge it: postgres { accept = [%q] } in the %s.", object, t.Name, c.Name, b.Op, compiler.AcceptCharMatch, object.Kind)
 			return false
 		}
 		return true
@@ -381,7 +457,7 @@ func (l *lowerer) stringOrder(t *compiler.Table, object dialects.Object, n expr.
 		return !found
 	})
 	if found {
-		l.rec.Warnf(t.Range, "Strings ordered by collation", "The %s of table %q orders strings (<, >, BETWEEN): PostgreSQL orders them by the database's collation, TiDB by code point. They agree when the PostgreSQL database uses the C or C.UTF-8 collation.", object, t.Name)
+		l.rec.Warnf(t.Range, "Strings ordered by collation", "The %s of table %q orders strings (<, >, BETWEEN): PostgreSQL orders them by the database's collation, TiDB by code point. They agree when the PostgreSQL database uses the C or C.UTF-8 collation (to acknowledge it: postgres { accept = [%q] } in the %s).", object, t.Name, compiler.AcceptStringOrder, object.Kind)
 	}
 }
 
@@ -390,6 +466,9 @@ var actions = map[compiler.Action]string{
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
+	if _, ok := rules.ForeignKeyTarget(l.schema, Name, limits, fk); !ok {
+		l.rec.Errorf(fk.RefRange, "Foreign key without a key on PostgreSQL", "Foreign key %q references (%s) of table %q, but the unique key over these columns is left out of PostgreSQL, which needs one (there is no unique constraint matching given keys). Keep it there, or leave the foreign key out of PostgreSQL too: postgres { skip = true }.", fk.Name, strings.Join(fk.RefColumns, ", "), fk.RefTable)
+	}
 	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
 	if a := actions[fk.OnDelete]; a != "" {
 		body += " ON DELETE " + a
@@ -425,7 +504,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		if p.Expr != nil {
 			x = sqltext.Expr(syntaxFor(t, p.Expr), p.Expr)
 			part = "(" + x + ")"
-			l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
+			l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides, p.Expr)
 			l.paddedLiteral(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr, p.Range)
 		} else {
 			part = Ident(p.Column)
@@ -441,7 +520,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	}
 	if idx.Where != nil {
 		li.Where = sqltext.Expr(syntaxFor(t, idx.Where), idx.Where)
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Where)
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides, idx.Where)
 		l.paddedLiteral(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Where, idx.WhereRange)
 	}
 	return li, true
@@ -451,4 +530,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if pk := t.PrimaryKey; pk != nil {
 		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
 	}
+	lt.After = append(lt.After, onUpdate(t, lt)...)
+}
+
+// Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database
+// may have the extension already (installed by its operators), and the
+// migrations must still apply there.
+func (l *lowerer) Extension(e *compiler.Extension) string {
+	return "CREATE EXTENSION IF NOT EXISTS " + Ident(e.Name)
 }

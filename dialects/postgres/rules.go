@@ -20,9 +20,17 @@ var limits = &dialects.Rules{
 	},
 	// A B-tree entry holds at most 2704 bytes (a third of a page); a longer
 	// value fails at INSERT, so keys are bounded by their declared sizes.
-	MaxKeyBytes:   2704,
-	IndexMethods:  []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
-	UniqueMethods: []string{"btree"},
+	MaxKeyBytes: 2704,
+	// Appendix K "PostgreSQL Limits" and the data type docs; each has a
+	// test on the real server (dialects/limits_test.go). Comments, indexes
+	// per table: no limit a model reaches (a field holds 1 GB).
+	MaxCharLength:       10485760,
+	MaxVarcharLength:    10485760,
+	MaxDecimalPrecision: 1000,
+	MaxColumns:          1600,
+	MaxKeyParts:         32,
+	IndexMethods:        []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
+	UniqueMethods:       []string{"btree"},
 	// hash and SP-GiST indexes take one column.
 	SingleColumnMethods: []string{"hash", "spgist"},
 	MethodTypes: map[string][]string{

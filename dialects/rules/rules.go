@@ -14,6 +14,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // Neutral are the name scopes the compiler itself enforces for every dialect
@@ -238,7 +239,7 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 // Types checks the column types against d's limits (char length, decimal
 // precision and scale), each column with the type it has in d.
 func Types(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
-	if r.MaxCharLength == 0 && r.MaxDecimalPrecision == 0 && r.MaxDecimalScale == 0 {
+	if r.MaxCharLength == 0 && r.MaxVarcharLength == 0 && r.MaxDecimalPrecision == 0 && r.MaxDecimalScale == 0 {
 		return
 	}
 	for _, t := range s.Tables {
@@ -266,11 +267,13 @@ func typeLimit(t compiler.Type, r *dialects.Rules) string {
 	switch {
 	case len(t.Args) == 0:
 	case t.Kind == compiler.TypeChar && r.MaxCharLength > 0 && t.Args[0] > r.MaxCharLength:
-		return fmt.Sprintf("The length of char is at most %d (%s's limit); use varchar(n) or text.", r.MaxCharLength, r.Product)
+		return fmt.Sprintf("The length of char is at most %d (%s); use varchar(n) or text.", r.MaxCharLength, r.Limit("char"))
+	case t.Kind == compiler.TypeVarchar && r.MaxVarcharLength > 0 && t.Args[0] > r.MaxVarcharLength:
+		return fmt.Sprintf("The length of varchar is at most %d characters (%s); use text.", r.MaxVarcharLength, r.Limit("varchar"))
 	case t.Kind == compiler.TypeDecimal && r.MaxDecimalPrecision > 0 && t.Args[0] > r.MaxDecimalPrecision:
-		return fmt.Sprintf("The precision of decimal must be between 1 and %d (%s's limit).", r.MaxDecimalPrecision, r.Product)
+		return fmt.Sprintf("The precision of decimal must be between 1 and %d (%s).", r.MaxDecimalPrecision, r.Limit("decimal precision"))
 	case t.Kind == compiler.TypeDecimal && len(t.Args) > 1 && r.MaxDecimalScale > 0 && t.Args[1] > r.MaxDecimalScale:
-		return fmt.Sprintf("The scale of decimal must not exceed its precision or %d (%s's limit).", r.MaxDecimalScale, r.Product)
+		return fmt.Sprintf("The scale of decimal must not exceed its precision or %d (%s).", r.MaxDecimalScale, r.Limit("decimal scale"))
 	}
 	return ""
 }
@@ -280,4 +283,223 @@ func typeName(c *compiler.Column) string {
 		return "unknown"
 	}
 	return c.Type.String()
+}
+
+// Limits checks what of s is bounded by d's limits before any SQL exists:
+// comment lengths and the columns of every key (primary, unique, index,
+// foreign key).
+func Limits(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
+	length := func(c string) (int, string) {
+		if r.CommentBytes {
+			return len(c), "bytes"
+		}
+		return utf8.RuneCountInString(c), "characters"
+	}
+	parts := func(rng hcl.Range, what string, n int) {
+		if r.MaxKeyParts > 0 && n > r.MaxKeyParts {
+			rep.Errorf(rng, "Too many key parts", "The %s has %d key parts; %s allows at most %d in one key (%s). Use fewer columns.", what, n, r.Product, r.MaxKeyParts, r.Limit("key parts"))
+		}
+	}
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		if n, unit := length(t.Comment); r.MaxTableComment > 0 && n > r.MaxTableComment {
+			rep.Errorf(t.Range, "Comment too long", "The comment of table %q is %d %s; %s allows at most %d (%s). Shorten it.", t.Name, n, unit, r.Product, r.MaxTableComment, r.Limit("table comment"))
+		}
+		for _, c := range t.Columns {
+			if c.Overrides.Skipped(d) {
+				continue
+			}
+			if n, unit := length(c.Comment); r.MaxColumnComment > 0 && n > r.MaxColumnComment {
+				rep.Errorf(c.Range, "Comment too long", "The comment of column %s.%s is %d %s; %s allows at most %d (%s). Shorten it.", t.Name, c.Name, n, unit, r.Product, r.MaxColumnComment, r.Limit("column comment"))
+			}
+		}
+		if pk := t.PrimaryKey; pk != nil {
+			parts(pk.Range, fmt.Sprintf("primary key of table %q", t.Name), len(pk.Columns))
+		}
+		for _, u := range t.Uniques {
+			if !u.Overrides.Skipped(d) {
+				parts(u.Range, fmt.Sprintf("unique constraint %q", u.Name), len(u.Columns))
+			}
+		}
+		for _, idx := range t.Indexes {
+			if !idx.Overrides.Skipped(d) && (idx.Overrides.For(d) == nil || idx.Overrides.For(d).SQL == "") {
+				parts(idx.Range, fmt.Sprintf("index %q", idx.Name), len(idx.Parts))
+			}
+		}
+		for _, fk := range t.ForeignKeys {
+			if !fk.Overrides.Skipped(d) {
+				parts(fk.Range, fmt.Sprintf("foreign key %q", fk.Name), len(fk.Columns))
+			}
+		}
+	}
+}
+
+// Sizes checks a table as dialect d creates it: its columns (generated ones
+// the dialect adds included) and its indexes, counted as the database
+// counts them (see dialects.Rules).
+func Sizes(t *compiler.Table, d string, r *dialects.Rules, columns, indexes int, rep Reporter) {
+	if r.MaxColumns > 0 && columns > r.MaxColumns {
+		rep.Errorf(t.Range, "Too many columns", "Table %q has %d columns on %s (with the generated columns schemagen adds there); %s allows at most %d (%s). Split the table.", t.Name, columns, r.Product, r.Product, r.MaxColumns, r.Limit("columns"))
+	}
+	if r.MaxIndexes > 0 && indexes > r.MaxIndexes {
+		rep.Errorf(t.Range, "Too many indexes", "Table %q has %d indexes on %s (its unique constraints, foreign keys' indexes and non-integer primary key included); %s allows at most %d (%s). Drop some, or leave some out of %s: %s { skip = true }.", t.Name, indexes, r.Product, r.Product, r.MaxIndexes, r.Limit("indexes"), r.Product, d)
+	}
+}
+
+// IndexCount is the number of indexes the database keeps for table t in
+// dialect d, as its limit counts them.
+func IndexCount(t *compiler.Table, d string, r *dialects.Rules) int {
+	n := 0
+	var leads [][]string
+	if pk := t.PrimaryKey; pk != nil {
+		leads = append(leads, pk.Columns)
+		if !r.IntHandle || len(pk.Columns) != 1 || !integer(t.Column(pk.Columns[0]), d) {
+			n++
+		}
+	}
+	for _, u := range t.Uniques {
+		if !u.Overrides.Skipped(d) {
+			n++
+			leads = append(leads, u.Columns)
+		}
+	}
+	for _, idx := range t.Indexes {
+		if idx.Overrides.Skipped(d) {
+			continue
+		}
+		n++
+		var cols []string
+		for _, p := range idx.Parts {
+			if p.Expr != nil {
+				break
+			}
+			cols = append(cols, p.Column)
+		}
+		if idx.Where == nil || !idx.Unique {
+			leads = append(leads, cols)
+		}
+	}
+	if r.FKIndexes {
+		for _, fk := range t.ForeignKeys {
+			if fk.Overrides.Skipped(d) {
+				continue
+			}
+			if !slices.ContainsFunc(leads, func(l []string) bool {
+				return len(l) >= len(fk.Columns) && slices.Equal(l[:len(fk.Columns)], fk.Columns)
+			}) {
+				n++
+				leads = append(leads, fk.Columns)
+			}
+		}
+	}
+	return n
+}
+
+func integer(c *compiler.Column, d string) bool {
+	if c == nil {
+		return false
+	}
+	typ := c.Type
+	if o := c.Overrides.For(d); o != nil {
+		if o.RawType != "" {
+			return false
+		}
+		if o.Type != nil {
+			typ = *o.Type
+		}
+	}
+	return typ.Kind == compiler.TypeSmallint || typ.Kind == compiler.TypeInt || typ.Kind == compiler.TypeBigint
+}
+
+// Tables checks every table of a lowered script with Sizes.
+func Tables(s *compiler.Schema, d string, r *dialects.Rules, sc *sqltext.Script, rep Reporter) {
+	for _, lt := range sc.Tables {
+		if t := s.Table(lt.Name); t != nil {
+			Sizes(t, d, r, len(lt.Columns), IndexCount(t, d, r), rep)
+		}
+	}
+}
+
+// ForeignKeyTarget finds the key of the referenced table that foreign key
+// fk uses in dialect d. With FKLeadingIndex (TiDB) that is an index led by
+// the referenced columns in the key's order; when only another order of
+// them leads one, order is the order of fk's column pairs that matches it
+// (the same key, its pairs written in another order). Otherwise it is a
+// primary key, unique constraint or unique index without a predicate over
+// exactly those columns, in any order. ok is false when the dialect keeps
+// no such key (the model leaves it out there).
+func ForeignKeyTarget(s *compiler.Schema, d string, r *dialects.Rules, fk *compiler.ForeignKey) (order []int, ok bool) {
+	ref := s.Table(fk.RefTable)
+	if ref == nil {
+		return nil, true
+	}
+	type key struct {
+		cols   []string
+		unique bool
+	}
+	var keys []key
+	if pk := ref.PrimaryKey; pk != nil {
+		keys = append(keys, key{pk.Columns, true})
+	}
+	for _, u := range ref.Uniques {
+		if !u.Overrides.Skipped(d) {
+			keys = append(keys, key{u.Columns, true})
+		}
+	}
+	for _, idx := range ref.Indexes {
+		if idx.Overrides.Skipped(d) {
+			continue
+		}
+		if o := idx.Overrides.For(d); o != nil && o.SQL != "" {
+			// A raw statement: its columns are the team's; trust it.
+			return nil, true
+		}
+		if r.FKLeadingIndex && idx.Unique && idx.Where != nil {
+			continue // TiDB keys it by generated columns
+		}
+		var cols []string
+		for _, p := range idx.Parts {
+			if p.Expr != nil {
+				break
+			}
+			cols = append(cols, p.Column)
+		}
+		keys = append(keys, key{cols, idx.Unique && idx.Where == nil})
+	}
+	sameSet := func(a, b []string) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for _, x := range a {
+			if !slices.Contains(b, x) {
+				return false
+			}
+		}
+		return true
+	}
+	n := len(fk.RefColumns)
+	if !r.FKLeadingIndex {
+		for _, k := range keys {
+			if k.unique && sameSet(k.cols, fk.RefColumns) {
+				return nil, true
+			}
+		}
+		return nil, false
+	}
+	for _, k := range keys {
+		if len(k.cols) >= n && slices.Equal(k.cols[:n], fk.RefColumns) {
+			return nil, true
+		}
+	}
+	for _, k := range keys {
+		if len(k.cols) >= n && sameSet(k.cols[:n], fk.RefColumns) {
+			for _, c := range k.cols[:n] {
+				order = append(order, slices.Index(fk.RefColumns, c))
+			}
+			return order, true
+		}
+	}
+	return nil, false
 }

@@ -130,7 +130,11 @@ func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
 
 // UnmarshalState implements dialects.Dialect.
 func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
-	return sqltext.UnmarshalState(b, mysql.EvalHCLBytes)
+	s, err := sqltext.UnmarshalState(b, mysql.EvalHCLBytes)
+	if err == nil {
+		vectorTypes(s)
+	}
+	return s, err
 }
 
 // Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
@@ -188,6 +192,7 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 		return nil, err
 	}
 	implicitActions(s)
+	vectorTypes(s)
 	return s, d.inspectChecks(ctx, s)
 }
 
@@ -198,11 +203,35 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 	}
 	for _, s := range r.Schemas {
 		implicitActions(s)
+		vectorTypes(s)
 		if err := d.inspectChecks(ctx, s); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
+}
+
+// vectorTypes gives TiDB's VECTOR and VECTOR(n) columns a type that Atlas's
+// MySQL driver (v1.2.3) formats and compares: it reads them as an
+// unsupported type "vector", which it can neither print in a plan ("format
+// type ... unsupported type") nor diff. A spatial type is the one Atlas
+// prints as its own text and compares by that text, which is all a vector
+// column needs: its type is the column's full text, dimension included.
+func vectorTypes(s *schema.Schema) {
+	for _, t := range s.Tables {
+		for _, c := range t.Columns {
+			if c.Type == nil {
+				continue
+			}
+			if u, ok := c.Type.Type.(*schema.UnsupportedType); ok && strings.EqualFold(u.T, "vector") {
+				raw := strings.ToLower(c.Type.Raw)
+				if !strings.HasPrefix(raw, "vector") {
+					raw = "vector"
+				}
+				c.Type.Type = &schema.SpatialType{T: raw}
+			}
+		}
+	}
 }
 
 // implicitActions drops the NO ACTION and RESTRICT that TiDB reports for

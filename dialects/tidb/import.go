@@ -97,14 +97,17 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		}
 	}
 	if m := vectorType.FindStringSubmatch(strings.ToLower(raw)); m != nil {
+		if m[1] == "" {
+			return compiler.Type{Kind: compiler.TypeVector}, raw, true
+		}
 		var n int
-		fmt.Sscan(m[1], &n)
+		fmt.Sscan(m[2], &n)
 		return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, raw, true
 	}
 	return compiler.Type{}, raw, false
 }
 
-var vectorType = regexp.MustCompile(`^vector\((\d+)\)$`)
+var vectorType = regexp.MustCompile(`^vector(\((\d+)\))?$`)
 
 func tidbType(ct *schema.ColumnType) string {
 	if s, err := mysql.FormatType(ct.Type); err == nil && s != "" {

@@ -40,7 +40,7 @@ func (Dialect) HazardCodes() []hazard.Code {
 			Help:    "Fails when existing rows hold duplicates, after the statements before it in the file are committed. `migrate diff` writes a pre-check above it, which `migrate apply` runs before the file's first statement, reporting the duplicates instead of failing half-way.",
 			Example: "ALTER TABLE `docs` ADD UNIQUE INDEX `docs_slug_key` (`slug`);"},
 		{Code: CodeModify, Dialect: Name, Severe: true, Title: "MODIFY COLUMN rewriting every row (TiDB)",
-			Help:    "A type change TiDB cannot make in place (a narrower or other type) copies every row into a new column; values that do not fit make it fail (strict mode). `migrate diff` writes a pre-check for the values that do not fit. Prefer a new column, backfilled in batches.",
+			Help:    "A type change TiDB cannot make in place (a narrower or other type) copies every row into a new column; values that do not fit make it fail (strict mode), and a decimal given a smaller scale is rounded silently (20.05 becomes 20.1 at scale 1). `migrate diff` writes a pre-check for the values that do not fit (integers, strings, decimals with fewer integer digits). Prefer a new column, backfilled in batches.",
 			Example: "ALTER TABLE `docs` MODIFY COLUMN `n` smallint NULL;"},
 		{Code: CodeCheck, Dialect: Name, Title: "ADD CHECK checks every row (TiDB)",
 			Help:    "Reads every row and fails on one breaking the CHECK. `migrate diff` writes a pre-check for such rows.",
@@ -125,7 +125,10 @@ func changeHazards(t *schema.Table, c schema.Change) []hazard.Hazard {
 		return []hazard.Hazard{{Code: CodeDrop, Table: name, LosesData: true, Text: fmt.Sprintf("the values of column %s are lost", c.C.Name)}}
 	case *schema.ModifyColumn:
 		var hs []hazard.Hazard
-		if c.Change.Is(schema.ChangeType) && !inPlace(c.From.Type.Type, c.To.Type.Type) {
+		if dc, ok := hazard.DecimalNarrowing(c.From.Type.Type, c.To.Type.Type); ok && c.Change.Is(schema.ChangeType) {
+			hs = append(hs, hazard.Hazard{Code: CodeModify, Table: name, Scan: true, Rewrite: true, CanFail: dc.CanFail, LosesData: dc.Rounds,
+				Text: fmt.Sprintf("column %s is copied into its new type: %s; %s", c.To.Name, dc.Text(c.To.Name), online)})
+		} else if c.Change.Is(schema.ChangeType) && !inPlace(c.From.Type.Type, c.To.Type.Type) {
 			hs = append(hs, hazard.Hazard{Code: CodeModify, Table: name, Scan: true, Rewrite: true, CanFail: true,
 				Text: fmt.Sprintf("column %s is copied into its new type; %s", c.To.Name, online)})
 		}
@@ -185,7 +188,7 @@ func precheck(t *schema.Table, c schema.Change) string {
 			conds = append(conds, col+" IS NULL")
 		}
 		if c.Change.Is(schema.ChangeType) {
-			if cond := doesNotFit(col, c.To.Type.Type); cond != "" {
+			if cond := doesNotFit(col, c.From.Type.Type, c.To.Type.Type); cond != "" {
 				conds = append(conds, cond)
 			}
 		}
@@ -204,8 +207,15 @@ var intRange = map[string][2]string{
 	"int": {"-2147483648", "2147483647"}, "integer": {"-2147483648", "2147483647"},
 }
 
-// doesNotFit is a condition true of values of col that type t refuses.
-func doesNotFit(col string, t schema.Type) string {
+// doesNotFit is a condition true of values of col, of type from, that type
+// t refuses.
+func doesNotFit(col string, from, t schema.Type) string {
+	if dc, ok := hazard.DecimalNarrowing(from, t); ok {
+		if !dc.CanFail {
+			return ""
+		}
+		return fmt.Sprintf("ABS(ROUND(%s, %d)) >= 1%s", col, dc.Scale, strings.Repeat("0", dc.IntDigits))
+	}
 	switch t := t.(type) {
 	case *schema.IntegerType:
 		if r, ok := intRange[t.T]; ok && !t.Unsigned {

@@ -17,10 +17,30 @@ var limits = &dialects.Rules{
 	},
 	FKIndexName: true,
 	// max-index-length's default.
-	MaxKeyBytes:         3072,
+	MaxKeyBytes: 3072,
+	// The TiDB Limitations page and the data type docs; each has a test on
+	// the real server (dialects/limits_test.go).
 	MaxCharLength:       255,
+	MaxVarcharLength:    16383,
 	MaxDecimalPrecision: 65,
 	MaxDecimalScale:     30,
+	// Comments are counted in bytes: 512 'é' fit a column comment, 513 not.
+	MaxColumnComment: 1024,
+	MaxTableComment:  2048,
+	CommentBytes:     true,
+	// table-column-count-limit and index-limit's defaults; VIRTUAL columns
+	// count, an expression index's hidden column does not.
+	MaxColumns:     1017,
+	MaxIndexes:     64,
+	MaxKeyParts:    16,
+	IntHandle:      true,
+	FKIndexes:      true,
+	FKLeadingIndex: true,
+	Errors: map[string]string{
+		"char": "1074", "varchar": "1074", "decimal precision": "1426", "decimal scale": "1425",
+		"column comment": "1629", "table comment": "1628", "columns": "1117", "indexes": "1069",
+		"key parts": "1070", "foreign key index": "1822",
+	},
 	// tidb_allow_function_for_expression_index's default, among the portable
 	// functions (|| is CONCAT, a function too); other calls are error 8200.
 	// Operators are not checked.

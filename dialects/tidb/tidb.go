@@ -92,8 +92,10 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
 	rules.Types(s, Name, limits, rec)
+	rules.Limits(s, Name, limits, rec)
 	rules.RawIndexes(s, Name, limits, rec)
 	sc := sqltext.Build(s, l, rec)
+	rules.Tables(s, Name, limits, sc, rec)
 	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
@@ -206,8 +208,12 @@ func Type(t compiler.Type) string {
 		return "DOUBLE"
 	case compiler.TypeDecimal:
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Args[0], t.Args[1])
-	case compiler.TypeTimestamp:
-		return fmt.Sprintf("DATETIME(%d)", t.Arg(0, timestampPrecision))
+	case compiler.TypeTimestamp, compiler.TypeDatetime:
+		return fmt.Sprintf("DATETIME(%d)", precision(t))
+	case compiler.TypeTime:
+		return fmt.Sprintf("TIME(%d)", precision(t))
+	case compiler.TypeFloat:
+		return "FLOAT"
 	case compiler.TypeDate:
 		return "DATE"
 	case compiler.TypeJSON:
@@ -215,12 +221,28 @@ func Type(t compiler.Type) string {
 	case compiler.TypeBytes:
 		return "LONGBLOB"
 	case compiler.TypeVector:
+		if len(t.Args) == 0 {
+			return "VECTOR"
+		}
 		return fmt.Sprintf("VECTOR(%d)", t.Args[0])
 	}
 	return "?"
 }
 
+// precision is the fractional seconds a time type keeps on TiDB: timestamp
+// keeps milliseconds unless given, as the hand-written schemas did; datetime
+// and time keep microseconds, as on PostgreSQL.
+func precision(t compiler.Type) int {
+	if t.Kind == compiler.TypeTimestamp {
+		return t.Arg(0, timestampPrecision)
+	}
+	return t.Arg(0, 6)
+}
+
 var typeNotes = map[compiler.TypeKind]string{
+	compiler.TypeDatetime:  "datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)",
+	compiler.TypeTime:      "time as TIME with a CHECK of PostgreSQL's range, 00:00:00 to 24:00:00 (TiDB's own reaches -838:59:59 to 838:59:59)",
+	compiler.TypeFloat:     "float as FLOAT (4-byte IEEE float)",
 	compiler.TypeUUID:      "uuid as CHAR(36)",
 	compiler.TypeText:      "text as TEXT (at most 65,535 bytes on TiDB)",
 	compiler.TypeBool:      "bool as TINYINT(1)",
@@ -283,6 +305,20 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		lc.Type += " COLLATE " + exactCollation
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
 	}
+	if g := c.Generated; g != nil && g.Expr != nil {
+		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
+		e, _ := dotAll(g.Expr)
+		lc.GeneratedExpr = sqltext.Expr(syntax{}, e)
+		kind := "STORED"
+		if !g.Stored {
+			kind = "VIRTUAL"
+		}
+		lc.Generated = "AS (" + lc.GeneratedExpr + ") " + kind
+	}
+	if c.OnUpdate && known {
+		lc.OnUpdate = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", precision(typ))
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
@@ -298,8 +334,11 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	}
 	switch d.Kind {
 	case compiler.DefaultNow:
-		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", typ.Arg(0, timestampPrecision))
+		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", precision(typ))
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+	case compiler.DefaultUUID:
+		lc.Default = "(UUID())"
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one")
 	case compiler.DefaultString:
 		lc.Default = String(d.Value)
 	case compiler.DefaultBool:
@@ -475,7 +514,22 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 	// TiDB indexes the referencing columns of a foreign key.
 	l.keyColumns(t, fk.Columns, fk.ColumnRanges, "foreign key", fk.Range)
 	l.fkTypes(t, fk)
-	body := "FOREIGN KEY (" + style.List(fk.Columns) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(fk.RefColumns) + ")"
+	cols, refCols := fk.Columns, fk.RefColumns
+	order, ok := rules.ForeignKeyTarget(l.schema, Name, limits, fk)
+	switch {
+	case !ok:
+		l.rec.Errorf(fk.RefRange, "Foreign key without a key on TiDB", "Foreign key %q references (%s) of table %q, but no index of that table on TiDB is led by these columns (error 1822): the unique key over them is left out of TiDB. Keep it there, or leave the foreign key out of TiDB too: tidb { skip = true }.", fk.Name, strings.Join(fk.RefColumns, ", "), fk.RefTable)
+	case order != nil:
+		// TiDB needs an index led by the referenced columns in the key's
+		// order (error 1822); the same pairs in the unique key's order are
+		// the same foreign key.
+		cols, refCols = make([]string, len(order)), make([]string, len(order))
+		for i, j := range order {
+			cols[i], refCols[i] = fk.Columns[j], fk.RefColumns[j]
+		}
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "column pairs in the order of the referenced key (%s): TiDB needs an index led by the referenced columns in the foreign key's order", strings.Join(refCols, ", "))
+	}
+	body := "FOREIGN KEY (" + style.List(cols) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(refCols) + ")"
 	for _, a := range []struct {
 		clause string
 		action compiler.Action
@@ -646,6 +700,13 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		} else if partial {
 			part = Ident(p.Column)
 			cols, ranges = append(cols, p.Column), append(ranges, p.Range)
+		} else if p.Expr != nil && idx.Where != nil && arithmetic(p.Expr) {
+			// TiDB drops the predicate but would compute the part for every
+			// row, where its arithmetic can fail (overflow) for a row
+			// PostgreSQL leaves out of the index: computed inside the
+			// predicate only, NULL outside it.
+			part = l.partialColumn(t, idx, i, p)
+			l.rec.Decide(t.Name, object, dialects.Lowered, "key part %d as a VIRTUAL generated column CASE WHEN <predicate> THEN <part> END: its arithmetic is computed only for rows the predicate picks, as on PostgreSQL", i)
 		} else if p.Expr != nil {
 			x = sqltext.Expr(syntax{}, p.Expr)
 			part = "(" + x + ")"
@@ -745,6 +806,11 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 	if p.Expr != nil {
 		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
 		value, typ = sqltext.Expr(syntax{}, p.Expr), l.exactString(generatedType(t, p.Expr))
+		if typ == "" && idx.Where != nil && integerArithmetic(t, p.Expr) {
+			// PostgreSQL computes it in bigint too (int and smallint are
+			// read as bigint in arithmetic), so it overflows alike.
+			typ = "BIGINT"
+		}
 	} else if c := t.Column(p.Column); c != nil {
 		value = Ident(p.Column)
 		if ct, known := effectiveType(c); known {
@@ -752,7 +818,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 		}
 	}
 	if typ == "" {
-		l.rec.Errorf(p.Range, "Partial unique index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps unique index %q there through generated columns, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
+		l.rec.Errorf(p.Range, "Partial index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps partial index %q there through generated columns CASE WHEN <predicate> THEN <part> END, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
 		return ""
 	}
 	where, _ := dotAll(idx.Where)
@@ -1099,12 +1165,29 @@ func integer(t *compiler.Table, n expr.Node) bool {
 	return false
 }
 
+// integerArithmetic reports whether n is +, - or * over integers.
+func integerArithmetic(t *compiler.Table, n expr.Node) bool {
+	switch n := n.(type) {
+	case *expr.Paren:
+		return integerArithmetic(t, n.X)
+	case *expr.Neg:
+		return integerArithmetic(t, n.X)
+	case *expr.Binary:
+		if n.Op == expr.OpAdd || n.Op == expr.OpSub || n.Op == expr.OpMul {
+			return integerArithmetic(t, n.L) && integerArithmetic(t, n.R)
+		}
+		return false
+	}
+	return integer(t, n)
+}
+
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if pk := t.PrimaryKey; pk != nil {
 		l.keyColumns(t, pk.Columns, pk.ColumnRanges, "primary key", pk.Range)
 	}
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
+	l.timeRange(t, lt)
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -1135,6 +1218,35 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
+}
+
+// timeRange limits time columns to PostgreSQL's range, 00:00:00 to
+// 24:00:00, by a CHECK: TiDB's TIME takes -838:59:59 to 838:59:59.
+func (l *lowerer) timeRange(t *compiler.Table, lt *sqltext.Table) {
+	action := actionColumns(t)
+	for _, c := range t.Columns {
+		typ, known := effectiveType(c)
+		if !known || typ.Kind != compiler.TypeTime || c.Overrides.Skipped(Name) {
+			continue
+		}
+		if fk, ok := action[c.Name]; ok {
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no CHECK of the time range: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
+			continue
+		}
+		name := l.generatedName(TimeCheckName(t.Name, c.Name), t, c)
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, TimeCheck(c.Name)))
+	}
+}
+
+// TimeCheckName is the name of the CHECK that keeps a time column in
+// PostgreSQL's range.
+func TimeCheckName(table, column string) string {
+	return sqltext.FitName(table+"_"+column+"_time_ck", limits.MaxIdent)
+}
+
+// TimeCheck is the expression of that CHECK.
+func TimeCheck(column string) string {
+	return Ident(column) + " BETWEEN '00:00:00' AND '24:00:00'"
 }
 
 // generatedName fits a name the dialect makes up into TiDB's limit,

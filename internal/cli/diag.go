@@ -75,7 +75,11 @@ func (p *diagPrinter) group(g []*hcl.Diagnostic) {
 		}
 	}
 	if len(g) > 1 {
-		fmt.Fprintf(p.w, "The same in %d more places:\n", len(g)-1)
+		if len(g) == 2 {
+			fmt.Fprintln(p.w, "The same in 1 more place:")
+		} else {
+			fmt.Fprintf(p.w, "The same in %d more places:\n", len(g)-1)
+		}
 		first := quotedNames(d.Detail)
 		for _, o := range g[1:] {
 			var names []string

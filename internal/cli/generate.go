@@ -9,9 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/udiff"
 )
 
@@ -33,8 +36,62 @@ func (a *App) compile(warnings bool) (*gen.Result, []string, error) {
 }
 
 // outputs are the files generate writes and check compares, by path: every
-// dialect's DDL under out, and the diagram document when the project keeps
-// one (the file exists).
+// dialect's DDL under out, the diagram document when the project keeps
+// one (the file exists), and the portable data migrations rendered for
+// each env (see portableOutputs).
+func (a *App) outputs(r *gen.Result, out, erdPath string) (map[string][]byte, error) {
+	files, err := outputs(r, out, erdPath)
+	if err != nil {
+		return nil, err
+	}
+	rendered, err := a.portableOutputs(r)
+	if err != nil {
+		return nil, err
+	}
+	for p, b := range rendered {
+		files[p] = b
+	}
+	return files, nil
+}
+
+// portableOutputs renders the portable data migrations of the project
+// (migrations/portable beside the envs' directories of atlas.hcl), with
+// the atlas.sum files they change. A project without atlas.hcl, or without
+// portable files, has none.
+func (a *App) portableOutputs(r *gen.Result) (map[string][]byte, error) {
+	if _, err := os.Stat(a.migrate.config); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	targets, err := a.targets()
+	if err != nil {
+		return nil, err
+	}
+	pdir, err := migration.PortableDir(targets)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if _, err := os.Stat(pdir); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	rendered, diags, err := migration.RenderPortable(targets, r.Schema)
+	if err != nil {
+		return nil, a.migrationError(err)
+	}
+	if diags.HasErrors() {
+		files := map[string]*hcl.File{}
+		for _, d := range diags {
+			if d.Subject != nil {
+				if b, err := os.ReadFile(d.Subject.Filename); err == nil {
+					files[d.Subject.Filename] = &hcl.File{Bytes: b}
+				}
+			}
+		}
+		a.printDiags(files, diags)
+		return nil, findings{fmt.Sprintf("%s in the data migrations of %s; nothing was written.", errorCount(diags), pdir)}
+	}
+	return rendered.Files, nil
+}
+
 func outputs(r *gen.Result, out, erdPath string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for p, content := range r.Files() {
@@ -59,6 +116,13 @@ func (a *App) generateCmd() *cobra.Command {
 		Long: `Compile the schema and write generated/postgres/schema.sql and generated/tidb/schema.sql,
 and the schema diagram docs/erd.md when the project keeps one (see erd).
 
+Portable data migrations (migrations/portable/VERSION_NAME.sql, from
+` + "`schemagen migrate new NAME --data`" + `) are checked against the model and
+rendered into every env's migration directory of atlas.hcl at the same
+version, and the directories' atlas.sum files are rehashed. A rendered file
+that holds its source's rendering is kept as it is, whatever the model
+became since. See docs/data-migrations.md.
+
 On any error nothing is written: every file is written in full beside its
 target first, then the targets are replaced; if a replacement fails, the
 files already replaced are restored.
@@ -72,7 +136,7 @@ files already replaced are restored.
 			if err != nil {
 				return err
 			}
-			files, err := outputs(r, out, erdPath)
+			files, err := a.outputs(r, out, erdPath)
 			if err != nil {
 				return err
 			}
@@ -90,6 +154,7 @@ files already replaced are restored.
 	}
 	cmd.Flags().StringVar(&out, "out", "generated", "output directory")
 	cmd.Flags().StringVar(&erdPath, "erd", "docs/erd.md", "the schema diagram document, rewritten when it exists")
+	cmd.Flags().StringVar(&a.migrate.config, "config", atlasconf.DefaultFile, "the project configuration, whose envs' directories get the portable data migrations rendered")
 	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, no list of files written")
 	return cmd
 }
@@ -99,21 +164,23 @@ func (a *App) checkCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Fail when the schema is invalid or generated/ is stale (the CI gate)",
-		Long: `Compile the schema and compare the result with the files in generated/, and
-with the schema diagram docs/erd.md when the project keeps one. Prints a
+		Long: `Compile the schema and compare the result with the files in generated/, with
+the schema diagram docs/erd.md when the project keeps one, and with the
+rendered portable data migrations and their atlas.sum files. Prints a
 minimal unified diff for each stale file and exits 1; also exits 1 on any
-validation error. Writes nothing.
+validation error. Prints the model's warnings, as generate does (--quiet
+hides them). Writes nothing.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := errors.Join(nonEmpty("--out", out), nonEmpty("--erd", erdPath)); err != nil {
 				return usageError{err}
 			}
-			r, paths, err := a.compile(false)
+			r, paths, err := a.compile(true)
 			if err != nil {
 				return err
 			}
-			files, err := outputs(r, out, erdPath)
+			files, err := a.outputs(r, out, erdPath)
 			if err != nil {
 				return err
 			}
@@ -144,7 +211,8 @@ validation error. Writes nothing.
 	}
 	cmd.Flags().StringVar(&out, "out", "generated", "directory of the generated files")
 	cmd.Flags().StringVar(&erdPath, "erd", "docs/erd.md", "the schema diagram document, compared when it exists")
-	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print nothing when up to date")
+	cmd.Flags().StringVar(&a.migrate.config, "config", atlasconf.DefaultFile, "the project configuration, whose envs' directories hold the rendered data migrations")
+	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, nothing when up to date")
 	return cmd
 }
 

@@ -237,12 +237,19 @@ func (a *App) migrateHashCmd() *cobra.Command {
 }
 
 func (a *App) migrateNewCmd() *cobra.Command {
+	var data bool
 	cmd := &cobra.Command{
 		Use:   "new NAME",
 		Short: "Write an empty migration file in every dialect, for data migrations",
 		Long: `Write migrations/<dialect>/<version>_NAME.sql, empty, with the same version in
 every env's directory, and update atlas.sum. Fill in each dialect's statements,
 then run ` + "`schemagen migrate hash`" + `.
+
+With --data, write one portable data migration instead,
+migrations/portable/<version>_NAME.sql: INSERT ... SELECT, UPDATE, DELETE
+and ASSERT NOT EXISTS guards written once, which ` + "`schemagen generate`" + `
+checks against the model and renders into every env's directory (see
+docs/data-migrations.md).
 
 ` + exitCodes,
 		Args: cobra.ExactArgs(1),
@@ -253,6 +260,14 @@ then run ` + "`schemagen migrate hash`" + `.
 			targets, err := a.targets()
 			if err != nil {
 				return err
+			}
+			if data {
+				path, err := migration.NewPortableFile(targets, args[0], time.Now())
+				if err != nil {
+					return a.migrationError(err)
+				}
+				fmt.Fprintf(a.Stdout, "wrote %s; write its statements, then run `schemagen generate`\n", path)
+				return nil
 			}
 			written, err := migration.NewFile(targets, args[0], time.Now())
 			if err != nil {
@@ -265,5 +280,6 @@ then run ` + "`schemagen migrate hash`" + `.
 		},
 	}
 	envFlag(cmd, a, true)
+	cmd.Flags().BoolVar(&data, "data", false, "write a portable data migration, rendered for every dialect by generate")
 	return cmd
 }

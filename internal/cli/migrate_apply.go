@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
@@ -56,16 +57,19 @@ func (a *App) databaseError(err error, rawURL string) error {
 		apply     *migration.ApplyError
 		notClean  *migration.NotCleanError
 		history   *migration.HistoryError
+		edited    *migration.EditedError
 		nonLinear *migrate.HistoryNonLinearError
 		missing   *migrate.MissingMigrationError
 		sum       *migration.SumError
+		precheck  *migration.PrecheckError
+		dry       *migration.DryRunRefusedError
 	)
 	msg := redact.Secrets(err.Error(), redact.Password(rawURL))
 	switch {
 	case errors.As(err, &sum):
 		return a.migrationError(err)
-	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history),
-		errors.As(err, &nonLinear), errors.As(err, &missing):
+	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history), errors.As(err, &edited),
+		errors.As(err, &nonLinear), errors.As(err, &missing), errors.As(err, &precheck), errors.As(err, &dry):
 		return findings{"Error: " + msg}
 	}
 	var u usageError
@@ -81,16 +85,26 @@ func (a *App) migrateApplyCmd() *cobra.Command {
 		lockTimeout time.Duration
 		baseline    string
 		allowDirty  bool
+		dryRun      bool
+		quiet       bool
+		allEnvs     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "apply",
-		Short: "Apply the pending migration files to an env's database",
+		Short: "Apply the pending migration files to envs' databases",
 		Long: `Run the files of the env's migration directory that the database has not
 applied yet, in order, and record each in atlas_schema_revisions, the table
 (and columns) the Atlas CLI uses, so that either tool can continue from the
 other's history: on PostgreSQL in the schema atlas_schema_revisions, on TiDB in
 the database the URL names. The database is --url, else the env's url in
-atlas.hcl.
+atlas.hcl. --env may be repeated (--env postgres --env tidb) or --all names
+every env of atlas.hcl; the envs are applied one after the other, and the
+first that fails stops the run.
+
+--dry-run changes nothing: it prints the files and statements that would run
+and the findings of their pre-checks (rows that would make a statement fail),
+and exits 1 when the apply would refuse a file. --quiet prints one line per
+env, and errors.
 
 A directory that does not match its atlas.sum is refused. The apply holds the
 lock the Atlas CLI takes (atlas_migrate_execute): a second apply waits up to
@@ -101,18 +115,20 @@ file is rolled back and the failure recorded; the next apply runs the file
 again. A file starting with "-- atlas:txmode none" runs without one (CREATE
 INDEX CONCURRENTLY). TiDB commits DDL statement by statement: the revision
 records every statement applied, and after a failure the next apply resumes at
-the failed statement. Either way the file, line, statement and error are
-printed; fix the cause (data, or a statement not yet applied, then
+the failed statement; before a file runs, its pre-checks must find no rows
+that would make it fail half-way. Either way the file, line, statement and
+error are printed; fix the cause (data, or a statement not yet applied, then
 ` + "`schemagen migrate hash`" + `) and apply again.
 
 On a database that has tables but no revisions, the first apply needs
 --baseline VERSION (the files up to VERSION are recorded as applied without
 running) or --allow-dirty (every file runs).
 
-Exit 1 means: a statement failed, the directory does not match atlas.sum, the
-database is not empty on a first apply, or its history does not fit the
-directory. Exit 2: the database cannot be reached, the lock was held past
---lock-timeout, or a usage error.
+Exit 1 means: the apply was refused or failed: a statement failed, a
+pre-check found rows, the directory does not match atlas.sum, the database is
+not empty on a first apply, or its history does not fit the directory. Exit
+2: the database cannot be reached, the lock was held past --lock-timeout, or
+a usage error.
 
 ` + exitCodes,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -122,49 +138,156 @@ directory. Exit 2: the database cannot be reached, the lock was held past
 			if baseline != "" && allowDirty {
 				return usageError{errors.New("--baseline and --allow-dirty exclude each other")}
 			}
-			t, rawURL, err := a.target(&target)
+			jobs, err := a.applyTargets(&target, allEnvs)
 			if err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			fmt.Fprintf(a.Stdout, "env %s: applying %s to %s\n", t.Env.Name, t.Env.Dir, redact.URL(rawURL))
-			res, err := migration.Apply(ctx, t, migration.ApplyOptions{
-				URL:         rawURL,
-				LockTimeout: lockTimeout,
-				Baseline:    baseline,
-				AllowDirty:  allowDirty,
-				Progress:    a.Stdout,
-				Notices:     a.Stderr,
-			})
-			if res != nil {
-				stmts := 0
-				for _, f := range res.Files {
-					stmts += f.Stmts
+			for i, job := range jobs {
+				t, rawURL := job.target, job.url
+				if !quiet {
+					verb := "applying"
+					if dryRun {
+						verb = "dry run: nothing is changed; would apply"
+					}
+					fmt.Fprintf(a.Stdout, "env %s: %s %s to %s\n", t.Env.Name, verb, t.Env.Dir, redact.URL(rawURL))
 				}
-				switch {
-				case err != nil && len(res.Files) > 0:
-					fmt.Fprintf(a.Stdout, "env %s: %s (%s) applied before the failure; the database is at version %s\n",
-						t.Env.Name, countFiles(len(res.Files)), countStatements(stmts), res.To)
-				case err != nil:
-				case len(res.Files) == 0:
-					fmt.Fprintf(a.Stdout, "env %s: no pending files; %s\n", t.Env.Name, atVersion(res.To))
-				default:
-					fmt.Fprintf(a.Stdout, "env %s: applied %s (%s); the database is at version %s (was %s)\n",
-						t.Env.Name, countFiles(len(res.Files)), countStatements(stmts), res.To, orNone(res.From))
+				opts := migration.ApplyOptions{
+					URL:         rawURL,
+					LockTimeout: lockTimeout,
+					Baseline:    baseline,
+					AllowDirty:  allowDirty,
+					Progress:    a.Stdout,
+					Notices:     a.Stderr,
+					DryRun:      dryRun,
 				}
-			}
-			if err != nil {
-				return a.databaseError(err, rawURL)
+				if quiet {
+					opts.Progress = nil
+				}
+				res, err := migration.Apply(ctx, t, opts)
+				if res != nil && res.DryRun {
+					a.reportDryRun(t.Env.Name, res, quiet)
+				} else if res != nil {
+					a.reportApply(t.Env.Name, res, err)
+				}
+				if err != nil {
+					if rest := len(jobs) - i - 1; rest > 0 {
+						fmt.Fprintf(a.Stderr, "schemagen: env %s failed; not applied: %s\n", t.Env.Name, envNames(jobs[i+1:]))
+					}
+					return a.databaseError(err, rawURL)
+				}
 			}
 			return nil
 		},
 	}
-	target.register(cmd, a)
+	target.registerMany(cmd, a)
+	cmd.Flags().BoolVar(&allEnvs, "all", false, "apply every env of atlas.hcl")
 	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", migration.DefaultLockTimeout, "how long to wait for another apply to the database to finish")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "on a database with tables but no revisions: record the files up to this version as applied without running them")
 	cmd.Flags().BoolVar(&allowDirty, "allow-dirty", false, "on a database with tables but no revisions: run every file")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "change nothing: print what would run and the pre-checks' findings")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print one line per env, and errors")
 	return cmd
+}
+
+type applyJob struct {
+	target migration.Target
+	url    string
+}
+
+func envNames(jobs []applyJob) string {
+	var names []string
+	for _, j := range jobs {
+		names = append(names, j.target.Env.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (f *targetFlags) registerMany(cmd *cobra.Command, a *App) {
+	cmd.Flags().StringSliceVar(&a.migrate.envs, "env", nil, "env(s) of atlas.hcl to work on (repeat, or a comma-separated list)")
+	cmd.Flags().StringVar(&f.url, "url", "", "the database URL, with one --env (default: the env's url in atlas.hcl)")
+}
+
+// applyTargets resolves --env (one or more) or --all, and each env's
+// database URL, before anything runs.
+func (a *App) applyTargets(f *targetFlags, all bool) ([]applyJob, error) {
+	switch {
+	case all && len(a.migrate.envs) > 0:
+		return nil, usageError{errors.New("--all and --env exclude each other")}
+	case !all && len(a.migrate.envs) == 0:
+		return nil, usageError{errors.New("name the env(s) to apply with --env (repeatable), or --all")}
+	}
+	targets, err := a.targets()
+	if err != nil {
+		return nil, err
+	}
+	if f.url != "" && len(targets) != 1 {
+		return nil, usageError{fmt.Errorf("--url names one database, but %d envs are to be applied; set each env's url in %s", len(targets), a.migrate.config)}
+	}
+	var jobs []applyJob
+	for _, t := range targets {
+		u := f.url
+		if u == "" {
+			u = t.Env.URL
+		}
+		if u == "" {
+			return nil, usageError{fmt.Errorf("no database for env %q: pass --url, or set url in env %q of %s", t.Env.Name, t.Env.Name, a.migrate.config)}
+		}
+		jobs = append(jobs, applyJob{t, u})
+	}
+	return jobs, nil
+}
+
+func (a *App) reportApply(env string, res *migration.ApplyResult, err error) {
+	stmts := 0
+	for _, f := range res.Files {
+		stmts += f.Stmts
+	}
+	switch {
+	case err != nil && len(res.Files) > 0:
+		fmt.Fprintf(a.Stdout, "env %s: %s (%s) applied before the failure; the database is at version %s\n",
+			env, countFiles(len(res.Files)), countStatements(stmts), res.To)
+	case err != nil:
+	case len(res.Files) == 0:
+		fmt.Fprintf(a.Stdout, "env %s: no pending files; %s\n", env, atVersion(res.To))
+	default:
+		fmt.Fprintf(a.Stdout, "env %s: applied %s (%s); the database is at version %s (was %s)\n",
+			env, countFiles(len(res.Files)), countStatements(stmts), res.To, orNone(res.From))
+	}
+}
+
+func (a *App) reportDryRun(env string, res *migration.ApplyResult, quiet bool) {
+	stmts := 0
+	for _, w := range res.Would {
+		stmts += len(w.Stmts)
+		if quiet && len(w.Found) == 0 {
+			continue
+		}
+		if w.Skip > 0 {
+			fmt.Fprintf(a.Stdout, "would resume %s at statement %d (an earlier apply stopped there)\n", w.Name, w.Skip+1)
+		} else {
+			fmt.Fprintf(a.Stdout, "would apply %s\n", w.Name)
+		}
+		if !quiet {
+			for _, s := range w.Stmts {
+				fmt.Fprintf(a.Stdout, "  -> %s\n", strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n     "))
+			}
+		}
+		for _, f := range w.Found {
+			fmt.Fprintf(a.Stdout, "  pre-check: %s\n", f)
+		}
+		if w.Later > 0 && !quiet {
+			fmt.Fprintf(a.Stdout, "  (%d pre-check%s run%s when the files before it are applied)\n", w.Later,
+				map[bool]string{true: "", false: "s"}[w.Later == 1], map[bool]string{true: "s", false: ""}[w.Later == 1])
+		}
+	}
+	if len(res.Would) == 0 {
+		fmt.Fprintf(a.Stdout, "env %s: dry run: no pending files; %s\n", env, atVersion(res.To))
+		return
+	}
+	fmt.Fprintf(a.Stdout, "env %s: dry run: would apply %s (%s); the database is at version %s and would be at %s; nothing was changed\n",
+		env, countFiles(len(res.Would)), countStatements(stmts), orNone(res.From), res.To)
 }
 
 func countFiles(n int) string {

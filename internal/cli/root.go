@@ -121,7 +121,9 @@ existing databases back into schema.hcl (import). See README.md and docs/.
 ` + exitCodes,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(a.Stdout)
 	root.SetErr(a.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -130,7 +132,7 @@ existing databases back into schema.hcl (import). See README.md and docs/.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return oneOf("--color", a.color, colorValues)
 	}
-	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.erdCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd())
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.erdCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd(), a.initCmd(), a.versionCmd(), a.devCmd())
 	var all []*cobra.Command
 	for _, c := range root.Commands() {
 		all = append(all, c)

@@ -188,7 +188,7 @@ func TestAcceptAcknowledgesALowering(t *testing.T) {
 	for _, c := range []struct{ from, to, want string }{
 		{`accept = ["partial_index"]`, `accept = ["partial_indx"]`, `"partial_indx" is not a lowering to accept. Did you mean "partial_index"?`},
 		{`accept = ["partial_index"]`, `accept = ["index_method"]`, `Index "items_open_idx" accepts "index_method" in tidb, but it has no using.`},
-		{`accept = ["partial_index"]`, `accept = ["deferrable"]`, `Index "items_open_idx" cannot accept "deferrable"; an index accepts "index_method", "opclass", "partial_index".`},
+		{`accept = ["partial_index"]`, `accept = ["deferrable"]`, `Index "items_open_idx" cannot accept "deferrable"; an index accepts "char_match", "index_method", "opclass", "partial_index", "string_order".`},
 	} {
 		dir := project(t, strings.Replace(accepted, c.from, c.to, 1))
 		r := schemagen(t, dir, "generate", "--out", "OUT")

@@ -8,7 +8,8 @@
 //     /usr/lib/postgresql/*/bin (Debian's postgresql package), in a temporary
 //     data directory, on a free loopback port. Where the caller is root, the
 //     server runs as the "postgres" OS user (PostgreSQL refuses root).
-//   - TiDB: tidb-server (built by scripts/build-tidb.sh) with
+//   - TiDB: tidb-server (built by scripts/build-tidb.sh or
+//     `schemagen dev install tidb`) with
 //     -store=unistore in a temporary directory, on free loopback ports, with
 //     tidb_enable_check_constraint = ON so that CHECK constraints are enforced.
 //
@@ -62,8 +63,10 @@ var ErrNotFound = errors.New("database server binaries not found")
 
 // Commands named in messages, relative to the repository root.
 const (
-	SetupCommand      = "scripts/setup.sh"
-	BuildTiDBCommand  = "scripts/build-tidb.sh"
+	SetupCommand = "scripts/setup.sh"
+	// The dev URL variables of the atlas.hcl that `schemagen init` writes.
+	DevPostgresURLEnv = "SCHEMAGEN_DEV_POSTGRES_URL"
+	DevTiDBURLEnv     = "SCHEMAGEN_DEV_TIDB_URL"
 	dirPrefix         = "schemagen-devdb-"
 	ownerFile         = "owner.pid"
 	serverPIDFile     = "server.pid"

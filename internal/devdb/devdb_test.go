@@ -386,14 +386,16 @@ func TestDev(t *testing.T) {
 	}
 }
 
-// TestFindTiDBServerNotFound: the error names the command that builds it.
+// TestFindTiDBServerNotFound: the error names the command that builds it
+// without a checkout and the dev URL variable.
 func TestFindTiDBServerNotFound(t *testing.T) {
 	t.Setenv(devdb.TiDBServerEnv, "")
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Chdir(t.TempDir())
 	_, err := devdb.FindTiDBServer("")
-	if !errors.Is(err, devdb.ErrNotFound) || !strings.Contains(err.Error(), devdb.BuildTiDBCommand) {
+	if !errors.Is(err, devdb.ErrNotFound) || !strings.Contains(err.Error(), "`schemagen dev install tidb`") ||
+		!strings.Contains(err.Error(), "SCHEMAGEN_DEV_TIDB_URL") || strings.Contains(err.Error(), "checkout") {
 		t.Fatalf("FindTiDBServer: %v", err)
 	}
 	_, err = devdb.StartTiDB(context.Background(), devdb.Options{})

@@ -69,8 +69,10 @@ func FindPostgres(override string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: PostgreSQL's initdb and postgres are neither on PATH nor under "+
-		"/usr/lib/postgresql/*/bin; install them with %s (Debian's postgresql package) or set %s",
-		ErrNotFound, SetupCommand, PostgresBinDirEnv)
+		"/usr/lib/postgresql/*/bin. Install PostgreSQL's server (Debian: apt-get install postgresql; "+
+		"in a schemagen checkout: %s), or set %s to a PostgreSQL server's URL (the dev URL of "+
+		"atlas.hcl's postgres env), or %s to the directory holding initdb and postgres",
+		ErrNotFound, SetupCommand, DevPostgresURLEnv, PostgresBinDirEnv)
 }
 
 func isPostgresBinDir(dir string) bool {

@@ -20,8 +20,9 @@ const TiDBServerEnv = "SCHEMAGEN_TIDB_SERVER"
 // $SCHEMAGEN_TIDB_SERVER, else tidb-server on PATH, else
 // .cache/bin/tidb-server in the schemagen checkout that holds the working
 // directory (where scripts/build-tidb.sh puts it), else
-// $XDG_CACHE_HOME/schemagen/bin/tidb-server (~/.cache/schemagen/bin). Its
-// error wraps ErrNotFound and names the command that builds it.
+// $XDG_CACHE_HOME/schemagen/bin/tidb-server (~/.cache/schemagen/bin, where
+// `schemagen dev install tidb` puts it). Its error wraps ErrNotFound and
+// names that command and the dev URL variable.
 func FindTiDBServer(override string) (string, error) {
 	if override != "" {
 		if !isExecutable(override) {
@@ -46,16 +47,17 @@ func FindTiDBServer(override string) (string, error) {
 		}
 		looked = append(looked, p)
 	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		p := filepath.Join(cache, "schemagen", "bin", "tidb-server")
+	if bin, err := CacheBinDir(); err == nil {
+		p := filepath.Join(bin, "tidb-server")
 		if isExecutable(p) {
 			return p, nil
 		}
 		looked = append(looked, p)
 	}
-	return "", fmt.Errorf("%w: tidb-server not found (looked at %s); build it with %s "+
-		"in a schemagen checkout (about 9 minutes the first time, then cached) or set %s",
-		ErrNotFound, strings.Join(looked, ", "), BuildTiDBCommand, TiDBServerEnv)
+	return "", fmt.Errorf("%w: tidb-server not found (looked at %s). Build it with `%s` "+
+		"(about 9 minutes the first time, with Go), or set %s to a TiDB server's URL "+
+		"(the dev URL of atlas.hcl's tidb env), or %s to a tidb-server binary",
+		ErrNotFound, strings.Join(looked, ", "), InstallTiDBCommand, DevTiDBURLEnv, TiDBServerEnv)
 }
 
 func isExecutable(p string) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,4 +72,33 @@ func TestDifferential(t *testing.T) {
 	st := r.Stats
 	t.Logf("%d models (%d of them repaired after a refusal) in %s: %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
 		models, repaired, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
+}
+
+// TestDifferentialVectors runs the first models of seed 1 that hold a
+// vector column (TiDB's VECTOR and VECTOR(3); TEXT on PostgreSQL, which has
+// no pgvector here) with statements that fill it: the rows must agree.
+func TestDifferentialVectors(t *testing.T) {
+	r := difftest.NewRunner(t)
+	ctx := context.Background()
+	ran := 0
+	for s := uint64(1_000_003); ran < 6 && s < 1_000_003+400; s++ {
+		m, st := difftest.Random(s, 30)
+		if !strings.Contains(m.HCL(), "type = vector") {
+			continue
+		}
+		d, err := r.Run(ctx, m, st)
+		if rm := difftest.Repair(m); err == nil && d == nil && rm != nil {
+			d, err = r.Run(ctx, rm, st)
+		}
+		if err != nil {
+			t.Fatalf("model seed %d: %v", s, err)
+		}
+		if d != nil {
+			t.Errorf("model seed %d with a vector: the databases disagree:\n%s", s, d.Regression(fmt.Sprintf("Regression%d", s)))
+		}
+		ran++
+	}
+	if ran < 6 || r.Stats.Applied == 0 {
+		t.Fatalf("%d models with a vector ran, %d applied on both", ran, r.Stats.Applied)
+	}
 }

@@ -427,5 +427,39 @@ func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 func Random(seed uint64, n int) (*Model, []Stmt) {
 	g := newRnd(seed)
 	m := g.Model()
-	return m, g.Stmts(m, n)
+	stmts := g.Stmts(m, n)
+	// Vectors are drawn by a generator of their own, so that the rest of
+	// each seed's model and statements stays as it was.
+	newRnd(seed^0x7ec7).vectors(m, stmts)
+	return m, stmts
+}
+
+// vectors sometimes adds to a table a vector column, with or without a
+// dimension, that its inserts fill. pgvector cannot be installed here: the
+// column is TEXT on PostgreSQL, and the values are well-formed vectors of
+// its dimension, so that the rows compare. What is tested is TiDB's VECTOR:
+// its DDL, and the values it stores and prints back.
+func (g *rnd) vectors(m *Model, stmts []Stmt) {
+	if !g.chance(0.2) {
+		return
+	}
+	t := pick(g, m.Tables)
+	c := &Col{Name: "vec", Type: pick(g, []Type{{"vector", nil}, {"vector", []int{3}}}), Null: true, Override: "postgres {\n  type = \"TEXT\"\n}"}
+	t.Cols = append(t.Cols, c)
+	for i := range stmts {
+		if s := &stmts[i]; s.Table == t.Name && s.Kind == "insert" && g.chance(0.7) {
+			s.Cols = append(s.Cols, c.Name)
+			s.Vals = append(s.Vals, pick(g, vectorValues(c.Type)))
+		}
+	}
+}
+
+// vectorValues are well-formed vectors for type t: of its dimension, or of
+// any for a vector without one.
+func vectorValues(t Type) []Value {
+	three := vals("[1,2,3]", "[0.5,-1,0]", "[0.1,1e-3,100000]", "[-0,2.25,3]")
+	if len(t.Args) > 0 {
+		return three
+	}
+	return append(three, vals("[1]", "[0.1,0.2]", "[1,2,3,4,5,6,7,8]")...)
 }

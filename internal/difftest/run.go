@@ -361,6 +361,18 @@ func canonical(t Type, s string) string {
 		}
 	case "char":
 		return strings.TrimRight(s, " ")
+	case "vector":
+		// TiDB stores float32 elements and prints them shortest: a vector
+		// compares by its elements as float32.
+		parts := strings.Split(strings.Trim(s, "[]"), ",")
+		for i, p := range parts {
+			f, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
+			if err != nil {
+				return s
+			}
+			parts[i] = strconv.FormatFloat(f, 'g', -1, 32)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
 	case "json":
 		dec := json.NewDecoder(strings.NewReader(s))
 		dec.UseNumber()

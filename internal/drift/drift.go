@@ -132,7 +132,7 @@ type lazyState struct {
 
 // state returns the expected state identified by parts: from this run, else
 // from the cache, else built on a dev database.
-func (c *checker) state(parts []string, build func() (*schema.Schema, error)) (*scratch.StoredState, error) {
+func (c *checker) state(parts []string, build func() (*schema.Schema, *dialects.Objects, error)) (*scratch.StoredState, error) {
 	key := strings.Join(parts, "\x00")
 	c.mu.Lock()
 	s := c.states[key]
@@ -148,12 +148,12 @@ func (c *checker) state(parts []string, build func() (*schema.Schema, error)) (*
 }
 
 // fromDev inspects a state built on a scratch dev database and drops it.
-func fromDev(st *migration.State, err error) (*schema.Schema, error) {
+func fromDev(st *migration.State, err error) (*schema.Schema, *dialects.Objects, error) {
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.Close()
-	return st.Schema, nil
+	return st.Schema, st.Objects, nil
 }
 
 func (c *checker) check(parent context.Context, rawURL string) *Report {
@@ -222,6 +222,12 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 		r.ServerWarnings = []string{}
 	}
 	live.Name = ""
+	var liveObjects *dialects.Objects
+	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
+		if liveObjects, err = od.ReadObjects(ctx, conn); err != nil {
+			return fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
+		}
+	}
 	// Without drift the live state has the expected state's fingerprint, and
 	// the comparison needs neither to read that back nor to diff.
 	liveFP := scratch.Fingerprint(live)
@@ -229,7 +235,7 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	for _, f := range files {
 		parts = append(parts, f.Name(), string(f.Bytes()))
 	}
-	atVersion, err := c.state(parts, func() (*schema.Schema, error) {
+	atVersion, err := c.state(parts, func() (*schema.Schema, *dialects.Objects, error) {
 		return fromDev(migration.DirState(c.ctx, c.opts.Dev, t, t.Env.Dir, files))
 	})
 	if err != nil {
@@ -256,8 +262,69 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	if r.Migrations, err = c.compare(ctx, "migrations", drv, live, liveFP, atVersion, atVersionExprs); err != nil {
 		return err
 	}
-	r.Model, err = c.compare(ctx, "model", drv, live, liveFP, model, func() (*dialects.Exprs, error) { return c.exprs(), nil })
-	return err
+	c.compareObjects(r.Migrations, liveObjects, atVersion.Objects, model.Objects)
+	if r.Model, err = c.compare(ctx, "model", drv, live, liveFP, model, func() (*dialects.Exprs, error) { return c.exprs(), nil }); err != nil {
+		return err
+	}
+	c.compareObjects(r.Model, liveObjects, model.Objects, model.Objects)
+	return nil
+}
+
+// compareObjects adds to cmp how the live database's extensions and views
+// differ from the expected ones, with fixes: a missing extension is
+// created; a view that is missing, differs or is not expected is dropped,
+// and created by the model's statement where the expected view is the
+// model's (model holds the model's objects). Extensions the database has
+// beyond the expected ones are its operators' business, not drift.
+func (c *checker) compareObjects(cmp *Comparison, live, want, model *dialects.Objects) {
+	od, ok := c.opts.Target.Dialect.(dialects.ObjectDialect)
+	if !ok || live == nil || want == nil {
+		return
+	}
+	for _, e := range want.Extensions {
+		if !slices.Contains(live.Extensions, e) {
+			cmp.Findings = append(cmp.Findings, Finding{Change: "missing", Kind: "extension", Table: e, Expected: "installed"})
+			cmp.Fix = append([]string{od.CreateExtension(e) + ";"}, cmp.Fix...)
+		}
+	}
+	stmts := map[string]string{}
+	if x := c.exprs(); x != nil {
+		for _, r := range x.Raw {
+			if v, ok := od.CreatedView(r.SQL); ok {
+				stmts[v] = r.SQL
+			}
+		}
+	}
+	names := make([]string, 0, len(want.Views)+len(live.Views))
+	for v := range want.Views {
+		names = append(names, v)
+	}
+	for v := range live.Views {
+		if _, ok := want.Views[v]; !ok {
+			names = append(names, v)
+		}
+	}
+	slices.Sort(names)
+	for _, v := range names {
+		def, expected := want.Views[v]
+		found, there := live.Views[v]
+		switch {
+		case expected && !there:
+			cmp.Findings = append(cmp.Findings, Finding{Change: "missing", Kind: "view", Table: v, Expected: def})
+		case !expected:
+			cmp.Findings = append(cmp.Findings, Finding{Change: "extra", Kind: "view", Table: v, Found: found})
+		case def != found:
+			cmp.Findings = append(cmp.Findings, Finding{Change: "changed", Kind: "view", Table: v, Expected: def, Found: found})
+		default:
+			continue
+		}
+		if there {
+			cmp.Fix = append(cmp.Fix, od.DropView(v)+";")
+		}
+		if stmt, ok := stmts[v]; ok && expected && model != nil && model.Views[v] == def {
+			cmp.Fix = append(cmp.Fix, stmt+";")
+		}
+	}
 }
 
 // history reads the applied version and returns the files up to it; the
@@ -307,7 +374,7 @@ func (c *checker) model() (*scratch.StoredState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.state([]string{"model", string(src)}, func() (*schema.Schema, error) {
+	return c.state([]string{"model", string(src)}, func() (*schema.Schema, *dialects.Objects, error) {
 		return fromDev(migration.SQLState(c.ctx, c.opts.Dev, t, t.Env.Src, src))
 	})
 }

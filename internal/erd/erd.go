@@ -116,6 +116,12 @@ func build(s *compiler.Schema, o Options) *diagram {
 			if c.Null {
 				col.notes = append(col.notes, "null")
 			}
+			if c.Generated != nil {
+				col.notes = append(col.notes, "generated")
+			}
+			if c.OnUpdate {
+				col.notes = append(col.notes, "on update")
+			}
 			switch {
 			case tbl.leftOut:
 				col.notes = append(col.notes, "table not in "+o.Dialect)

@@ -271,8 +271,64 @@ func TestInvalidModels(t *testing.T) {
   }`), `Column items.x is int; this default does not fit it`, `now()`},
 		{"default calls another function", table(`  column "x" {
     type    = uuid
+    default = gen_random_uuid()
+  }`), `The functions a portable default may call are now() and uuid()`, `gen_random_uuid()`},
+		{"uuid() default on a varchar column", table(`  column "x" {
+    type    = varchar(36)
     default = uuid()
-  }`), `The only function a portable default may call is now()`, `uuid()`},
+  }`), `Column items.x is varchar(36); this default does not fit it`, `uuid()`},
+		{"on_update on a date column", table(`  column "x" {
+    type      = date
+    on_update = now()
+  }`), `on_update = now() applies to timestamp and datetime columns`, `now()`},
+		{"on_update of another function", table(`  column "x" {
+    type      = timestamp
+    on_update = uuid()
+  }`), `on_update takes now()`, `uuid()`},
+		{"generated column with a default", table(`  column "x" {
+    type    = int
+    as      = "count + 1"
+    default = 4242
+  }`), `is generated (as), so it takes no default`, `4242`},
+		{"stored without as", table(`  column "x" {
+    type   = int
+    stored = false
+  }`), `stored applies to a generated column`, `stored`},
+		{"generated column over a generated column", table(`  column "x" {
+    type = bigint
+    as   = "count + 1"
+  }
+  column "y" {
+    type = bigint
+    as   = "x + 1"
+  }`), `names generated column "x"`, `"x + 1"`},
+		{"generated column of another kind", table(`  column "x" {
+    type = int
+    as   = "count > 1"
+  }`), `The expression of items.x is bool, but the column is int`, `"count > 1"`},
+		{"generated date column", table(`  column "x" {
+    type = date
+    as   = "count > 1"
+  }`), `a generated column is a string, an integer, a number or a bool`, `date`},
+		{"generated column calls now()", table(`  column "x" {
+    type = bool
+    as   = "now() > '2020-01-01'"
+  }`), `now() is not allowed here`, `now()`},
+		{"time default after 24:00", table(`  column "x" {
+    type    = time
+    default = "24:00:01"
+  }`), `is not a time of day both databases take`, `"24:00:01"`},
+		{"float default that underflows", table(`  column "x" {
+    type    = float
+    default = 1e-50
+  }`), `too close to 0 for float`, `1e-50`},
+		{"float default beyond its range", table(`  column "x" {
+    type    = float
+    default = 1e39
+  }`), `out of the range of float`, `1e39`},
+		{"time precision above 6", table(`  column "x" {
+    type = time(7)
+  }`), `precision of time must be between 0 and 6`, `time(7)`},
 		{"default longer than the column", table(`  column "x" {
     type    = varchar(2)
     default = "abc"

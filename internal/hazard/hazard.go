@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"ariga.io/atlas/sql/schema"
 )
 
 // Blocks is what other sessions cannot do on the table while a lock is held.
@@ -163,4 +165,53 @@ func Codes(hs []Hazard) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// DecimalChange describes a change of a decimal column's precision or
+// scale, as both databases make it: a smaller scale rounds every value
+// silently (20.05 becomes 20.1 at scale 1), and values whose integer part,
+// once rounded, needs more digits than the new type keeps make the change
+// fail.
+type DecimalChange struct {
+	// Rounds: the scale shrinks.
+	Rounds bool
+	// CanFail: some values may not fit (fewer integer digits, or as many
+	// with a rounding that may carry).
+	CanFail bool
+	// Scale and IntDigits are the new type's.
+	Scale, IntDigits int
+}
+
+// DecimalNarrowing compares two column types; ok is false unless both are
+// decimals and the new one keeps fewer digits.
+func DecimalNarrowing(from, to schema.Type) (DecimalChange, bool) {
+	f, ok1 := from.(*schema.DecimalType)
+	t, ok2 := to.(*schema.DecimalType)
+	if !ok1 || !ok2 {
+		return DecimalChange{}, false
+	}
+	fi, ti := f.Precision-f.Scale, t.Precision-t.Scale
+	c := DecimalChange{Rounds: t.Scale < f.Scale, Scale: t.Scale, IntDigits: ti}
+	c.CanFail = ti < fi || ti == fi && c.Rounds
+	return c, c.Rounds || c.CanFail
+}
+
+// Text says what the change does to column col's values.
+func (c DecimalChange) Text(col string) string {
+	var parts []string
+	if c.Rounds {
+		ex := map[int]string{0: "20.5 becomes 21", 1: "20.05 becomes 20.1", 2: "20.005 becomes 20.01"}[c.Scale]
+		if ex == "" {
+			ex = "values are rounded half away from zero"
+		}
+		places := "decimal places"
+		if c.Scale == 1 {
+			places = "decimal place"
+		}
+		parts = append(parts, fmt.Sprintf("the values of column %s are rounded to %d %s, silently (%s)", col, c.Scale, places, ex))
+	}
+	if c.CanFail {
+		parts = append(parts, fmt.Sprintf("a value of %s needing more than %d digits before the point, once rounded, makes it fail", col, c.IntDigits))
+	}
+	return strings.Join(parts, "; ")
 }

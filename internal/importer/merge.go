@@ -304,11 +304,40 @@ func Merge(a, b *Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, t)
 		}
 	}
+	mergeObjects(r.Schema, a.Schema, b.Schema, da, db, say)
 	r.distinctNames(db, []string{da})
 	r.inferSettings(a, b)
 	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r
+}
+
+// mergeObjects takes the extensions of both databases (TiDB has none), and
+// their views: one raw block per view name, with each dialect's statement.
+func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...any)) {
+	for _, e := range append(slices.Clone(a.Extensions), b.Extensions...) {
+		if !slices.ContainsFunc(s.Extensions, func(x *compiler.Extension) bool { return x.Name == e.Name }) {
+			s.Extensions = append(s.Extensions, e)
+		}
+	}
+	byName := map[string]*compiler.Raw{}
+	for _, r := range a.Raw {
+		byName[r.Name] = r
+		s.Raw = append(s.Raw, r)
+	}
+	for _, r := range b.Raw {
+		if ra := byName[r.Name]; ra != nil {
+			ra.SQL[db] = r.SQL[db]
+			continue
+		}
+		say("view %s exists only on %s", r.Name, db)
+		s.Raw = append(s.Raw, r)
+	}
+	for _, r := range a.Raw {
+		if _, ok := r.SQL[db]; !ok {
+			say("view %s exists only on %s", r.Name, da)
+		}
+	}
 }
 
 func mergeTable(ta, tb *compiler.Table, da, db string, say func(string, ...any)) *compiler.Table {

@@ -124,7 +124,72 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 		}
 		im.Schema.Tables = append(im.Schema.Tables, ct)
 	}
+	if od, ok := d.(dialects.ObjectDialect); ok {
+		objs, err := od.ReadObjects(ctx, conn)
+		if err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+		im.objects(od, objs, patterns)
+	}
 	return im, nil
+}
+
+// objects adds a database's extensions to the model, and each of its views
+// (matching patterns) as a raw block of its name that creates it, ordered
+// after the views it reads.
+func (im *Imported) objects(od dialects.ObjectDialect, objs *dialects.Objects, patterns []string) {
+	for _, e := range objs.Extensions {
+		im.Schema.Extensions = append(im.Schema.Extensions, &compiler.Extension{Name: e})
+	}
+	var names []string
+	for v := range objs.Views {
+		if len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { ok, _ := path.Match(p, v); return ok }) {
+			names = append(names, v)
+		}
+	}
+	slices.Sort(names)
+	// A view that calls the database's own functions, or reads a table
+	// not imported, would not build from the model: left out, with a note.
+	tables := map[string]bool{}
+	for _, t := range im.Schema.Tables {
+		tables[t.Name] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		names = slices.DeleteFunc(names, func(v string) bool {
+			why := ""
+			if fns := objs.ViewCalls[v]; len(fns) > 0 {
+				why = "it calls " + strings.Join(fns, ", ") + ", which the model cannot hold"
+			}
+			for _, r := range objs.ViewReads[v] {
+				if !tables[r] && !slices.Contains(names, r) && why == "" {
+					why = "it reads " + r + ", which is not imported"
+				}
+			}
+			if why != "" {
+				im.note("", "view %s left out: %s; add it as a raw block with what it needs", v, why)
+				changed = true
+			}
+			return why != ""
+		})
+	}
+	done := map[string]bool{}
+	var add func(string)
+	add = func(v string) {
+		if done[v] {
+			return
+		}
+		done[v] = true
+		for _, r := range objs.ViewReads[v] {
+			if slices.Contains(names, r) {
+				add(r)
+			}
+		}
+		im.Schema.Raw = append(im.Schema.Raw, &compiler.Raw{Name: v, After: true, SQL: map[string]string{im.Dialect.Name(): od.CreateView(v, objs.Views[v])}})
+	}
+	for _, v := range names {
+		add(v)
+	}
 }
 
 func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Table {

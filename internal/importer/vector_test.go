@@ -12,16 +12,16 @@ import (
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
-// TestImportVector reads TiDB's VECTOR(n), and pgvector's vector(n) where
-// PostgreSQL has the extension, as the neutral vector(n), which generates
-// each dialect's type again.
+// TestImportVector reads TiDB's VECTOR(n) and VECTOR, and pgvector's
+// vector(n) and vector where PostgreSQL has the extension, as the neutral
+// vector(n) and vector, which generate each dialect's types again.
 func TestImportVector(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
-		"tidb":     "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, embedding VECTOR(3), note VARCHAR(10))",
-		"postgres": "CREATE EXTENSION IF NOT EXISTS vector; CREATE TABLE items (id bigint PRIMARY KEY, embedding vector(3), note varchar(10))",
+		"tidb":     "CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, embedding VECTOR(3), dense VECTOR, note VARCHAR(10))",
+		"postgres": "CREATE EXTENSION IF NOT EXISTS vector; CREATE TABLE items (id bigint PRIMARY KEY, embedding vector(3), dense vector, note varchar(10))",
 	}
-	want := map[string]string{"tidb": "`embedding` VECTOR(3)", "postgres": `"embedding" vector(3)`}
+	want := map[string][]string{"tidb": {"`embedding` VECTOR(3)", "`dense` VECTOR,"}, "postgres": {`"embedding" vector(3)`, `"dense" vector,`}}
 	for _, d := range []string{"tidb", "postgres"} {
 		t.Run(d, func(t *testing.T) {
 			db := dbtest.New(t, d)
@@ -40,15 +40,19 @@ func TestImportVector(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := compiler.Write(r.Schema, r.Notes)
-			if !strings.Contains(string(src), "type = vector(3)") {
-				t.Errorf("no vector(3) in the model:\n%s", src)
+			for _, typ := range []string{"type = vector(3)\n", "type = vector\n"} {
+				if !strings.Contains(string(src), typ) {
+					t.Errorf("no %q in the model:\n%s", typ, src)
+				}
 			}
 			out := gen.CompileSource("imported.hcl", src)
 			if out.Failed() {
 				t.Fatalf("%v\n%s", out.Diags, src)
 			}
-			if !strings.Contains(strings.ToLower(string(out.Outputs[d].SQL)), strings.ToLower(want[d])) {
-				t.Errorf("%s DDL has no %s:\n%s", d, want[d], out.Outputs[d].SQL)
+			for _, w := range want[d] {
+				if !strings.Contains(strings.ToLower(string(out.Outputs[d].SQL)), strings.ToLower(w)) {
+					t.Errorf("%s DDL has no %s:\n%s", d, w, out.Outputs[d].SQL)
+				}
 			}
 		})
 	}

@@ -51,6 +51,9 @@ type ApplyOptions struct {
 	Progress io.Writer
 	// Notices receives the message that the apply waits for the lock.
 	Notices io.Writer
+	// DryRun changes nothing: the result's Would lists the files and
+	// statements the apply would run, with the pre-checks' findings.
+	DryRun bool
 }
 
 // ApplyResult is what one Apply did.
@@ -60,6 +63,10 @@ type ApplyResult struct {
 	From, To string
 	// Files are the files run to completion, in order.
 	Files []AppliedFile
+	// DryRun tells that nothing ran; Would are the files that would, in
+	// order, and To the version the database would be at.
+	DryRun bool
+	Would  []WouldApply
 }
 
 // AppliedFile is one file run by Apply.
@@ -106,6 +113,9 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 	if err != nil {
 		return nil, connError(opts.URL, err)
 	}
+	if opts.DryRun {
+		return dryRun(ctx, conn, t, dir, drv, opts)
+	}
 	unlock, err := lock(ctx, drv, opts)
 	if err != nil {
 		return nil, err
@@ -129,6 +139,9 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 	if rerr != nil {
 		return nil, rerr
 	}
+	if err := unchanged(dir, done); err != nil {
+		return nil, err
+	}
 	res := &ApplyResult{From: currentVersion(done)}
 	res.To = res.From
 	for _, f := range pending {
@@ -140,6 +153,44 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 		res.To = f.Version()
 	}
 	return res, nil
+}
+
+// EditedError is a file that the database applied in full and that has
+// changed since (its hash is not the one recorded): the database did not
+// run what the directory now says.
+type EditedError struct {
+	File, Version string
+}
+
+func (e *EditedError) Error() string {
+	return fmt.Sprintf("%s changed after it was applied (version %s): a migration once applied must not change; restore the text that was applied and write the change as a new migration", e.File, e.Version)
+}
+
+// unchanged refuses a directory in which a file applied in full has
+// changed since.
+func unchanged(dir *migrate.LocalDir, done []*migrate.Revision) error {
+	sum, err := dir.Checksum()
+	if err != nil {
+		return err
+	}
+	files, err := dir.Files()
+	if err != nil {
+		return err
+	}
+	byVersion := map[string]migrate.File{}
+	for _, f := range files {
+		byVersion[f.Version()] = f
+	}
+	for _, r := range done {
+		f, ok := byVersion[r.Version]
+		if !ok || r.Applied != r.Total || r.Error != "" || r.Hash == "" {
+			continue
+		}
+		if h, err := sum.SumByName(f.Name()); err == nil && h != r.Hash {
+			return &EditedError{File: filepath.Join(dir.Path(), f.Name()), Version: r.Version}
+		}
+	}
+	return nil
 }
 
 func executorOptions(opts ApplyOptions) []migrate.ExecutorOption {
@@ -269,6 +320,10 @@ func txMode(t Target, f migrate.File) (bool, error) {
 			return false, fmt.Errorf("%s: more than one atlas:txmode directive", f.Name())
 		case len(ds) == 1 && ds[0] == "none":
 			return false, nil
+		case len(ds) == 1 && ds[0] == "file":
+			// Asked for, as rendered data migrations do: the Atlas CLI runs
+			// every file in a transaction unless told otherwise.
+			return true, nil
 		case len(ds) == 1 && ds[0] != "file":
 			return false, fmt.Errorf("%s: atlas:txmode %q: want file or none", f.Name(), ds[0])
 		}
@@ -365,6 +420,7 @@ func failed(ctx context.Context, conn *sql.Conn, t Target, path string, f migrat
 		Applied:    last.Applied,
 		RolledBack: rolledBack,
 		Hint:       online.ExplainError(t.Dialect, se.Err),
+		Detail:     dialects.ErrorDetail(t.Dialect, se.Err),
 	}
 	if rolledBack {
 		e.Applied = 0
@@ -409,11 +465,18 @@ type ApplyError struct {
 	RecordErr error
 	// Hint is the dialect's advice for the error (a lock timeout), or "".
 	Hint string
+	// Detail is what the database said beyond its message (PostgreSQL's
+	// DETAIL and HINT lines), or "".
+	Detail string
 }
 
 func (e *ApplyError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d: statement %d of %d failed: %v\n\n", e.File, e.Line, e.Stmt, e.Total, e.Err)
+	fmt.Fprintf(&b, "%s:%d: statement %d of %d failed: %v\n", e.File, e.Line, e.Stmt, e.Total, e.Err)
+	if e.Detail != "" {
+		b.WriteString(e.Detail + "\n")
+	}
+	b.WriteString("\n")
 	for _, l := range strings.Split(e.SQL, "\n") {
 		b.WriteString("    " + l + "\n")
 	}

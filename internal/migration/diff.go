@@ -122,10 +122,26 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := joinDistinct(errs...); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// joinDistinct joins errs, leaving out those whose message an earlier one
+// has: work done concurrently on one dev server fails alike, and the user
+// should read the cause once.
+func joinDistinct(errs ...error) error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		if err == nil || seen[err.Error()] {
+			continue
+		}
+		seen[err.Error()] = true
+		out = append(out, err)
+	}
+	return errors.Join(out...)
 }
 
 // planTarget diffs what the database reports for the replayed directory
@@ -155,7 +171,7 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files) })
 	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src) })
 	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
+	if err := joinDistinct(errs[:]...); err != nil {
 		return nil, nil, err
 	}
 	drv := current.Driver
@@ -163,12 +179,25 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(changes) == 0 {
+	history, err := rawHistory(t.Dialect, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	objects, err := planObjects(t.Dialect, p.exprs, current.Objects, desired.Objects, history, changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(changes) == 0 && objects.empty() {
 		return nil, nil, nil
 	}
-	return planExprs(p.exprs, t.Dialect, name, changes, desired.Schema, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
+	main, online, err := planExprs(p.exprs, t.Dialect, name, changes, desired.Schema, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
 		return planChanges(ctx, t, drv, name, changes, opts)
 	})
+	if err != nil {
+		return nil, nil, err
+	}
+	main.Changes = append(append(objects.before, main.Changes...), objects.after...)
+	return main, online, nil
 }
 
 // PlanWithExprs plans changes into to (the state the changes point into,
@@ -204,8 +233,11 @@ func planExprs(x *dialects.Exprs, d dialects.Dialect, name string, changes []sch
 // driver opened there; Close drops the database.
 type State struct {
 	Schema *schema.Schema
-	Driver migrate.Driver
-	db     *scratch.DB
+	// Objects are what Atlas does not inspect (nil for a dialect without
+	// them): extensions and views.
+	Objects *dialects.Objects
+	Driver  migrate.Driver
+	db      *scratch.DB
 }
 
 // Close drops the state's scratch database; a nil State is fine.
@@ -258,6 +290,12 @@ func newState(ctx context.Context, dev *scratch.Dev, t Target, load func(migrate
 	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
+		if s.Objects, err = od.ReadObjects(ctx, s.Driver); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

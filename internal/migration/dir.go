@@ -77,18 +77,28 @@ func CheckSum(dir *migrate.LocalDir) error {
 		return fmt.Errorf("%s: %w", filepath.Join(dir.Path(), migrate.HashFileName), err)
 	}
 	e := &SumError{Dir: dir.Path()}
+	// Each file's sum chains on the files before it, so that once one file
+	// is edited, added or removed, every later sum differs too: only the
+	// first difference names an edited file.
+	firstRemoved := len(got)
+	for i, name := range sumNames(got) {
+		if !slices.ContainsFunc(files, func(f migrate.File) bool { return f.Name() == name }) {
+			e.Removed = append(e.Removed, name)
+			firstRemoved = min(firstRemoved, i)
+		}
+	}
+	chained := false
 	for _, f := range files {
 		h, err := got.SumByName(f.Name())
 		switch {
 		case err != nil:
 			e.Added = append(e.Added, f.Name())
+			chained = true
 		case h != mustSum(want, f.Name()):
-			e.Edited = append(e.Edited, f.Name())
-		}
-	}
-	for _, name := range sumNames(got) {
-		if !slices.ContainsFunc(files, func(f migrate.File) bool { return f.Name() == name }) {
-			e.Removed = append(e.Removed, name)
+			if !chained && slices.Index(sumNames(got), f.Name()) < firstRemoved {
+				e.Edited = append(e.Edited, f.Name())
+			}
+			chained = true
 		}
 	}
 	if len(e.Edited)+len(e.Added)+len(e.Removed) == 0 {

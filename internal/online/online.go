@@ -126,3 +126,18 @@ func Prechecks(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier,
 	}
 	return o.Prechecks(ctx, conn, queries)
 }
+
+// CountPrechecks is the number of pre-check queries written above stmts.
+func CountPrechecks(stmts []*migrate.Stmt) int {
+	n := 0
+	for _, s := range stmts {
+		for _, c := range s.Comments {
+			for _, line := range strings.Split(c, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), hazard.PrecheckDirective) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

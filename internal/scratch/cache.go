@@ -3,6 +3,7 @@ package scratch
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ func DefaultCache() *Cache {
 	return &Cache{Dir: filepath.Join(dir, "schemagen")}
 }
 
-const cacheFormat = "schemagen cache v1"
+const cacheFormat = "schemagen cache v2"
 
 // Key hashes everything the result of a diff depends on: the migration
 // directory, the generated DDL src, the dialect, the dev database (devURL,
@@ -116,11 +117,14 @@ func (c *Cache) put(kind, key string, b []byte) {
 // without reading the state back, which is slow.
 type StoredState struct {
 	Fingerprint string
-	dialect     dialects.Dialect
-	raw         []byte
-	once        sync.Once
-	schema      *schema.Schema
-	err         error
+	// Objects are what Atlas does not inspect (extensions, views), nil for
+	// a dialect without them.
+	Objects *dialects.Objects
+	dialect dialects.Dialect
+	raw     []byte
+	once    sync.Once
+	schema  *schema.Schema
+	err     error
 }
 
 // Schema returns the state, reading it back on first use.
@@ -137,7 +141,7 @@ func (s *StoredState) Schema() (*schema.Schema, error) {
 // key holds: the dialect, the dev database devURL and the schemagen build),
 // or builds it with build and stores it. A nil or disabled cache only
 // builds.
-func (c *Cache) Stored(d dialects.Dialect, devURL string, parts []string, build func() (*schema.Schema, error)) (*StoredState, error) {
+func (c *Cache) Stored(d dialects.Dialect, devURL string, parts []string, build func() (*schema.Schema, *dialects.Objects, error)) (*StoredState, error) {
 	key := ""
 	if c != nil && c.Dir != "" {
 		h := sha256.New()
@@ -147,22 +151,30 @@ func (c *Cache) Stored(d dialects.Dialect, devURL string, parts []string, build 
 		key = hex.EncodeToString(h.Sum(nil))
 		b, err := os.ReadFile(filepath.Join(c.Dir, "states", key))
 		fp, ferr := os.ReadFile(filepath.Join(c.Dir, "states", key+".fingerprint"))
-		if err == nil && ferr == nil {
-			return &StoredState{Fingerprint: string(fp), dialect: d, raw: b}, nil
+		ob, oerr := os.ReadFile(filepath.Join(c.Dir, "states", key+".objects"))
+		var objs *dialects.Objects
+		if oerr == nil {
+			oerr = json.Unmarshal(ob, &objs)
+		}
+		if err == nil && ferr == nil && oerr == nil {
+			return &StoredState{Fingerprint: string(fp), Objects: objs, dialect: d, raw: b}, nil
 		}
 	}
-	s, err := build()
+	s, objs, err := build()
 	if err != nil {
 		return nil, err
 	}
 	fp := Fingerprint(s)
 	if key != "" {
-		if b, err := d.MarshalState(s); err == nil {
+		b, err := d.MarshalState(s)
+		ob, oerr := json.Marshal(objs)
+		if err == nil && oerr == nil {
 			c.put("states", key, b)
+			c.put("states", key+".objects", ob)
 			c.put("states", key+".fingerprint", []byte(fp))
 		}
 	}
-	return &StoredState{Fingerprint: fp, dialect: d, schema: s}, nil
+	return &StoredState{Fingerprint: fp, Objects: objs, dialect: d, schema: s}, nil
 }
 
 // binaryIdentity names the running schemagen build, whose planning rules are

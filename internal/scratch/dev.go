@@ -28,6 +28,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -67,6 +68,9 @@ func (d *Dev) Close() {
 // else the embedded server of the kind the dialect names, which dialects
 // naming one kind share.
 func (d *Dev) server(ctx context.Context, dialect dialects.Dialect, configured string) (string, error) {
+	if err := CheckDevURL(dialect, configured); err != nil {
+		return "", err
+	}
 	kind := dialect.DevServer()
 	key := kind + "\x00" + configured
 	d.mu.Lock()
@@ -87,6 +91,28 @@ func (d *Dev) server(ctx context.Context, dialect dialects.Dialect, configured s
 		s.url, s.release, s.err = devdb.Dev(ctx, kind, configured, progress)
 	})
 	return s.url, s.err
+}
+
+// CheckDevURL checks, before anything connects, that a configured dev URL
+// is one of dialect's (or of a dialect on the same kind of server): a
+// PostgreSQL URL given as TiDB's dev database would otherwise fail with
+// whatever the other database answers to the first query.
+func CheckDevURL(dialect dialects.Dialect, configured string) error {
+	if configured == "" {
+		return nil
+	}
+	name, err := devdb.DialectOf(configured)
+	if err != nil {
+		return fmt.Errorf("dev database: %w", err)
+	}
+	if name == dialect.Name() {
+		return nil
+	}
+	if other := all.Get(name); other != nil && other.DevServer() == dialect.DevServer() {
+		return nil
+	}
+	return fmt.Errorf("dev database %s is a %s URL, but the env is %s: give it a %s server's URL (%s://...)",
+		redact.URL(configured), name, dialect.Name(), dialect.Name(), dialect.Schemes()[0])
 }
 
 // DB is a clean database on a dev server, dropped by Close.

@@ -49,11 +49,33 @@ func (p Printer) column(c *schema.Column) string {
 	}
 	switch d := c.Default.(type) {
 	case *schema.Literal:
-		s += " DEFAULT " + d.V
+		s += " DEFAULT " + literal(c, d.V)
 	case *schema.RawExpr:
 		s += " DEFAULT " + d.X
 	}
 	return s
+}
+
+// literal prints a default's value as SQL writes it, whichever way the
+// inspector reported it: drivers give a string default bare (USD), double
+// quoted ("EUR") or single quoted ('EUR') depending on where it was read,
+// and the two sides of a drift finding must read alike.
+func literal(c *schema.Column, v string) string {
+	if c.Type == nil {
+		return v
+	}
+	switch c.Type.Type.(type) {
+	case *schema.StringType, *schema.EnumType:
+	default:
+		return v
+	}
+	switch {
+	case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
+		return v
+	case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+		v = strings.ReplaceAll(v[1:len(v)-1], `\"`, `"`)
+	}
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 }
 
 // typ shows a column type with its size, precision and scale, as the

@@ -19,14 +19,27 @@ func (sc *Script) Exprs() *dialects.Exprs {
 	x := &dialects.Exprs{
 		Checks:     map[dialects.ObjectName]string{},
 		Defaults:   map[dialects.ObjectName]string{},
+		Generated:  map[dialects.ObjectName]string{},
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
+	}
+	for _, e := range sc.Extensions {
+		x.Extensions = append(x.Extensions, e.Name)
+	}
+	for _, r := range sc.Before {
+		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL), BeforeTables: true})
+	}
+	for _, r := range sc.After {
+		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL)})
 	}
 	for _, t := range sc.Tables {
 		for _, c := range t.Columns {
 			if c.Default != "" {
 				x.Defaults[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.Default
+			}
+			if c.GeneratedExpr != "" {
+				x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.GeneratedExpr
 			}
 		}
 		for _, c := range t.Constraints {
@@ -56,6 +69,10 @@ func (sc *Script) Exprs() *dialects.Exprs {
 	return x
 }
 
+// TrimStmt is a statement as scripts and migrations write it: trimmed, and
+// without its final semicolon.
+func TrimStmt(s string) string { return strings.TrimRight(strings.TrimSpace(s), ";") }
+
 // Using says how a dialect sets expression texts on Atlas's objects.
 type Using struct {
 	// Default returns a column's default as Atlas plans text (old is the
@@ -82,6 +99,13 @@ func UseExprs(s *schema.Schema, x *dialects.Exprs, u Using) {
 		for _, c := range t.Columns {
 			if d, ok := x.Defaults[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok && c.Default != nil {
 				c.Default = u.Default(c.Default, d)
+			}
+			if g, ok := x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok {
+				for _, a := range c.Attrs {
+					if ge, ok := a.(*schema.GeneratedExpr); ok {
+						ge.Expr = g
+					}
+				}
 			}
 		}
 		for _, idx := range t.Indexes {

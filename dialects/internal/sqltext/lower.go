@@ -24,6 +24,13 @@ type Lowerer interface {
 	Finish(t *compiler.Table, lt *Table)
 }
 
+// ExtensionLowerer is implemented by the lowerers of dialects that have
+// extensions: Extension returns the statement that creates e where it is
+// missing. Dialects without extensions leave them out.
+type ExtensionLowerer interface {
+	Extension(e *compiler.Extension) string
+}
+
 // Recorder collects a dialect's decisions and diagnostics.
 type Recorder struct {
 	Dialect   string
@@ -71,6 +78,15 @@ func (r *Recorder) Warnf(rng hcl.Range, summary, format string, args ...any) {
 func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	d := rec.Dialect
 	sc := &Script{Header: dialects.Header(d, s.SourceNames()...)}
+	for _, e := range s.Extensions {
+		obj := dialects.ObjectOf(dialects.KindExtension, e.Name)
+		if el, ok := l.(ExtensionLowerer); ok {
+			sc.Extensions = append(sc.Extensions, Raw{e.Name, el.Extension(e)})
+			rec.Decide("", obj, dialects.Lowered, "created before the tables")
+			continue
+		}
+		rec.Decide("", obj, dialects.Omitted, "%s has no extensions: left out", d)
+	}
 	for _, r := range s.Raw {
 		sql, ok := r.SQL[d]
 		if !ok {

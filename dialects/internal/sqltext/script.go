@@ -8,8 +8,10 @@ import (
 // Dialects fill it; Write renders it the same way for every dialect.
 type Script struct {
 	Header string
-	Before []Raw
-	Tables []*Table
+	// Extensions create the model's extensions, first of all.
+	Extensions []Raw
+	Before     []Raw
+	Tables     []*Table
 	// Deferred foreign keys close cycles; they are added after all tables.
 	Deferred []*Deferred
 	After    []Raw
@@ -30,6 +32,8 @@ type Table struct {
 	Constraints []Constraint
 	Comment     string
 	Indexes     []*Index
+	// After are statements that follow the table's (a trigger).
+	After []string
 }
 
 // Column is a lowered column.
@@ -39,6 +43,11 @@ type Column struct {
 	NotNull bool
 	Default string
 	Comment string
+	// Generated is the clause that makes the column generated, after its
+	// type (GENERATED ALWAYS AS (...) STORED); GeneratedExpr its expression.
+	Generated, GeneratedExpr string
+	// OnUpdate is the value an UPDATE sets the column to (ON UPDATE ...).
+	OnUpdate string
 }
 
 // ConstraintKind is what a table constraint is, in the order a table's
@@ -109,6 +118,9 @@ func (sc *Script) Write(st Style) []byte {
 	var b strings.Builder
 	b.Grow(sc.sizeHint())
 	b.WriteString(sc.Header)
+	for _, e := range sc.Extensions {
+		b.WriteString("\n-- extension " + e.Name + " (from schema.hcl)\n" + e.SQL + ";\n")
+	}
 	for _, r := range sc.Before {
 		writeRaw(&b, r)
 	}
@@ -119,11 +131,17 @@ func (sc *Script) Write(st Style) []byte {
 		var lines []string
 		for _, c := range t.Columns {
 			line := "  " + st.Ident(c.Name) + " " + c.Type
+			if c.Generated != "" {
+				line += " " + c.Generated
+			}
 			if c.NotNull {
 				line += " NOT NULL"
 			}
 			if c.Default != "" {
 				line += " DEFAULT " + c.Default
+			}
+			if c.OnUpdate != "" {
+				line += " ON UPDATE " + c.OnUpdate
 			}
 			if c.Comment != "" && st.InlineComments {
 				line += " COMMENT " + st.String(c.Comment)
@@ -180,6 +198,9 @@ func (sc *Script) Write(st Style) []byte {
 				b.WriteString(";\n")
 			}
 		}
+		for _, stmt := range t.After {
+			b.WriteString(strings.TrimRight(stmt, ";\n") + ";\n")
+		}
 	}
 	if len(sc.Deferred) > 0 {
 		b.WriteString("\n-- Foreign keys that close a cycle between tables, added once all exist.\n")
@@ -211,7 +232,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 
 func writeRaw(b *strings.Builder, r Raw) {
 	b.WriteString("\n-- raw " + r.Name + " (from schema.hcl, not translated)\n")
-	b.WriteString(strings.TrimRight(strings.TrimSpace(r.SQL), ";") + ";\n")
+	b.WriteString(TrimStmt(r.SQL) + ";\n")
 }
 
 // sizeHint estimates the output's size, to write it without regrowing.

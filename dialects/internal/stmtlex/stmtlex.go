@@ -127,3 +127,40 @@ func Unquote(t Token) string {
 	}
 	return t.Text
 }
+
+// CreatedView returns the name token of the view a statement creates (CREATE
+// [OR REPLACE] [TEMP] [ALGORITHM = x] [DEFINER = x] [SQL SECURITY x] VIEW
+// [IF NOT EXISTS] [schema.]name ...), and false for any other statement,
+// a materialized view included (it is no view to the catalogs that list
+// views).
+func CreatedView(toks []Token) (Token, bool) {
+	if len(toks) == 0 || toks[0].Upper() != "CREATE" {
+		return Token{}, false
+	}
+	i := 1
+	for ; i < len(toks) && i < 16; i++ {
+		switch toks[i].Upper() {
+		case "VIEW":
+			i++
+			if i+2 < len(toks) && toks[i].Upper() == "IF" && toks[i+1].Upper() == "NOT" && toks[i+2].Upper() == "EXISTS" {
+				i += 3
+			}
+			var name Token
+			for ; i < len(toks); i++ {
+				if toks[i].Kind != Word && toks[i].Kind != DQuote && toks[i].Kind != BQuote {
+					return Token{}, false
+				}
+				name = toks[i]
+				if i+1 < len(toks) && toks[i+1].Text == "." {
+					i++
+					continue
+				}
+				return name, true
+			}
+			return Token{}, false
+		case "MATERIALIZED", "TABLE", "INDEX", "FUNCTION", "PROCEDURE", "TRIGGER", "AS", "SELECT":
+			return Token{}, false
+		}
+	}
+	return Token{}, false
+}

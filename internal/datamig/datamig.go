@@ -1,0 +1,162 @@
+// Package datamig compiles portable data migrations: files of INSERT ...
+// SELECT, UPDATE, DELETE and ASSERT NOT EXISTS statements written once in
+// the portable language (compiler/expr's data statements), checked against
+// the model and rendered by each dialect.
+package datamig
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
+)
+
+// Catalog is what data statements know of the model's tables.
+func Catalog(s *compiler.Schema) expr.Catalog {
+	tables := map[string]*expr.CatalogTable{}
+	for _, t := range s.Tables {
+		ct := &expr.CatalogTable{Name: t.Name}
+		for _, c := range t.Columns {
+			ct.Columns = append(ct.Columns, expr.CatalogColumn{Name: c.Name, Kind: c.Type.ExprKind()})
+		}
+		if t.PrimaryKey != nil {
+			ct.Key = t.PrimaryKey.Columns
+		}
+		tables[t.Name] = ct
+	}
+	return func(name string) *expr.CatalogTable { return tables[name] }
+}
+
+// Compile reads the portable file path (its text src) and checks it
+// against the model s. Errors are positioned diagnostics; no statement is
+// returned with them.
+func Compile(path string, src []byte, s *compiler.Schema) ([]expr.Stmt, hcl.Diagnostics) {
+	text := string(src)
+	if !utf8.Valid(src) {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid data migration", Detail: "The file is not valid UTF-8.", Subject: rangeAt(path, text, 0, 0).Ptr()}}
+	}
+	stmts, err := expr.ReadStmts(text)
+	if err != nil {
+		return nil, diags(path, text, []*expr.Error{asError(err)})
+	}
+	if len(stmts) == 0 {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty data migration", Detail: "The file holds no statement; write INSERT ... SELECT, UPDATE, DELETE or ASSERT NOT EXISTS (SELECT ...) MESSAGE '...', or remove the file.", Subject: rangeAt(path, text, len(text), len(text)).Ptr()}}
+	}
+	if errs := expr.AnalyzeStmts(stmts, Catalog(s)); len(errs) > 0 {
+		return nil, diags(path, text, errs)
+	}
+	return stmts, nil
+}
+
+func asError(err error) *expr.Error {
+	if e, ok := err.(*expr.Error); ok {
+		return e
+	}
+	return &expr.Error{Offset: 0, End: 0, Msg: err.Error()}
+}
+
+func diags(path, text string, errs []*expr.Error) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, e := range errs {
+		out = append(out, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid data migration",
+			Detail:   upperFirst(e.Msg) + ".",
+			Subject:  rangeAt(path, text, e.Offset, e.End).Ptr(),
+		})
+	}
+	return out
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// rangeAt is the range of text[start:end] in file path, columns counted in
+// characters as hcl does.
+func rangeAt(path, text string, start, end int) hcl.Range {
+	start = min(max(start, 0), len(text))
+	end = min(max(end, start), len(text))
+	return hcl.Range{Filename: path, Start: posAt(text, start), End: posAt(text, end)}
+}
+
+func posAt(text string, off int) hcl.Pos {
+	line, col := 1, 1
+	for _, r := range text[:off] {
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return hcl.Pos{Line: line, Column: col, Byte: off}
+}
+
+// SumPrefix starts the line of a rendered file that records the hashes of
+// its portable file and of its own statements, by which generate tells a
+// rendered file that is current from one whose source or body changed.
+const SumPrefix = "-- schemagen:portable sha256:"
+
+// Sum is the hash of a text, as rendered files record it.
+func Sum(src []byte) string {
+	h := sha256.Sum256(src)
+	return hex.EncodeToString(h[:])
+}
+
+// Render writes the file of dialect d for the statements of the portable
+// file portable (its text src): a header, then each statement. The header
+// runs the file in one transaction (atlas:txmode file), so that a failed
+// guard rolls back what the file changed before, on TiDB too, whose files
+// otherwise run without one; it names the source and records the hashes.
+func Render(d dialects.DataRenderer, portable string, src []byte, stmts []expr.Stmt, s *compiler.Schema) []byte {
+	var body strings.Builder
+	for _, sql := range d.RenderData(stmts, Catalog(s)) {
+		body.WriteString("\n" + sql + ";\n")
+	}
+	var b strings.Builder
+	b.WriteString("-- atlas:txmode file\n")
+	fmt.Fprintf(&b, "-- Rendered by schemagen from %s; edit that file and run `schemagen generate`.\n", portable)
+	fmt.Fprintf(&b, "%s%s body:%s\n", SumPrefix, Sum(src), Sum([]byte(body.String())))
+	return []byte(b.String() + body.String())
+}
+
+// Current reports whether rendered, a file Render wrote, holds the
+// rendering of the portable text src and its own statements unedited.
+func Current(rendered, src []byte) bool {
+	text := string(rendered)
+	for _, line := range strings.SplitN(text, "\n", 4)[:min(3, strings.Count(text, "\n"))] {
+		sums, ok := strings.CutPrefix(line, SumPrefix)
+		if !ok {
+			continue
+		}
+		srcSum, bodySum, _ := strings.Cut(sums, " body:")
+		_, body, ok := strings.Cut(text, line+"\n")
+		return ok && srcSum == Sum(src) && bodySum == Sum([]byte(body))
+	}
+	return false
+}
+
+// Source returns the portable file a rendered file names, or "" when it is
+// not one that Render wrote.
+func Source(rendered []byte) string {
+	lines := strings.SplitN(string(rendered), "\n", 3)
+	if len(lines) < 3 {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(lines[1], "-- Rendered by schemagen from ")
+	if !ok {
+		return ""
+	}
+	src, _, _ := strings.Cut(rest, "; edit that file")
+	return src
+}

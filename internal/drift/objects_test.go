@@ -1,0 +1,83 @@
+package drift_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/drift"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+const objectsModel = `extension "citext" {}
+extension "pg_trgm" {}
+
+table "users" {
+  column "id" {
+    type = bigint
+  }
+  column "email" {
+    type = varchar(100)
+    postgres {
+      type = "CITEXT"
+    }
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+
+raw "user_emails_view" {
+  postgres = "CREATE VIEW user_emails AS SELECT id, email FROM users"
+  tidb     = "CREATE VIEW user_emails AS SELECT id, email FROM users"
+}
+`
+
+// TestDriftObjects: a database migrated by schemagen has no drift in its
+// extensions and views; a missing view and a missing extension are
+// reported against the migrations and the model, a changed and a stray
+// view too, and the fix statements drift prints bring it back.
+func TestDriftObjects(t *testing.T) {
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			f := &fixture{p: testproject.New(t, objectsModel), dialect: d}
+			f.head = dbtest.New(t, d)
+			f.p.Diff("init")
+			f.p.Apply(d, f.head.URL)
+			if r := f.check(t, f.head.URL)[0]; r.Status != drift.NoDrift {
+				t.Fatalf("migrated: status %d %s %v %v", r.Status, r.Error, described(r.Migrations), described(r.Model))
+			}
+			hand := []string{"DROP VIEW user_emails", "CREATE VIEW stray_view AS SELECT id FROM users"}
+			want := []string{"extra view stray_view.", "missing view user_emails."}
+			if d == "postgres" {
+				hand = append(hand, "DROP EXTENSION pg_trgm")
+				want = []string{"extra view stray_view.", "missing extension pg_trgm.", "missing view user_emails."}
+			}
+			exec(t, f.head, hand...)
+			r := f.check(t, f.head.URL)[0]
+			if r.Status != drift.Drift {
+				t.Fatalf("status %d %s", r.Status, r.Error)
+			}
+			for _, c := range []*drift.Comparison{r.Migrations, r.Model} {
+				if got := described(c); !slices.Equal(got, want) {
+					t.Errorf("against %s:\n got %v\nwant %v", c.Against, got, want)
+				}
+			}
+			// The fix, applied, leaves no drift.
+			for _, s := range r.Model.Fix {
+				exec(t, f.head, strings.TrimSuffix(s, ";"))
+			}
+			if r := f.check(t, f.head.URL)[0]; r.Status != drift.NoDrift {
+				t.Fatalf("after the fix %q: status %d %s %v %v", r.Model.Fix, r.Status, r.Error, described(r.Migrations), described(r.Model))
+			}
+			// A view changed by hand.
+			exec(t, f.head, "DROP VIEW user_emails", "CREATE VIEW user_emails AS SELECT id FROM users")
+			r = f.check(t, f.head.URL)[0]
+			if got := described(r.Model); !slices.Equal(got, []string{"changed view user_emails."}) {
+				t.Errorf("changed view: %v", got)
+			}
+		})
+	}
+}

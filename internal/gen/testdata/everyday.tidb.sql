@@ -1,0 +1,52 @@
+-- Generated from everyday.hcl by schemagen for tidb. Do not edit:
+-- change everyday.hcl and run `schemagen generate`.
+-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.
+
+-- column id: uuid as CHAR(36)
+-- column id: uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one
+-- column weight: float as FLOAT (4-byte IEEE float)
+-- columns opens, closes: time as TIME with a CHECK of PostgreSQL's range, 00:00:00 to 24:00:00 (TiDB's own reaches -838:59:59 to 838:59:59)
+-- column launched: datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)
+-- columns created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
+-- columns created_at, updated_at: now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)
+-- column updated_at: on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)
+CREATE TABLE `products` (
+  `id` CHAR(36) NOT NULL DEFAULT (UUID()),
+  `sku` VARCHAR(32) NOT NULL,
+  `price` DECIMAL(10,2) NOT NULL,
+  `weight` FLOAT,
+  `opens` TIME(6) NOT NULL DEFAULT '09:00:00',
+  `closes` TIME(0),
+  `launched` DATETIME(6),
+  `created_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+  `updated_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+  PRIMARY KEY (`id`),
+  CONSTRAINT `products_closes_time_ck` CHECK (`closes` BETWEEN '00:00:00' AND '24:00:00'),
+  CONSTRAINT `products_opens_time_ck` CHECK (`opens` BETWEEN '00:00:00' AND '24:00:00'),
+  CONSTRAINT `products_price_ck` CHECK (`price` >= 0)
+);
+
+-- columns id, product_id: uuid as CHAR(36)
+-- column id: uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one
+-- column label: || as CONCAT
+-- column bulk: bool as TINYINT(1)
+-- columns placed_at, changed_at: datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)
+-- columns placed_at, changed_at: now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)
+-- column changed_at: on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)
+CREATE TABLE `order_lines` (
+  `id` CHAR(36) NOT NULL DEFAULT (UUID()),
+  `product_id` CHAR(36) NOT NULL,
+  `sku` VARCHAR(32) NOT NULL,
+  `price` DECIMAL(10,2) NOT NULL,
+  `qty` INT NOT NULL,
+  `total` DECIMAL(14,2) AS (`price` * `qty`) STORED NOT NULL,
+  `label` VARCHAR(64) AS (CONCAT((CONCAT(LOWER(`sku`), '-')), 'line')) VIRTUAL NOT NULL,
+  `bulk` TINYINT(1) AS (`qty` >= 10) VIRTUAL NOT NULL,
+  `placed_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+  `changed_at` DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),
+  PRIMARY KEY (`id`),
+  CONSTRAINT `order_lines_total_ck` CHECK (`total` < 1000000),
+  CONSTRAINT `order_lines_product_fk` FOREIGN KEY (`product_id`) REFERENCES `products` (`id`),
+  INDEX `order_lines_label_idx` (`label`),
+  INDEX `order_lines_total_idx` (`total`)
+);

@@ -1,0 +1,296 @@
+package migration
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/datamig"
+)
+
+// PortableDir is the directory of portable data migrations: "portable"
+// beside the envs' migration directories, which must share one parent.
+func PortableDir(targets []Target) (string, error) {
+	if len(targets) == 0 {
+		return "", errors.New("no env to render portable data migrations for")
+	}
+	parent := filepath.Dir(filepath.Clean(targets[0].Env.Dir))
+	for _, t := range targets[1:] {
+		if p := filepath.Dir(filepath.Clean(t.Env.Dir)); p != parent {
+			return "", fmt.Errorf("portable data migrations live beside the envs' migration directories, which must then share one parent: env %s has %s, env %s has %s", targets[0].Env.Name, targets[0].Env.Dir, t.Env.Name, t.Env.Dir)
+		}
+	}
+	return filepath.Join(parent, "portable"), nil
+}
+
+// Rendered is what RenderPortable found: the files to write (rendered data
+// migrations and the atlas.sum files that change with them), by path, and
+// the portable sources, by path, for diagnostics.
+type Rendered struct {
+	Files   map[string][]byte
+	Sources map[string][]byte
+	// Kept counts rendered files that were current.
+	Kept int
+}
+
+// RenderPortable renders every portable data migration for each target,
+// at the portable file's version in the target's directory: files that are
+// current (datamig.Current) are kept as they are, however the model has
+// changed since, as a migration once written is; others are checked
+// against the model s and rendered. Errors in a portable file are
+// diagnostics; nothing is written by it.
+func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagnostics, error) {
+	out := &Rendered{Files: map[string][]byte{}, Sources: map[string][]byte{}}
+	pdir, err := PortableDir(targets)
+	if err != nil {
+		return nil, nil, err
+	}
+	portable, err := portableFiles(pdir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var diags hcl.Diagnostics
+	for _, t := range targets {
+		dr, ok := t.Dialect.(dialects.DataRenderer)
+		if !ok && len(portable) > 0 {
+			return nil, nil, fmt.Errorf("env %s: the %s dialect cannot render data migrations", t.Env.Name, t.Dialect.Name())
+		}
+		local, err := dirFiles(t.Env.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		changed := map[string][]byte{}
+		for _, p := range portable {
+			name := filepath.Base(p)
+			path := filepath.Join(t.Env.Dir, name)
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			out.Sources[p] = src
+			if err := versionFree(t, name, local); err != nil {
+				return nil, nil, err
+			}
+			if old, ok := local[name]; ok && datamig.Current(old, src) {
+				out.Kept++
+				continue
+			}
+			stmts, ds := compiled(p, src, s, diags)
+			if ds != nil {
+				diags = append(diags, ds...)
+				continue
+			}
+			if stmts == nil {
+				continue // its errors are reported once
+			}
+			b := datamig.Render(dr, p, src, stmts, s)
+			if !slices.Equal(local[name], b) {
+				changed[name] = b
+				out.Files[path] = b
+			}
+		}
+		// A rendered file whose source is gone would stay applied with no
+		// text to keep it current.
+		for name, b := range local {
+			if src := datamig.Source(b); src != "" && !slices.Contains(portable, filepath.Join(pdir, name)) {
+				return nil, nil, fmt.Errorf("%s was rendered from %s, which no longer exists: restore it, or remove the rendered files and run `schemagen migrate hash`", filepath.Join(t.Env.Dir, name), src)
+			}
+		}
+		if len(changed) > 0 {
+			sum, err := rehash(t.Env.Dir, local, changed)
+			if err != nil {
+				return nil, nil, err
+			}
+			out.Files[filepath.Join(t.Env.Dir, migrate.HashFileName)] = sum
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags, nil
+	}
+	return out, diags, nil
+}
+
+// compiled checks a portable file once for all targets: it returns nil
+// statements and no diagnostics when earlier diagnostics are its own.
+func compiled(path string, src []byte, s *compiler.Schema, earlier hcl.Diagnostics) ([]expr.Stmt, hcl.Diagnostics) {
+	for _, d := range earlier {
+		if d.Subject != nil && d.Subject.Filename == path {
+			return nil, nil
+		}
+	}
+	stmts, ds := datamig.Compile(path, src, s)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return stmts, nil
+}
+
+// versionFree refuses a portable file whose version another file of the
+// target's directory has.
+func versionFree(t Target, name string, local map[string][]byte) error {
+	version, _, _ := strings.Cut(name, "_")
+	version = strings.TrimSuffix(version, ".sql")
+	for other, b := range local {
+		v, _, _ := strings.Cut(other, "_")
+		if strings.TrimSuffix(v, ".sql") == version && other != name && datamig.Source(b) == "" {
+			return fmt.Errorf("version %s of the portable data migration %s is taken in %s by %s; give it a version of its own (schemagen migrate new NAME --data)", version, name, t.Env.Dir, other)
+		}
+	}
+	return nil
+}
+
+// portableFiles lists the portable data migrations, sorted.
+func portableFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".sql") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// dirFiles reads a migration directory's .sql files by name (none when it
+// does not exist).
+func dirFiles(dir string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".sql") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out[e.Name()] = b
+	}
+	return out, nil
+}
+
+// rehash returns the atlas.sum of dir with the changed files written. The
+// directory's other files must match its atlas.sum, as for every command
+// that adds a migration.
+func rehash(dir string, local, changed map[string][]byte) ([]byte, error) {
+	before := &migrate.MemDir{}
+	after := &migrate.MemDir{}
+	for name, b := range local {
+		if err := before.WriteFile(name, b); err != nil {
+			return nil, err
+		}
+		if _, ok := changed[name]; !ok {
+			if err := after.WriteFile(name, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for name, b := range changed {
+		if err := after.WriteFile(name, b); err != nil {
+			return nil, err
+		}
+	}
+	if len(local) > 0 {
+		raw, err := os.ReadFile(filepath.Join(dir, migrate.HashFileName))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		var got migrate.HashFile
+		if raw != nil {
+			if err := got.UnmarshalText(raw); err != nil {
+				return nil, fmt.Errorf("%s: %w", filepath.Join(dir, migrate.HashFileName), err)
+			}
+		}
+		want, err := before.Checksum()
+		if err != nil {
+			return nil, err
+		}
+		e := &SumError{Dir: dir, Missing: raw == nil}
+		for name := range local {
+			if _, ok := changed[name]; ok {
+				continue
+			}
+			h, err := got.SumByName(name)
+			switch {
+			case err != nil && raw != nil:
+				e.Added = append(e.Added, name)
+			case err == nil && h != mustSum(want, name):
+				e.Edited = append(e.Edited, name)
+			}
+		}
+		if e.Missing || len(e.Added)+len(e.Edited) > 0 {
+			slices.Sort(e.Added)
+			slices.Sort(e.Edited)
+			return nil, e
+		}
+	}
+	sum, err := after.Checksum()
+	if err != nil {
+		return nil, err
+	}
+	return sum.MarshalText()
+}
+
+// NewPortableFile writes an empty portable data migration with a version
+// newer than every env's files, and returns its path.
+func NewPortableFile(targets []Target, name string, now time.Time) (string, error) {
+	pdir, err := PortableDir(targets)
+	if err != nil {
+		return "", err
+	}
+	var dirs []*migrate.LocalDir
+	for _, t := range targets {
+		dir, err := OpenDir(t.Env.Dir, true)
+		if err != nil {
+			return "", err
+		}
+		if err := CheckSum(dir); err != nil {
+			return "", err
+		}
+		dirs = append(dirs, dir)
+	}
+	pd, err := OpenDir(pdir, true)
+	if err != nil {
+		return "", err
+	}
+	version, err := NextVersion(now, append(dirs, pd)...)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(pdir, FileName(version, name))
+	body := `-- A portable data migration: written once, rendered for every dialect by
+-- ` + "`schemagen generate`" + ` at this version, checked against schema.hcl.
+-- Statements (see docs/data-migrations.md):
+--   INSERT INTO t (a, b) SELECT x.a, x.b FROM s x JOIN u ON u.id = x.u_id WHERE ... [ON CONFLICT DO NOTHING];
+--   UPDATE t SET a = ..., b = ... WHERE ...;
+--   DELETE FROM t WHERE ...;
+--   ASSERT NOT EXISTS (SELECT 1 FROM t WHERE ...) MESSAGE 'what is wrong';
+`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		return "", err
+	}
+	return path, nil
+}
