@@ -5,7 +5,9 @@
 // into two migration directories, one planned online and one --plain, and
 // applies each new migration with schemagen's apply and with Atlas's
 // migrate.Executor to databases holding rows inserted at earlier steps, on
-// the real PostgreSQL and TiDB. It then requires that:
+// the real PostgreSQL and TiDB (an evolution applies each directory with
+// one of them, alternating by seed, so that every step runs both; Replay
+// applies each with both). It then requires that:
 //
 //   - every file applies (rows that break a new constraint aside, which the
 //     oracle then checks on a database without rows);
