@@ -113,6 +113,10 @@ type Exprs struct {
 	// RawIndexes are the statements, as the model gives them, of the
 	// indexes the model declares by raw SQL; by index name.
 	RawIndexes map[ObjectName]string
+	// Renames are the renames the model asks for (renamed_from), which a
+	// migration makes instead of a drop and an add: tables first, then
+	// columns (ToTable is the column's table, by its new name).
+	Renames []Rename
 	// Extensions are the extensions the DDL creates first, by name, in the
 	// model's order.
 	Extensions []string

@@ -43,8 +43,11 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 	case *schema.BoolType:
 		return compiler.Type{Kind: compiler.TypeBool}, raw, true
 	case *schema.FloatType:
-		if t.T == "double precision" {
+		switch t.T {
+		case "double precision":
 			return compiler.Type{Kind: compiler.TypeDouble}, raw, true
+		case "real":
+			return compiler.Type{Kind: compiler.TypeFloat}, raw, true
 		}
 	case *schema.DecimalType:
 		if t.Precision > 0 && t.Precision <= 65 && t.Scale <= 30 {
@@ -57,6 +60,16 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, true
 			}
 			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{*t.Precision}}, raw, true
+		case "timestamp without time zone", "timestamp":
+			if t.Precision == nil || *t.Precision == 6 {
+				return compiler.Type{Kind: compiler.TypeDatetime}, raw, true
+			}
+			return compiler.Type{Kind: compiler.TypeDatetime, Args: []int{*t.Precision}}, raw, true
+		case "time without time zone", "time":
+			if t.Precision == nil || *t.Precision == 6 {
+				return compiler.Type{Kind: compiler.TypeTime}, raw, true
+			}
+			return compiler.Type{Kind: compiler.TypeTime, Args: []int{*t.Precision}}, raw, true
 		case "date":
 			return compiler.Type{Kind: compiler.TypeDate}, raw, true
 		}
@@ -70,8 +83,9 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		}
 	}
 	if t, ok := ct.Type.(*postgres.SerialType); ok {
-		// No neutral type counts: the other dialects get the integer, without
-		// PostgreSQL's sequence.
+		// The integer, which Identity makes an identity; the serial type
+		// stays PostgreSQL's override, so that the database keeps its
+		// sequence default.
 		switch t.T {
 		case "smallserial", "serial2":
 			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
@@ -120,8 +134,10 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	}
 	low := strings.ToLower(raw)
 	switch {
-	case t.Kind == compiler.TypeTimestamp && (low == "now()" || low == "current_timestamp" || low == "current_timestamp()"):
+	case (t.Kind == compiler.TypeTimestamp || t.Kind == compiler.TypeDatetime) && (low == "now()" || low == "current_timestamp" || low == "current_timestamp()"):
 		return &compiler.Default{Kind: compiler.DefaultNow}, raw, true
+	case t.Kind == compiler.TypeUUID && low == "gen_random_uuid()":
+		return &compiler.Default{Kind: compiler.DefaultUUID}, raw, true
 	case t.Kind == compiler.TypeBool && (low == "true" || low == "false"):
 		return &compiler.Default{Kind: compiler.DefaultBool, Value: low}, raw, true
 	}
@@ -134,13 +150,45 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	return nil, raw, false
 }
 
+// Identity implements the importer's identity reading: serial columns and
+// identities that count up by one are identities. An identity GENERATED
+// ALWAYS, or with another step, is kept by ColumnClause.
+func (Dialect) Identity(_ *schema.Table, c *schema.Column) *compiler.Identity {
+	if _, ok := c.Type.Type.(*postgres.SerialType); ok {
+		return &compiler.Identity{Start: 1}
+	}
+	if a := plainIdentity(c); a != nil {
+		id := &compiler.Identity{Start: 1}
+		if q := a.Sequence; q != nil && q.Start > 1 {
+			id.Start = q.Start
+		}
+		return id
+	}
+	return nil
+}
+
+// plainIdentity returns c's identity when it is one the model's identity
+// means: BY DEFAULT, counting up by one.
+func plainIdentity(c *schema.Column) *postgres.Identity {
+	for _, a := range c.Attrs {
+		if a, ok := a.(*postgres.Identity); ok && strings.EqualFold(a.Generation, "BY DEFAULT") && (a.Sequence == nil || a.Sequence.Increment <= 1) {
+			return a
+		}
+	}
+	return nil
+}
+
 // ColumnClause returns what follows a column's type in its definition that
-// the model has no attribute for: an identity, a generated expression.
+// the model has no attribute for: an identity the model's does not mean, a
+// generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
 	for _, a := range c.Attrs {
 		switch a := a.(type) {
 		case *postgres.Identity:
+			if plainIdentity(c) != nil {
+				continue
+			}
 			s := "GENERATED " + strings.ToUpper(a.Generation) + " AS IDENTITY"
 			if q := a.Sequence; q != nil && (q.Start != 1 && q.Start != 0 || q.Increment != 1 && q.Increment != 0) {
 				s += fmt.Sprintf(" (START WITH %d INCREMENT BY %d)", max(q.Start, 1), max(q.Increment, 1))
@@ -186,3 +234,74 @@ WHERE k.contype = 'f' AND k.condeferrable AND c.relnamespace = current_schema():
 // Implicit implements dialects.Importer: PostgreSQL makes no index by itself
 // that the model would not declare.
 func (Dialect) Implicit(*schema.Table, *schema.Index) bool { return false }
+
+// ReadOnUpdate implements the importer's onUpdateReader: a table's trigger
+// and function named as the lowering names them (OnUpdateName) set its
+// on_update columns when they are exactly what the lowering makes of them;
+// other BEFORE UPDATE triggers are described, as the model keeps no
+// triggers.
+func (Dialect) ReadOnUpdate(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT c.relname, t.tgname, p.proname, p.prosrc, pg_get_triggerdef(t.oid)
+FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORDER BY 1, 2`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byName := map[string]*compiler.Table{}
+	for _, t := range tables {
+		byName[t.Name] = t
+	}
+	notes := map[string][]string{}
+	for rows.Next() {
+		var table, trigger, fn, src, def string
+		if err := rows.Scan(&table, &trigger, &fn, &src, &def); err != nil {
+			return nil, err
+		}
+		t := byName[table]
+		if t == nil {
+			continue
+		}
+		if trigger == OnUpdateName(table) && fn == trigger && setsOnUpdate(t, src, def) {
+			continue
+		}
+		notes[table] = append(notes[table], fmt.Sprintf("trigger %s (function %s) is not one schemagen makes; the model keeps no triggers, so it is left out: %s", trigger, fn, def))
+	}
+	return notes, rows.Err()
+}
+
+var triggerDef = regexp.MustCompile(`^CREATE TRIGGER \S+ BEFORE UPDATE ON \S+ FOR EACH ROW EXECUTE FUNCTION \S+\(\)$`)
+
+var setNow = regexp.MustCompile(`NEW\.("(?:[^"]|"")+") := now\(\)`)
+
+// setsOnUpdate marks the columns that src, a trigger function's body, sets
+// to now(), and keeps them when the lowering of t would make src and the
+// trigger def itself.
+func setsOnUpdate(t *compiler.Table, src, def string) bool {
+	var marked []*compiler.Column
+	for _, m := range setNow.FindAllStringSubmatch(src, -1) {
+		name := strings.ReplaceAll(m[1][1:len(m[1])-1], `""`, `"`)
+		c := t.Column(name)
+		if c == nil || c.OnUpdate || c.Type.Kind != compiler.TypeTimestamp && c.Type.Kind != compiler.TypeDatetime {
+			continue
+		}
+		c.OnUpdate = true
+		marked = append(marked, c)
+	}
+	stmts := onUpdate(t)
+	if len(stmts) == 2 && strings.Contains(stmts[0], "$$"+src+"$$") && triggerDef.MatchString(def) {
+		return true
+	}
+	for _, c := range marked {
+		c.OnUpdate = false
+	}
+	return false
+}
+
+// PortableGenerated implements the importer's generatedTexter: PostgreSQL
+// keeps a cast written around a whole generated expression to the column's
+// own type, which the model's expression (without it) would not give back.
+func (Dialect) PortableGenerated(typ, text string) bool {
+	typ, _, _ = strings.Cut(typ, " GENERATED")
+	return !strings.HasSuffix(strings.TrimSuffix(strings.TrimSpace(text), ")"), "::"+strings.ToLower(typ))
+}

@@ -97,6 +97,7 @@ const (
 	famDate
 	famTimestamp
 	famBool
+	famClock
 )
 
 var families = map[string]family{
@@ -111,6 +112,7 @@ var families = map[string]family{
 	"timestamp with time zone": famTimestamp, "timestamptz": famTimestamp,
 	"timestamp without time zone": famTimestamp, "timestamp": famTimestamp,
 	"boolean": famBool, "bool": famBool,
+	"time without time zone": famClock, "time": famClock,
 }
 
 var (
@@ -131,7 +133,7 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 			return lit, nil
 		case expr.LitString:
 			switch fam {
-			case famText, famChar, famUUID, famDate, famTimestamp:
+			case famText, famChar, famUUID, famDate, famTimestamp, famClock:
 				return lit, nil
 			case famSmallInt, famBigint:
 				if integerText.MatchString(lit.Value) {

@@ -11,8 +11,9 @@ type dataSyntax struct{ syntax }
 
 func (dataSyntax) TextCast(x string, _ expr.Kind) string { return "CAST(" + x + " AS CHAR)" }
 
-// Now keeps microseconds, as PostgreSQL's now() does.
-func (dataSyntax) Now() string { return "NOW(6)" }
+// Now keeps microseconds, as PostgreSQL's now() does, in UTC: timestamp
+// columns are DATETIME holding UTC, whatever the session's time zone.
+func (dataSyntax) Now() string { return "UTC_TIMESTAMP(6)" }
 
 // RenderData implements dialects.DataRenderer.
 func (Dialect) RenderData(stmts []expr.Stmt, cat expr.Catalog) []string {

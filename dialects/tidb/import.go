@@ -66,8 +66,13 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
 		}
 	case *schema.FloatType:
-		if t.T == "double" {
+		switch t.T {
+		case "double":
 			return compiler.Type{Kind: compiler.TypeDouble}, raw, true
+		case "float":
+			if t.Precision == 0 {
+				return compiler.Type{Kind: compiler.TypeFloat}, raw, true
+			}
 		}
 	case *schema.DecimalType:
 		if t.Precision > 0 && !t.Unsigned {
@@ -84,6 +89,15 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, true
 			}
 			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, true
+		case "time":
+			p := 0
+			if t.Precision != nil {
+				p = *t.Precision
+			}
+			if p == 6 {
+				return compiler.Type{Kind: compiler.TypeTime}, raw, true
+			}
+			return compiler.Type{Kind: compiler.TypeTime, Args: []int{p}}, raw, true
 		case "date":
 			return compiler.Type{Kind: compiler.TypeDate}, raw, true
 		case "year":
@@ -125,11 +139,13 @@ var (
 func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default, string, bool) {
 	switch x := x.(type) {
 	case *schema.RawExpr:
-		if m := currentTime.FindStringSubmatch(x.X); m != nil && t.Kind == compiler.TypeTimestamp {
-			want := fmt.Sprint(t.Arg(0, timestampPrecision))
-			if m[2] == want {
+		if m := currentTime.FindStringSubmatch(x.X); m != nil && (t.Kind == compiler.TypeTimestamp || t.Kind == compiler.TypeDatetime) {
+			if m[2] == fmt.Sprint(precision(t)) {
 				return &compiler.Default{Kind: compiler.DefaultNow}, x.X, true
 			}
+		}
+		if low := strings.ToLower(x.X); t.Kind == compiler.TypeUUID && (low == "uuid()" || low == "(uuid())") {
+			return &compiler.Default{Kind: compiler.DefaultUUID}, "(UUID())", true
 		}
 		return nil, x.X, false
 	case *schema.Literal:
@@ -150,6 +166,17 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 			if numberLit.MatchString(s) && (t.ExprKind() == expr.KindInteger || t.ExprKind() == expr.KindNumeric) {
 				return &compiler.Default{Kind: compiler.DefaultNumber, Value: s}, v, true
 			}
+			if t.Kind == compiler.TypeTime {
+				// TiDB prints a time default with its column's fractional
+				// digits: 09:00:00.000000.
+				if whole, frac, ok := strings.Cut(s, "."); ok {
+					if frac = strings.TrimRight(frac, "0"); frac == "" {
+						s = whole
+					} else {
+						s = whole + "." + frac
+					}
+				}
+			}
 			return &compiler.Default{Kind: compiler.DefaultString, Value: s}, v, true
 		case numberLit.MatchString(v):
 			if t.IsString() || t.Kind == compiler.TypeUUID {
@@ -165,15 +192,47 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	return nil, "", false
 }
 
+// Identity implements the importer's identity reading: an AUTO_INCREMENT
+// integer column is an identity, starting at the table's AUTO_INCREMENT (the
+// next id TiDB gives, which is the start on a table without rows).
+func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
+	if !autoIncrement(c) {
+		return nil
+	}
+	if it, ok := c.Type.Type.(*schema.IntegerType); !ok || it.Unsigned {
+		return nil
+	}
+	id := &compiler.Identity{Start: 1}
+	for _, a := range t.Attrs {
+		if ai, ok := a.(*mysql.AutoIncrement); ok && ai.V > 1 {
+			id.Start = ai.V
+		}
+	}
+	return id
+}
+
+// IdentityNote implements the importer's identity notes: an AUTO_INCREMENT
+// table without AUTO_ID_CACHE = 1, which TiDB cannot add to it.
+func (Dialect) IdentityNote(t *schema.Table) string {
+	for _, a := range t.Attrs {
+		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, AutoIDCache) {
+			return ""
+		}
+	}
+	return "AUTO_INCREMENT without AUTO_ID_CACHE = 1 is imported as an identity; this table keeps TiDB's ids in batches per server (TiDB cannot change AUTO_ID_CACHE of a table), tables schemagen creates get AUTO_ID_CACHE = 1"
+}
+
 // ColumnClause returns what follows a column's type in its definition that
-// the model has no attribute for: AUTO_INCREMENT, a generated expression.
+// the model has no attribute for: AUTO_INCREMENT (of a column that is no
+// identity), a generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
+	if it, ok := c.Type.Type.(*schema.IntegerType); autoIncrement(c) && (!ok || it.Unsigned) {
+		clauses = append(clauses, "AUTO_INCREMENT")
+		why = append(why, "an AUTO_INCREMENT column")
+	}
 	for _, a := range c.Attrs {
 		switch a := a.(type) {
-		case *mysql.AutoIncrement:
-			clauses = append(clauses, "AUTO_INCREMENT")
-			why = append(why, "an AUTO_INCREMENT column")
 		case *schema.GeneratedExpr:
 			s := "GENERATED ALWAYS AS (" + a.Expr + ")"
 			if a.Type != "" {
@@ -364,3 +423,52 @@ func (Dialect) CaseKeyType(t *compiler.Table, n expr.Node) string {
 	}
 	return strings.ToLower(generatedType(t, n))
 }
+
+// OnUpdate implements the importer's onUpdater: ON UPDATE
+// CURRENT_TIMESTAMP(p) on a timestamp or datetime column of precision p.
+func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
+	if t.Kind != compiler.TypeTimestamp && t.Kind != compiler.TypeDatetime {
+		return false
+	}
+	for _, a := range c.Attrs {
+		if ou, ok := a.(*mysql.OnUpdate); ok {
+			m := currentTime.FindStringSubmatch(ou.A)
+			return m != nil && m[2] == fmt.Sprint(precision(t))
+		}
+	}
+	return false
+}
+
+// OwnCheck implements the importer's ownChecker: the CHECK the lowering
+// gives a time column to keep it in PostgreSQL's range.
+func (Dialect) OwnCheck(t *compiler.Table, c *schema.Check) bool {
+	for _, col := range t.Columns {
+		if col.Type.Kind == compiler.TypeTime && c.Name == TimeCheckName(t.Name, col.Name) {
+			return plainText(c.Expr) == plainText(TimeCheck(col.Name))
+		}
+	}
+	return false
+}
+
+// OwnChecks implements the importer's ownChecker.
+func (Dialect) OwnChecks(t *compiler.Table) map[string]string {
+	out := map[string]string{}
+	for _, col := range t.Columns {
+		if col.Type.Kind == compiler.TypeTime {
+			out[TimeCheckName(t.Name, col.Name)] = col.Name
+		}
+	}
+	return out
+}
+
+// plainText is an expression's text without charset introducers, spaces,
+// parentheses and letter case, to recognise a CHECK TiDB printed back.
+func plainText(s string) string {
+	s = strings.ReplaceAll(s, "_utf8mb4'", "'")
+	return strings.ToLower(strings.NewReplacer(" ", "", "(", "", ")", "").Replace(s))
+}
+
+// SameType implements the importer's typeReader: a column of neutral type
+// a is rendered as one of b on TiDB (datetime and timestamp(6) are both
+// DATETIME(6)), so a merged import need not override b.
+func (Dialect) SameType(a, b compiler.Type) bool { return Type(a) == Type(b) }

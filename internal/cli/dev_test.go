@@ -117,3 +117,25 @@ func TestDevURLOfAnotherDialect(t *testing.T) {
 		t.Errorf("files written: %v", m)
 	}
 }
+
+// A dev server that cannot be reached is reported once per env, as a
+// connection failure (not as a missing CREATE DATABASE privilege).
+func TestUnreachableDevServerReportedOnce(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("SCHEMAGEN_DEV_POSTGRES_URL", "postgres://postgres:pw@127.0.0.1:1/postgres?sslmode=disable")
+	t.Setenv("SCHEMAGEN_DEV_TIDB_URL", "mysql://root@127.0.0.1:1/")
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init"}, {"generate"}} {
+		if r := runIn(t, dir, args...); r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, r.code, r.stderr)
+		}
+	}
+	r := runIn(t, dir, "migrate", "diff", "init")
+	if r.code != 2 {
+		t.Errorf("exit %d", r.code)
+	}
+	wantIn(t, "migrate diff", r.stderr, "env postgres: dev database postgres://postgres:xxxxx@127.0.0.1:1/postgres?sslmode=disable: cannot connect:", "env tidb: dev database mysql://root@127.0.0.1:1/: cannot connect:")
+	if n := strings.Count(r.stderr, "cannot connect"); n != 2 || strings.Contains(r.stderr, "must be able to create") || strings.Contains(r.stderr, ":pw@") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}

@@ -35,6 +35,11 @@ func TestDifferential(t *testing.T) {
 	models := envInt(t, "SCHEMAGEN_DIFFTEST_MODELS", 40)
 	seed := envInt(t, "SCHEMAGEN_DIFFTEST_SEED", 1)
 	stmts := int(envInt(t, "SCHEMAGEN_DIFFTEST_STATEMENTS", 30))
+	// A survey of a tree with known disagreements reports more of them,
+	// shrunk less.
+	stop := int(envInt(t, "SCHEMAGEN_DIFFTEST_STOP", 5))
+	budget := int(envInt(t, "SCHEMAGEN_DIFFTEST_SHRINK", 150))
+	difftest.Full = os.Getenv("SCHEMAGEN_DIFFTEST_SPACE") == "full"
 	r := difftest.NewRunner(t)
 	ctx := context.Background()
 	start := time.Now()
@@ -60,18 +65,25 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		found++
-		d, err = r.Shrink(ctx, d, 150)
+		d, err = r.Shrink(ctx, d, budget)
 		if err != nil {
 			t.Fatalf("shrinking model %d (seed %d): %v", i, s, err)
 		}
-		t.Errorf("model %d (SCHEMAGEN_DIFFTEST_SEED=%d, model seed %d): the databases disagree; regression test:\n\n%s", i, seed, s, d.Regression(fmt.Sprintf("Regression%d", s)))
-		if found >= 5 {
-			t.Fatal("stopping after 5 disagreements")
+		t.Errorf("model %d (SCHEMAGEN_DIFFTEST_SEED=%d, model seed %d): the databases disagree (%s): %s; regression test:\n\n%s", i, seed, s, d.Kind, firstLine(d.What), d.Regression(fmt.Sprintf("Regression%d", s)))
+		if found >= stop {
+			t.Fatalf("stopping after %d disagreements", stop)
 		}
 	}
 	st := r.Stats
 	t.Logf("%d models (%d of them repaired after a refusal) in %s: %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
 		models, repaired, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // TestDifferentialVectors runs the first models of seed 1 that hold a

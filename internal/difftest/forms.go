@@ -81,5 +81,5 @@ func Forms() *Model {
 	t.Cols = append([]*Col{{Name: "id", Type: Type{"int", nil}}}, t.Cols...)
 	t.PK = []string{"id"}
 	parts.Cols, parts.PK = t.Cols, t.PK
-	return &Model{Tables: []*Table{t, parts}, UUIDCheck: true, ExactStrings: true}
+	return &Model{Tables: []*Table{t, parts}, UUIDCheck: "true", ExactStrings: "true"}
 }

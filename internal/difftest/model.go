@@ -18,16 +18,17 @@ import (
 // Model is a random model: tables in dependency order (foreign keys point to
 // earlier tables).
 type Model struct {
-	Tables    []*Table
-	UUIDCheck bool
-	// ExactStrings sets TiDB's exact_strings: without it TiDB ignores
-	// trailing spaces in comparisons, a documented difference.
-	ExactStrings bool
+	Tables []*Table
+	// UUIDCheck and ExactStrings are TiDB's settings as the model writes
+	// them: "" leaves the setting out (what a model without a dialect
+	// block gets), else "true" or "false".
+	UUIDCheck, ExactStrings string
 }
 
 // Table is one table of a Model.
 type Table struct {
 	Name    string
+	Comment string
 	Cols    []*Col
 	PK      []string
 	Uniques []Unique
@@ -44,9 +45,14 @@ type Col struct {
 	Default string // an HCL value, or ""
 	// Override is the body of per-dialect blocks, written as is.
 	Override string
+	Comment  string
 	// Now is set on compiled columns whose default is now(): the databases
 	// take the time at different instants.
 	Now bool
+	// Identity numbers the rows from IdentityStart (an identity block);
+	// statements leave the column out (see docs/semantics.md).
+	Identity      bool
+	IdentityStart int64
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -59,6 +65,8 @@ type Check struct {
 type Unique struct {
 	Name string
 	Cols []string
+	// Override is the body of per-dialect blocks (skip).
+	Override string
 }
 
 // Index is an index over columns or expressions.
@@ -125,13 +133,13 @@ func (t *Table) Col(name string) *Col {
 // HCL renders the model as schema.hcl.
 func (m *Model) HCL() string {
 	var b strings.Builder
-	if m.UUIDCheck || m.ExactStrings {
+	if m.UUIDCheck != "" || m.ExactStrings != "" {
 		b.WriteString("dialect \"tidb\" {\n")
-		if m.UUIDCheck {
-			b.WriteString("  uuid_check    = true\n")
+		if m.UUIDCheck != "" {
+			b.WriteString("  uuid_check    = " + m.UUIDCheck + "\n")
 		}
-		if m.ExactStrings {
-			b.WriteString("  exact_strings = true\n")
+		if m.ExactStrings != "" {
+			b.WriteString("  exact_strings = " + m.ExactStrings + "\n")
 		}
 		b.WriteString("}\n\n")
 	}
@@ -145,6 +153,9 @@ func (m *Model) HCL() string {
 	}
 	for _, t := range m.Tables {
 		fmt.Fprintf(&b, "table %s {\n", q(t.Name))
+		if t.Comment != "" {
+			fmt.Fprintf(&b, "  comment = %s\n", q(t.Comment))
+		}
 		for _, c := range t.Cols {
 			fmt.Fprintf(&b, "  column %s {\n    type = %s\n", q(c.Name), c.Type)
 			if c.Null {
@@ -153,6 +164,15 @@ func (m *Model) HCL() string {
 			if c.Default != "" {
 				fmt.Fprintf(&b, "    default = %s\n", c.Default)
 			}
+			switch {
+			case c.Identity && c.IdentityStart > 1:
+				fmt.Fprintf(&b, "    identity {\n      start = %d\n    }\n", c.IdentityStart)
+			case c.Identity:
+				b.WriteString("    identity {}\n")
+			}
+			if c.Comment != "" {
+				fmt.Fprintf(&b, "    comment = %s\n", q(c.Comment))
+			}
 			b.WriteString(indent(c.Override, "    "))
 			b.WriteString("  }\n")
 		}
@@ -160,7 +180,7 @@ func (m *Model) HCL() string {
 			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n  }\n", list(t.PK))
 		}
 		for _, u := range t.Uniques {
-			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n  }\n", q(u.Name), list(u.Cols))
+			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n%s  }\n", q(u.Name), list(u.Cols), indent(u.Override, "    "))
 		}
 		for _, c := range t.Checks {
 			fmt.Fprintf(&b, "  check %s {\n    expr = %s\n%s  }\n", q(c.Name), q(c.Expr), indent(c.Override, "    "))

@@ -36,14 +36,37 @@ var keyTypes = []Type{
 	{"char", []int{3}}, {"decimal", []int{5, 2}}, {"date", nil},
 }
 
+// limitTypes are types at and just past a database's limit (TiDB's
+// varchar 16383, char 255, decimal 65 and 30): the compiler must refuse
+// what a database refuses.
+var limitTypes = []Type{
+	{"varchar", []int{4000}}, {"varchar", []int{16383}}, {"varchar", []int{16384}}, {"char", []int{256}},
+	{"decimal", []int{66, 0}}, {"decimal", []int{40, 31}}, {"varchar", []int{10485761}},
+}
+
+// settings are the values a model may write for each TiDB setting; ""
+// leaves it out, as a model without a dialect block does.
+var settings = []string{"", "true", "false"}
+
+// comments are column and table comments, some at and past TiDB's limits
+// (1024 and 2048 bytes; 'é' is two bytes).
+var comments = []string{"a note", "it's ü", strings.Repeat("é", 512), strings.Repeat("é", 513), strings.Repeat("x", 1024), strings.Repeat("x", 1025),
+	strings.Repeat("x", 2048), strings.Repeat("x", 2049)}
+
 var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no_action"}
 
 // Model draws a random model.
 func (g *rnd) Model() *Model {
-	m := &Model{UUIDCheck: true, ExactStrings: true}
+	m := &Model{UUIDCheck: "true", ExactStrings: "true"}
+	if Full {
+		m.UUIDCheck, m.ExactStrings = pick(g, settings), pick(g, settings)
+	}
 	nt := 1 + g.n(3)
 	for i := range nt {
 		t := &Table{Name: fmt.Sprintf("t%d", i)}
+		if g.chance(0.08) {
+			t.Comment = pick(g, comments)
+		}
 		if g.chance(0.05) {
 			t.Name = pick(g, []string{"T", "Tab", "a b", "sel ect", "ü"}) + fmt.Sprint(i)
 		}
@@ -57,6 +80,12 @@ func (g *rnd) Model() *Model {
 		}
 		for k := range 1 + g.n(5) {
 			c := &Col{Name: fmt.Sprintf("c%d", k), Type: pick(g, columnTypes), Null: g.chance(0.5)}
+			if g.chance(0.03) {
+				c.Type = pick(g, limitTypes)
+			}
+			if g.chance(0.05) {
+				c.Comment = pick(g, comments)
+			}
 			if g.chance(0.05) {
 				c.Name = pick(g, []string{"C", "Col", "select", "x y"}) + fmt.Sprint(k)
 			}
@@ -66,13 +95,29 @@ func (g *rnd) Model() *Model {
 			c.Override = g.columnOverride(c.Type)
 			t.Cols = append(t.Cols, c)
 		}
-		// Foreign keys to an earlier table, over new columns of the key's types.
+		// Foreign keys to an earlier table, over new columns of the key's
+		// types: to its primary key or a unique key, their columns now
+		// and then in another order than the key's.
 		if i > 0 && g.chance(0.8) {
 			parent := m.Tables[g.n(i)]
 			null := g.chance(0.6)
-			fk := FK{Name: fmt.Sprintf("%s_fk%d", t.Name, len(t.FKs)), RefTable: parent.Name, RefCols: parent.PK,
+			ref := parent.PK
+			if len(parent.Uniques) > 0 && g.chance(0.4) {
+				u := &parent.Uniques[g.n(len(parent.Uniques))]
+				ref = u.Cols
+				if g.chance(0.1) {
+					// A key left out of one database, which then has no
+					// key for the foreign key: the compiler must refuse it.
+					u.Override = pick(g, []string{"tidb", "postgres"}) + " {\n  skip = true\n}"
+				}
+			}
+			if len(ref) > 1 && g.chance(0.5) {
+				ref = slices.Clone(ref)
+				slices.Reverse(ref)
+			}
+			fk := FK{Name: fmt.Sprintf("%s_fk%d", t.Name, len(t.FKs)), RefTable: parent.Name, RefCols: ref,
 				OnDelete: g.action(null), OnUpdate: g.action(null)}
-			for k, rc := range parent.PK {
+			for k, rc := range ref {
 				name := fmt.Sprintf("f%d", k)
 				c := &Col{Name: name, Type: parent.Col(rc).Type, Null: null}
 				if g.chance(0.1) {
@@ -116,9 +161,67 @@ func (g *rnd) Model() *Model {
 		}
 		t.Uniques = slices.DeleteFunc(t.Uniques, func(u Unique) bool { return now(u.Cols) })
 		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
+		g.identity(t)
+		g.limits(t)
 		m.Tables = append(m.Tables, t)
 	}
 	return m
+}
+
+// identity now and then makes an integer column the database numbers: the
+// first key column, else another, perhaps from a start; rarely one the
+// compiler must refuse (a nullable or text column, a second identity).
+func (g *rnd) identity(t *Table) {
+	if !g.chance(0.2) {
+		return
+	}
+	c := t.Cols[0]
+	if g.chance(0.3) {
+		c = pick(g, t.Cols)
+	}
+	integer := slices.Contains([]string{"smallint", "int", "bigint"}, c.Type.Name)
+	if (!integer || c.Null || c.Default != "") && !g.chance(0.1) {
+		return
+	}
+	c.Identity = true
+	if g.chance(0.3) {
+		c.IdentityStart = pick(g, []int64{2, 100, 32767, 32768, 2147483647, 9223372036854775807})
+	}
+	if g.chance(0.03) {
+		for _, o := range t.Cols {
+			if o != c && slices.Contains([]string{"smallint", "int", "bigint"}, o.Type.Name) {
+				o.Identity = true
+				break
+			}
+		}
+	}
+}
+
+// limits now and then takes t to a database's limit or just past it: its
+// columns (TiDB 1017, PostgreSQL 1600), its indexes (TiDB 64) and the
+// columns of one index (TiDB 16, PostgreSQL 32). Such columns are named w*,
+// such indexes *_many*, so that shrinking drops them at once.
+func (g *rnd) limits(t *Table) {
+	switch k := g.n(400); {
+	case k < 2:
+		n := pick(g, []int{1017, 1018, 1600, 1601}) - len(t.Cols)
+		for i := range n {
+			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{"int", nil}, Null: true})
+		}
+	case k < 4:
+		n := pick(g, []int{63, 64, 65}) - 1 - len(t.Uniques) - len(t.Indexes) - len(t.FKs)
+		for i := range max(n, 0) {
+			t.Indexes = append(t.Indexes, Index{Name: fmt.Sprintf("%s_many%d", t.Name, i), Cols: []string{t.Cols[len(t.Cols)-1].Name}})
+		}
+	case k < 8:
+		n := pick(g, []int{16, 17, 32, 33})
+		idx := Index{Name: t.Name + "_many_parts", Unique: g.chance(0.3)}
+		for i := range n {
+			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{"smallint", nil}, Null: true})
+			idx.Cols = append(idx.Cols, fmt.Sprintf("w%d", i))
+		}
+		t.Indexes = append(t.Indexes, idx)
+	}
 }
 
 // action draws a referential action, mostly one the model can have.
@@ -212,6 +315,9 @@ func (g *rnd) atom(t *Table) string {
 // literalFits reports whether v is a literal the generator writes for type
 // t in a test it means to pass (not a refused one).
 func literalFits(v Value, t Type) bool {
+	if t.Name == "double" && special(v.S) || t.Name == "bool" && v.S != "true" && v.S != "false" || strings.Contains(v.S, "infinity") || strings.HasSuffix(v.S, " BC") || strings.HasPrefix(v.S, "10000-") {
+		return false // values, not literals of the language
+	}
 	return !(strings.Contains(v.S, "e") && t.Name == "double") && expr.LiteralProblem(v.S, kinds[t.Name]) == ""
 }
 

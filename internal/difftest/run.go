@@ -202,7 +202,11 @@ func shape(s *compiler.Schema) *Model {
 		mt := &Table{Name: t.Name}
 		for _, c := range t.Columns {
 			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
-			mt.Cols = append(mt.Cols, &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now})
+			mc := &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now}
+			if c.Identity != nil {
+				mc.Identity, mc.IdentityStart = true, c.Identity.Start
+			}
+			mt.Cols = append(mt.Cols, mc)
 		}
 		m.Tables = append(m.Tables, mt)
 	}
@@ -280,8 +284,13 @@ func classify(err error) string {
 	return "error: " + err.Error()
 }
 
+// querier is a connection or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // rows reads a table's rows as canonical text, sorted.
-func rows(ctx context.Context, conn *sql.Conn, d string, t *Table) ([]string, error) {
+func rows(ctx context.Context, conn querier, d string, t *Table) ([]string, error) {
 	ident := postgres.Ident
 	if d == tidb.Name {
 		ident = tidb.Ident

@@ -70,6 +70,30 @@ func reductions(m *Model) []*Model {
 		})
 	}
 	for ti, t := range m.Tables {
+		// What limits drew, dropped at once (see rnd.limits).
+		if slices.ContainsFunc(t.Cols, func(c *Col) bool { return strings.HasPrefix(c.Name, "w") }) {
+			edit(func(c *Model) {
+				ct := c.Tables[ti]
+				for i := len(ct.Cols) - 1; i >= 0; i-- {
+					if strings.HasPrefix(ct.Cols[i].Name, "w") {
+						dropColumn(c, ct, i)
+					}
+				}
+			})
+		}
+		if slices.ContainsFunc(t.Indexes, func(x Index) bool { return strings.Contains(x.Name, "_many") }) {
+			edit(func(c *Model) {
+				c.Tables[ti].Indexes = slices.DeleteFunc(c.Tables[ti].Indexes, func(x Index) bool { return strings.Contains(x.Name, "_many") })
+			})
+		}
+		if t.Comment != "" {
+			edit(func(c *Model) { c.Tables[ti].Comment = "" })
+		}
+		for i := range t.Uniques {
+			if t.Uniques[i].Override != "" {
+				edit(func(c *Model) { c.Tables[ti].Uniques[i].Override = "" })
+			}
+		}
 		for i := range t.Checks {
 			edit(func(c *Model) { c.Tables[ti].Checks = slices.Delete(c.Tables[ti].Checks, i, i+1) })
 		}
@@ -93,6 +117,9 @@ func reductions(m *Model) []*Model {
 			if col.Override != "" {
 				edit(func(c *Model) { c.Tables[ti].Cols[i].Override = "" })
 			}
+			if col.Comment != "" {
+				edit(func(c *Model) { c.Tables[ti].Cols[i].Comment = "" })
+			}
 			if col.Null {
 				edit(func(c *Model) { c.Tables[ti].Cols[i].Null = false })
 			}
@@ -103,8 +130,13 @@ func reductions(m *Model) []*Model {
 			})
 		}
 	}
-	// uuid_check stays: without it TiDB accepts malformed UUIDs, a known and
-	// documented difference.
+	// Settings the model writes are tried left out (the defaults).
+	if m.UUIDCheck != "" && Full {
+		edit(func(c *Model) { c.UUIDCheck = "" })
+	}
+	if m.ExactStrings != "" && Full {
+		edit(func(c *Model) { c.ExactStrings = "" })
+	}
 	return out
 }
 

@@ -194,17 +194,21 @@ func (u *unit) facts() facts {
 }
 
 // baseRank orders a table's changes: foreign keys dropped, then indexes
-// and CHECKs dropped, then columns added, then the rest.
+// and CHECKs dropped, then columns dropped (before one of the same name is
+// added again: a plain column that becomes generated), then columns added,
+// then the rest.
 func baseRank(c schema.Change) int {
 	switch c.(type) {
 	case *schema.DropForeignKey:
 		return 0
 	case *schema.DropIndex, *schema.DropCheck:
 		return 1
-	case *schema.AddColumn, *schema.RenameColumn:
+	case *schema.DropColumn:
 		return 2
+	case *schema.AddColumn, *schema.RenameColumn:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // baseOrder is a table's changes in base order.

@@ -2,6 +2,7 @@ package hazard
 
 import (
 	"context"
+	"slices"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
@@ -27,14 +28,37 @@ func PlanInOrder(ctx context.Context, drv Planner, changes []schema.Change, plan
 	// Atlas may split or copy a table's change (TiDB's planner makes one
 	// change per statement): its statements are known by their table.
 	existing := map[string]*schema.ModifyTable{}
+	// Atlas plans some changes of a table (a column's rename) as statements
+	// of their own, whose source is the change, not the table's.
+	of := map[schema.Change]*schema.ModifyTable{}
 	for _, c := range changes {
 		if m, ok := c.(*schema.ModifyTable); ok {
 			existing[m.T.Name] = m
+			for _, sc := range m.Changes {
+				of[sc] = m
+			}
 		}
 	}
 	done := map[string]bool{}
 	var units []*unit
-	for _, pc := range full.Changes {
+	// Table renames go first: the changes of a renamed table name it by its
+	// new name (Atlas's MySQL planner puts them after).
+	plan := slices.Clone(full.Changes)
+	slices.SortStableFunc(plan, func(a, b *migrate.Change) int {
+		_, ra := a.Source.(*schema.RenameTable)
+		_, rb := b.Source.(*schema.RenameTable)
+		switch {
+		case ra && !rb:
+			return -1
+		case rb && !ra:
+			return 1
+		}
+		return 0
+	})
+	for _, pc := range plan {
+		if m := of[pc.Source]; m != nil {
+			pc.Source = m
+		}
 		if pm, ok := pc.Source.(*schema.ModifyTable); ok && existing[pm.T.Name] != nil {
 			if name := pm.T.Name; !done[name] {
 				done[name] = true

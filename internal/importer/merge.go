@@ -136,6 +136,10 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		if c := t.Column(subj.Name); c != nil && c.Default != nil {
 			c.Default, n = nil, 1
 		}
+	case "identity":
+		if c := t.Column(subj.Name); c != nil && c.Identity != nil {
+			c.Identity, n = nil, 1
+		}
 	case "check":
 		n = deleteNamed(&t.Checks, subj.Name, func(x *compiler.Check) string { return x.Name })
 	case "index":
@@ -149,8 +153,8 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		return false
 	}
 	what := subj.Kind + " " + subj.Name
-	if subj.Kind == "default" {
-		what = "column " + subj.Name + ": default"
+	if subj.Kind == "default" || subj.Kind == "identity" {
+		what = "column " + subj.Name + ": " + subj.Kind
 	}
 	r.note(t.Name, "%s: left out of the model, which refuses it: %s", what, why)
 	return true
@@ -657,9 +661,18 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 	}
 }
 
+// typeReader is implemented by dialects that read some types back as
+// another neutral type they render alike (TiDB's DATETIME(6) is timestamp(6)
+// and datetime): SameType reports whether a renders as b does.
+type typeReader interface {
+	SameType(a, b compiler.Type) bool
+}
+
 func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(string, ...any)) {
 	oa, ob := ca.Overrides[da], cb.Overrides[db]
+	tr, _ := dialectByName(db).(typeReader)
 	switch {
+	case oa == nil && ob == nil && tr != nil && tr.SameType(ca.Type, cb.Type):
 	case ob != nil && ob.RawType != "":
 		ca.Overrides[db] = &compiler.Override{Dialect: db, RawType: ob.RawType}
 		if oa == nil || oa.RawType == "" {
@@ -673,8 +686,32 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(
 		ca.Overrides[db] = &compiler.Override{Dialect: db, Type: &nt}
 		say("column %s.%s is %s on %s and %s on %s", table, ca.Name, ca.Type, da, cb.Type, db)
 	}
+	switch {
+	case (ca.Identity == nil) != (cb.Identity == nil):
+		only := da
+		if ca.Identity == nil {
+			only = db
+		}
+		// An identity on one side only would number rows on one database
+		// alone: the column stays a plain integer, with the difference named.
+		ca.Identity = nil
+		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
+	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
+		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
+	}
 	if ca.Null != cb.Null {
 		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
+	}
+	switch ga, gb := ca.Generated, cb.Generated; {
+	case ga != nil && gb != nil && expr.String(ga.Expr) == expr.String(gb.Expr):
+		// A dialect without VIRTUAL columns stores them (PostgreSQL
+		// before 18): one that keeps it VIRTUAL tells the model's intent.
+		ga.Stored = ga.Stored && gb.Stored
+	case ga != nil || gb != nil:
+		say("column %s.%s is generated differently on %s and %s; %s's is kept", table, ca.Name, da, db, da)
+	}
+	if ca.OnUpdate != cb.OnUpdate {
+		say("column %s.%s is set on update on one dialect only; %s's on_update is kept", table, ca.Name, da)
 	}
 	if (ca.Default == nil) != (cb.Default == nil) || ca.Default != nil && *ca.Default != *cb.Default {
 		say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)

@@ -5,6 +5,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"path"
 	"slices"
@@ -40,6 +41,62 @@ type checkTexter interface {
 // keeps in a raw type override, with why.
 type columnClauser interface {
 	ColumnClause(c *schema.Column) (sql, why string)
+}
+
+// identityReader is implemented by dialects whose columns can be numbered by
+// the database: the identity that column c of table t is, or nil.
+type identityReader interface {
+	Identity(t *schema.Table, c *schema.Column) *compiler.Identity
+}
+
+// identityNoter is implemented by dialects whose identities may be numbered
+// otherwise than the model's: what a reviewer must know of table t's.
+type identityNoter interface {
+	IdentityNote(t *schema.Table) string
+}
+
+// onUpdater is implemented by dialects whose columns carry on_update in
+// their definition (TiDB's ON UPDATE CURRENT_TIMESTAMP): it reports whether
+// c is set on update as the model's on_update = now() sets a column of
+// neutral type t.
+type onUpdater interface {
+	OnUpdate(c *schema.Column, t compiler.Type) bool
+}
+
+// onUpdateReader is implemented by dialects that set on_update columns by
+// objects of their own (PostgreSQL's triggers): it marks the columns of
+// tables that such objects, as the dialect makes them, set on update, and
+// describes the objects it does not recognise, by table.
+type onUpdateReader interface {
+	ReadOnUpdate(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error)
+}
+
+// ownChecker is implemented by dialects that add CHECKs of their own to
+// keep a construct's meaning (TiDB's range of time columns): it reports
+// whether check c of table t, in the model read so far, is one.
+type ownChecker interface {
+	OwnCheck(t *compiler.Table, c *schema.Check) bool
+	// OwnChecks names the CHECKs the lowering adds to t, with the column
+	// each keeps: a column without its CHECK in the database is not the
+	// neutral construct.
+	OwnChecks(t *compiler.Table) map[string]string
+}
+
+// generatedTexter is implemented by dialects that print a generated
+// column's expression as written: PortableGenerated reports whether text,
+// the expression of a column of type typ (as the dialect spells it),
+// prints as the portable expression read from it would.
+type generatedTexter interface {
+	PortableGenerated(typ, text string) bool
+}
+
+func generatedExpr(c *schema.Column) *schema.GeneratedExpr {
+	for _, a := range c.Attrs {
+		if g, ok := a.(*schema.GeneratedExpr); ok {
+			return g
+		}
+	}
+	return nil
 }
 
 // generatedKeyer is implemented by dialects that index some expressions
@@ -124,6 +181,17 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 		}
 		im.Schema.Tables = append(im.Schema.Tables, ct)
 	}
+	if r, ok := d.(onUpdateReader); ok {
+		notes, err := r.ReadOnUpdate(ctx, conn, im.Schema.Tables)
+		if err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+		for table, ns := range notes {
+			for _, n := range ns {
+				im.note(table, "%s", n)
+			}
+		}
+	}
 	if od, ok := d.(dialects.ObjectDialect); ok {
 		objs, err := od.ReadObjects(ctx, conn)
 		if err != nil {
@@ -200,12 +268,31 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			ct.Comment = c.Text
 		}
 	}
+	// Generated columns whose expression may be portable, read once all
+	// columns are known, with the raw type to keep should it not be.
+	type pending struct {
+		col *compiler.Column
+		gen *schema.GeneratedExpr
+		raw string
+	}
+	var generated []pending
 	for _, c := range t.Columns {
 		col := &compiler.Column{Name: c.Name, Null: c.Type.Null, Overrides: compiler.Overrides{}}
 		typ, raw, ok := imp.NeutralType(c.Type)
 		var clause, why string
 		if cc, is := im.Dialect.(columnClauser); is {
 			clause, why = cc.ColumnClause(c)
+			if gen := generatedExpr(c); gen != nil && ok {
+				// The generated expression is the model's own when portable.
+				plain := *c
+				plain.Attrs = slices.DeleteFunc(slices.Clone(c.Attrs), func(a schema.Attr) bool { _, g := a.(*schema.GeneratedExpr); return g })
+				full := raw + " " + clause
+				clause, why = cc.ColumnClause(&plain)
+				generated = append(generated, pending{col, gen, full})
+			}
+		}
+		if ou, is := im.Dialect.(onUpdater); is && ou.OnUpdate(c, typ) {
+			col.OnUpdate = true
 		}
 		switch {
 		case ok && clause == "":
@@ -230,7 +317,21 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
 			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
 		}
-		if c.Default != nil {
+		if ir, is := im.Dialect.(identityReader); is {
+			if col.Identity = ir.Identity(t, c); col.Identity != nil {
+				if o := col.Overrides[d]; o != nil {
+					// A serial: the notes say why the type stays the dialect's.
+					im.Notes[t.Name] = im.Notes[t.Name][:len(im.Notes[t.Name])-1]
+					im.note(t.Name, "column %s: %s is an identity; its type stays a %s override, which numbers the rows itself", c.Name, o.RawType, d)
+				}
+				if n, ok := ir.(identityNoter); ok {
+					if msg := n.IdentityNote(t); msg != "" {
+						im.note(t.Name, "column %s: %s", c.Name, msg)
+					}
+				}
+			}
+		}
+		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
 			if ok && col.Overrides[d] == nil && fits(def, col.Type) {
 				col.Default = def
@@ -262,6 +363,26 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		return expr.KindUnknown, false
 	}
+	for _, g := range generated {
+		n, err := im.parse(g.gen.Expr, resolve)
+		if gt, ok := im.Dialect.(generatedTexter); ok && err == nil && !gt.PortableGenerated(g.raw, g.gen.Expr) {
+			err = fmt.Errorf("it converts its value to the column's type, which the model does by itself")
+		}
+		if err == nil && g.col.Overrides[d] == nil {
+			g.col.Generated = &compiler.Generated{Expr: n, Source: expr.String(n), Stored: !strings.EqualFold(g.gen.Type, "VIRTUAL")}
+			continue
+		}
+		if err == nil {
+			err = fmt.Errorf("its column is kept as %s's own", d)
+		}
+		o := g.col.Overrides[d]
+		if o == nil {
+			o = &compiler.Override{Dialect: d}
+			g.col.Overrides[d] = o
+		}
+		o.RawType = g.raw
+		im.note(t.Name, "column %s: a generated column whose expression %s has no portable form (%v); kept as a %s type override %q", g.col.Name, g.gen.Expr, err, d, g.raw)
+	}
 	if pk := t.PrimaryKey; pk != nil {
 		ct.PrimaryKey = &compiler.PrimaryKey{}
 		for _, p := range pk.Parts {
@@ -289,8 +410,17 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		ct.ForeignKeys = append(ct.ForeignKeys, f)
 	}
+	own, _ := im.Dialect.(ownChecker)
+	var missing map[string]string
+	if own != nil {
+		missing = own.OwnChecks(ct)
+	}
 	for _, a := range t.Attrs {
 		c, ok := a.(*schema.Check)
+		if ok && own != nil && own.OwnCheck(ct, c) {
+			delete(missing, c.Name)
+			continue
+		}
 		if !ok {
 			continue
 		}
@@ -322,6 +452,21 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		ct.Checks = append(ct.Checks, chk)
 	}
+	for _, name := range slices.Sorted(maps.Keys(missing)) {
+		column := missing[name]
+		c := ct.Column(column)
+		if c == nil || c.Overrides[d] != nil {
+			continue
+		}
+		raw := ""
+		for _, sc := range t.Columns {
+			if sc.Name == column {
+				_, raw, _ = imp.NeutralType(sc.Type)
+			}
+		}
+		c.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
+		im.note(t.Name, "column %s: %s without the CHECK %s that keeps it %s; kept as a %s type override, %s elsewhere", column, raw, name, "in the range the other dialects take", d, c.Type)
+	}
 	if ck, ok := im.Dialect.(caseKeyer); ok {
 		im.partialKeys(ck, ct, t, resolve)
 	}
@@ -343,6 +488,8 @@ func fits(d *compiler.Default, t compiler.Type) bool {
 	switch d.Kind {
 	case compiler.DefaultNow:
 		return k == expr.KindTime
+	case compiler.DefaultUUID:
+		return t.Kind == compiler.TypeUUID
 	case compiler.DefaultBool:
 		return k == expr.KindBool
 	case compiler.DefaultNumber:
@@ -357,7 +504,7 @@ func fits(d *compiler.Default, t compiler.Type) bool {
 		if (t.Kind == compiler.TypeVarchar || t.Kind == compiler.TypeChar) && len([]rune(d.Value)) > t.Args[0] {
 			return false
 		}
-		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID
+		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock
 	}
 	return false
 }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -175,10 +177,17 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		return nil, nil, err
 	}
 	drv := current.Driver
+	var renames []schema.Change
+	if p.exprs != nil {
+		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(t.Dialect))
+	}
+	split := splitGenerated(current.Schema, desired.Schema)
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
 		return nil, nil, err
 	}
+	changes = withSplit(changes, split, desired.Schema)
+	changes = withRenames(renames, changes)
 	history, err := rawHistory(t.Dialect, files)
 	if err != nil {
 		return nil, nil, err
@@ -200,6 +209,12 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	return main, online, nil
 }
 
+// foldsCase reports whether d compares names without letter case.
+func foldsCase(d dialects.Dialect) bool {
+	rb, ok := d.(dialects.RuleBook)
+	return ok && rb.Rules().FoldCase
+}
+
 // PlanWithExprs plans changes into to (the state the changes point into,
 // which it changes) as Atlas plans them, with the source texts x holds for
 // to's objects: every expression as x gives it, and every index x gives as
@@ -216,6 +231,7 @@ func PlanWithExprs(ctx context.Context, d dialects.Dialect, drv migrate.Driver, 
 // but for the indexes x gives as raw statements, which are added as written.
 func planExprs(x *dialects.Exprs, d dialects.Dialect, name string, changes []schema.Change, to *schema.Schema, plan func([]schema.Change) (*migrate.Plan, *migrate.Plan, error)) (main, online *migrate.Plan, err error) {
 	d.UseExprs(to, x)
+	changes = generatedByDropAdd(changes)
 	changes, raw := rawIndexes(changes, x)
 	if len(changes) > 0 {
 		if main, online, err = plan(changes); err != nil {
@@ -398,4 +414,94 @@ func NewFile(targets []Target, name string, now time.Time) ([]string, error) {
 		}
 	}
 	return written, nil
+}
+
+// splitGenerated takes out of both states the columns that become
+// generated, which Atlas refuses to diff (PostgreSQL's driver) or plan: they
+// are dropped and added again (generatedByDropAdd), by table name.
+func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column {
+	out := map[string][]*schema.Column{}
+	for _, dt := range desired.Tables {
+		ct, ok := current.Table(dt.Name)
+		if !ok {
+			continue
+		}
+		for _, dc := range slices.Clone(dt.Columns) {
+			cc, ok := ct.Column(dc.Name)
+			if !ok || isGenerated(cc) || !isGenerated(dc) {
+				continue
+			}
+			out[dt.Name] = append(out[dt.Name], cc, dc)
+			ct.Columns = slices.DeleteFunc(ct.Columns, func(c *schema.Column) bool { return c == cc })
+			dt.Columns = slices.DeleteFunc(dt.Columns, func(c *schema.Column) bool { return c == dc })
+		}
+	}
+	return out
+}
+
+// withSplit adds the drop and add of the columns splitGenerated took out
+// first in their tables' changes, and puts the columns back into to.
+func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *schema.Schema) []schema.Change {
+	for _, table := range slices.Sorted(maps.Keys(split)) {
+		cols := split[table]
+		var add []schema.Change
+		for i := 0; i < len(cols); i += 2 {
+			add = append(add, &schema.DropColumn{C: cols[i]}, &schema.AddColumn{C: cols[i+1]})
+		}
+		t, _ := to.Table(table)
+		for i := 1; i < len(cols); i += 2 {
+			t.Columns = append(t.Columns, cols[i])
+		}
+		found := false
+		for _, ch := range changes {
+			if mt, ok := ch.(*schema.ModifyTable); ok && mt.T.Name == table {
+				mt.Changes = append(add, mt.Changes...)
+				found = true
+			}
+		}
+		if !found {
+			changes = append(changes, &schema.ModifyTable{T: t, Changes: add})
+		}
+	}
+	return changes
+}
+
+func isGenerated(c *schema.Column) bool {
+	for _, a := range c.Attrs {
+		if _, ok := a.(*schema.GeneratedExpr); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// generatedByDropAdd plans a plain column that becomes generated as a drop
+// and an add of the column: neither database turns a plain column into a
+// generated one in place, and its values are computed again from the
+// expression (the rows are kept).
+func generatedByDropAdd(changes []schema.Change) []schema.Change {
+	gen := func(c *schema.Column) bool {
+		for _, a := range c.Attrs {
+			if _, ok := a.(*schema.GeneratedExpr); ok {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ch := range changes {
+		mt, ok := ch.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		var out []schema.Change
+		for _, c := range mt.Changes {
+			if mc, ok := c.(*schema.ModifyColumn); ok && !gen(mc.From) && gen(mc.To) {
+				out = append(out, &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To})
+				continue
+			}
+			out = append(out, c)
+		}
+		mt.Changes = out
+	}
+	return changes
 }

@@ -89,6 +89,14 @@ func (d *Dev) server(ctx context.Context, dialect dialects.Dialect, configured s
 			progress = io.Discard
 		}
 		s.url, s.release, s.err = devdb.Dev(ctx, kind, configured, progress)
+		// A configured server that cannot be reached fails here, once for
+		// every scratch database wanted on it, with what went wrong.
+		if s.err == nil && configured != "" {
+			if err := devdb.Ping(ctx, s.url); err != nil {
+				s.err = fmt.Errorf("dev database %s: cannot connect: %s", redact.URL(configured),
+					redact.Secrets(err.Error(), redact.Password(configured)))
+			}
+		}
 	})
 	return s.url, s.err
 }

@@ -1,0 +1,663 @@
+package difftest
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/postgres"
+	"github.com/schemagen/schemagen/dialects/tidb"
+	"github.com/schemagen/schemagen/internal/datamig"
+	"github.com/schemagen/schemagen/internal/gen"
+)
+
+// Migration is a random portable data migration: statements of the
+// portable data language (INSERT ... SELECT, UPDATE, DELETE, ASSERT), as
+// a user writes them in migrations/portable.
+type Migration struct {
+	Stmts []string
+}
+
+// Text is the migration as a portable file.
+func (m Migration) Text() string { return strings.Join(m.Stmts, ";\n") + ";\n" }
+
+// DataStats counts a data run's work.
+type DataStats struct {
+	Models, Migrations, Refused, Statements, Failed, Guarded int64
+	// ConstantErrors: a constant that fits no row failed on one database
+	// while neither wrote a row; UniqueAtCommit: TiDB found a duplicate key
+	// at COMMIT where PostgreSQL found it at the statement.
+	ConstantErrors, UniqueAtCommit int64
+	// CheckOnDuplicate: a row that duplicates a key and breaks a CHECK
+	// failed ON CONFLICT DO NOTHING on PostgreSQL and was skipped on TiDB.
+	CheckOnDuplicate int64
+}
+
+// DataMigrations draws n data migrations over m (a model the compiler
+// accepts), from seed.
+func DataMigrations(seed uint64, m *Model, n int) []Migration {
+	g := &dataGen{rnd: newRnd(seed ^ 0xda7a), m: m}
+	out := make([]Migration, n)
+	for i := range out {
+		k := 1 + g.n(3)
+		for range k {
+			out[i].Stmts = append(out[i].Stmts, g.stmt())
+		}
+	}
+	return out
+}
+
+// dataGen draws data statements over a model.
+type dataGen struct {
+	*rnd
+	m       *Model
+	aliases int
+}
+
+// ref is a table a query sees, under its alias.
+type ref struct {
+	t     *Table
+	alias string
+}
+
+func dq(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func (r ref) col(c *Col) string { return dq(r.alias) + "." + dq(c.Name) }
+
+func (g *dataGen) alias(t *Table) ref {
+	g.aliases++
+	return ref{t, fmt.Sprintf("a%d", g.aliases)}
+}
+
+// class is what the generator may do with a column's values.
+func class(t Type) string {
+	switch t.Name {
+	case "smallint", "int", "bigint":
+		return "int"
+	case "decimal":
+		return "dec"
+	case "text", "varchar", "char":
+		return "str"
+	case "uuid", "bool", "timestamp", "date":
+		return t.Name
+	}
+	return "other" // double, json, bytes: copied and tested for NULL only
+}
+
+// lit is a literal of column c's type that the compiler takes: mostly from
+// the small key domain, so that rows match.
+func (g *dataGen) lit(c *Col) string {
+	vs := keys(c.Type)
+	if g.chance(0.3) {
+		vs = edges(c.Type)
+	}
+	for range 20 {
+		v := pick(g.rnd, vs)
+		if literalFits(v, c.Type) && !(c.Type.Name == "double" && strings.ContainsAny(v.S, "eE")) {
+			if c.Type.Name == "bool" {
+				return strings.ToUpper(v.S)
+			}
+			return literal(v, c.Type)
+		}
+	}
+	return "NULL"
+}
+
+// same returns the columns of the scope whose class is k.
+func same(scope []ref, k string) []string {
+	var out []string
+	for _, r := range scope {
+		for _, c := range r.t.Cols {
+			if class(c.Type) == k {
+				out = append(out, r.col(c))
+			}
+		}
+	}
+	return out
+}
+
+// value draws an expression for a value of column c's type over scope.
+func (g *dataGen) value(c *Col, scope []ref) string {
+	k := class(c.Type)
+	var cols []string
+	for _, r := range scope {
+		for _, sc := range r.t.Cols {
+			if sc.Type.String() == c.Type.String() || k != "other" && class(sc.Type) == k && g.chance(0.3) {
+				cols = append(cols, r.col(sc))
+			}
+		}
+	}
+	if len(cols) == 0 || g.chance(0.3) {
+		if c.Null && g.chance(0.1) {
+			return "NULL"
+		}
+		return g.lit(c)
+	}
+	x := pick(g.rnd, cols)
+	switch k {
+	case "int":
+		switch g.n(5) {
+		case 0:
+			return x + " + 1"
+		case 1:
+			return "coalesce(" + x + ", " + g.lit(c) + ")"
+		case 2:
+			return "CASE WHEN " + g.cond(scope, 1) + " THEN " + g.lit(c) + " ELSE " + x + " END"
+		}
+	case "str":
+		switch g.n(6) {
+		case 0:
+			return x + " || " + sqlString(pick(g.rnd, []string{"x", "", "-"}))
+		case 1:
+			if ints := same(scope, "int"); len(ints) > 0 {
+				return "'k' || " + pick(g.rnd, ints) + "::text"
+			}
+		case 2:
+			if us := same(scope, "uuid"); len(us) > 0 {
+				return "CAST(" + pick(g.rnd, us) + " AS text)"
+			}
+		case 3:
+			return "coalesce(" + x + ", " + g.lit(c) + ")"
+		case 4:
+			return "lower(" + x + ")"
+		}
+	case "bool":
+		if g.chance(0.3) {
+			return "NOT " + x
+		}
+	}
+	return x
+}
+
+// cond draws a condition over scope (the innermost table first).
+func (g *dataGen) cond(scope []ref, depth int) string {
+	if depth > 0 && g.chance(0.4) {
+		switch g.n(5) {
+		case 0:
+			return "(" + g.cond(scope, depth-1) + " AND " + g.cond(scope, depth-1) + ")"
+		case 1:
+			return "(" + g.cond(scope, depth-1) + " OR " + g.cond(scope, depth-1) + ")"
+		case 2:
+			return "NOT (" + g.cond(scope, depth-1) + ")"
+		default:
+			return g.subquery(scope, depth-1)
+		}
+	}
+	r := scope[0]
+	if len(scope) > 1 && g.chance(0.3) {
+		r = pick(g.rnd, scope)
+	}
+	c := pick(g.rnd, r.t.Cols)
+	x := r.col(c)
+	k := class(c.Type)
+	if k == "other" || g.chance(0.15) {
+		return x + pick(g.rnd, []string{" IS NULL", " IS NOT NULL"})
+	}
+	switch g.n(7) {
+	case 0:
+		if others := slices.DeleteFunc(same(scope, k), func(s string) bool { return s == x }); len(others) > 0 {
+			return x + pick(g.rnd, []string{" = ", " <> ", " IS DISTINCT FROM ", " IS NOT DISTINCT FROM "}) + pick(g.rnd, others)
+		}
+	case 1:
+		return x + " IS DISTINCT FROM " + g.lit(c)
+	case 2:
+		if k == "bool" {
+			return x
+		}
+		return x + pick(g.rnd, []string{" < ", " >= "}) + g.lit(c)
+	case 3:
+		if k == "timestamp" {
+			return x + " < now()"
+		}
+		if k == "str" {
+			return x + " || 'x' = " + g.lit(c) + " || 'x'"
+		}
+		if k == "int" {
+			return x + "::text = '1'"
+		}
+	case 4:
+		return "coalesce(" + x + ", " + g.lit(c) + ") = " + g.lit(c)
+	case 5:
+		return "CASE WHEN " + x + " IS NULL THEN 0 ELSE 1 END = 1"
+	}
+	return x + pick(g.rnd, []string{" = ", " <> "}) + g.lit(c)
+}
+
+// subquery draws [NOT] EXISTS or [NOT] IN over a table, correlated with
+// the scope when the classes allow.
+func (g *dataGen) subquery(scope []ref, depth int) string {
+	u := g.alias(pick(g.rnd, g.m.Tables))
+	inner := append([]ref{u}, scope...)
+	where := ""
+	// Correlate a column of u with one of the scope of the same class.
+	for range 4 {
+		c := pick(g.rnd, u.t.Cols)
+		if k := class(c.Type); k != "other" {
+			if outer := same(scope, k); len(outer) > 0 {
+				where = u.col(c) + " = " + pick(g.rnd, outer)
+				break
+			}
+		}
+	}
+	if where == "" || g.chance(0.3) {
+		w := g.cond(inner, depth)
+		if where == "" {
+			where = w
+		} else {
+			where += " AND " + w
+		}
+	}
+	from := " FROM " + dq(u.t.Name) + " " + dq(u.alias) + " WHERE " + where
+	if g.chance(0.4) {
+		c := pick(g.rnd, u.t.Cols)
+		if k := class(c.Type); k != "other" {
+			if outer := same(scope, k); len(outer) > 0 {
+				not := pick(g.rnd, []string{"", "NOT "})
+				return pick(g.rnd, outer) + " " + not + "IN (SELECT " + u.col(c) + from + ")"
+			}
+		}
+	}
+	return pick(g.rnd, []string{"", "NOT "}) + "EXISTS (SELECT 1" + from + ")"
+}
+
+// from draws FROM t [JOIN u ON ...] and returns its text and scope.
+// single joins only on the joined table's whole primary key, so that a
+// row of t meets at most one row of u.
+func (g *dataGen) from(t *Table, single bool) (string, []ref) {
+	r := g.alias(t)
+	text := dq(t.Name) + " " + dq(r.alias)
+	scope := []ref{r}
+	if g.chance(0.4) {
+		u := g.alias(pick(g.rnd, g.m.Tables))
+		var on []string
+		for _, pk := range u.t.PK {
+			pc := u.t.Col(pk)
+			var cands []string
+			for _, c := range t.Cols {
+				if c.Type.String() == pc.Type.String() {
+					cands = append(cands, r.col(c))
+				}
+			}
+			if len(cands) == 0 {
+				on = nil
+				break
+			}
+			on = append(on, u.col(pc)+" = "+pick(g.rnd, cands))
+		}
+		if !single && len(on) == 0 {
+			on = []string{g.cond([]ref{u, r}, 0)}
+		}
+		if len(on) > 0 {
+			join := pick(g.rnd, []string{" JOIN ", " LEFT JOIN ", " INNER JOIN "})
+			text += join + dq(u.t.Name) + " " + dq(u.alias) + " ON " + strings.Join(on, " AND ")
+			scope = append(scope, u)
+		}
+	}
+	return text, scope
+}
+
+func (g *dataGen) stmt() string {
+	t := pick(g.rnd, g.m.Tables)
+	switch g.n(8) {
+	case 0, 1, 2:
+		return g.insert(t)
+	case 3, 4:
+		return g.update(t)
+	case 5:
+		return "DELETE FROM " + dq(t.Name) + " WHERE " + g.cond([]ref{{t, t.Name}}, 2)
+	default:
+		from, scope := g.from(t, false)
+		return "ASSERT NOT EXISTS (SELECT 1 FROM " + from + " WHERE " + g.cond(scope, 2) + ") MESSAGE " + sqlString(fmt.Sprintf("guard %d: it's found", g.aliases))
+	}
+}
+
+// insert draws INSERT INTO t (...) SELECT ... . With ON CONFLICT DO
+// NOTHING, which of two rows of the query with one key is kept depends on
+// the order each database produces them in, on PostgreSQL alone too: the
+// query then gives one row (a source filtered by its whole primary key),
+// or rows that are all alike (literals only).
+func (g *dataGen) insert(t *Table) string {
+	var cols []*Col
+	for _, c := range t.Cols {
+		if slices.Contains(t.PK, c.Name) || !c.Null && c.Default == "" || g.chance(0.5) {
+			cols = append(cols, c)
+		}
+	}
+	src := pick(g.rnd, g.m.Tables)
+	doNothing := g.chance(0.5)
+	literals := doNothing && g.chance(0.3)
+	from, scope := g.from(src, doNothing)
+	var where string
+	if doNothing && !literals {
+		var keyConds []string
+		for _, pk := range src.PK {
+			keyConds = append(keyConds, scope[0].col(src.Col(pk))+" = "+g.lit(src.Col(pk)))
+		}
+		where = strings.Join(keyConds, " AND ")
+	} else if g.chance(0.6) {
+		where = g.cond(scope, 1)
+	}
+	items := make([]string, len(cols))
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = dq(c.Name)
+		if literals {
+			items[i] = g.lit(c)
+		} else {
+			items[i] = g.value(c, scope)
+		}
+	}
+	s := "INSERT INTO " + dq(t.Name) + " (" + strings.Join(names, ", ") + ") SELECT " + strings.Join(items, ", ") + " FROM " + from
+	if where != "" {
+		s += " WHERE " + where
+	}
+	if doNothing {
+		s += " ON CONFLICT DO NOTHING"
+	}
+	return s
+}
+
+// update draws UPDATE t SET ... WHERE .... A key column is set only on one
+// row (the WHERE names its whole primary key): PostgreSQL checks unique
+// keys row by row, in an order of its own, so UPDATE t SET id = id + 1
+// may fail there alone.
+func (g *dataGen) update(t *Table) string {
+	self := []ref{{t, t.Name}}
+	var sets []string
+	used := map[string]bool{}
+	keyed := false
+	for range 1 + g.n(2) {
+		c := pick(g.rnd, t.Cols)
+		if used[c.Name] {
+			continue
+		}
+		used[c.Name] = true
+		if g.keyCol(t, c.Name) {
+			keyed = true
+		}
+		sets = append(sets, dq(c.Name)+" = "+g.value(c, self))
+	}
+	where := g.cond(self, 2)
+	if keyed {
+		var keyConds []string
+		for _, pk := range t.PK {
+			keyConds = append(keyConds, self[0].col(t.Col(pk))+" = "+g.lit(t.Col(pk)))
+		}
+		where = strings.Join(keyConds, " AND ")
+	}
+	return "UPDATE " + dq(t.Name) + " SET " + strings.Join(sets, ", ") + " WHERE " + where
+}
+
+// keyCol reports whether a unique key, unique index or foreign key of t
+// (or of a table referencing t) covers column name.
+func (g *dataGen) keyCol(t *Table, name string) bool {
+	if slices.Contains(t.PK, name) {
+		return true
+	}
+	for _, u := range t.Uniques {
+		if slices.Contains(u.Cols, name) {
+			return true
+		}
+	}
+	for _, x := range t.Indexes {
+		if x.Unique {
+			return true // expression parts may cover it
+		}
+	}
+	return false
+}
+
+// dataRun is one model on both databases, for RunData.
+type dataRun struct {
+	pg, ti *sql.Conn
+}
+
+// RunData compiles m, applies both dialects' DDL, fills the tables with
+// rows (the insert statements of rows that both databases take), then runs
+// each migration rendered for each dialect in a transaction of its own on
+// both, as migrate apply runs a rendered file: every statement must have
+// the same outcome (the same count of rows for INSERT, UPDATE and DELETE,
+// the guard's message or not for ASSERT, the same class of error), and
+// the tables the same rows after each migration. It returns nil when the
+// databases agree, and counts the migrations the checker refused.
+func (r *Runner) RunData(ctx context.Context, m *Model, fill []Stmt, migs []Migration, st *DataStats) (*Disagreement, error) {
+	res := gen.CompileSource("schema.hcl", []byte(m.HCL()))
+	if res.Failed() {
+		return nil, nil
+	}
+	st.Models++
+	shaped := shape(res.Schema)
+	name := fmt.Sprintf("%s_d%d", r.Prefix, r.n.Add(1))
+	pg, err := r.PG.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer pg.Close()
+	ti, err := r.TiDB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ti.Close()
+	for _, q := range []string{"CREATE SCHEMA " + name, "SET search_path TO " + name, "SET TIME ZONE 'UTC'"} {
+		if _, err := pg.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("postgres: %s: %w", q, err)
+		}
+	}
+	defer pg.ExecContext(context.WithoutCancel(ctx), "DROP SCHEMA "+name+" CASCADE")
+	var tidbDB string
+	if err := ti.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&tidbDB); err != nil {
+		return nil, err
+	}
+	for _, q := range []string{"CREATE DATABASE " + name, "USE " + name, "SET time_zone = '+00:00'"} {
+		if _, err := ti.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("tidb: %s: %w", q, err)
+		}
+	}
+	defer func() {
+		ctx := context.WithoutCancel(ctx)
+		ti.ExecContext(ctx, "USE "+tidb.Ident(tidbDB))
+		ti.ExecContext(ctx, "DROP DATABASE "+name)
+	}()
+	var pgErr, tiErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { pgErr = applyDDL(ctx, pg, res.Outputs[postgres.Name].SQL) })
+	wg.Go(func() { tiErr = applyDDL(ctx, ti, res.Outputs[tidb.Name].SQL) })
+	wg.Wait()
+	if pgErr != nil || tiErr != nil {
+		return nil, nil // TestDifferential's to report
+	}
+	for _, s := range fill {
+		pq, ok := s.SQL(postgres.Name, shaped)
+		if !ok || s.Kind != "insert" {
+			continue
+		}
+		tq, _ := s.SQL(tidb.Name, shaped)
+		_, pe := pg.ExecContext(ctx, pq)
+		_, te := ti.ExecContext(ctx, tq)
+		if (pe == nil) != (te == nil) {
+			return nil, nil // a row one database takes alone: TestDifferential's to report
+		}
+	}
+	if d, err := sameRows(ctx, pg, ti, shaped, "the rows inserted before the migrations"); d != nil || err != nil {
+		return nil, err
+	}
+	cat := datamig.Catalog(res.Schema)
+	for i, mig := range migs {
+		st.Migrations++
+		stmts, diags := datamig.Compile("data.sql", []byte(mig.Text()), res.Schema)
+		if diags.HasErrors() {
+			st.Refused++
+			continue
+		}
+		pgSQL := postgres.Dialect{}.RenderData(stmts, cat)
+		tiSQL := tidb.Dialect{}.RenderData(stmts, cat)
+		var before strings.Builder
+		for _, t := range shaped.Tables {
+			pr, _ := rows(ctx, pg, postgres.Name, t)
+			tr, _ := rows(ctx, ti, tidb.Name, t)
+			fmt.Fprintf(&before, "  %s before: postgres %q, tidb %q\n", t.Name, pr, tr)
+		}
+		disagree := func(format string, args ...any) *Disagreement {
+			return &Disagreement{Model: m, Kind: "data", What: fmt.Sprintf("migration %d:\n%s\n%s", i+1, mig.Text(), before.String()) + fmt.Sprintf(format, args...)}
+		}
+		d, err := runMigration(ctx, shaped, pg, ti, stmts, pgSQL, tiSQL, st, disagree)
+		if d != nil || err != nil {
+			return d, err
+		}
+		if d, err := sameRows(ctx, pg, ti, shaped, fmt.Sprintf("migration %d:\n%s", i+1, mig.Text())); d != nil || err != nil {
+			if d != nil {
+				d.Model = m
+			}
+			return d, err
+		}
+	}
+	return nil, nil
+}
+
+// runMigration runs one migration's statements in a transaction on each
+// database and compares each outcome; a failure rolls both back.
+func runMigration(ctx context.Context, m *Model, pg, ti *sql.Conn, stmts []expr.Stmt, pgSQL, tiSQL []string, st *DataStats, disagree func(string, ...any) *Disagreement) (*Disagreement, error) {
+	ptx, err := pg.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer ptx.Rollback()
+	ttx, err := ti.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer ttx.Rollback()
+	for j, s := range stmts {
+		st.Statements++
+		// TiDB counts the rows an UPDATE changes, PostgreSQL those it
+		// matches: TiDB's count of matched rows is read first, in the
+		// same transaction.
+		matched := int64(-1)
+		if u, ok := s.(*expr.Update); ok {
+			q := "SELECT COUNT(*) FROM " + tidb.Ident(u.Table.Name) + whereOf(tidb.Dialect{}, u)
+			if err := ttx.QueryRowContext(ctx, q).Scan(&matched); err != nil {
+				matched = -2
+			}
+		}
+		pres, pe := ptx.ExecContext(ctx, pgSQL[j])
+		tres, te := ttx.ExecContext(ctx, tiSQL[j])
+		pc, tc := dataClass(pe, s), dataClass(te, s)
+		pn, tn := affected(pres), affected(tres)
+		if matched >= 0 && te == nil {
+			tn = matched
+		}
+		if _, ok := s.(*expr.Assert); ok {
+			pn, tn = 0, 0
+			if pc == "assert" {
+				st.Guarded++
+			}
+		}
+		same := pc == tc && (pe != nil || pn == tn)
+		// PostgreSQL converts a statement's constants before it looks for
+		// rows, TiDB only for the rows it writes (see RunHCL): a value
+		// that fits no row fails on PostgreSQL alone when no row is
+		// written.
+		if _, ins := s.(*expr.Insert); (ins || matched >= 0) && (pc == "data" && te == nil && tn == 0 || tc == "data" && pe == nil && pn == 0) {
+			st.ConstantErrors++
+			return nil, nil // neither database wrote a row
+		}
+		// PostgreSQL checks a row's CHECKs and NOT NULLs before it looks
+		// for a conflict, TiDB's ON DUPLICATE KEY UPDATE only for rows it
+		// inserts: a row that duplicates a key and breaks a CHECK fails on
+		// PostgreSQL, and is skipped on TiDB. A known difference schemagen
+		// does not close yet (docs/data-migrations.md), counted.
+		if ins, ok := s.(*expr.Insert); ok && ins.DoNothing && (pc == "check" || pc == "not-null") && te == nil && tn == 0 {
+			st.CheckOnDuplicate++
+			return nil, nil
+		}
+		// In a transaction TiDB may find a duplicate key only at COMMIT
+		// (the statement passes): the migration fails there, as it fails
+		// on PostgreSQL at the statement, and neither keeps a row of it.
+		if pc == "unique" && te == nil {
+			// TiDB v8.4 fails that COMMIT with its own assertion (8141,
+			// "assertion failed: key ... NotExist") where a unique index
+			// is on a generated column: the UPDATE wrote index entries
+			// that TiDB's check of its mutations then refuses.
+			if cerr := ttx.Commit(); classify(cerr) == "unique" || classify(cerr) == "error 8141" {
+				st.UniqueAtCommit++
+				return nil, nil
+			} else if cerr != nil {
+				return nil, cerr
+			}
+			return disagree("statement %d: postgres unique, tidb ok and its transaction committed\n  postgres: %s\n    -> %v\n  tidb: %s", j+1, pgSQL[j], pe, tiSQL[j]), nil
+		}
+		// Both reject the statement, for the first rule each finds broken
+		// (see RunHCL).
+		if !same && pe != nil && te != nil && pc != "assert" && tc != "assert" && !strings.HasPrefix(pc, "error") && !strings.HasPrefix(tc, "error") {
+			same = true
+		}
+		if !same {
+			var before string
+			if u, ok := s.(*expr.Update); ok && m != nil {
+				if t := m.Table(u.Table.Name); t != nil {
+					pr, _ := rows(ctx, ptx, postgres.Name, t)
+					tr, _ := rows(ctx, ttx, tidb.Name, t)
+					before = fmt.Sprintf("\n  rows of %s now: postgres %q, tidb %q", t.Name, pr, tr)
+				}
+			}
+			return disagree(before+"statement %d: postgres %s (%d rows), tidb %s (%d rows)\n  postgres: %s\n    -> %v\n  tidb: %s\n    -> %v",
+				j+1, pc, pn, tc, tn, pgSQL[j], pe, tiSQL[j], te), nil
+		}
+		if pe != nil {
+			st.Failed++
+			return nil, nil // both roll back
+		}
+	}
+	if err := ptx.Commit(); err != nil {
+		return nil, err
+	}
+	return nil, ttx.Commit()
+}
+
+// whereOf renders the WHERE of u for dialect d, as its UPDATE has it.
+func whereOf(d dialects.DataRenderer, u *expr.Update) string {
+	del := d.RenderData([]expr.Stmt{&expr.Delete{Table: u.Table, Where: u.Where}}, func(string) *expr.CatalogTable { return nil })[0]
+	_, where, _ := strings.Cut(del, tidb.Ident(u.Table.Name))
+	return where
+}
+
+// dataClass is classify, with a guard's failure named "assert".
+func dataClass(err error, s expr.Stmt) string {
+	if a, ok := s.(*expr.Assert); ok && err != nil && strings.Contains(err.Error(), a.Message) {
+		var pe *pgconn.PgError
+		var me *mysql.MySQLError
+		if errors.As(err, &pe) && pe.Code == "P0001" || errors.As(err, &me) && me.Number == 1231 {
+			return "assert"
+		}
+	}
+	return classify(err)
+}
+
+func sameRows(ctx context.Context, pg, ti *sql.Conn, m *Model, after string) (*Disagreement, error) {
+	for _, t := range m.Tables {
+		pr, err := rows(ctx, pg, postgres.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := rows(ctx, ti, tidb.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(pr, tr) {
+			return &Disagreement{Kind: "rows", What: fmt.Sprintf("after %s\ntable %s has different rows:\n  postgres: %q\n  tidb:     %q", after, t.Name, pr, tr)}, nil
+		}
+	}
+	return nil, nil
+}
+
+// Accepted reports whether the compiler accepts m.
+func Accepted(m *Model) bool { return !gen.CompileSource("schema.hcl", []byte(m.HCL())).Failed() }
