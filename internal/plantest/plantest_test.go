@@ -31,7 +31,7 @@ func envInt(t *testing.T, name string, def uint64) uint64 {
 // SCHEMAGEN_PLANTEST_MODELS, SCHEMAGEN_PLANTEST_STEPS and
 // SCHEMAGEN_PLANTEST_SEED run more, as the README says.
 func TestPlanOracle(t *testing.T) {
-	models := envInt(t, "SCHEMAGEN_PLANTEST_MODELS", 8)
+	models := envInt(t, "SCHEMAGEN_PLANTEST_MODELS", 4)
 	steps := int(envInt(t, "SCHEMAGEN_PLANTEST_STEPS", 4))
 	seed := envInt(t, "SCHEMAGEN_PLANTEST_SEED", 1)
 	r := plantest.NewRunner(t)
