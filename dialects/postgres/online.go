@@ -26,18 +26,8 @@ const LockTimeout = "5s"
 // NULL goes through a validated CHECK; the statements that need strong locks
 // wait at most LockTimeout for them.
 func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
-	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes)}
-	out, err := hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
-		var out []hazard.Stmt
-		for _, sc := range dropsFirst(m.Changes) {
-			ss, err := p.tableChange(m.T, sc)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ss...)
-		}
-		return out, nil
-	}, func(src schema.Change, s *hazard.Stmt) {
+	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
+	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
 		}
@@ -94,6 +84,34 @@ type planner struct {
 	opts       []migrate.PlanOption
 	online     bool
 	referenced map[string]bool // tables a foreign key added by the plan references
+	dropped    map[string]bool // table and column (joined by NUL) the plan drops
+}
+
+// droppedColumns are the columns the changes drop, as table NUL column.
+func droppedColumns(changes []schema.Change) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range m.Changes {
+				if d, ok := sc.(*schema.DropColumn); ok {
+					out[m.T.Name+"\x00"+d.C.Name] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// overDropped reports whether index i of table covers a column the plan
+// drops: PostgreSQL drops the index with the column, so it must be dropped
+// before, in the same transaction, not CONCURRENTLY in the file after.
+func (p *planner) overDropped(table string, i *schema.Index) bool {
+	for _, part := range i.Parts {
+		if part.C != nil && p.dropped[table+"\x00"+part.C.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // plan has Atlas plan one change.
@@ -139,7 +157,7 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		}
 		return ss, nil
 	case *schema.DropIndex:
-		if _, constraint := uniqueConstraint(c.I.Attrs); p.online && !constraint {
+		if _, constraint := uniqueConstraint(c.I.Attrs); p.online && !constraint && !p.overDropped(name, c.I) {
 			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})})
 			for i := range ss {
 				ss[i].NoTx = true
@@ -267,30 +285,6 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 		}
 	}
 	return false
-}
-
-// dropsFirst orders a table's changes as Atlas runs them: foreign keys are
-// dropped first (an index may be needed by one), then indexes and CHECKs,
-// before the columns they cover.
-func dropsFirst(changes []schema.Change) []schema.Change {
-	var fks, drops, columns, rest []schema.Change
-	for _, c := range changes {
-		switch c.(type) {
-		case *schema.DropForeignKey:
-			fks = append(fks, c)
-		case *schema.DropIndex, *schema.DropCheck, *schema.DropColumn:
-			// A column dropped before one of its name is added again (a
-			// plain column that becomes generated).
-			drops = append(drops, c)
-		case *schema.AddColumn, *schema.RenameColumn:
-			// One ALTER TABLE adds its columns before its constraints;
-			// statement by statement, the order must say so.
-			columns = append(columns, c)
-		default:
-			rest = append(rest, c)
-		}
-	}
-	return append(append(append(fks, drops...), columns...), rest...)
 }
 
 func referencedByNewFKs(changes []schema.Change) map[string]bool {

@@ -65,47 +65,25 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
-	return hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
-		var out []hazard.Stmt
-		for _, sc := range fkDropsFirst(m.Changes) {
-			ss, err := planOne(&schema.ModifyTable{T: m.T, Changes: []schema.Change{sc}})
-			if err != nil {
-				return nil, err
-			}
-			hs := changeHazards(m.T, sc)
-			pre := precheck(m.T, sc)
-			for i := range ss {
-				ss[i].Hazards = append(ss[i].Hazards, hs...)
-				if i == len(ss)-1 {
-					ss[i].Precheck = pre
-				}
-			}
-			out = append(out, ss...)
+	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
+		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		hs := changeHazards(t, sc)
+		pre := precheck(t, sc)
+		for i := range ss {
+			ss[i].Hazards = append(ss[i].Hazards, hs...)
+			if i == len(ss)-1 {
+				ss[i].Precheck = pre
+			}
+		}
+		return ss, nil
 	}, func(src schema.Change, s *hazard.Stmt) {
 		if dt, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
 		}
 	}, opts...)
-}
-
-// fkDropsFirst orders a table's changes so that a foreign key is dropped
-// before the index it needs, and indexes and CHECKs before the columns they
-// cover, as one ALTER TABLE would do them.
-func fkDropsFirst(changes []schema.Change) []schema.Change {
-	var fks, drops, rest []schema.Change
-	for _, c := range changes {
-		switch c.(type) {
-		case *schema.DropForeignKey:
-			fks = append(fks, c)
-		case *schema.DropIndex, *schema.DropCheck:
-			drops = append(drops, c)
-		default:
-			rest = append(rest, c)
-		}
-	}
-	return append(append(fks, drops...), rest...)
 }
 
 // StmtHazards implements dialects.Online: TiDB's hazards follow from the

@@ -1318,6 +1318,12 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			l.rec.Errorf(c.Range, "CHECK on an identity column", "TiDB refuses CHECK %q because it uses identity column %q (AUTO_INCREMENT, error 3818). Drop the CHECK, or leave it out of TiDB: tidb { skip = true }.", c.Name, col)
 		}
 	}
+	for _, c := range t.Columns {
+		if g := c.Generated; g != nil && g.Expr != nil && !c.Overrides.Skipped(Name) && slices.Contains(expr.Columns(g.Expr), col) {
+			l.rec.About(t.Name, "column", c.Name)
+			l.rec.Errorf(g.Range, "Generated column over an identity column", "Generated column %s.%s uses identity column %q; TiDB refuses a generated column over an AUTO_INCREMENT column (error 3109).", t.Name, c.Name, col)
+		}
+	}
 	for _, idx := range t.Indexes {
 		if o := idx.Overrides.For(Name); o != nil && (o.Skip || o.SQL != "") {
 			continue
@@ -1325,6 +1331,10 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 		var cols []string
 		for _, p := range idx.Parts {
 			cols = append(cols, expr.Columns(p.Expr)...)
+			if idx.Where != nil && idx.Unique {
+				// A unique partial index's parts become generated columns.
+				cols = append(cols, p.Column)
+			}
 		}
 		if idx.Where != nil {
 			cols = append(cols, expr.Columns(idx.Where)...)

@@ -88,6 +88,9 @@ type FK struct {
 	RefTable           string
 	RefCols            []string
 	OnDelete, OnUpdate string
+	// Deferrable (PostgreSQL only; TiDB leaves it out, acknowledged) and
+	// InitiallyDeferred; Random never draws them, the plan oracle does.
+	Deferrable, InitiallyDeferred bool
 }
 
 // Type is a neutral column type.
@@ -189,6 +192,13 @@ func (m *Model) HCL() string {
 			}
 			if fk.OnUpdate != "" {
 				fmt.Fprintf(&b, "    on_update   = %s\n", q(fk.OnUpdate))
+			}
+			if fk.Deferrable {
+				b.WriteString("    deferrable  = true\n")
+				if fk.InitiallyDeferred {
+					b.WriteString("    initially_deferred = true\n")
+				}
+				b.WriteString("    tidb {\n      accept = [\"deferrable\"]\n    }\n")
 			}
 			b.WriteString("  }\n")
 		}
