@@ -50,9 +50,12 @@ var limitTypes = []Type{
 var settings = []string{"", "true", "false"}
 
 // comments are column and table comments, some at and past TiDB's limits
-// (1024 and 2048 bytes; 'é' is two bytes).
+// (1024 and 2048 bytes; 'é' is two bytes), some quoting what SQL quotes.
 var comments = []string{"a note", "it's ü", strings.Repeat("é", 512), strings.Repeat("é", 513), strings.Repeat("x", 1024), strings.Repeat("x", 1025),
-	strings.Repeat("x", 2048), strings.Repeat("x", 2049)}
+	strings.Repeat("x", 2048), strings.Repeat("x", 2049),
+	// Texts that quote and escape differently in each dialect's SQL (TiDB's
+	// COMMENT "..." was read as an identifier by migrate lint).
+	`say "hi"`, `a \ b`, `-- not a comment`, `# nor this`, `/* x */`, "two\nlines", `"`}
 
 var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no_action"}
 
@@ -162,10 +165,40 @@ func (g *rnd) Model() *Model {
 		}
 		t.Uniques = slices.DeleteFunc(t.Uniques, func(u Unique) bool { return now(u.Cols) })
 		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
+		g.identity(t)
 		g.limits(t)
 		m.Tables = append(m.Tables, t)
 	}
 	return m
+}
+
+// identity now and then makes an integer column the database numbers: the
+// first key column, else another, perhaps from a start; rarely one the
+// compiler must refuse (a nullable or text column, a second identity).
+func (g *rnd) identity(t *Table) {
+	if !g.chance(0.2) {
+		return
+	}
+	c := t.Cols[0]
+	if g.chance(0.3) {
+		c = pick(g, t.Cols)
+	}
+	integer := slices.Contains([]string{"smallint", "int", "bigint"}, c.Type.Name)
+	if (!integer || c.Null || c.Default != "") && !g.chance(0.1) {
+		return
+	}
+	c.Identity = true
+	if g.chance(0.3) {
+		c.IdentityStart = pick(g, []int64{2, 100, 32767, 32768, 2147483647, 9223372036854775807})
+	}
+	if g.chance(0.03) {
+		for _, o := range t.Cols {
+			if o != c && slices.Contains([]string{"smallint", "int", "bigint"}, o.Type.Name) {
+				o.Identity = true
+				break
+			}
+		}
+	}
 }
 
 // limits now and then takes t to a database's limit or just past it: its

@@ -202,7 +202,11 @@ func shape(s *compiler.Schema) *Model {
 		mt := &Table{Name: t.Name}
 		for _, c := range t.Columns {
 			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
-			mt.Cols = append(mt.Cols, &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now})
+			mc := &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now}
+			if c.Identity != nil {
+				mc.Identity, mc.IdentityStart = true, c.Identity.Start
+			}
+			mt.Cols = append(mt.Cols, mc)
 		}
 		m.Tables = append(m.Tables, mt)
 	}
