@@ -193,7 +193,7 @@ func (l *loader) raw(b *hcl.Block) {
 }
 
 var tableSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "comment"}},
+	Attributes: []hcl.AttributeSchema{{Name: "comment"}, {Name: "renamed_from"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "column", LabelNames: []string{"name"}},
 		{Type: "primary_key"},
@@ -216,6 +216,9 @@ func (l *loader) table(b *hcl.Block) {
 	t := &Table{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
 	if a := content.Attributes["comment"]; a != nil {
 		t.Comment = l.str(a)
+	}
+	if a := content.Attributes["renamed_from"]; a != nil {
+		t.RenamedFrom = l.renamedFrom(a)
 	}
 	// Columns first: constraints may come before the columns they name.
 	var generated []*hcl.Attribute
@@ -276,9 +279,40 @@ func (l *loader) attrs(b *hcl.Block, s *hcl.BodySchema) hcl.Attributes {
 }
 
 var columnSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "type", Required: true}, {Name: "null"}, {Name: "default"}, {Name: "comment"},
+	{Name: "type", Required: true}, {Name: "null"}, {Name: "default"}, {Name: "comment"}, {Name: "renamed_from"},
 	{Name: "as"}, {Name: "stored"}, {Name: "on_update"},
-}}
+}, Blocks: []hcl.BlockHeaderSchema{{Type: "identity"}}}
+
+// renamedFrom reads a former name.
+func (l *loader) renamedFrom(a *hcl.Attribute) string {
+	v := l.str(a)
+	if v == "" && !l.diags.HasErrors() {
+		l.errorf(a.Expr.Range(), "Empty name", "renamed_from is the object's former name; it cannot be empty.")
+	}
+	return v
+}
+
+// identity reads an `identity { start = N }` block.
+func (l *loader) identity(c *Column, b *hcl.Block) {
+	if c.Identity != nil {
+		l.errorf(b.DefRange, "Duplicate identity", "Column %q already has an identity block at %s.", c.Name, c.Identity.Range)
+		return
+	}
+	id := &Identity{Start: 1, Range: b.DefRange}
+	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "start"}}})
+	if a := attrs["start"]; a != nil {
+		v, ok := l.value(a, cty.Number, "a whole number")
+		if ok {
+			n, acc := v.AsBigFloat().Int64()
+			if !v.AsBigFloat().IsInt() || acc != 0 || n < 1 {
+				l.errorf(a.Expr.Range(), "Invalid identity start", "start is the first number the identity gives, a whole number of at least 1.")
+			} else {
+				id.Start = n
+			}
+		}
+	}
+	c.Identity = id
+}
 
 // column loads a column block; it returns the `as` attribute of a generated
 // column, whose expression the table parses once all columns are known.
@@ -300,7 +334,14 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	if a := content.Attributes["default"]; a != nil {
 		c.Default = l.defaultValue(a)
 	}
+	if a := content.Attributes["renamed_from"]; a != nil {
+		c.RenamedFrom = l.renamedFrom(a)
+	}
 	for _, blk := range content.Blocks {
+		if blk.Type == "identity" {
+			l.identity(c, blk)
+			continue
+		}
 		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "accept"}})
 	}
 	as := content.Attributes["as"]

@@ -133,6 +133,9 @@ type Table struct {
 	Indexes     []*Index
 	Overrides   Overrides
 	Range       hcl.Range // the block's label, for messages
+	// RenamedFrom is the table's former name (`renamed_from`): a migration
+	// renames a table of that name, keeping its rows.
+	RenamedFrom string
 }
 
 // Column returns the column with the given name, or nil.
@@ -162,6 +165,20 @@ type Column struct {
 	Overrides     Overrides
 	Range         hcl.Range
 	TypeRange     hcl.Range
+	// Identity makes the database number the rows (`identity {}`), nil for
+	// a plain column.
+	Identity *Identity
+	// RenamedFrom is the column's former name (`renamed_from`): a migration
+	// renames a column of that name, keeping its values.
+	RenamedFrom string
+}
+
+// Identity numbers a table's rows: the database gives the column the next
+// number when an INSERT leaves it out.
+type Identity struct {
+	// Start is the first number, 1 unless given.
+	Start int64
+	Range hcl.Range
 }
 
 // DefaultKind tells which kind of default a column has.

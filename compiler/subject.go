@@ -8,7 +8,8 @@ import "github.com/hashicorp/hcl/v2"
 type Subject struct {
 	Table string
 	// Kind is "table", "column", "default" (a column's default; Name is the
-	// column's), "unique", "check", "foreign key" or "index".
+	// column's), "identity" (a column's identity, likewise), "unique",
+	// "check", "foreign key" or "index".
 	Kind string
 	// Name is the object's name in the model ("" for a table).
 	Name string
@@ -20,6 +21,8 @@ func (s Subject) String() string {
 		return "table " + s.Table
 	case "default":
 		return "the default of column " + s.Name + " of " + s.Table
+	case "identity":
+		return "the identity of column " + s.Name + " of " + s.Table
 	}
 	return s.Kind + " " + s.Name + " of " + s.Table
 }

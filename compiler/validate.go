@@ -121,6 +121,8 @@ func (v *validator) table(t *Table) {
 		cols[c.Name] = c.Range
 		v.about(t, "default", c.Name)
 		v.defaultValue(t, c)
+		v.about(t, "identity", c.Name)
+		v.identity(t, c)
 		v.about(t, "column", c.Name)
 		v.generated(t, c)
 		if c.OnUpdate && c.Type.Kind != TypeTimestamp && c.Type.Kind != TypeDatetime && c.Type.Kind != TypeInvalid {
@@ -395,6 +397,38 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 	}
 	if msg := c.Type.ValueProblem(d); msg != "" {
 		v.errorf(d.Range, "Invalid default", "The default of %s.%s does not fit %s: %s", t.Name, c.Name, c.Type, msg)
+	}
+}
+
+// identity checks an identity column: an integer, never NULL, numbered by
+// the database alone.
+func (v *validator) identity(t *Table, c *Column) {
+	id := c.Identity
+	if id == nil {
+		return
+	}
+	r, integer := intRanges[c.Type.Kind]
+	switch {
+	case !integer && c.Type.Kind != TypeInvalid:
+		v.errorf(id.Range, "Invalid identity", "Column %s.%s is %s; an identity column is smallint, int or bigint.", t.Name, c.Name, c.Type)
+	case integer && r[1].IsInt64() && id.Start > r[1].Int64():
+		v.errorf(id.Range, "Invalid identity", "The identity of %s.%s starts at %d, beyond %s's largest value, %s.", t.Name, c.Name, id.Start, c.Type, r[1])
+	}
+	if c.Null {
+		v.errorf(id.Range, "Invalid identity", "Column %s.%s has an identity, so it cannot be null = true.", t.Name, c.Name)
+	}
+	if c.Default != nil {
+		v.errorf(c.Default.Range, "Invalid identity", "Column %s.%s has an identity, which gives its values; remove the default.", t.Name, c.Name)
+	}
+	for _, o := range c.Overrides {
+		if o.Default != "" || o.Type != nil {
+			v.errorf(o.Range, "Invalid identity", "Column %s.%s has an identity; a type or default in an override would change what it means. Remove the override or the identity (a raw type, such as postgres { type = \"bigserial\" }, numbers rows itself).", t.Name, c.Name)
+		}
+	}
+	for _, other := range t.Columns {
+		if other != c && other.Identity != nil && other.Identity.Range.Start.Byte > id.Range.Start.Byte {
+			v.errorf(other.Identity.Range, "Second identity column", "Table %q already has identity column %q; a table has at most one (TiDB allows one AUTO_INCREMENT column).", t.Name, c.Name)
+		}
 	}
 }
 

@@ -110,9 +110,15 @@ func writeTable(body *hclwrite.Body, t *Table) {
 	if t.Comment != "" {
 		tb.SetAttributeValue("comment", cty.StringVal(t.Comment))
 	}
+	if t.RenamedFrom != "" {
+		tb.SetAttributeValue("renamed_from", cty.StringVal(t.RenamedFrom))
+	}
 	for _, c := range t.Columns {
 		cb := tb.AppendNewBlock("column", []string{c.Name}).Body()
 		cb.SetAttributeRaw("type", typeTokens(c.Type))
+		if c.RenamedFrom != "" {
+			cb.SetAttributeValue("renamed_from", cty.StringVal(c.RenamedFrom))
+		}
 		if c.Null {
 			cb.SetAttributeValue("null", cty.True)
 		}
@@ -148,6 +154,12 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		}
 		if c.Comment != "" {
 			cb.SetAttributeValue("comment", cty.StringVal(c.Comment))
+		}
+		if id := c.Identity; id != nil {
+			ib := cb.AppendNewBlock("identity", nil).Body()
+			if id.Start != 1 {
+				ib.SetAttributeValue("start", cty.NumberIntVal(id.Start))
+			}
 		}
 		writeOverrides(cb, c.Overrides)
 	}

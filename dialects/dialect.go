@@ -75,8 +75,11 @@ type Online interface {
 	// Resume prepares the session conn to run todo, the statements of a
 	// file that an earlier apply did not finish, after skipped, the ones it
 	// did: it removes what a statement killed mid-way left behind (an
-	// invalid index) and restores the session settings skipped made.
-	Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) error
+	// invalid index) and restores the session settings skipped made. It
+	// returns how many of todo's first statements the server finished after
+	// all (an index built CONCURRENTLY whose apply was interrupted), so that
+	// they are recorded as applied instead of run again.
+	Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) (int, error)
 	// Unfinished lists, one sentence each, what interrupted online
 	// statements left behind in the database (invalid indexes, constraints
 	// not validated).
@@ -87,6 +90,19 @@ type Online interface {
 	// ExplainError returns advice for a statement's error (a lock timeout),
 	// or "".
 	ExplainError(err error) string
+}
+
+// Sessions is implemented by dialects whose server stops, on request from
+// another session, the statement a session runs: an interrupted migrate
+// apply stops its statement on the server, not only in the client.
+type Sessions interface {
+	// SessionID is the server's id of the session conn.
+	SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, error)
+	// CancelStatement asks the server, through another session, to cancel
+	// the statement session id runs; the session stays open.
+	CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error
+	// EndSession ends session id, for a statement that outlives its cancel.
+	EndSession(ctx context.Context, other schema.ExecQuerier, id int64) error
 }
 
 // Output is one dialect's rendering of a schema.
@@ -113,6 +129,10 @@ type Exprs struct {
 	// RawIndexes are the statements, as the model gives them, of the
 	// indexes the model declares by raw SQL; by index name.
 	RawIndexes map[ObjectName]string
+	// Renames are the renames the model asks for (renamed_from), which a
+	// migration makes instead of a drop and an add: tables first, then
+	// columns (ToTable is the column's table, by its new name).
+	Renames []Rename
 	// Extensions are the extensions the DDL creates first, by name, in the
 	// model's order.
 	Extensions []string

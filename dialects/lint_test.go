@@ -31,7 +31,15 @@ func TestLexicalFindings(t *testing.T) {
 		{"postgres", "UPDATE \"t\" SET \"a\" = 'x\\' # `y`", []string{"SG103@28", "SG104@0"}},
 		{"tidb", "UPDATE `t` SET `a` = 'x\\' # `y`::int", []string{"SG104@0", "SG103@21"}},
 		{"tidb", "UPDATE `t` SET `a` = 'unclosed :: $$", []string{"SG104@0", "SG103@21"}},
-		{"tidb", "SELECT \"a\\\" `b`::int", []string{"SG103@15", "SG104@0"}},
+		// TiDB's "..." is a string with backslash escapes: this one is
+		// unclosed (TiDB's parser refuses it), `b`::int is inside it.
+		{"tidb", "SELECT \"a\\\" `b`::int", []string{"SG104@0", "SG103@7"}},
+		{"tidb", "SELECT \"a\\\\\" `b`::int", []string{"SG103@16", "SG104@0"}},
+		// Strings where TiDB's grammar wants one are never identifiers
+		// (Atlas writes comments as COMMENT "...").
+		{"tidb", "CREATE TABLE `t` (`a` int COMMENT \"say \\\"hi\\\" -- # it's\", `b` varchar(5) DEFAULT \"x\") COMMENT = \"t \\\"q\\\"\"", nil},
+		{"tidb", "ALTER TABLE `t` MODIFY COLUMN `a` int COMMENT \"\\\"\"", nil},
+		{"tidb", "CREATE TABLE \"t\" (`a` int COMMENT \"x\")", []string{"SG103@13"}},
 		{"postgres", "SELECT $x$ `a` $x$, `b`, .5e`c`", []string{"SG103@20", "SG104@0"}},
 	}
 	for _, c := range cases {

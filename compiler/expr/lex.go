@@ -61,8 +61,9 @@ type Grammar struct {
 	// Settings for statement text that Tokens reads (migration files):
 	// OtherQuote is a second quote character, read as a quoted token of its
 	// own (another family's identifier quote, or MySQL's "string");
-	// HashComments: `#` starts a comment; BackslashStrings: '...' reads
-	// backslash escapes; DollarStrings: $tag$...$tag$ is a string.
+	// HashComments: `#` starts a comment; BackslashStrings: '...' and
+	// OtherQuote's text read backslash escapes (MySQL's two strings);
+	// DollarStrings: $tag$...$tag$ is a string.
 	OtherQuote                                    byte
 	HashComments, BackslashStrings, DollarStrings bool
 }
@@ -251,7 +252,9 @@ func (l *lexer) span(i int) int {
 	case c != '\'':
 		kind = tQuotedIdent
 	}
-	j, _ = closing(src, j, src[j] == '\'' && (g.BackslashStrings || j > i))
+	// MySQL reads backslash escapes in both of its strings, '...' and "...".
+	backslash := src[j] == '\'' && (g.BackslashStrings || j > i) || src[j] == g.OtherQuote && g.BackslashStrings
+	j, _ = closing(src, j, backslash)
 	l.add(kind, src[i:j], i, j)
 	return j
 }

@@ -16,14 +16,19 @@ import (
 )
 
 // OpenAtlas implements dialects.Dialect: Atlas's PostgreSQL driver sees
-// every object the generated DDL declares, CHECKs included. A server of a
-// version schemagen is not tested on is refused here, on every connection
+// every object the generated DDL declares, CHECKs included, and with
+// atlasDriver foreign keys' deferrability too. A server of a version
+// schemagen is not tested on is refused here, on every connection
 // schemagen works through.
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	if err := checkVersion(conn); err != nil {
 		return nil, err
 	}
-	return postgres.Open(conn)
+	drv, err := postgres.Open(conn)
+	if err != nil {
+		return nil, err
+	}
+	return &atlasDriver{Driver: drv.(*postgres.Driver), conn: conn}, nil
 }
 
 // The PostgreSQL major versions schemagen supports: the ones CI tests

@@ -83,8 +83,9 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		}
 	}
 	if t, ok := ct.Type.(*postgres.SerialType); ok {
-		// No neutral type counts: the other dialects get the integer, without
-		// PostgreSQL's sequence.
+		// The integer, which Identity makes an identity; the serial type
+		// stays PostgreSQL's override, so that the database keeps its
+		// sequence default.
 		switch t.T {
 		case "smallserial", "serial2":
 			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
@@ -149,13 +150,45 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	return nil, raw, false
 }
 
+// Identity implements the importer's identity reading: serial columns and
+// identities that count up by one are identities. An identity GENERATED
+// ALWAYS, or with another step, is kept by ColumnClause.
+func (Dialect) Identity(_ *schema.Table, c *schema.Column) *compiler.Identity {
+	if _, ok := c.Type.Type.(*postgres.SerialType); ok {
+		return &compiler.Identity{Start: 1}
+	}
+	if a := plainIdentity(c); a != nil {
+		id := &compiler.Identity{Start: 1}
+		if q := a.Sequence; q != nil && q.Start > 1 {
+			id.Start = q.Start
+		}
+		return id
+	}
+	return nil
+}
+
+// plainIdentity returns c's identity when it is one the model's identity
+// means: BY DEFAULT, counting up by one.
+func plainIdentity(c *schema.Column) *postgres.Identity {
+	for _, a := range c.Attrs {
+		if a, ok := a.(*postgres.Identity); ok && strings.EqualFold(a.Generation, "BY DEFAULT") && (a.Sequence == nil || a.Sequence.Increment <= 1) {
+			return a
+		}
+	}
+	return nil
+}
+
 // ColumnClause returns what follows a column's type in its definition that
-// the model has no attribute for: an identity, a generated expression.
+// the model has no attribute for: an identity the model's does not mean, a
+// generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
 	for _, a := range c.Attrs {
 		switch a := a.(type) {
 		case *postgres.Identity:
+			if plainIdentity(c) != nil {
+				continue
+			}
 			s := "GENERATED " + strings.ToUpper(a.Generation) + " AS IDENTITY"
 			if q := a.Sequence; q != nil && (q.Start != 1 && q.Start != 0 || q.Increment != 1 && q.Increment != 0) {
 				s += fmt.Sprintf(" (START WITH %d INCREMENT BY %d)", max(q.Start, 1), max(q.Increment, 1))

@@ -26,18 +26,8 @@ const LockTimeout = "5s"
 // NULL goes through a validated CHECK; the statements that need strong locks
 // wait at most LockTimeout for them.
 func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
-	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes)}
-	out, err := hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
-		var out []hazard.Stmt
-		for _, sc := range dropsFirst(m.Changes) {
-			ss, err := p.tableChange(m.T, sc)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ss...)
-		}
-		return out, nil
-	}, func(src schema.Change, s *hazard.Stmt) {
+	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
+	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
 		}
@@ -94,6 +84,34 @@ type planner struct {
 	opts       []migrate.PlanOption
 	online     bool
 	referenced map[string]bool // tables a foreign key added by the plan references
+	dropped    map[string]bool // table and column (joined by NUL) the plan drops
+}
+
+// droppedColumns are the columns the changes drop, as table NUL column.
+func droppedColumns(changes []schema.Change) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range m.Changes {
+				if d, ok := sc.(*schema.DropColumn); ok {
+					out[m.T.Name+"\x00"+d.C.Name] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// overDropped reports whether index i of table covers a column the plan
+// drops: PostgreSQL drops the index with the column, so it must be dropped
+// before, in the same transaction, not CONCURRENTLY in the file after.
+func (p *planner) overDropped(table string, i *schema.Index) bool {
+	for _, part := range i.Parts {
+		if part.C != nil && p.dropped[table+"\x00"+part.C.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // plan has Atlas plan one change.
@@ -139,7 +157,7 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		}
 		return ss, nil
 	case *schema.DropIndex:
-		if _, constraint := uniqueConstraint(c.I.Attrs); p.online && !constraint {
+		if _, constraint := uniqueConstraint(c.I.Attrs); p.online && !constraint && !p.overDropped(name, c.I) {
 			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})})
 			for i := range ss {
 				ss[i].NoTx = true
@@ -269,30 +287,6 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 	return false
 }
 
-// dropsFirst orders a table's changes as Atlas runs them: foreign keys are
-// dropped first (an index may be needed by one), then indexes and CHECKs,
-// before the columns they cover.
-func dropsFirst(changes []schema.Change) []schema.Change {
-	var fks, drops, columns, rest []schema.Change
-	for _, c := range changes {
-		switch c.(type) {
-		case *schema.DropForeignKey:
-			fks = append(fks, c)
-		case *schema.DropIndex, *schema.DropCheck, *schema.DropColumn:
-			// A column dropped before one of its name is added again (a
-			// plain column that becomes generated).
-			drops = append(drops, c)
-		case *schema.AddColumn, *schema.RenameColumn:
-			// One ALTER TABLE adds its columns before its constraints;
-			// statement by statement, the order must say so.
-			columns = append(columns, c)
-		default:
-			rest = append(rest, c)
-		}
-	}
-	return append(append(append(fks, drops...), columns...), rest...)
-}
-
 func referencedByNewFKs(changes []schema.Change) map[string]bool {
 	refs := map[string]bool{}
 	for _, c := range changes {
@@ -336,44 +330,87 @@ func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 
 // Resume implements dialects.Online: a CREATE INDEX CONCURRENTLY killed
 // mid-way leaves an invalid index of its name, which makes the statement
-// fail when run again: it is dropped. The SET statements skipped (the
+// fail when run again: it is dropped. One that the server finished although
+// its apply was interrupted left a valid index: when it is the first
+// statement to run, it counts as finished. The SET statements skipped (the
 // file's lock_timeout) are run again on the new session.
-func (Dialect) Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) error {
+func (Dialect) Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) (int, error) {
 	for _, s := range skipped {
 		if w := words(s); len(w) > 0 && (w[0].Text == "SET" || w[0].Text == "RESET") {
 			if _, err := conn.ExecContext(ctx, s); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	for _, s := range todo {
+	finished := 0
+	for i, s := range todo {
 		name, ok := concurrentIndexName(s)
 		if !ok {
 			continue
 		}
-		var invalid bool
-		rows, err := conn.QueryContext(ctx, `SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
+		valid, found, err := indexValid(ctx, conn, name)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		for rows.Next() {
-			if err := rows.Scan(&invalid); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if invalid {
+		switch {
+		case found && valid && i == 0:
+			finished = 1
+		case found && !valid:
 			if _, err := conn.ExecContext(ctx, "DROP INDEX CONCURRENTLY IF EXISTS "+ident(name)); err != nil {
-				return fmt.Errorf("dropping the invalid index %s an interrupted CREATE INDEX CONCURRENTLY left: %w", name, err)
+				return 0, fmt.Errorf("dropping the invalid index %s an interrupted CREATE INDEX CONCURRENTLY left: %w", name, err)
 			}
 		}
 	}
-	return nil
+	return finished, nil
+}
+
+// indexValid reads whether the index of the current schema named name
+// exists, and whether it is valid.
+func indexValid(ctx context.Context, conn schema.ExecQuerier, name string) (valid, found bool, err error) {
+	rows, err := conn.QueryContext(ctx, `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
+	if err != nil {
+		return false, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(&valid); err != nil {
+			return false, false, err
+		}
+		found = true
+	}
+	return valid, found, rows.Err()
+}
+
+// SessionID implements dialects.Sessions.
+func (Dialect) SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT pg_backend_pid()")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var id int64
+	if !rows.Next() {
+		return 0, errors.New("pg_backend_pid(): no row")
+	}
+	if err := rows.Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, rows.Err()
+}
+
+// CancelStatement implements dialects.Sessions: pg_cancel_backend. A
+// transaction the statement ran in is aborted, and rolled back by its
+// session.
+func (Dialect) CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, "SELECT pg_cancel_backend($1)", id)
+	return err
+}
+
+// EndSession implements dialects.Sessions: pg_terminate_backend.
+func (Dialect) EndSession(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, "SELECT pg_terminate_backend($1)", id)
+	return err
 }
 
 // concurrentIndexName is the name of the index a CREATE INDEX CONCURRENTLY

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -129,12 +131,47 @@ func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
 }
 
 // UnmarshalState implements dialects.Dialect.
+//
+// Atlas's HCL leaves out a table's charset and collation where they are the
+// schema's: they are set again, since a statement planned from the table
+// writes a column's collation only where it differs from its table's (a
+// fix would otherwise reset exact_strings' collation to the default).
 func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 	s, err := sqltext.UnmarshalState(b, mysql.EvalHCLBytes)
-	if err == nil {
-		vectorTypes(s)
+	if err != nil {
+		return nil, err
 	}
-	return s, err
+	vectorTypes(s)
+	var (
+		charset schema.Charset
+		coll    schema.Collation
+	)
+	for _, a := range s.Attrs {
+		switch a := a.(type) {
+		case *schema.Charset:
+			charset = *a
+		case *schema.Collation:
+			coll = *a
+		}
+	}
+	for _, t := range s.Tables {
+		hasCharset, hasColl := false, false
+		for _, a := range t.Attrs {
+			switch a.(type) {
+			case *schema.Charset:
+				hasCharset = true
+			case *schema.Collation:
+				hasColl = true
+			}
+		}
+		if !hasCharset && charset.V != "" {
+			t.Attrs = append(t.Attrs, &schema.Charset{V: charset.V})
+		}
+		if !hasColl && coll.V != "" {
+			t.Attrs = append(t.Attrs, &schema.Collation{V: coll.V})
+		}
+	}
+	return s, nil
 }
 
 // Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
@@ -192,6 +229,9 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 		return nil, err
 	}
 	implicitActions(s)
+	if err := d.inspectAutoIDCache(ctx, s); err != nil {
+		return nil, err
+	}
 	vectorTypes(s)
 	return s, d.inspectChecks(ctx, s)
 }
@@ -203,12 +243,60 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 	}
 	for _, s := range r.Schemas {
 		implicitActions(s)
+		if err := d.inspectAutoIDCache(ctx, s); err != nil {
+			return nil, err
+		}
 		vectorTypes(s)
 		if err := d.inspectChecks(ctx, s); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
+}
+
+// autoIDCache is AUTO_ID_CACHE = 1 as SHOW CREATE TABLE prints it.
+var autoIDCache = regexp.MustCompile(`AUTO_ID_CACHE\s*=\s*1\b`)
+
+// AutoIDCache is the table option that keeps AUTO_INCREMENT ids in INSERT
+// order, as Atlas's CreateOptions, which Atlas writes into the CREATE TABLE
+// it plans.
+const AutoIDCache = "AUTO_ID_CACHE = 1"
+
+// inspectAutoIDCache reads AUTO_ID_CACHE = 1 of the tables with an
+// AUTO_INCREMENT column, which Atlas does not inspect: without it a table
+// created by a migration would number its rows otherwise than the generated
+// DDL's.
+func (d *atlasDriver) inspectAutoIDCache(ctx context.Context, s *schema.Schema) error {
+	for _, t := range s.Tables {
+		if !slices.ContainsFunc(t.Columns, autoIncrement) {
+			continue
+		}
+		var name, create string
+		q := "SHOW CREATE TABLE " + Ident(t.Name)
+		if s.Name != "" {
+			q = "SHOW CREATE TABLE " + Ident(s.Name) + "." + Ident(t.Name)
+		}
+		rows, err := d.conn.QueryContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("reading AUTO_ID_CACHE of %s: %w", t.Name, err)
+		}
+		for rows.Next() {
+			err = rows.Scan(&name, &create)
+		}
+		if err = errors.Join(err, rows.Close(), rows.Err()); err != nil {
+			return fmt.Errorf("reading AUTO_ID_CACHE of %s: %w", t.Name, err)
+		}
+		if autoIDCache.MatchString(create) {
+			t.Attrs = append(t.Attrs, &mysql.CreateOptions{V: AutoIDCache})
+		}
+	}
+	return nil
+}
+
+// autoIncrement reports whether c is an AUTO_INCREMENT column.
+func autoIncrement(c *schema.Column) bool {
+	return slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.AutoIncrement); return ok })
+
 }
 
 // vectorTypes gives TiDB's VECTOR and VECTOR(n) columns a type that Atlas's

@@ -192,15 +192,47 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	return nil, "", false
 }
 
+// Identity implements the importer's identity reading: an AUTO_INCREMENT
+// integer column is an identity, starting at the table's AUTO_INCREMENT (the
+// next id TiDB gives, which is the start on a table without rows).
+func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
+	if !autoIncrement(c) {
+		return nil
+	}
+	if it, ok := c.Type.Type.(*schema.IntegerType); !ok || it.Unsigned {
+		return nil
+	}
+	id := &compiler.Identity{Start: 1}
+	for _, a := range t.Attrs {
+		if ai, ok := a.(*mysql.AutoIncrement); ok && ai.V > 1 {
+			id.Start = ai.V
+		}
+	}
+	return id
+}
+
+// IdentityNote implements the importer's identity notes: an AUTO_INCREMENT
+// table without AUTO_ID_CACHE = 1, which TiDB cannot add to it.
+func (Dialect) IdentityNote(t *schema.Table) string {
+	for _, a := range t.Attrs {
+		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, AutoIDCache) {
+			return ""
+		}
+	}
+	return "AUTO_INCREMENT without AUTO_ID_CACHE = 1 is imported as an identity; this table keeps TiDB's ids in batches per server (TiDB cannot change AUTO_ID_CACHE of a table), tables schemagen creates get AUTO_ID_CACHE = 1"
+}
+
 // ColumnClause returns what follows a column's type in its definition that
-// the model has no attribute for: AUTO_INCREMENT, a generated expression.
+// the model has no attribute for: AUTO_INCREMENT (of a column that is no
+// identity), a generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
+	if it, ok := c.Type.Type.(*schema.IntegerType); autoIncrement(c) && (!ok || it.Unsigned) {
+		clauses = append(clauses, "AUTO_INCREMENT")
+		why = append(why, "an AUTO_INCREMENT column")
+	}
 	for _, a := range c.Attrs {
 		switch a := a.(type) {
-		case *mysql.AutoIncrement:
-			clauses = append(clauses, "AUTO_INCREMENT")
-			why = append(why, "an AUTO_INCREMENT column")
 		case *schema.GeneratedExpr:
 			s := "GENERATED ALWAYS AS (" + a.Expr + ")"
 			if a.Type != "" {

@@ -38,7 +38,7 @@ func (d Dialect) LintStmt(text string) dialects.StmtLint {
 
 // stmtGrammar is the lexical grammar of a TiDB migration's statements, with
 // PostgreSQL's "identifiers", $$ strings and :: casts read as tokens, to be
-// reported ("x" stays one token, without MySQL's backslash escapes).
+// reported ("x" reads backslash escapes, as TiDB reads it).
 var stmtGrammar = &expr.Grammar{IdentQuote: '`', OtherQuote: '"', HashComments: true, BackslashStrings: true, DollarStrings: true, Operators: []string{"::"}}
 
 // foreignSyntax finds PostgreSQL syntax in a TiDB migration.
@@ -51,8 +51,13 @@ func foreignSyntax(kind string, toks []stmtlex.Token, add func(string, int, stri
 		case t.Kind == stmtlex.DQuote:
 			// "x" is a string in TiDB: PostgreSQL's quoting where an
 			// identifier is expected.
-			identPos := ddl || prev(i).Text == "." || next(i).Text == "." ||
-				slices.Contains([]string{"INTO", "UPDATE", "FROM", "JOIN", "TABLE"}, prev(i).Upper())
+			// A string where TiDB's grammar wants one (Atlas writes
+			// comments as COMMENT "...") is not an identifier.
+			p := prev(i)
+			stringPos := p.Upper() == "COMMENT" || p.Upper() == "DEFAULT" ||
+				p.Text == "=" && prev(i-1).Upper() == "COMMENT"
+			identPos := !stringPos && (ddl || p.Text == "." || next(i).Text == "." ||
+				slices.Contains([]string{"INTO", "UPDATE", "FROM", "JOIN", "TABLE"}, p.Upper()))
 			if identPos {
 				add("dquote", t.Off, "double-quoted identifier %s is PostgreSQL syntax; TiDB reads it as a string (quote identifiers with backquotes)", t.Text)
 			}

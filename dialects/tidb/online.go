@@ -65,47 +65,25 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
-	return hazard.PlanInOrder(ctx, drv, changes, func(m *schema.ModifyTable) ([]hazard.Stmt, error) {
-		var out []hazard.Stmt
-		for _, sc := range fkDropsFirst(m.Changes) {
-			ss, err := planOne(&schema.ModifyTable{T: m.T, Changes: []schema.Change{sc}})
-			if err != nil {
-				return nil, err
-			}
-			hs := changeHazards(m.T, sc)
-			pre := precheck(m.T, sc)
-			for i := range ss {
-				ss[i].Hazards = append(ss[i].Hazards, hs...)
-				if i == len(ss)-1 {
-					ss[i].Precheck = pre
-				}
-			}
-			out = append(out, ss...)
+	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
+		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		hs := changeHazards(t, sc)
+		pre := precheck(t, sc)
+		for i := range ss {
+			ss[i].Hazards = append(ss[i].Hazards, hs...)
+			if i == len(ss)-1 {
+				ss[i].Precheck = pre
+			}
+		}
+		return ss, nil
 	}, func(src schema.Change, s *hazard.Stmt) {
 		if dt, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
 		}
 	}, opts...)
-}
-
-// fkDropsFirst orders a table's changes so that a foreign key is dropped
-// before the index it needs, and indexes and CHECKs before the columns they
-// cover, as one ALTER TABLE would do them.
-func fkDropsFirst(changes []schema.Change) []schema.Change {
-	var fks, drops, rest []schema.Change
-	for _, c := range changes {
-		switch c.(type) {
-		case *schema.DropForeignKey:
-			fks = append(fks, c)
-		case *schema.DropIndex, *schema.DropCheck:
-			drops = append(drops, c)
-		default:
-			rest = append(rest, c)
-		}
-	}
-	return append(append(fks, drops...), rest...)
 }
 
 // StmtHazards implements dialects.Online: TiDB's hazards follow from the
@@ -289,8 +267,45 @@ func (Dialect) Prechecks(ctx context.Context, conn schema.ExecQuerier, queries [
 
 // Resume implements dialects.Online. A TiDB DDL statement that fails
 // leaves nothing behind; one whose session is killed goes on as a DDL job
-// on the server, which this does not wait for (not handled yet).
-func (Dialect) Resume(context.Context, schema.ExecQuerier, []string, []string) error { return nil }
+// on the server, which this does not wait for (Unfinished lists it).
+func (Dialect) Resume(context.Context, schema.ExecQuerier, []string, []string) (int, error) {
+	return 0, nil
+}
+
+// SessionID implements dialects.Sessions.
+func (Dialect) SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, error) {
+	return sessionID(ctx, conn, "SELECT CONNECTION_ID()")
+}
+
+// CancelStatement implements dialects.Sessions: KILL QUERY stops the
+// statement. A DDL job that goes on without its session is listed by
+// Unfinished (migrate status).
+func (Dialect) CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id))
+	return err
+}
+
+// EndSession implements dialects.Sessions.
+func (Dialect) EndSession(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, fmt.Sprintf("KILL %d", id))
+	return err
+}
+
+func sessionID(ctx context.Context, conn schema.ExecQuerier, query string) (int64, error) {
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var id int64
+	if !rows.Next() {
+		return 0, fmt.Errorf("%s: no row", query)
+	}
+	if err := rows.Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, rows.Err()
+}
 
 // Unfinished implements dialects.Online: the DDL jobs of the database that
 // have not finished (a statement whose session was killed goes on as one).

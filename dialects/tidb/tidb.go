@@ -1187,6 +1187,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	}
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
+	l.identity(t, lt)
 	l.timeRange(t, lt)
 	if !l.set.UUIDCheck {
 		return
@@ -1277,4 +1278,70 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 		l.rec.Errorf(c.Range, "Name clash", "TiDB's lowering adds a CHECK named %q to %s.%s (uuid_check, or the range of a time column), but the model already uses that name; rename the model's object.", name, t.Name, c.Name)
 	}
 	return name
+}
+
+// identity lowers an identity column to AUTO_INCREMENT, with AUTO_ID_CACHE
+// 1: TiDB otherwise hands each server a batch of ids, so that ids are not
+// given in the order of the INSERTs, nor one after another.
+func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
+	for _, c := range t.Columns {
+		id := c.Identity
+		if id == nil || c.Overrides.Skipped(Name) {
+			continue
+		}
+		l.identityUses(t, c.Name)
+		l.rec.About(t.Name, "table", "")
+		for _, lc := range lt.Columns {
+			if lc.Name == c.Name {
+				lc.Clause = "AUTO_INCREMENT"
+			}
+		}
+		if id.Start != 1 {
+			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
+		}
+		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it")
+	}
+}
+
+// identityUses refuses CHECKs and index expressions or predicates over
+// identity column col: TiDB refuses a CHECK (error 3818) or a generated
+// column (3109), through which it indexes expressions and predicates, that
+// refers to an AUTO_INCREMENT column.
+func (l *lowerer) identityUses(t *compiler.Table, col string) {
+	for _, c := range t.Checks {
+		if o := c.Overrides.For(Name); o != nil && (o.Skip || o.Expr != "") {
+			continue
+		}
+		if slices.Contains(expr.Columns(c.Expr), col) {
+			l.rec.About(t.Name, "check", c.Name)
+			l.rec.Errorf(c.Range, "CHECK on an identity column", "TiDB refuses CHECK %q because it uses identity column %q (AUTO_INCREMENT, error 3818). Drop the CHECK, or leave it out of TiDB: tidb { skip = true }.", c.Name, col)
+		}
+	}
+	for _, c := range t.Columns {
+		if g := c.Generated; g != nil && g.Expr != nil && !c.Overrides.Skipped(Name) && slices.Contains(expr.Columns(g.Expr), col) {
+			l.rec.About(t.Name, "column", c.Name)
+			l.rec.Errorf(g.Range, "Generated column over an identity column", "Generated column %s.%s uses identity column %q; TiDB refuses a generated column over an AUTO_INCREMENT column (error 3109).", t.Name, c.Name, col)
+		}
+	}
+	for _, idx := range t.Indexes {
+		if o := idx.Overrides.For(Name); o != nil && (o.Skip || o.SQL != "") {
+			continue
+		}
+		var cols []string
+		for _, p := range idx.Parts {
+			cols = append(cols, expr.Columns(p.Expr)...)
+			if idx.Where != nil && idx.Unique {
+				// A unique partial index's parts become generated columns.
+				cols = append(cols, p.Column)
+			}
+		}
+		if idx.Where != nil {
+			cols = append(cols, expr.Columns(idx.Where)...)
+		}
+		if slices.Contains(cols, col) {
+			l.rec.About(t.Name, "index", idx.Name)
+			l.rec.Errorf(idx.Range, "Index expression over an identity column", "Index %q uses identity column %q in an expression or its where, which TiDB builds from generated columns; TiDB refuses those over an AUTO_INCREMENT column (error 3109). Index the column itself.", idx.Name, col)
+		}
+	}
 }

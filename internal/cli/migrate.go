@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,9 +69,11 @@ func envFlag(cmd *cobra.Command, a *App, many bool) {
 	cmd.MarkFlagRequired("env")
 }
 
-// interruptible returns a context cancelled by Ctrl-C.
+// interruptible returns a context cancelled by Ctrl-C (SIGINT) or SIGTERM.
+// Until stop is called, further signals are caught too: an apply that
+// cancels its statement on the server waits for it to stop.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func init() {
@@ -207,6 +210,10 @@ func (a *App) migrationError(err error) error {
 	if errors.As(err, &raw) {
 		// A raw block a migration cannot carry, in one env or several.
 		return findings{"Error: " + err.Error()}
+	}
+	var replay *migration.ReplayError
+	if errors.As(err, &replay) {
+		return findings{"Error: " + replay.Error()}
 	}
 	return err
 }

@@ -63,12 +63,13 @@ func (a *App) databaseError(err error, rawURL string) error {
 		sum       *migration.SumError
 		precheck  *migration.PrecheckError
 		dry       *migration.DryRunRefusedError
+		intr      *migration.InterruptedError
 	)
 	msg := redact.Secrets(err.Error(), redact.Password(rawURL))
 	switch {
 	case errors.As(err, &sum):
 		return a.migrationError(err)
-	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history), errors.As(err, &edited),
+	case errors.As(err, &apply), errors.As(err, &notClean), errors.As(err, &history), errors.As(err, &edited), errors.As(err, &intr),
 		errors.As(err, &nonLinear), errors.As(err, &missing), errors.As(err, &precheck), errors.As(err, &dry):
 		return findings{"Error: " + msg}
 	}
@@ -119,6 +120,13 @@ the failed statement; before a file runs, its pre-checks must find no rows
 that would make it fail half-way. Either way the file, line, statement and
 error are printed; fix the cause (data, or a statement not yet applied, then
 ` + "`schemagen migrate hash`" + `) and apply again.
+
+Ctrl-C (SIGINT) or SIGTERM cancels the running statement on the server (it
+does not go on running there after schemagen exits), waits for the server to
+stop it and records exactly what ran; the next apply resumes there. An index
+that PostgreSQL built CONCURRENTLY to the end although its apply stopped is
+recorded as applied; an invalid one that a cancelled build left is dropped
+and built again.
 
 On a database that has tables but no revisions, the first apply needs
 --baseline VERSION (the files up to VERSION are recorded as applied without

@@ -35,7 +35,8 @@ that TiDB would ignore, NOT NULL columns added to tables with rows, another
 dialect's syntax, data statements to review, nolint comments). Every code is
 described in docs/lint.md.
 
-The files linted are the latest one (--latest N for more), or those added or
+The files linted are those of the latest migration (--latest N for more; a
+migration's NAME_online file counts with it), or those added or
 changed in the env's migration directory since a git ref (--git-base
 origin/main), untracked files included.
 
@@ -87,7 +88,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 	}
 	envFlag(cmd, a, true)
 	cmd.Flags().StringVar(&gitBase, "git-base", "", "lint the files added or changed since this git ref")
-	cmd.Flags().IntVar(&latest, "latest", 1, "lint the latest N files")
+	cmd.Flags().IntVar(&latest, "latest", 1, "lint the latest N migrations (each with its _online file)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats, ", "))
 	return cmd
 }

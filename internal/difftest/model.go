@@ -59,6 +59,10 @@ type Col struct {
 	// Now is set on compiled columns whose default is now(): the databases
 	// take the time at different instants.
 	Now bool
+	// Identity numbers the rows from IdentityStart (an identity block);
+	// statements leave the column out (see docs/semantics.md).
+	Identity      bool
+	IdentityStart int64
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -94,6 +98,9 @@ type FK struct {
 	RefTable           string
 	RefCols            []string
 	OnDelete, OnUpdate string
+	// Deferrable (PostgreSQL only; TiDB leaves it out, acknowledged) and
+	// InitiallyDeferred; Random never draws them, the plan oracle does.
+	Deferrable, InitiallyDeferred bool
 }
 
 // Type is a neutral column type.
@@ -170,6 +177,12 @@ func (m *Model) HCL() string {
 			if c.Default != "" {
 				fmt.Fprintf(&b, "    default = %s\n", c.Default)
 			}
+			switch {
+			case c.Identity && c.IdentityStart > 1:
+				fmt.Fprintf(&b, "    identity {\n      start = %d\n    }\n", c.IdentityStart)
+			case c.Identity:
+				b.WriteString("    identity {}\n")
+			}
 			if c.Comment != "" {
 				fmt.Fprintf(&b, "    comment = %s\n", q(c.Comment))
 			}
@@ -192,6 +205,13 @@ func (m *Model) HCL() string {
 			}
 			if fk.OnUpdate != "" {
 				fmt.Fprintf(&b, "    on_update   = %s\n", q(fk.OnUpdate))
+			}
+			if fk.Deferrable {
+				b.WriteString("    deferrable  = true\n")
+				if fk.InitiallyDeferred {
+					b.WriteString("    initially_deferred = true\n")
+				}
+				b.WriteString("    tidb {\n      accept = [\"deferrable\"]\n    }\n")
 			}
 			b.WriteString("  }\n")
 		}

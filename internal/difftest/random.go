@@ -28,6 +28,7 @@ var columnTypes = []Type{
 	{"decimal", []int{1, 0}}, {"decimal", []int{5, 2}}, {"decimal", []int{65, 30}}, {"decimal", []int{3, 3}},
 	{"timestamp", nil}, {"timestamp", []int{0}}, {"timestamp", []int{6}}, {"date", nil},
 	{"json", nil}, {"bytes", nil},
+	{"float", nil}, {"time", nil}, {"time", []int{0}}, {"datetime", nil}, {"datetime", []int{3}},
 }
 
 // keyTypes may be in a primary key or a foreign key.
@@ -49,9 +50,12 @@ var limitTypes = []Type{
 var settings = []string{"", "true", "false"}
 
 // comments are column and table comments, some at and past TiDB's limits
-// (1024 and 2048 bytes; 'é' is two bytes).
+// (1024 and 2048 bytes; 'é' is two bytes), some quoting what SQL quotes.
 var comments = []string{"a note", "it's ü", strings.Repeat("é", 512), strings.Repeat("é", 513), strings.Repeat("x", 1024), strings.Repeat("x", 1025),
-	strings.Repeat("x", 2048), strings.Repeat("x", 2049)}
+	strings.Repeat("x", 2048), strings.Repeat("x", 2049),
+	// Texts that quote and escape differently in each dialect's SQL (TiDB's
+	// COMMENT "..." was read as an identifier by migrate lint).
+	`say "hi"`, `a \ b`, `-- not a comment`, `# nor this`, `/* x */`, "two\nlines", `"`}
 
 var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no_action"}
 
@@ -161,10 +165,40 @@ func (g *rnd) Model() *Model {
 		}
 		t.Uniques = slices.DeleteFunc(t.Uniques, func(u Unique) bool { return now(u.Cols) })
 		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
+		g.identity(t)
 		g.limits(t)
 		m.Tables = append(m.Tables, t)
 	}
 	return m
+}
+
+// identity now and then makes an integer column the database numbers: the
+// first key column, else another, perhaps from a start; rarely one the
+// compiler must refuse (a nullable or text column, a second identity).
+func (g *rnd) identity(t *Table) {
+	if !g.chance(0.2) {
+		return
+	}
+	c := t.Cols[0]
+	if g.chance(0.3) {
+		c = pick(g, t.Cols)
+	}
+	integer := slices.Contains([]string{"smallint", "int", "bigint"}, c.Type.Name)
+	if (!integer || c.Null || c.Default != "") && !g.chance(0.1) {
+		return
+	}
+	c.Identity = true
+	if g.chance(0.3) {
+		c.IdentityStart = pick(g, []int64{2, 100, 32767, 32768, 2147483647, 9223372036854775807})
+	}
+	if g.chance(0.03) {
+		for _, o := range t.Cols {
+			if o != c && slices.Contains([]string{"smallint", "int", "bigint"}, o.Type.Name) {
+				o.Identity = true
+				break
+			}
+		}
+	}
 }
 
 // limits now and then takes t to a database's limit or just past it: its
@@ -329,6 +363,17 @@ func atomForms(n string, t Type, lit, regex func() string, chars func() int) (go
 	case "date":
 		good = []string{n + " >= '1900-01-01'", n + " < " + lit(), n + " BETWEEN '2000-01-01' AND '2030-12-31'"}
 		wrong = []string{n + " <> '2020-02-30'"}
+	case "datetime":
+		good = []string{n + " > '2000-01-01 00:00:00'", n + " >= " + lit(), n + " < '2020-06-15 10:20:30.5'"}
+		wrong = []string{n + " < '2020-13-01 00:00:00'"}
+	case "time":
+		good = []string{n + " > '08:00:00'", n + " <= " + lit(), n + " BETWEEN '00:00:00' AND '12:30:00'"}
+		wrong = []string{n + " < '25:00:00'", n + " > '-01:00:00'"}
+	case "float":
+		// Literals compare with a 4-byte float differently where they are
+		// not one (0.1): only tests against 0.
+		good = []string{n + " > 0", n + " IS NOT NULL", n + " <= 0"}
+		wrong = []string{n + " = 'x'"}
 	case "json":
 		good = []string{"json_type(" + n + ") = 'object'", "json_type(" + n + ") IN ('array', 'object')",
 			"json_type(" + n + ") <> 'null'", "json_type(" + n + ") NOT IN ('number', 'string')"}
@@ -367,7 +412,7 @@ func actionColumn(t *Table, name string) bool {
 }
 
 // kinds maps neutral type names to their kinds in expressions.
-var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime}
+var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime, "datetime": expr.KindTime, "time": expr.KindClock}
 
 func (g *rnd) boolExpr(t *Table, depth int) string {
 	if depth == 0 || g.chance(0.5) {

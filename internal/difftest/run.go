@@ -202,7 +202,11 @@ func shape(s *compiler.Schema) *Model {
 		mt := &Table{Name: t.Name}
 		for _, c := range t.Columns {
 			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
-			mt.Cols = append(mt.Cols, &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now})
+			mc := &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now}
+			if c.Identity != nil {
+				mc.Identity, mc.IdentityStart = true, c.Identity.Start
+			}
+			mt.Cols = append(mt.Cols, mc)
 		}
 		m.Tables = append(m.Tables, mt)
 	}
@@ -353,6 +357,21 @@ func canonical(t Type, s string) string {
 	case "double":
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	case "float":
+		if f, err := strconv.ParseFloat(s, 32); err == nil {
+			return strconv.FormatFloat(f, 'g', -1, 32)
+		}
+	case "time":
+		if whole, frac, ok := strings.Cut(s, "."); ok {
+			if frac = strings.TrimRight(frac, "0"); frac == "" {
+				return whole
+			}
+			return whole + "." + frac
+		}
+	case "datetime":
+		if tm, err := time.Parse("2006-01-02 15:04:05.999999999", strings.Replace(strings.TrimSuffix(s, "Z"), "T", " ", 1)); err == nil {
+			return tm.Format("2006-01-02 15:04:05.999999")
 		}
 	case "timestamp":
 		s = strings.TrimSuffix(s, "+00")

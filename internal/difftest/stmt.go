@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/schemagen/schemagen/dialects/postgres"
@@ -34,7 +35,8 @@ func (s Stmt) SQL(d string, m *Model) (string, bool) {
 	seen := map[string]bool{}
 	for i, name := range s.Cols {
 		c := t.Col(name)
-		if c == nil || seen[name] {
+		if c == nil || seen[name] || c.Identity {
+			// The database gives an identity column its values.
 			continue
 		}
 		seen[name] = true
@@ -51,6 +53,12 @@ func (s Stmt) SQL(d string, m *Model) (string, bool) {
 	}
 	switch s.Kind {
 	case "insert":
+		if len(cols) == 0 && slices.ContainsFunc(t.Cols, func(c *Col) bool { return c.Identity }) {
+			if d == tidb.Name {
+				return fmt.Sprintf("INSERT INTO %s () VALUES ()", ident(t.Name)), true
+			}
+			return fmt.Sprintf("INSERT INTO %s DEFAULT VALUES", ident(t.Name)), true
+		}
 		if len(cols) == 0 {
 			return "", false
 		}
@@ -126,7 +134,7 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 		case k < 6:
 			s.Kind = "insert"
 			for _, c := range t.Cols {
-				if c.Default != "" && g.chance(0.5) || c.Null && g.chance(0.2) || g.chance(0.03) {
+				if c.Default != "" && g.chance(0.5) || c.Null && g.chance(0.2) || g.chance(0.03) || c.Identity {
 					continue
 				}
 				s.Cols = append(s.Cols, c.Name)
@@ -135,6 +143,11 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 		case k < 9:
 			s.Kind = "update"
 			c := pick(g, t.Cols)
+			// An identity column's value is the database's (see
+			// docs/semantics.md): set another.
+			for tries := 0; c.Identity && tries < 5; tries++ {
+				c = pick(g, t.Cols)
+			}
 			v := value(t, c)
 			// TiDB's UPDATE stores 9223372036854775808 in a BIGINT as
 			// -9223372036854775808 (its INSERT refuses it): a bug of TiDB's

@@ -38,6 +38,8 @@ func (v Value) render(d string, t Type) string {
 			return quote(v.S) // PostgreSQL reads them only as strings
 		}
 		return v.S
+	case "float":
+		return v.S
 	case "smallint", "int", "bigint", "decimal":
 		return v.S
 	case "bool":
@@ -106,6 +108,13 @@ func edges(t Type) []Value {
 		return vals("0", max, "-"+max, over, round, "-"+round, "1")
 	case "double":
 		return append(vals("0", "1.5", "-2.25", "1e308", "1e-300", "123456789.125", "-0"), open("NaN", "Infinity", "-Infinity")...)
+	case "float":
+		return vals("0", "1.5", "-2.25", "3.0e38", "-3.0e38", "4e38", "16777217", "0.5")
+	case "time":
+		return vals("00:00:00", "24:00:00", "12:34:56", "23:59:59.5", "-01:00:00", "25:00:00", "08:00:00.123456", "not a time")
+	case "datetime":
+		return vals("2020-01-01 00:00:00", "1970-01-01 00:00:00", "9999-12-31 23:59:59", "2020-01-01 12:34:56.123456",
+			"2020-02-30 00:00:00", "not a time", "2020-06-15 10:20:30.5")
 	case "bool":
 		return append(vals("true", "false", "1", "0"), open("2")...)
 	case "uuid":
@@ -149,6 +158,12 @@ func keys(t Type) []Value {
 		return vals("2020-01-01", "2020-01-02", "1999-12-31")
 	case "bool":
 		return vals("true", "false")
+	case "float":
+		return vals("1", "2", "0", "-1.5")
+	case "time":
+		return vals("08:00:00", "12:00:00", "00:00:00")
+	case "datetime":
+		return vals("2020-01-01 00:00:00", "2020-01-02 00:00:00")
 	}
 	return vals("a", "b", "A", "a ")
 }

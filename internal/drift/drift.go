@@ -405,7 +405,7 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 	if err != nil {
 		return nil, err
 	}
-	cmp := &Comparison{Against: against, Findings: findings(c.opts.Target.Dialect, changes), Fix: []string{}}
+	cmp := &Comparison{Against: against, Findings: findings(c.opts.Target.Dialect, changes, live), Fix: []string{}}
 	if len(changes) > 0 {
 		// The fix holds the model's expression texts, as migrations do; the
 		// expected state is shared by all targets, so it is set on a copy.

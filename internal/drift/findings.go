@@ -14,7 +14,7 @@ import (
 // findings describes the changes that would turn the live state (from) into
 // the expected one (to): an added object is missing from the database, a
 // dropped one is extra. The dialect prints the objects.
-func findings(d dialects.Describer, changes []schema.Change) []Finding {
+func findings(d dialects.Describer, changes []schema.Change, live *schema.Schema) []Finding {
 	out := []Finding{}
 	for _, c := range changes {
 		switch c := c.(type) {
@@ -23,8 +23,18 @@ func findings(d dialects.Describer, changes []schema.Change) []Finding {
 		case *schema.DropTable:
 			out = append(out, Finding{Change: "extra", Kind: "table", Table: c.T.Name, Found: d.Describe(c.T)})
 		case *schema.ModifyTable:
+			var from *schema.Table
+			if live != nil {
+				from, _ = live.Table(c.T.Name)
+			}
 			for _, tc := range c.Changes {
-				out = append(out, tableFinding(d, c.T.Name, tc))
+				f := tableFinding(d, c.T.Name, tc)
+				if mc, ok := tc.(*schema.ModifyColumn); ok && mc.Change.Is(schema.ChangeCollate) {
+					// Name the collations, or the two may read the same.
+					f.Expected += columnCollation(mc.To, c.T)
+					f.Found += columnCollation(mc.From, from)
+				}
+				out = append(out, f)
 			}
 		default:
 			out = append(out, Finding{Change: "changed", Kind: "schema", Expected: fmt.Sprintf("%T", c)})
@@ -81,6 +91,27 @@ func tableFinding(d dialects.Describer, table string, c schema.Change) Finding {
 		f.Change, f.Kind, f.Expected = "changed", "table_attribute", strings.TrimPrefix(fmt.Sprintf("%T", c), "*schema.")
 	}
 	return f
+}
+
+// columnCollation is " COLLATE X" for a column's collation, its own or,
+// without one, its table's.
+func columnCollation(c *schema.Column, t *schema.Table) string {
+	switch {
+	case collation(c.Attrs) != "":
+		return " COLLATE " + collation(c.Attrs)
+	case t != nil && collation(t.Attrs) != "":
+		return " COLLATE " + collation(t.Attrs) + " (the table's)"
+	}
+	return ""
+}
+
+func collation(attrs []schema.Attr) string {
+	for _, a := range attrs {
+		if c, ok := a.(*schema.Collation); ok {
+			return c.V
+		}
+	}
+	return ""
 }
 
 func readFile(name string) ([]byte, error) {

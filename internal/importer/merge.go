@@ -136,6 +136,10 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		if c := t.Column(subj.Name); c != nil && c.Default != nil {
 			c.Default, n = nil, 1
 		}
+	case "identity":
+		if c := t.Column(subj.Name); c != nil && c.Identity != nil {
+			c.Identity, n = nil, 1
+		}
 	case "check":
 		n = deleteNamed(&t.Checks, subj.Name, func(x *compiler.Check) string { return x.Name })
 	case "index":
@@ -149,8 +153,8 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		return false
 	}
 	what := subj.Kind + " " + subj.Name
-	if subj.Kind == "default" {
-		what = "column " + subj.Name + ": default"
+	if subj.Kind == "default" || subj.Kind == "identity" {
+		what = "column " + subj.Name + ": " + subj.Kind
 	}
 	r.note(t.Name, "%s: left out of the model, which refuses it: %s", what, why)
 	return true
@@ -681,6 +685,19 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(
 		nt := cb.Type
 		ca.Overrides[db] = &compiler.Override{Dialect: db, Type: &nt}
 		say("column %s.%s is %s on %s and %s on %s", table, ca.Name, ca.Type, da, cb.Type, db)
+	}
+	switch {
+	case (ca.Identity == nil) != (cb.Identity == nil):
+		only := da
+		if ca.Identity == nil {
+			only = db
+		}
+		// An identity on one side only would number rows on one database
+		// alone: the column stays a plain integer, with the difference named.
+		ca.Identity = nil
+		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
+	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
+		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
 	}
 	if ca.Null != cb.Null {
 		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)

@@ -43,6 +43,18 @@ type columnClauser interface {
 	ColumnClause(c *schema.Column) (sql, why string)
 }
 
+// identityReader is implemented by dialects whose columns can be numbered by
+// the database: the identity that column c of table t is, or nil.
+type identityReader interface {
+	Identity(t *schema.Table, c *schema.Column) *compiler.Identity
+}
+
+// identityNoter is implemented by dialects whose identities may be numbered
+// otherwise than the model's: what a reviewer must know of table t's.
+type identityNoter interface {
+	IdentityNote(t *schema.Table) string
+}
+
 // onUpdater is implemented by dialects whose columns carry on_update in
 // their definition (TiDB's ON UPDATE CURRENT_TIMESTAMP): it reports whether
 // c is set on update as the model's on_update = now() sets a column of
@@ -305,7 +317,21 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
 			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
 		}
-		if c.Default != nil {
+		if ir, is := im.Dialect.(identityReader); is {
+			if col.Identity = ir.Identity(t, c); col.Identity != nil {
+				if o := col.Overrides[d]; o != nil {
+					// A serial: the notes say why the type stays the dialect's.
+					im.Notes[t.Name] = im.Notes[t.Name][:len(im.Notes[t.Name])-1]
+					im.note(t.Name, "column %s: %s is an identity; its type stays a %s override, which numbers the rows itself", c.Name, o.RawType, d)
+				}
+				if n, ok := ir.(identityNoter); ok {
+					if msg := n.IdentityNote(t); msg != "" {
+						im.note(t.Name, "column %s: %s", c.Name, msg)
+					}
+				}
+			}
+		}
+		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
 			if ok && col.Overrides[d] == nil && fits(def, col.Type) {
 				col.Default = def

@@ -152,6 +152,9 @@ func lintTarget(ctx context.Context, dev *scratch.Dev, t migration.Target, opts 
 				continue
 			}
 			if err := l.replay(ctx, path, f); err != nil {
+				if r := migration.ReplayFailure(t.Env.Name, err); r != err {
+					return r
+				}
 				return fmt.Errorf("replaying the migration directory: %w", err)
 			}
 			continue

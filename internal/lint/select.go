@@ -9,15 +9,24 @@ import (
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
+
+	"github.com/schemagen/schemagen/internal/migration"
 )
 
 // lintSelect marks the files to lint: those added or changed since
-// opts.GitBase, else the latest opts.Latest.
+// opts.GitBase, else those of the latest opts.Latest migrations.
 func lintSelect(ctx context.Context, dir string, files []migrate.File, opts Options) ([]bool, error) {
 	selected := make([]bool, len(files))
 	if opts.GitBase == "" {
-		for i := max(0, len(files)-opts.Latest); i < len(files); i++ {
+		n := 0
+		for i := len(files) - 1; i >= 0; i-- {
+			if n == opts.Latest {
+				break
+			}
 			selected[i] = true
+			if !migration.OnlinePart(files, i) {
+				n++
+			}
 		}
 		return selected, nil
 	}

@@ -49,7 +49,8 @@ type ApplyOptions struct {
 	AllowDirty bool
 	// Progress receives a line per file and statement as they run.
 	Progress io.Writer
-	// Notices receives the message that the apply waits for the lock.
+	// Notices receives the message that the apply waits for the lock, and
+	// what an interrupt does.
 	Notices io.Writer
 	// DryRun changes nothing: the result's Would lists the files and
 	// statements the apply would run, with the pre-checks' findings.
@@ -89,6 +90,13 @@ type AppliedFile struct {
 // without one). TiDB commits DDL statement by statement: the revision records
 // every statement applied, and the next apply resumes after the last one.
 // A failed statement returns an *ApplyError.
+//
+// Cancelling ctx (an interrupt) stops the apply without leaving anything
+// running on the server: the running statement is cancelled there, through
+// another session, and Apply returns when the server has stopped it, with
+// the revisions recording exactly what ran (an *ApplyError whose
+// Interrupted is set); no statement starts after it (an *InterruptedError
+// between files).
 func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, error) {
 	dir, err := OpenDir(t.Env.Dir, false)
 	if err != nil {
@@ -122,6 +130,10 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 	}
 	defer unlock()
 
+	stop, err := newStopper(ctx, t.Dialect, conn, db, opts.Notices)
+	if err != nil {
+		return nil, connError(opts.URL, err)
+	}
 	revs := t.Dialect.Revisions(conn)
 	if err := revs.Init(ctx); err != nil {
 		return nil, err
@@ -144,8 +156,14 @@ func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, erro
 	}
 	res := &ApplyResult{From: currentVersion(done)}
 	res.To = res.From
+	// Statements run to their end or to their cancel on the server, and
+	// the revisions are written after an interrupt: not under ctx.
+	run := context.WithoutCancel(ctx)
 	for _, f := range pending {
-		a, err := applyFile(ctx, conn, t, dir, f, opts)
+		if stop.stopped() {
+			return res, &InterruptedError{Next: filepath.Join(dir.Path(), f.Name())}
+		}
+		a, err := applyFile(run, conn, t, dir, f, opts, stop)
 		if err != nil {
 			return res, err
 		}
@@ -331,13 +349,13 @@ func txMode(t Target, f migrate.File) (bool, error) {
 	return t.Dialect.TransactionalDDL(), nil
 }
 
-func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.LocalDir, f migrate.File, opts ApplyOptions) (AppliedFile, error) {
+func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.LocalDir, f migrate.File, opts ApplyOptions, stop *stopper) (AppliedFile, error) {
 	path := filepath.Join(dir.Path(), f.Name())
 	useTx, err := txMode(t, f)
 	if err != nil {
 		return AppliedFile{}, err
 	}
-	if err := prepareFile(ctx, conn, t, path, f); err != nil {
+	if err := prepareFile(ctx, guarded{conn, stop}, t, path, f, opts.Progress); err != nil {
 		return AppliedFile{}, err
 	}
 	var (
@@ -351,7 +369,7 @@ func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.Local
 		defer tx.Rollback() // after Commit, a no-op
 		on = tx
 	}
-	drv, err := t.Dialect.OpenAtlas(on)
+	drv, err := t.Dialect.OpenAtlas(guarded{on, stop})
 	if err != nil {
 		return AppliedFile{}, err
 	}
@@ -410,17 +428,18 @@ func failed(ctx context.Context, conn *sql.Conn, t Target, path string, f migrat
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	e := &ApplyError{
-		File:       path,
-		Version:    f.Version(),
-		Stmt:       last.Applied + 1,
-		Total:      last.Total,
-		Line:       lineOf(f.Bytes(), se.Stmt.Pos),
-		SQL:        se.Stmt.Text,
-		Err:        se.Err,
-		Applied:    last.Applied,
-		RolledBack: rolledBack,
-		Hint:       online.ExplainError(t.Dialect, se.Err),
-		Detail:     dialects.ErrorDetail(t.Dialect, se.Err),
+		File:        path,
+		Version:     f.Version(),
+		Stmt:        last.Applied + 1,
+		Total:       last.Total,
+		Line:        lineOf(f.Bytes(), se.Stmt.Pos),
+		SQL:         se.Stmt.Text,
+		Err:         se.Err,
+		Applied:     last.Applied,
+		RolledBack:  rolledBack,
+		Hint:        online.ExplainError(t.Dialect, se.Err),
+		Detail:      dialects.ErrorDetail(t.Dialect, se.Err),
+		Interrupted: interrupted(se.Err),
 	}
 	if rolledBack {
 		e.Applied = 0
@@ -465,6 +484,9 @@ type ApplyError struct {
 	RecordErr error
 	// Hint is the dialect's advice for the error (a lock timeout), or "".
 	Hint string
+	// Interrupted tells that an interrupt stopped the statement (cancelled
+	// on the server) or kept it from starting.
+	Interrupted bool
 	// Detail is what the database said beyond its message (PostgreSQL's
 	// DETAIL and HINT lines), or "".
 	Detail string
@@ -482,6 +504,19 @@ func (e *ApplyError) Error() string {
 	}
 	b.WriteString("\n")
 	switch {
+	case e.Interrupted && e.RolledBack:
+		b.WriteString("The file ran in one transaction, which was rolled back: none of its statements is applied.\n" +
+			"Nothing of it runs on the server. Run `schemagen migrate apply` again to run the whole file.")
+	case e.Interrupted:
+		applied := "No statement of the file is applied"
+		switch {
+		case e.Applied == 1:
+			applied = "Statement 1 of the file is applied"
+		case e.Applied > 1:
+			applied = fmt.Sprintf("Statements 1 to %d of the file are applied", e.Applied)
+		}
+		fmt.Fprintf(&b, "%s, as %s records; nothing of the apply runs on the server.\n"+
+			"Run `schemagen migrate apply` again: it resumes at statement %d.", applied, dialects.RevisionTable, e.Stmt)
 	case e.RolledBack:
 		b.WriteString("The file ran in one transaction, which was rolled back: none of its statements is applied.\n" +
 			"Fix the cause, then run `schemagen migrate apply` again to run the whole file.")

@@ -177,12 +177,17 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		return nil, nil, err
 	}
 	drv := current.Driver
+	var renames []schema.Change
+	if p.exprs != nil {
+		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(t.Dialect))
+	}
 	split := splitGenerated(current.Schema, desired.Schema)
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
 		return nil, nil, err
 	}
 	changes = withSplit(changes, split, desired.Schema)
+	changes = withRenames(renames, changes)
 	history, err := rawHistory(t.Dialect, files)
 	if err != nil {
 		return nil, nil, err
@@ -202,6 +207,12 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	}
 	main.Changes = append(append(objects.before, main.Changes...), objects.after...)
 	return main, online, nil
+}
+
+// foldsCase reports whether d compares names without letter case.
+func foldsCase(d dialects.Dialect) bool {
+	rb, ok := d.(dialects.RuleBook)
+	return ok && rb.Rules().FoldCase
 }
 
 // PlanWithExprs plans changes into to (the state the changes point into,
@@ -261,6 +272,10 @@ func DirState(ctx context.Context, dev *scratch.Dev, t Target, dirPath string, f
 			sources[i] = filepath.Join(dirPath, f.Name())
 		}
 		if err := scratch.Replay(ctx, drv, files, sources); err != nil {
+			var ee *scratch.ExecError
+			if errors.As(err, &ee) {
+				return ReplayFailure(t.Env.Name, err)
+			}
 			return fmt.Errorf("replaying the migration directory: %w", err)
 		}
 		return nil

@@ -2,9 +2,11 @@ package migration
 
 import (
 	"context"
-	"database/sql"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,12 +56,28 @@ func writeOnline(p *Planned, version, name string) (string, error) {
 	return filepath.Join(p.Dir.Path(), file), nil
 }
 
+// OnlinePart reports whether files[i] is the online file of the migration
+// before it (NAME_online, written with the next second's version): with it,
+// one migration.
+func OnlinePart(files []migrate.File, i int) bool {
+	if i == 0 {
+		return false
+	}
+	f, prev := files[i], files[i-1]
+	if f.Desc() != prev.Desc()+"_online" {
+		return false
+	}
+	v, err1 := time.Parse(versionLayout, f.Version())
+	pv, err2 := time.Parse(versionLayout, prev.Version())
+	return err1 == nil && err2 == nil && v.Sub(pv) == time.Second
+}
+
 // prepareFile readies the session conn for a file about to run: when an
 // earlier apply stopped in it, the dialect removes what an interrupted
 // statement left (an invalid index) and restores the session settings of
 // the statements skipped; then the pre-checks written above the statements
 // still to run must find no offending rows, or nothing runs.
-func prepareFile(ctx context.Context, conn *sql.Conn, t Target, path string, f migrate.File) error {
+func prepareFile(ctx context.Context, conn schema.ExecQuerier, t Target, path string, f migrate.File, log io.Writer) error {
 	drv, err := t.Dialect.OpenAtlas(conn)
 	if err != nil {
 		return err
@@ -69,8 +87,10 @@ func prepareFile(ctx context.Context, conn *sql.Conn, t Target, path string, f m
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	applied := 0
-	switch r, err := t.Dialect.Revisions(conn).ReadRevision(ctx, f.Version()); {
+	r, err := t.Dialect.Revisions(conn).ReadRevision(ctx, f.Version())
+	switch {
 	case errors.Is(err, migrate.ErrRevisionNotExist):
+		r = nil
 	case err != nil:
 		return err
 	default:
@@ -91,10 +111,42 @@ func prepareFile(ctx context.Context, conn *sql.Conn, t Target, path string, f m
 		}
 		return out
 	}
-	if err := online.Resume(ctx, t.Dialect, conn, texts(stmts[:applied]), texts(todo)); err != nil {
+	finished, err := online.Resume(ctx, t.Dialect, conn, texts(stmts[:applied]), texts(todo))
+	if err != nil {
 		return fmt.Errorf("%s: resuming: %w", path, err)
 	}
+	// Statements the server finished after their apply stopped (died, or
+	// was interrupted) are recorded as applied; never when the earlier
+	// apply recorded another failure of the statement (an index of that
+	// name that was there before).
+	if finished > 0 && r != nil && (r.Error == "" || strings.HasPrefix(r.Error, interruptedPrefix)) {
+		sums := stmtSums(stmts)
+		for i := applied; i < applied+finished; i++ {
+			r.PartialHashes = append(r.PartialHashes, "h1:"+sums[i])
+		}
+		r.Applied += finished
+		r.Error, r.ErrorStmt = "", ""
+		r.OperatorVersion = OperatorVersion
+		if err := t.Dialect.Revisions(conn).WriteRevision(ctx, r); err != nil {
+			return fmt.Errorf("%s: recording the statements the server finished: %w", path, err)
+		}
+		if log != nil {
+			fmt.Fprintf(log, "%s: statement %d ran to completion on the server although its apply stopped; recorded as applied\n", f.Name(), applied+1)
+		}
+	}
 	return nil
+}
+
+// stmtSums are the hashes Atlas's executor records for the statements
+// applied of a partly applied file (Revision.PartialHashes, without "h1:").
+func stmtSums(stmts []*migrate.Stmt) []string {
+	sums := make([]string, len(stmts))
+	h := sha256.New()
+	for i, s := range stmts {
+		h.Write([]byte(s.Text))
+		sums[i] = base64.StdEncoding.EncodeToString(h.Sum(nil))
+	}
+	return sums
 }
 
 // PrecheckError is a file not run because existing rows would make one of

@@ -79,12 +79,13 @@ func Codes(ds ...dialects.Dialect) []hazard.Code {
 }
 
 // Resume prepares conn to run the statements todo of a partly applied file
-// after skipped; a no-op for a dialect that knows no hazards.
-func Resume(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier, skipped, todo []string) error {
+// after skipped, and returns how many of todo's first statements the
+// server finished after all; a no-op for a dialect that knows no hazards.
+func Resume(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier, skipped, todo []string) (int, error) {
 	if o, ok := d.(dialects.Online); ok {
 		return o.Resume(ctx, conn, skipped, todo)
 	}
-	return nil
+	return 0, nil
 }
 
 // Unfinished lists what interrupted online statements left in the database.

@@ -23,6 +23,7 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
+		Renames:    sc.Renames,
 	}
 	for _, e := range sc.Extensions {
 		x.Extensions = append(x.Extensions, e.Name)

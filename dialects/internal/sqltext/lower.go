@@ -41,6 +41,10 @@ type Recorder struct {
 	about *compiler.Subject
 }
 
+// About makes the object of table of kind and name the subject of the
+// errors that follow (a dialect's checks in Finish).
+func (r *Recorder) About(table, kind, name string) { r.setAbout(table, kind, name) }
+
 func (r *Recorder) setAbout(table, kind, name string) {
 	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
 }
@@ -181,7 +185,28 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		sc.Tables = append(sc.Tables, lt)
 	}
 	rec.about = nil
+	sc.Renames = renames(s, d)
 	return sc
+}
+
+// renames lists the renames the model asks for in dialect d: tables, then
+// columns.
+func renames(s *compiler.Schema, d string) []dialects.Rename {
+	var out, cols []dialects.Rename
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(d) {
+			continue
+		}
+		if t.RenamedFrom != "" && t.RenamedFrom != t.Name {
+			out = append(out, dialects.Rename{FromTable: t.RenamedFrom, ToTable: t.Name})
+		}
+		for _, c := range t.Columns {
+			if c.RenamedFrom != "" && c.RenamedFrom != c.Name && !c.Overrides.Skipped(d) {
+				cols = append(cols, dialects.Rename{ToTable: t.Name, FromColumn: c.RenamedFrom, ToColumn: c.Name})
+			}
+		}
+	}
+	return append(out, cols...)
 }
 
 // checkSkippedColumns reports objects of the dialect that use a column the

@@ -2,6 +2,8 @@ package sqltext
 
 import (
 	"strings"
+
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // Script is a lowered schema: SQL fragments in the order they are written.
@@ -15,6 +17,8 @@ type Script struct {
 	// Deferred foreign keys close cycles; they are added after all tables.
 	Deferred []*Deferred
 	After    []Raw
+	// Renames are what the model renames (renamed_from).
+	Renames []dialects.Rename
 }
 
 // Raw is a statement taken as written from the model.
@@ -32,6 +36,8 @@ type Table struct {
 	Constraints []Constraint
 	Comment     string
 	Indexes     []*Index
+	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
+	Options []string
 	// After are statements that follow the table's (a trigger).
 	After []string
 }
@@ -43,6 +49,8 @@ type Column struct {
 	NotNull bool
 	Default string
 	Comment string
+	// Clause follows the column's default (an identity).
+	Clause string
 	// Generated is the clause that makes the column generated, after its
 	// type (GENERATED ALWAYS AS (...) STORED); GeneratedExpr its expression.
 	Generated, GeneratedExpr string
@@ -140,6 +148,9 @@ func (sc *Script) Write(st Style) []byte {
 			if c.Default != "" {
 				line += " DEFAULT " + c.Default
 			}
+			if c.Clause != "" {
+				line += " " + c.Clause
+			}
 			if c.OnUpdate != "" {
 				line += " ON UPDATE " + c.OnUpdate
 			}
@@ -163,6 +174,9 @@ func (sc *Script) Write(st Style) []byte {
 		}
 		b.WriteString(strings.Join(lines, ",\n"))
 		b.WriteString("\n)")
+		for _, o := range t.Options {
+			b.WriteString(" " + o)
+		}
 		if t.Comment != "" && st.InlineComments {
 			b.WriteString(" COMMENT = " + st.String(t.Comment))
 		}

@@ -1,0 +1,311 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+)
+
+// Deferrable marks a foreign key DEFERRABLE (and perhaps INITIALLY
+// DEFERRED) on an inspected or desired schema. Atlas v1.2.3 neither
+// inspects nor plans it: atlasDriver does both, so that everything the
+// model declares reaches the database through migrations.
+type Deferrable struct {
+	schema.Attr
+	InitiallyDeferred bool
+}
+
+// ModifyDeferrable is a foreign key whose deferrability alone changes.
+type ModifyDeferrable struct {
+	schema.Change
+	FK       *schema.ForeignKey
+	From, To *Deferrable // nil: NOT DEFERRABLE
+}
+
+func deferrableOf(fk *schema.ForeignKey) *Deferrable {
+	for _, a := range fk.Attrs {
+		if d, ok := a.(*Deferrable); ok {
+			return d
+		}
+	}
+	return nil
+}
+
+func sameDeferrable(a, b *Deferrable) bool {
+	return (a == nil) == (b == nil) && (a == nil || a.InitiallyDeferred == b.InitiallyDeferred)
+}
+
+// deferrableClause is the clause that sets d on a foreign key.
+func deferrableClause(d *Deferrable) string {
+	switch {
+	case d == nil:
+		return "NOT DEFERRABLE"
+	case d.InitiallyDeferred:
+		return "DEFERRABLE INITIALLY DEFERRED"
+	}
+	return "DEFERRABLE INITIALLY IMMEDIATE"
+}
+
+// atlasDriver is Atlas's PostgreSQL driver, which also inspects, diffs and
+// plans foreign keys' deferrability.
+type atlasDriver struct {
+	*postgres.Driver
+	conn schema.ExecQuerier
+}
+
+const deferrableQuery = `SELECT c.relname, k.conname, k.condeferred FROM pg_constraint k
+JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE k.contype = 'f' AND k.condeferrable AND n.nspname = COALESCE(NULLIF($1, ''), current_schema())`
+
+// inspectDeferrable puts Deferrable on the deferrable foreign keys of s.
+func (d *atlasDriver) inspectDeferrable(ctx context.Context, s *schema.Schema) error {
+	if len(s.Tables) == 0 {
+		return nil
+	}
+	rows, err := d.conn.QueryContext(ctx, deferrableQuery, s.Name)
+	if err != nil {
+		return fmt.Errorf("postgres: querying deferrable foreign keys: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, name string
+		var deferred bool
+		if err := rows.Scan(&table, &name, &deferred); err != nil {
+			return err
+		}
+		t, ok := s.Table(table)
+		if !ok {
+			continue
+		}
+		if fk, ok := t.ForeignKey(name); ok {
+			fk.Attrs = append(fk.Attrs, &Deferrable{InitiallyDeferred: deferred})
+		}
+	}
+	return rows.Err()
+}
+
+func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *schema.InspectOptions) (*schema.Schema, error) {
+	s, err := d.Driver.InspectSchema(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s, d.inspectDeferrable(ctx, s)
+}
+
+func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectRealmOption) (*schema.Realm, error) {
+	r, err := d.Driver.InspectRealm(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range r.Schemas {
+		if err := d.inspectDeferrable(ctx, s); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// deferrableChanges adds a ModifyDeferrable for every foreign key of tables
+// on both sides whose deferrability alone differs.
+func deferrableChanges(changes []schema.Change, from, to []*schema.Table) []schema.Change {
+	byName := make(map[string]*schema.Table, len(from))
+	for _, t := range from {
+		byName[schemaName(t)+"\x00"+t.Name] = t
+	}
+	for _, t := range to {
+		f := byName[schemaName(t)+"\x00"+t.Name]
+		if f == nil {
+			continue
+		}
+		var mt *schema.ModifyTable
+		for _, c := range changes {
+			if m, ok := c.(*schema.ModifyTable); ok && m.T == t {
+				mt = m
+			}
+		}
+		for _, fk := range t.ForeignKeys {
+			old, ok := f.ForeignKey(fk.Symbol)
+			if !ok || sameDeferrable(deferrableOf(old), deferrableOf(fk)) || mt != nil && touchesFK(mt, fk.Symbol) {
+				continue
+			}
+			if mt == nil {
+				mt = &schema.ModifyTable{T: t}
+				changes = append(changes, mt)
+			}
+			mt.Changes = append(mt.Changes, &ModifyDeferrable{FK: fk, From: deferrableOf(old), To: deferrableOf(fk)})
+		}
+	}
+	return changes
+}
+
+func schemaName(t *schema.Table) string {
+	if t.Schema == nil {
+		return ""
+	}
+	return t.Schema.Name
+}
+
+// touchesFK reports whether m drops, adds or modifies the foreign key name:
+// its deferrability is then planned with it.
+func touchesFK(m *schema.ModifyTable, name string) bool {
+	for _, c := range m.Changes {
+		switch c := c.(type) {
+		case *schema.AddForeignKey:
+			if c.F.Symbol == name {
+				return true
+			}
+		case *schema.DropForeignKey:
+			if c.F.Symbol == name {
+				return true
+			}
+		case *schema.ModifyForeignKey:
+			if c.To.Symbol == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOption) ([]schema.Change, error) {
+	changes, err := d.Driver.SchemaDiff(from, to, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return deferrableChanges(changes, from.Tables, to.Tables), nil
+}
+
+func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOption) ([]schema.Change, error) {
+	changes, err := d.Driver.RealmDiff(from, to, opts...)
+	if err != nil {
+		return nil, err
+	}
+	var ft, tt []*schema.Table
+	for _, s := range from.Schemas {
+		ft = append(ft, s.Tables...)
+	}
+	for _, s := range to.Schemas {
+		tt = append(tt, s.Tables...)
+	}
+	return deferrableChanges(changes, ft, tt), nil
+}
+
+func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
+	changes, err := d.Driver.TableDiff(from, to, opts...)
+	if err != nil {
+		return nil, err
+	}
+	var out []schema.Change
+	for _, c := range deferrableChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, []*schema.Table{from}, []*schema.Table{to}) {
+		out = append(out, c.(*schema.ModifyTable).Changes...)
+	}
+	return out, nil
+}
+
+// PlanChanges plans with Atlas, then sets the deferrability of every foreign
+// key the changes create or change that is not Atlas's default, NOT
+// DEFERRABLE: an ALTER CONSTRAINT right after the change's statements.
+func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []schema.Change, opts ...migrate.PlanOption) (*migrate.Plan, error) {
+	var o migrate.PlanOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	alter := func(t *schema.Table, fk string, def *Deferrable) string {
+		table := Ident(t.Name)
+		q := schemaName(t)
+		if o.SchemaQualifier != nil {
+			q = *o.SchemaQualifier
+		}
+		if q != "" {
+			table = Ident(q) + "." + table
+		}
+		return fmt.Sprintf("ALTER TABLE %s ALTER CONSTRAINT %s %s", table, Ident(fk), deferrableClause(def))
+	}
+	var atlas []schema.Change
+	after := map[schema.Change][]*migrate.Change{}
+	var own []*migrate.Change // deferrability alone, after Atlas's statements
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *schema.AddTable:
+			for _, fk := range c.T.ForeignKeys {
+				if def := deferrableOf(fk); def != nil {
+					after[c] = append(after[c], &migrate.Change{Cmd: alter(c.T, fk.Symbol, def), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", fk.Symbol, deferrableClause(def))})
+				}
+			}
+			atlas = append(atlas, c)
+		case *schema.ModifyTable:
+			var rest []schema.Change
+			for _, sc := range c.Changes {
+				switch sc := sc.(type) {
+				case *ModifyDeferrable:
+					own = append(own, &migrate.Change{Cmd: alter(c.T, sc.FK.Symbol, sc.To), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.FK.Symbol, deferrableClause(sc.To))})
+					continue
+				case *schema.AddForeignKey:
+					if def := deferrableOf(sc.F); def != nil {
+						after[c] = append(after[c], &migrate.Change{Cmd: alter(c.T, sc.F.Symbol, def), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.F.Symbol, deferrableClause(def))})
+					}
+				case *schema.ModifyForeignKey:
+					if def := deferrableOf(sc.To); def != nil {
+						after[c] = append(after[c], &migrate.Change{Cmd: alter(c.T, sc.To.Symbol, def), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.To.Symbol, deferrableClause(def))})
+					}
+				}
+				rest = append(rest, sc)
+			}
+			if len(rest) > 0 {
+				nc := &schema.ModifyTable{T: c.T, Changes: rest}
+				after[nc] = after[c]
+				atlas = append(atlas, nc)
+			}
+		default:
+			atlas = append(atlas, c)
+		}
+	}
+	plan := &migrate.Plan{Name: name, Reversible: false, Transactional: true}
+	if len(atlas) > 0 {
+		p, err := d.Driver.PlanChanges(ctx, name, atlas, opts...)
+		if err != nil {
+			return nil, err
+		}
+		plan = p
+	}
+	if len(after) == 0 && len(own) == 0 {
+		return plan, nil
+	}
+	// Each source's ALTER CONSTRAINT goes after its last statement.
+	last := map[schema.Change]int{}
+	for i, pc := range plan.Changes {
+		last[pc.Source] = i
+	}
+	var out []*migrate.Change
+	for i, pc := range plan.Changes {
+		out = append(out, pc)
+		if last[pc.Source] == i {
+			out = append(out, after[pc.Source]...)
+			delete(after, pc.Source)
+		}
+	}
+	for _, c := range atlas {
+		// Changes Atlas planned under another source (its split of a
+		// table's foreign keys): theirs go last.
+		out = append(out, after[c]...)
+	}
+	plan.Changes = append(out, own...)
+	plan.Reversible = false
+	return plan, nil
+}
+
+func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change, opts ...migrate.PlanOption) error {
+	plan, err := d.PlanChanges(ctx, "apply", changes, opts...)
+	if err != nil {
+		return err
+	}
+	for _, c := range plan.Changes {
+		if _, err := d.conn.ExecContext(ctx, c.Cmd, c.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,307 @@
+package hazard
+
+import (
+	"container/heap"
+	"slices"
+	"strings"
+
+	"ariga.io/atlas/sql/schema"
+)
+
+// This file is the one place that knows what each planned change needs to
+// exist first, or to be gone first, on every dialect:
+//
+//   - a foreign key needs the key it references (a unique index or primary
+//     key added in the same plan, on any table) and its columns;
+//   - an index a kept foreign key uses (its columns start the index's) is
+//     dropped only after the index that replaces it is added (TiDB refuses
+//     with 1553 otherwise);
+//   - a key, index or table is dropped only after the foreign keys that
+//     reference or use it;
+//   - within a table, foreign keys are dropped first, then indexes and
+//     CHECKs, before the columns they cover; columns are added before the
+//     constraints over them.
+//
+// Changes start in the base order (Atlas's order of tables, and the rule
+// above within one) and move only where a dependency says so.
+
+// unit is one change of a plan: a change of an existing table, which the
+// dialect plans, or the statements Atlas planned for one other change (a
+// table created or dropped).
+type unit struct {
+	pos   int
+	table *schema.Table // the changed table, for a table change
+	c     schema.Change
+	// atlas holds Atlas's statements for a change that is not a table's.
+	atlas []Stmt
+	src   schema.Change
+}
+
+// facts are the dependencies of a unit as tokens: provides and needs
+// (a provider of a needed token goes first), releases and waits (a
+// releaser of a waited token goes first).
+type facts struct {
+	provides, needs, releases, waits []string
+}
+
+func colNames(cols []*schema.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// indexCols is the index's columns, false when a part is an expression.
+func indexCols(i *schema.Index) ([]string, bool) {
+	var out []string
+	for _, p := range i.Parts {
+		if p.C == nil {
+			return out, false
+		}
+		out = append(out, p.C.Name)
+	}
+	return out, true
+}
+
+// keyToken names a key (a set of columns with unique values) of a table.
+func keyToken(table string, cols []string) string {
+	s := slices.Clone(cols)
+	slices.Sort(s)
+	return "key\x00" + table + "\x00" + strings.Join(s, "\x00")
+}
+
+// prefixToken names an index whose columns start with cols.
+func prefixToken(table string, cols []string) string {
+	return "prefix\x00" + table + "\x00" + strings.Join(cols, "\x00")
+}
+
+// refToken names the foreign keys referencing a key.
+func refToken(table string, cols []string) string { return "ref" + keyToken(table, cols)[3:] }
+
+// usesToken names the foreign keys of a table over columns starting an index.
+func usesToken(table string, cols []string) string { return "uses" + prefixToken(table, cols)[6:] }
+
+func colToken(table, col string) string { return "col\x00" + table + "\x00" + col }
+
+// indexProvides: an index provides its prefixes and, unique, its key.
+func indexProvides(f *facts, table string, i *schema.Index, primary bool) {
+	cols, plain := indexCols(i)
+	for k := 1; k <= len(cols); k++ {
+		f.provides = append(f.provides, prefixToken(table, cols[:k]))
+	}
+	if plain && (i.Unique || primary) {
+		f.provides = append(f.provides, keyToken(table, cols))
+	}
+}
+
+// indexWaits: an index goes after the foreign keys that reference it or
+// use it are dropped, and after the replacements of those it serves that
+// stay (fks: the table's foreign keys after the plan).
+func indexWaits(f *facts, table string, i *schema.Index, fks []*schema.ForeignKey) {
+	cols, plain := indexCols(i)
+	if plain {
+		f.waits = append(f.waits, refToken(table, cols))
+	}
+	for k := 1; k <= len(cols); k++ {
+		f.waits = append(f.waits, usesToken(table, cols[:k]))
+	}
+	for _, fk := range fks {
+		fc := colNames(fk.Columns)
+		if len(fc) <= len(cols) && slices.Equal(fc, cols[:len(fc)]) {
+			f.needs = append(f.needs, prefixToken(table, fc))
+		}
+	}
+}
+
+func fkNeeds(f *facts, table string, fk *schema.ForeignKey) {
+	if fk.RefTable != nil {
+		f.needs = append(f.needs, keyToken(fk.RefTable.Name, colNames(fk.RefColumns)))
+	}
+	for _, c := range fk.Columns {
+		f.needs = append(f.needs, colToken(table, c.Name))
+	}
+}
+
+func fkReleases(f *facts, table string, fk *schema.ForeignKey) {
+	if fk.RefTable != nil {
+		f.releases = append(f.releases, refToken(fk.RefTable.Name, colNames(fk.RefColumns)))
+		f.releases = append(f.releases, "table-ref\x00"+fk.RefTable.Name)
+	}
+	f.releases = append(f.releases, usesToken(table, colNames(fk.Columns)))
+}
+
+func (u *unit) facts() facts {
+	var f facts
+	switch c := u.c.(type) {
+	case *schema.ModifyTable:
+		// Atlas's own split of a table's changes (cycles of foreign keys).
+		for _, sc := range c.Changes {
+			sf := (&unit{table: c.T, c: sc}).facts()
+			f.provides = append(f.provides, sf.provides...)
+			f.needs = append(f.needs, sf.needs...)
+			f.releases = append(f.releases, sf.releases...)
+			f.waits = append(f.waits, sf.waits...)
+		}
+	case *schema.AddTable:
+		f.provides = append(f.provides, "table\x00"+c.T.Name)
+		if c.T.PrimaryKey != nil {
+			indexProvides(&f, c.T.Name, c.T.PrimaryKey, true)
+		}
+		for _, i := range c.T.Indexes {
+			indexProvides(&f, c.T.Name, i, false)
+		}
+		for _, fk := range c.T.ForeignKeys {
+			if fk.RefTable != nil && fk.RefTable.Name != c.T.Name {
+				f.needs = append(f.needs, keyToken(fk.RefTable.Name, colNames(fk.RefColumns)))
+			}
+		}
+	case *schema.DropTable:
+		f.waits = append(f.waits, "table-ref\x00"+c.T.Name)
+		for _, fk := range c.T.ForeignKeys {
+			fkReleases(&f, c.T.Name, fk)
+		}
+	case *schema.AddColumn:
+		f.provides = append(f.provides, colToken(u.table.Name, c.C.Name))
+	case *schema.AddIndex:
+		indexProvides(&f, u.table.Name, c.I, false)
+		for _, p := range c.I.Parts {
+			if p.C != nil {
+				f.needs = append(f.needs, colToken(u.table.Name, p.C.Name))
+			}
+		}
+	case *schema.DropIndex:
+		indexWaits(&f, u.table.Name, c.I, u.table.ForeignKeys)
+	case *schema.ModifyIndex:
+		indexWaits(&f, u.table.Name, c.From, u.table.ForeignKeys)
+		indexProvides(&f, u.table.Name, c.To, false)
+	case *schema.AddPrimaryKey:
+		indexProvides(&f, u.table.Name, c.P, true)
+	case *schema.DropPrimaryKey:
+		indexWaits(&f, u.table.Name, c.P, nil)
+	case *schema.ModifyPrimaryKey:
+		indexWaits(&f, u.table.Name, c.From, nil)
+		indexProvides(&f, u.table.Name, c.To, true)
+	case *schema.AddForeignKey:
+		fkNeeds(&f, u.table.Name, c.F)
+	case *schema.DropForeignKey:
+		fkReleases(&f, u.table.Name, c.F)
+	case *schema.ModifyForeignKey:
+		fkReleases(&f, u.table.Name, c.From)
+		fkNeeds(&f, u.table.Name, c.To)
+	}
+	return f
+}
+
+// baseRank orders a table's changes: foreign keys dropped, then indexes
+// and CHECKs dropped, then columns dropped (before one of the same name is
+// added again: a plain column that becomes generated), then columns added,
+// then the rest.
+func baseRank(c schema.Change) int {
+	switch c.(type) {
+	case *schema.DropForeignKey:
+		return 0
+	case *schema.DropIndex, *schema.DropCheck:
+		return 1
+	case *schema.DropColumn:
+		return 2
+	case *schema.AddColumn, *schema.RenameColumn:
+		return 3
+	}
+	return 4
+}
+
+// baseOrder is a table's changes in base order.
+func baseOrder(changes []schema.Change) []schema.Change {
+	out := slices.Clone(changes)
+	slices.SortStableFunc(out, func(a, b schema.Change) int { return baseRank(a) - baseRank(b) })
+	return out
+}
+
+// order sorts units by their dependencies, keeping the base order (pos)
+// where none applies. Units in a dependency cycle stay in base order.
+// Dependencies between two of Atlas's units are Atlas's own to order.
+func order(units []*unit) []*unit {
+	n := len(units)
+	all := make([]facts, n)
+	providers, releasers := map[string][]int{}, map[string][]int{}
+	for i, u := range units {
+		all[i] = u.facts()
+		for _, t := range all[i].provides {
+			providers[t] = append(providers[t], i)
+		}
+		for _, t := range all[i].releases {
+			releasers[t] = append(releasers[t], i)
+		}
+	}
+	after := make([][]int, n) // after[i]: units that must follow i
+	indeg := make([]int, n)
+	edge := func(from, to int) {
+		if from == to || units[from].table == nil && units[to].table == nil {
+			return
+		}
+		after[from] = append(after[from], to)
+		indeg[to]++
+	}
+	for i, f := range all {
+		for _, t := range f.needs {
+			for _, p := range providers[t] {
+				edge(p, i)
+			}
+		}
+		for _, t := range f.waits {
+			for _, r := range releasers[t] {
+				edge(r, i)
+			}
+		}
+	}
+	ready := &posHeap{}
+	for i := range units {
+		if indeg[i] == 0 {
+			heap.Push(ready, units[i].pos)
+		}
+	}
+	byPos := make(map[int]int, n)
+	for i, u := range units {
+		byPos[u.pos] = i
+	}
+	out := make([]*unit, 0, n)
+	done := make([]bool, n)
+	for len(out) < n {
+		if ready.Len() == 0 {
+			// A cycle: the first unit left, in base order, goes next.
+			for i, u := range units {
+				if !done[i] {
+					indeg[i] = 0
+					heap.Push(ready, u.pos)
+					break
+				}
+			}
+		}
+		i := byPos[heap.Pop(ready).(int)]
+		if done[i] {
+			continue
+		}
+		done[i] = true
+		out = append(out, units[i])
+		for _, j := range after[i] {
+			if indeg[j]--; indeg[j] == 0 && !done[j] {
+				heap.Push(ready, units[j].pos)
+			}
+		}
+	}
+	return out
+}
+
+type posHeap []int
+
+func (h posHeap) Len() int           { return len(h) }
+func (h posHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h posHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *posHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *posHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

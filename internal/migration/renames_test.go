@@ -1,0 +1,204 @@
+package migration_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/lint"
+	"github.com/schemagen/schemagen/internal/scratch"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+const kindsBefore = `
+table "customers" {
+  column "id" {
+    type = bigint
+    identity {}
+  }
+  column "name" {
+    type = varchar(100)
+  }
+  column "email" {
+    type = varchar(200)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "customers_email_key" {
+    columns = ["email"]
+  }
+  check "customers_name_ck" {
+    expr = "char_length(name) > 0"
+  }
+  index "customers_name_idx" {
+    columns = ["name"]
+  }
+  index "customers_lower_name_idx" {
+    on {
+      expr = "lower(name)"
+    }
+  }
+}
+
+table "orders" {
+  column "id" {
+    type = int
+  }
+  column "customer_id" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "orders_customer_fk" {
+    columns     = ["customer_id"]
+    ref_table   = "customers"
+    ref_columns = ["id"]
+  }
+}
+`
+
+// kindsAfter renames table customers to clients and its column name to
+// full_name (with the CHECK, indexes and foreign key that name them), and
+// adds a table numbered by an identity.
+var kindsAfter = strings.NewReplacer(
+	`table "customers" {`, "table \"clients\" {\n  renamed_from = \"customers\"",
+	`  column "name" {`, "  column \"full_name\" {\n    renamed_from = \"name\"",
+	`char_length(name)`, `char_length(full_name)`,
+	`columns = ["name"]`, `columns = ["full_name"]`,
+	`lower(name)`, `lower(full_name)`,
+	`ref_table   = "customers"`, `ref_table   = "clients"`,
+).Replace(kindsBefore) + `
+table "tags" {
+  column "id" {
+    type = int
+    identity {
+      start = 100
+    }
+  }
+  column "label" {
+    type = varchar(40)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+// TestDiffEverydayKinds plans, on both databases holding rows, a migration
+// that renames a table and a column and adds an identity table: the rows
+// are kept, the plan drops nothing, lint finds nothing destructive, and a
+// second diff with renamed_from still in the model plans nothing.
+func TestDiffEverydayKinds(t *testing.T) {
+	t.Parallel()
+	p := testproject.New(t, kindsBefore)
+	p.Diff("init")
+	dbs := map[string]*dbtest.DB{"postgres": dbtest.Postgres(t), "tidb": dbtest.TiDB(t)}
+	for d, db := range dbs {
+		p.Apply(d, db.URL)
+		for _, q := range []string{
+			"INSERT INTO customers (name, email) VALUES ('Ada', 'ada@example.com')",
+			"INSERT INTO customers (name, email) VALUES ('Bob', 'bob@example.com')",
+			"INSERT INTO orders (id, customer_id) VALUES (1, 2)",
+		} {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("%s: %s: %v", d, q, err)
+			}
+		}
+	}
+
+	p.Generate(kindsAfter)
+	stmts := p.Diff("rename")
+	for _, d := range []string{"postgres", "tidb"} {
+		if len(stmts[d]) == 0 {
+			t.Fatalf("%s: no migration planned", d)
+		}
+		all := strings.Join(stmts[d], "\n")
+		t.Logf("%s:\n%s", d, all)
+		for _, s := range stmts[d] {
+			up := strings.ToUpper(s)
+			if strings.Contains(up, "DROP TABLE") || strings.Contains(up, "DROP COLUMN") {
+				t.Errorf("%s: the plan drops: %s", d, s)
+			}
+		}
+		if !strings.Contains(strings.ToUpper(all), "RENAME") {
+			t.Errorf("%s: the plan renames nothing", d)
+		}
+	}
+
+	dev := &scratch.Dev{}
+	defer dev.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	r, err := lint.Run(ctx, dev, p.Targets, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if strings.HasPrefix(f.Code, "DS") {
+			t.Errorf("lint: destructive finding %s in %s: %s", f.Code, f.File, f.Message)
+		}
+	}
+
+	for d, db := range dbs {
+		p.Apply(d, db.URL)
+		got := rowsOf(t, db, "SELECT c.id, c.full_name, c.email, o.id FROM clients c LEFT JOIN orders o ON o.customer_id = c.id ORDER BY c.id")
+		want := []string{"1 Ada ada@example.com NULL", "2 Bob bob@example.com 1"}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: rows after the rename: %q, want %q", d, got, want)
+		}
+		// The CHECK and the key follow the renamed column; the identity
+		// table numbers from its start.
+		if _, err := db.Exec("INSERT INTO clients (full_name, email) VALUES ('', 'x@example.com')"); err == nil {
+			t.Errorf("%s: the CHECK on the renamed column no longer holds", d)
+		}
+		if _, err := db.Exec("INSERT INTO clients (full_name, email) VALUES ('Cy', 'ada@example.com')"); err == nil {
+			t.Errorf("%s: the unique key no longer holds", d)
+		}
+		if _, err := db.Exec("INSERT INTO tags (label) VALUES ('a')"); err != nil {
+			t.Errorf("%s: %v", d, err)
+		}
+		if got := rowsOf(t, db, "SELECT id, label FROM tags"); !slices.Equal(got, []string{"100 a"}) {
+			t.Errorf("%s: identity table rows %q, want [100 a]", d, got)
+		}
+	}
+
+	// renamed_from stays in the model: nothing more to do.
+	if again := p.Diff("again"); len(again) != 0 {
+		t.Errorf("a diff after the rename plans %v", again)
+	}
+}
+
+func rowsOf(t *testing.T, db *dbtest.DB, q string) []string {
+	t.Helper()
+	rs, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%s: %s: %v", db.Dialect, q, err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	var out []string
+	for rs.Next() {
+		vs := make([]*string, len(cols))
+		ptrs := make([]any, len(vs))
+		for i := range vs {
+			ptrs[i] = &vs[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(vs))
+		for i, v := range vs {
+			parts[i] = "NULL"
+			if v != nil {
+				parts[i] = *v
+			}
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}

@@ -1,0 +1,648 @@
+package plantest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schemagen/schemagen/internal/difftest"
+)
+
+// Edit is one change of a model. Apply makes it on a model found by names,
+// so that the shrinker can make it again on a smaller model; it reports
+// false when the model no longer has what the edit names.
+type Edit struct {
+	Kind  string
+	What  string
+	Apply func(m *difftest.Model) bool
+}
+
+// EditKind draws edits of one kind. Draw returns nil when m has nothing the
+// kind applies to.
+type EditKind struct {
+	Name   string
+	Weight int
+	Draw   func(g *difftest.Gen, m *difftest.Model) *Edit
+}
+
+// Kinds is the table of edits the oracle draws from, by weight.
+var Kinds = []EditKind{
+	{"add_table", 2, addTable},
+	{"drop_table", 1, dropTable},
+	{"add_column", 4, addColumn},
+	{"drop_column", 2, dropColumn},
+	{"change_type", 3, changeType},
+	{"change_null", 2, changeNull},
+	{"change_default", 2, changeDefault},
+	{"change_override", 1, changeOverride},
+	{"change_primary_key", 1, changePrimaryKey},
+	{"add_unique", 2, addUnique},
+	{"drop_unique", 1, dropUnique},
+	{"add_index", 3, addIndex},
+	{"drop_index", 1, dropIndex},
+	{"add_fk_index", 2, addFKIndex},
+	{"add_check", 2, addCheck},
+	{"drop_check", 1, dropCheck},
+	{"add_foreign_key", 3, addForeignKey},
+	{"add_foreign_key_to_unique", 2, addForeignKeyToUnique},
+	{"drop_foreign_key", 1, dropForeignKey},
+	{"change_fk_actions", 2, changeFKActions},
+	{"change_deferrable", 2, changeDeferrable},
+}
+
+// drawEdit draws one edit of m (nil when the kind drawn has nothing to
+// edit).
+func drawEdit(g *difftest.Gen, m *difftest.Model) *Edit {
+	total := 0
+	for _, k := range Kinds {
+		total += k.Weight
+	}
+	n := g.N(total)
+	for _, k := range Kinds {
+		if n -= k.Weight; n < 0 {
+			e := k.Draw(g, m)
+			if e != nil {
+				e.Kind = k.Name
+			}
+			return e
+		}
+	}
+	return nil
+}
+
+// The helpers below find a model's parts by name.
+
+func pickTable(g *difftest.Gen, m *difftest.Model) *difftest.Table {
+	if len(m.Tables) == 0 {
+		return nil
+	}
+	return m.Tables[g.N(len(m.Tables))]
+}
+
+// nonKey returns the columns of t in no primary or foreign key.
+func nonKey(t *difftest.Table) []*difftest.Col {
+	var out []*difftest.Col
+	for _, c := range t.Cols {
+		if slices.Contains(t.PK, c.Name) || slices.ContainsFunc(t.FKs, func(fk difftest.FK) bool { return slices.Contains(fk.Cols, c.Name) }) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// referenced reports whether a foreign key of m points to table name.
+func referenced(m *difftest.Model, name string) bool {
+	for _, t := range m.Tables {
+		for _, fk := range t.FKs {
+			if fk.RefTable == name && t.Name != name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// freeName returns prefix followed by the first number no table, column,
+// constraint or index of m has.
+func freeName(m *difftest.Model, prefix string) string {
+	used := map[string]bool{}
+	for _, t := range m.Tables {
+		used[t.Name] = true
+		for _, c := range t.Cols {
+			used[c.Name] = true
+		}
+		for _, x := range t.Checks {
+			used[x.Name] = true
+		}
+		for _, x := range t.Uniques {
+			used[x.Name] = true
+		}
+		for _, x := range t.Indexes {
+			used[x.Name] = true
+		}
+		for _, x := range t.FKs {
+			used[x.Name] = true
+		}
+	}
+	for i := 0; ; i++ {
+		if n := fmt.Sprintf("%s%d", prefix, i); !used[n] {
+			return n
+		}
+	}
+}
+
+// onTable is an edit of the table named name.
+func onTable(what, name string, f func(m *difftest.Model, t *difftest.Table) bool) *Edit {
+	return &Edit{What: what, Apply: func(m *difftest.Model) bool {
+		t := m.Table(name)
+		return t != nil && f(m, t)
+	}}
+}
+
+func cloneCol(c *difftest.Col) *difftest.Col { cc := *c; return &cc }
+
+func addTable(g *difftest.Gen, m *difftest.Model) *Edit {
+	name := freeName(m, "n")
+	t := &difftest.Table{Name: name}
+	t.Cols = append(t.Cols, &difftest.Col{Name: "id0", Type: g.Type(true)})
+	t.PK = []string{"id0"}
+	for k := range 1 + g.N(3) {
+		c := &difftest.Col{Name: fmt.Sprintf("c%d", k), Type: g.Type(false), Null: g.Chance(0.5)}
+		if g.Chance(0.3) {
+			c.Default = g.Default(c.Type)
+		}
+		t.Cols = append(t.Cols, c)
+	}
+	var fk *difftest.FK
+	if parent := pickTable(g, m); parent != nil && g.Chance(0.6) {
+		null := g.Chance(0.6)
+		f := difftest.FK{Name: name + "_fk0", RefTable: parent.Name, RefCols: slices.Clone(parent.PK), OnDelete: g.Action(null), OnUpdate: g.Action(null)}
+		for k, rc := range parent.PK {
+			c := &difftest.Col{Name: fmt.Sprintf("f%d", k), Type: parent.Col(rc).Type, Null: null}
+			t.Cols = append(t.Cols, c)
+			f.Cols = append(f.Cols, c.Name)
+		}
+		fk = &f
+		t.FKs = append(t.FKs, f)
+	}
+	if g.Chance(0.5) {
+		t.Indexes = append(t.Indexes, g.Index(t, name+"_ix0"))
+	}
+	if g.Chance(0.3) {
+		t.Checks = append(t.Checks, g.Check(t, name+"_ck0"))
+	}
+	what := fmt.Sprintf("add table %s", name)
+	return &Edit{What: what, Apply: func(m *difftest.Model) bool {
+		nt := *t
+		nt.Cols = nil
+		for _, c := range t.Cols {
+			nt.Cols = append(nt.Cols, cloneCol(c))
+		}
+		nt.FKs = slices.Clone(t.FKs)
+		nt.Indexes = slices.Clone(t.Indexes)
+		nt.Checks = slices.Clone(t.Checks)
+		if fk != nil && m.Table(fk.RefTable) == nil {
+			return false
+		}
+		m.Tables = append(m.Tables, &nt)
+		return true
+	}}
+}
+
+func dropTable(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(m.Tables) < 2 {
+		return nil
+	}
+	name := t.Name
+	// Foreign keys to it go with it, in the same step.
+	return &Edit{What: "drop table " + name, Apply: func(m *difftest.Model) bool {
+		i := slices.IndexFunc(m.Tables, func(t *difftest.Table) bool { return t.Name == name })
+		if i < 0 {
+			return false
+		}
+		m.Tables = slices.Delete(m.Tables, i, i+1)
+		for _, o := range m.Tables {
+			o.FKs = slices.DeleteFunc(o.FKs, func(fk difftest.FK) bool { return fk.RefTable == name })
+		}
+		return true
+	}}
+}
+
+func addColumn(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	c := &difftest.Col{Name: freeName(m, "a"), Type: g.Type(false), Null: g.Chance(0.6)}
+	if !c.Null || g.Chance(0.3) {
+		c.Default = g.Default(c.Type)
+	}
+	c.Override = g.Override(c.Type)
+	return onTable(fmt.Sprintf("add column %s %s to %s", c.Name, c.Type, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		t.Cols = append(t.Cols, cloneCol(c))
+		return true
+	})
+}
+
+func dropColumn(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	cols := nonKey(t)
+	if len(cols) < 2 {
+		return nil
+	}
+	name := cols[g.N(len(cols))].Name
+	return onTable(fmt.Sprintf("drop column %s.%s", t.Name, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		i := slices.IndexFunc(t.Cols, func(c *difftest.Col) bool { return c.Name == name })
+		if i < 0 || len(t.Cols) < 2 {
+			return false
+		}
+		difftest.DropColumn(m, t, i)
+		return true
+	})
+}
+
+// widen gives a type that holds every value of t, when there is one.
+func widen(t difftest.Type) (difftest.Type, bool) {
+	switch t.Name {
+	case "smallint":
+		return difftest.Type{Name: "int"}, true
+	case "int":
+		return difftest.Type{Name: "bigint"}, true
+	case "varchar":
+		return difftest.Type{Name: "varchar", Args: []int{t.Args[0] + 100}}, true
+	case "char":
+		return difftest.Type{Name: "varchar", Args: []int{t.Args[0] + 10}}, true
+	case "decimal":
+		return difftest.Type{Name: "decimal", Args: []int{min(t.Args[0]+5, 65), t.Args[1]}}, true
+	}
+	return difftest.Type{}, false
+}
+
+func changeType(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	cols := nonKey(t)
+	if len(cols) == 0 {
+		return nil
+	}
+	c := cols[g.N(len(cols))]
+	to, ok := widen(c.Type)
+	if !ok || g.Chance(0.3) {
+		to = g.Type(false)
+	}
+	name := c.Name
+	return onTable(fmt.Sprintf("change type of %s.%s from %s to %s", t.Name, name, c.Type, to), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(name)
+		if c == nil {
+			return false
+		}
+		c.Type, c.Override = to, ""
+		if c.Default != "" {
+			c.Default = ""
+		}
+		return true
+	})
+}
+
+func changeNull(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	cols := nonKey(t)
+	if len(cols) == 0 {
+		return nil
+	}
+	c := cols[g.N(len(cols))]
+	name, null := c.Name, !c.Null
+	return onTable(fmt.Sprintf("make %s.%s null = %v", t.Name, name, null), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(name)
+		if c == nil {
+			return false
+		}
+		c.Null = null
+		return true
+	})
+}
+
+func changeDefault(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	c := t.Cols[g.N(len(t.Cols))]
+	name, def := c.Name, ""
+	if c.Default == "" || g.Chance(0.5) {
+		def = g.Default(c.Type)
+	}
+	return onTable(fmt.Sprintf("set the default of %s.%s to %q", t.Name, name, def), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(name)
+		if c == nil {
+			return false
+		}
+		c.Default = def
+		return true
+	})
+}
+
+func changeOverride(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	if len(t.Indexes) > 0 && g.Chance(0.4) {
+		i := g.N(len(t.Indexes))
+		name := t.Indexes[i].Name
+		ov := ""
+		if t.Indexes[i].Override == "" && !t.Indexes[i].Unique {
+			ov = []string{"postgres {\n  skip = true\n}", "tidb {\n  skip = true\n}"}[g.N(2)]
+		}
+		return onTable(fmt.Sprintf("set the override of index %s.%s to %q", t.Name, name, ov), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+			i := slices.IndexFunc(t.Indexes, func(x difftest.Index) bool { return x.Name == name })
+			if i < 0 {
+				return false
+			}
+			t.Indexes[i].Override = ov
+			return true
+		})
+	}
+	c := t.Cols[g.N(len(t.Cols))]
+	name, ov := c.Name, ""
+	if c.Override == "" {
+		ov = g.Override(c.Type)
+	}
+	return onTable(fmt.Sprintf("set the override of %s.%s to %q", t.Name, name, ov), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(name)
+		if c == nil {
+			return false
+		}
+		c.Override = ov
+		return true
+	})
+}
+
+func changePrimaryKey(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || referenced(m, t.Name) {
+		return nil
+	}
+	cols := nonKey(t)
+	var pk []string
+	switch {
+	case len(t.PK) > 1:
+		pk = t.PK[:1]
+	case len(cols) > 0 && g.Chance(0.5):
+		pk = append(slices.Clone(t.PK), cols[g.N(len(cols))].Name)
+	default:
+		return nil
+	}
+	return onTable(fmt.Sprintf("set the primary key of %s to %v", t.Name, pk), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		for _, n := range pk {
+			c := t.Col(n)
+			if c == nil {
+				return false
+			}
+			c.Null = false
+		}
+		t.PK = slices.Clone(pk)
+		return true
+	})
+}
+
+func addUnique(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	name := freeName(m, t.Name+"_uq")
+	var cols []string
+	for _, i := range []int{g.N(len(t.Cols)), g.N(len(t.Cols))}[:1+g.N(2)] {
+		if !slices.Contains(cols, t.Cols[i].Name) {
+			cols = append(cols, t.Cols[i].Name)
+		}
+	}
+	return onTable(fmt.Sprintf("add unique %s%v to %s", name, cols, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		for _, c := range cols {
+			if t.Col(c) == nil {
+				return false
+			}
+		}
+		t.Uniques = append(t.Uniques, difftest.Unique{Name: name, Cols: cols})
+		return true
+	})
+}
+
+func dropUnique(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(t.Uniques) == 0 {
+		return nil
+	}
+	name := t.Uniques[g.N(len(t.Uniques))].Name
+	return onTable(fmt.Sprintf("drop unique %s.%s", t.Name, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		n := len(t.Uniques)
+		t.Uniques = slices.DeleteFunc(t.Uniques, func(u difftest.Unique) bool { return u.Name == name })
+		return len(t.Uniques) < n
+	})
+}
+
+func addIndex(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	idx := g.Index(t, freeName(m, t.Name+"_ix"))
+	return onTable(fmt.Sprintf("add index %s to %s", idx.Name, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		for _, c := range idx.Cols {
+			if t.Col(c) == nil && !isExpr(c) {
+				return false
+			}
+		}
+		t.Indexes = append(t.Indexes, idx)
+		return true
+	})
+}
+
+func isExpr(part string) bool { return len(part) > 5 && part[:5] == "expr:" }
+
+// addFKIndex adds an index that starts with a foreign key's columns (TiDB
+// then drops the index it made for the key: issue 18's 1553).
+func addFKIndex(g *difftest.Gen, m *difftest.Model) *Edit {
+	var cands []*difftest.Table
+	for _, t := range m.Tables {
+		if len(t.FKs) > 0 {
+			cands = append(cands, t)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	t := cands[g.N(len(cands))]
+	fk := t.FKs[g.N(len(t.FKs))]
+	idx := difftest.Index{Name: freeName(m, t.Name+"_fkix"), Cols: slices.Clone(fk.Cols), Unique: g.Chance(0.2)}
+	if other := t.Cols[g.N(len(t.Cols))]; !slices.Contains(idx.Cols, other.Name) && g.Chance(0.7) {
+		idx.Cols = append(idx.Cols, other.Name)
+	}
+	return onTable(fmt.Sprintf("add index %s%v over foreign key %s of %s", idx.Name, idx.Cols, fk.Name, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		for _, c := range idx.Cols {
+			if t.Col(c) == nil {
+				return false
+			}
+		}
+		t.Indexes = append(t.Indexes, idx)
+		return true
+	})
+}
+
+func dropIndex(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(t.Indexes) == 0 {
+		return nil
+	}
+	name := t.Indexes[g.N(len(t.Indexes))].Name
+	return onTable(fmt.Sprintf("drop index %s.%s", t.Name, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		n := len(t.Indexes)
+		t.Indexes = slices.DeleteFunc(t.Indexes, func(x difftest.Index) bool { return x.Name == name })
+		return len(t.Indexes) < n
+	})
+}
+
+func addCheck(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	ck := g.Check(t, freeName(m, t.Name+"_ck"))
+	return onTable(fmt.Sprintf("add check %s (%s) to %s", ck.Name, ck.Expr, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		t.Checks = append(t.Checks, ck)
+		return true
+	})
+}
+
+func dropCheck(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(t.Checks) == 0 {
+		return nil
+	}
+	name := t.Checks[g.N(len(t.Checks))].Name
+	return onTable(fmt.Sprintf("drop check %s.%s", t.Name, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		n := len(t.Checks)
+		t.Checks = slices.DeleteFunc(t.Checks, func(x difftest.Check) bool { return x.Name == name })
+		return len(t.Checks) < n
+	})
+}
+
+// fkTo is a foreign key of child to refCols of parent over new columns of
+// the same types.
+func fkTo(g *difftest.Gen, m *difftest.Model, child, parent *difftest.Table, refCols []string) (difftest.FK, []*difftest.Col) {
+	null := g.Chance(0.6)
+	fk := difftest.FK{Name: freeName(m, child.Name+"_fk"), RefTable: parent.Name, RefCols: slices.Clone(refCols), OnDelete: g.Action(null), OnUpdate: g.Action(null)}
+	var cols []*difftest.Col
+	prefix := freeName(m, "r")
+	for k, rc := range refCols {
+		c := &difftest.Col{Name: fmt.Sprintf("%s_%d", prefix, k), Type: parent.Col(rc).Type, Null: null}
+		cols = append(cols, c)
+		fk.Cols = append(fk.Cols, c.Name)
+	}
+	return fk, cols
+}
+
+func addForeignKey(g *difftest.Gen, m *difftest.Model) *Edit {
+	child, parent := pickTable(g, m), pickTable(g, m)
+	if child == nil {
+		return nil
+	}
+	fk, cols := fkTo(g, m, child, parent, parent.PK)
+	return onTable(fmt.Sprintf("add foreign key %s of %s to %s%v", fk.Name, child.Name, parent.Name, parent.PK), child.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		p := m.Table(fk.RefTable)
+		if p == nil || !slices.Equal(p.PK, fk.RefCols) {
+			return false
+		}
+		for _, c := range cols {
+			t.Cols = append(t.Cols, cloneCol(c))
+		}
+		t.FKs = append(t.FKs, fk)
+		return true
+	})
+}
+
+// addForeignKeyToUnique adds, in one step, a unique key to a table and a
+// foreign key to it (issue 18's 1822: the key must exist first).
+func addForeignKeyToUnique(g *difftest.Gen, m *difftest.Model) *Edit {
+	child, parent := pickTable(g, m), pickTable(g, m)
+	if child == nil {
+		return nil
+	}
+	// A new column of a key type, unique, on the parent.
+	ukCol := &difftest.Col{Name: freeName(m, "k"), Type: g.Type(true), Null: g.Chance(0.5)}
+	uq := difftest.Unique{Name: freeName(m, parent.Name+"_uq"), Cols: []string{ukCol.Name}}
+	asIndex := g.Chance(0.3)
+	probe := &difftest.Table{Name: parent.Name, Cols: append(slices.Clone(parent.Cols), ukCol)}
+	fk, cols := fkTo(g, m, child, probe, uq.Cols)
+	return &Edit{What: fmt.Sprintf("add unique %s(%s) to %s and foreign key %s of %s to it", uq.Name, ukCol.Name, parent.Name, fk.Name, child.Name), Apply: func(m *difftest.Model) bool {
+		p, c := m.Table(parent.Name), m.Table(child.Name)
+		if p == nil || c == nil {
+			return false
+		}
+		p.Cols = append(p.Cols, cloneCol(ukCol))
+		if asIndex {
+			p.Indexes = append(p.Indexes, difftest.Index{Name: uq.Name, Unique: true, Cols: uq.Cols})
+		} else {
+			p.Uniques = append(p.Uniques, uq)
+		}
+		for _, col := range cols {
+			c.Cols = append(c.Cols, cloneCol(col))
+		}
+		c.FKs = append(c.FKs, fk)
+		return true
+	}}
+}
+
+func pickFK(g *difftest.Gen, m *difftest.Model) (*difftest.Table, string) {
+	var cands []*difftest.Table
+	for _, t := range m.Tables {
+		if len(t.FKs) > 0 {
+			cands = append(cands, t)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, ""
+	}
+	t := cands[g.N(len(cands))]
+	return t, t.FKs[g.N(len(t.FKs))].Name
+}
+
+// onFK is an edit of the foreign key named name of table table.
+func onFK(what, table, name string, f func(t *difftest.Table, i int) bool) *Edit {
+	return onTable(what, table, func(m *difftest.Model, t *difftest.Table) bool {
+		i := slices.IndexFunc(t.FKs, func(fk difftest.FK) bool { return fk.Name == name })
+		return i >= 0 && f(t, i)
+	})
+}
+
+func dropForeignKey(g *difftest.Gen, m *difftest.Model) *Edit {
+	t, name := pickFK(g, m)
+	if t == nil {
+		return nil
+	}
+	return onFK(fmt.Sprintf("drop foreign key %s.%s", t.Name, name), t.Name, name, func(t *difftest.Table, i int) bool {
+		t.FKs = slices.Delete(t.FKs, i, i+1)
+		return true
+	})
+}
+
+func changeFKActions(g *difftest.Gen, m *difftest.Model) *Edit {
+	t, name := pickFK(g, m)
+	if t == nil {
+		return nil
+	}
+	null := g.Chance(0.5)
+	del, upd := g.Action(null), g.Action(null)
+	return onFK(fmt.Sprintf("set foreign key %s.%s on_delete %q on_update %q", t.Name, name, del, upd), t.Name, name, func(t *difftest.Table, i int) bool {
+		t.FKs[i].OnDelete, t.FKs[i].OnUpdate = del, upd
+		return true
+	})
+}
+
+func changeDeferrable(g *difftest.Gen, m *difftest.Model) *Edit {
+	t, name := pickFK(g, m)
+	if t == nil {
+		return nil
+	}
+	i := slices.IndexFunc(t.FKs, func(fk difftest.FK) bool { return fk.Name == name })
+	def, initially := !t.FKs[i].Deferrable, false
+	if def {
+		initially = g.Chance(0.5)
+	} else if g.Chance(0.3) {
+		def, initially = true, !t.FKs[i].InitiallyDeferred
+	}
+	return onFK(fmt.Sprintf("set foreign key %s.%s deferrable %v initially_deferred %v", t.Name, name, def, initially), t.Name, name, func(t *difftest.Table, i int) bool {
+		t.FKs[i].Deferrable, t.FKs[i].InitiallyDeferred = def, initially
+		return true
+	})
+}

@@ -1,0 +1,795 @@
+// Package plantest is schemagen's plan oracle. It draws seeded random models
+// with internal/difftest's generator and evolves each through steps of
+// random edits (Kinds). At every step it generates the model's DDL, runs
+// `migrate diff` (migration.Plan and migration.Write, what the command runs)
+// into two migration directories, one planned online and one --plain, and
+// applies each new migration with schemagen's apply and with Atlas's
+// migrate.Executor to databases holding rows inserted at earlier steps, on
+// the real PostgreSQL and TiDB (an evolution applies each directory with
+// one of them, alternating by seed, so that every step runs both; Replay
+// applies each with both). It then requires that:
+//
+//   - every file applies (rows that break a new constraint aside, which the
+//     oracle then checks on a database without rows);
+//   - Atlas's inspection of each database equals that of a fresh database
+//     built from generated/ (and, on PostgreSQL, so do the foreign keys'
+//     deferrability, which Atlas does not model);
+//   - rows in the columns the step did not change are there, unchanged.
+//
+// A failure is shrunk to a small model and one edit and printed as a test
+// for regression_test.go.
+//
+// # Adding an edit kind
+//
+// Kinds is a table. A new construct gets an EditKind with a name, a weight
+// and a Draw function that looks at the model and returns an *Edit (nil
+// when the model has nothing to edit). The Edit's Apply makes the change on
+// a model found by names, capturing everything it draws, so that the
+// shrinker can make the same change on a smaller model:
+//
+//	{"add_view", 1, func(g *difftest.Gen, m *difftest.Model) *Edit {
+//		name := ...                         // draw everything here
+//		return &Edit{What: "add view " + name, Apply: func(m *difftest.Model) bool {
+//			...                             // find by name; false when gone
+//			return true
+//		}}
+//	}},
+//
+// A construct the model cannot hold yet goes into difftest.Model (and its
+// HCL method) first. An edit the compiler refuses is drawn again.
+package plantest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/postgres"
+	"github.com/schemagen/schemagen/internal/atlasconf"
+	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
+)
+
+// Runner evolves models on one PostgreSQL and one TiDB server.
+type Runner struct {
+	// PostgresURL and TiDBURL are the servers' URLs: the dev databases of
+	// the projects, and where the target databases are made.
+	PostgresURL, TiDBURL string
+	Dev                  *scratch.Dev
+	// TempDir is where projects are written.
+	TempDir string
+	// RowsPerStep is how many INSERTs are tried after each step.
+	RowsPerStep int
+
+	mu    sync.Mutex
+	Stats Stats
+}
+
+// Stats count a run's work.
+type Stats struct {
+	Evolutions, Steps, Edits, CompileRefused, DiffRefused, Files, DataRefused, RowsChecked int
+	// DataReasons counts applies that existing rows stopped, by reason.
+	DataReasons map[string]int
+	// EditKinds counts the edits applied, by kind.
+	EditKinds map[string]int
+}
+
+func (r *Runner) count(f func(s *Stats)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.Stats.DataReasons == nil {
+		r.Stats.DataReasons, r.Stats.EditKinds = map[string]int{}, map[string]int{}
+	}
+	f(&r.Stats)
+}
+
+// String summarises the stats.
+func (s Stats) String() string {
+	var kinds []string
+	for _, k := range slices.Sorted(maps.Keys(s.EditKinds)) {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, s.EditKinds[k]))
+	}
+	var reasons []string
+	for _, k := range slices.Sorted(maps.Keys(s.DataReasons)) {
+		reasons = append(reasons, fmt.Sprintf("%s %d", k, s.DataReasons[k]))
+	}
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d applies stopped by existing rows (%s) and checked without rows; %d tables' rows checked",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked)
+}
+
+// Failure is a step whose migration did not apply or did not reach the model.
+type Failure struct {
+	// Seed is the evolution's seed; RowSeed draws its rows.
+	Seed, RowSeed uint64
+	Step          int
+	// Before is the model before the step; Edits the step's edits.
+	Before *difftest.Model
+	Edits  []*Edit
+	// Kind classifies the failure, so that shrinking keeps the same one.
+	Kind, What string
+	// After is the model after the step, as HCL (set by Shrink).
+	After string
+}
+
+func (f *Failure) Error() string { return f.What }
+
+// lineage is one migration directory (online or plain) with its databases.
+type lineage struct {
+	plain   bool
+	dir     string
+	targets []migration.Target
+	now     time.Time
+	// dbs are the target databases, by dialect: applied by schemagen [0]
+	// and by Atlas's executor [1].
+	dbs map[string]*[2]*scratch.DB
+	// written are the files the last step wrote, by path.
+	written map[string]bool
+	// replaced are the databases (dialect and applier) that existing rows
+	// stopped this step, replaced by ones without rows.
+	replaced map[string]bool
+}
+
+func (l *lineage) name() string {
+	if l.plain {
+		return "plain"
+	}
+	return "online"
+}
+
+// evolution is one model's history.
+type evolution struct {
+	r        *Runner
+	lineages []*lineage
+	shape    *difftest.Model // the compiled model of the last step
+	rowSeed  uint64
+	step     int
+	// refused is set when migrate diff refused the last step.
+	refused bool
+	mu      sync.Mutex
+}
+
+// Evolve draws a model of seed and evolves it through steps steps. It
+// returns the first failure (not shrunk), or an error when the oracle
+// itself failed.
+func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, error) {
+	g := difftest.NewGen(seed)
+	m := g.Model()
+	if rm := difftest.Repair(m); rm != nil {
+		m = rm
+	}
+	if gen.CompileSource("schema.hcl", []byte(m.HCL())).Failed() {
+		r.count(func(s *Stats) { s.CompileRefused++ })
+		return nil, nil
+	}
+	r.count(func(s *Stats) { s.Evolutions++ })
+	ev, err := r.start(ctx, seed, false)
+	if err != nil {
+		return nil, err
+	}
+	defer ev.close()
+	if f, err := ev.run(ctx, []byte(m.HCL()), nil); f != nil || err != nil {
+		if f != nil {
+			f.Seed, f.Before = seed, &difftest.Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings}
+			f.Edits = []*Edit{wholeModel(m)}
+		}
+		return f, err
+	}
+	for step := 1; step <= steps; step++ {
+		next, edits := r.drawStep(g, m)
+		if next == nil {
+			continue
+		}
+		f, err := ev.run(ctx, []byte(next.HCL()), edits)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			f.Seed, f.Before, f.Edits = seed, m, edits
+			return f, nil
+		}
+		if ev.refused {
+			ev.refused = false
+			continue
+		}
+		m = next
+	}
+	return nil, nil
+}
+
+// wholeModel is the edit that creates every table of m, the first step.
+func wholeModel(m *difftest.Model) *Edit {
+	c := m.Clone()
+	return &Edit{Kind: "create", What: "create the model", Apply: func(x *difftest.Model) bool {
+		x.Tables = c.Clone().Tables
+		return true
+	}}
+}
+
+// drawStep draws one to three edits of m that the compiler accepts, and
+// the model they make.
+func (r *Runner) drawStep(g *difftest.Gen, m *difftest.Model) (*difftest.Model, []*Edit) {
+	next := m.Clone()
+	var edits []*Edit
+	for n := 1 + g.N(3); len(edits) < n; {
+		var e *Edit
+		var cand *difftest.Model
+		for tries := 0; tries < 20 && e == nil; tries++ {
+			e = drawEdit(g, next)
+			if e == nil {
+				continue
+			}
+			cand = next.Clone()
+			if !e.Apply(cand) || gen.CompileSource("schema.hcl", []byte(cand.HCL())).Failed() {
+				r.count(func(s *Stats) { s.CompileRefused++ })
+				e = nil
+			}
+		}
+		if e == nil {
+			break
+		}
+		next, edits = cand, append(edits, e)
+	}
+	if len(edits) == 0 {
+		return nil, nil
+	}
+	return next, edits
+}
+
+// start makes an evolution's projects and target databases: with full
+// set, each lineage's files are applied by both schemagen and Atlas's
+// executor; else by one each, schemagen's apply running the online files
+// of odd seeds and the plain ones of even seeds (Atlas's executor the
+// others), which halves the databases while every seed still applies each
+// plan with one and every step runs both.
+func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution, error) {
+	ev := &evolution{r: r, rowSeed: seed*7919 + 1}
+	for li, plain := range []bool{false, true} {
+		dir, err := os.MkdirTemp(r.TempDir, "plantest-")
+		if err != nil {
+			return nil, err
+		}
+		l := &lineage{plain: plain, dir: dir, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dbs: map[string]*[2]*scratch.DB{}}
+		ev.lineages = append(ev.lineages, l)
+		cfgPath := filepath.Join(dir, "atlas.hcl")
+		if err := os.WriteFile(cfgPath, []byte(atlasHCL(r.PostgresURL, r.TiDBURL)), 0o644); err != nil {
+			ev.close()
+			return nil, err
+		}
+		cfg, diags := atlasconf.Load(cfgPath, nil)
+		if diags.HasErrors() {
+			ev.close()
+			return nil, diags
+		}
+		if l.targets, err = migration.Targets(cfg, nil); err != nil {
+			ev.close()
+			return nil, err
+		}
+		for _, t := range l.targets {
+			var pair [2]*scratch.DB
+			for i := range pair {
+				if !full && i != (li+int(seed%2))%2 {
+					continue
+				}
+				if pair[i], err = r.Dev.Scratch(ctx, t.Dialect, t.Env.Dev); err != nil {
+					ev.close()
+					return nil, err
+				}
+			}
+			l.dbs[t.Dialect.Name()] = &pair
+		}
+	}
+	return ev, nil
+}
+
+func (ev *evolution) close() {
+	for _, l := range ev.lineages {
+		for _, pair := range l.dbs {
+			for _, db := range pair {
+				if db != nil {
+					db.Close()
+				}
+			}
+		}
+		os.RemoveAll(l.dir)
+	}
+}
+
+func atlasHCL(pg, ti string) string {
+	return fmt.Sprintf(`
+env "postgres" {
+  src = "file://generated/postgres/schema.sql"
+  dev = %q
+  migration {
+    dir = "file://migrations/postgres"
+  }
+}
+env "tidb" {
+  src = "file://generated/tidb/schema.sql"
+  dev = %q
+  migration {
+    dir = "file://migrations/tidb"
+  }
+}
+`, pg, ti)
+}
+
+// refusedError is migrate diff refusing a change, naming it: the step is
+// not applied.
+func refusal(err error) bool {
+	var msg string
+	if err != nil {
+		msg = err.Error()
+	}
+	return strings.Contains(msg, "cannot plan") || strings.Contains(msg, "refuse")
+}
+
+// run makes one step to model m: generate, migrate diff for both
+// lineages, apply, compare, check rows, insert rows.
+func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failure, error) {
+	r := ev.r
+	res := gen.CompileSource("schema.hcl", src)
+	if res.Failed() {
+		return nil, fmt.Errorf("plantest: the model does not compile: %v", res.Diags)
+	}
+	name := fmt.Sprintf("step%d", ev.step)
+	fail := func(kind, format string, args ...any) *Failure {
+		return &Failure{RowSeed: ev.rowSeed, Step: ev.step, Kind: kind, What: fmt.Sprintf("step %d (%s): ", ev.step, describe(edits)) + fmt.Sprintf(format, args...)}
+	}
+	model := migration.Model(res.Outputs)
+	planned := make([][]*migration.Planned, len(ev.lineages))
+	for i, l := range ev.lineages {
+		if err := os.WriteFile(filepath.Join(l.dir, "schema.hcl"), src, 0o644); err != nil {
+			return nil, err
+		}
+		if err := gen.Write(filepath.Join(l.dir, "generated"), res.Files()); err != nil {
+			return nil, err
+		}
+		p, err := migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
+		if err != nil {
+			if refusal(err) {
+				r.count(func(s *Stats) { s.DiffRefused++ })
+				ev.refused = true
+				return nil, nil
+			}
+			return fail("diff "+l.name()+" "+errorKind(err), "migrate diff (%s) failed: %v", l.name(), err), nil
+		}
+		planned[i] = p
+	}
+	// Rows before the step, in the columns the step keeps.
+	newShape := shapeOf(res.Schema)
+	kept := keptColumns(ev.shape, newShape)
+	before := map[string][]string{}
+	if ev.shape != nil {
+		if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
+			rs, err := readRows(ctx, db, d, kept)
+			if err != nil {
+				return err
+			}
+			for t, v := range rs {
+				before[fmt.Sprintf("%s %s %d %s", l.name(), d, i, t)] = v
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for i, l := range ev.lineages {
+		l.now = l.now.Add(time.Minute)
+		written, err := migration.Write(planned[i], name, l.now, nil)
+		if err != nil {
+			return nil, err
+		}
+		l.written, l.replaced = map[string]bool{}, map[string]bool{}
+		for _, w := range written {
+			l.written[w] = true
+		}
+		r.count(func(s *Stats) { s.Files += len(written) })
+	}
+	// Apply: schemagen's apply and Atlas's executor, both dialects at once.
+	var (
+		mu       sync.Mutex
+		failures []*Failure
+		wg       sync.WaitGroup
+	)
+	for _, l := range ev.lineages {
+		for _, t := range l.targets {
+			d := t.Dialect.Name()
+			for i := range 2 {
+				if l.dbs[d][i] == nil {
+					continue
+				}
+				wg.Go(func() {
+					f, err := ev.apply(ctx, l, t, i, name)
+					if err != nil {
+						f = fail("oracle", "%s %s: %v", l.name(), d, err)
+					}
+					if f != nil {
+						f.Step, f.RowSeed = ev.step, ev.rowSeed
+						f.What = fmt.Sprintf("step %d (%s): ", ev.step, describe(edits)) + f.What
+						mu.Lock()
+						failures = append(failures, f)
+						mu.Unlock()
+					}
+				})
+			}
+		}
+	}
+	wg.Wait()
+	if len(failures) > 0 {
+		slices.SortFunc(failures, func(a, b *Failure) int { return strings.Compare(a.Kind, b.Kind) })
+		return failures[0], nil
+	}
+	// Compare with fresh databases built from generated/.
+	for _, t := range ev.lineages[0].targets {
+		want, wantDefer, err := ev.fresh(ctx, t, res.Outputs[t.Dialect.Name()].SQL)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ev.lineages {
+			for i, db := range l.dbs[t.Dialect.Name()] {
+				if db == nil {
+					continue
+				}
+				got, gotDefer, drv, err := inspect(ctx, t.Dialect, db)
+				if err != nil {
+					return nil, err
+				}
+				changes, err := drv.SchemaDiff(got, want, schema.DiffNormalized())
+				if err != nil {
+					return nil, err
+				}
+				if len(changes) > 0 {
+					return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
+				}
+				if !maps.Equal(gotDefer, wantDefer) {
+					return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
+				}
+			}
+		}
+	}
+	// Rows kept.
+	if ev.shape != nil {
+		var lost *Failure
+		if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
+			rs, err := readRows(ctx, db, d, kept)
+			if err != nil {
+				return err
+			}
+			for t, v := range rs {
+				key := fmt.Sprintf("%s %s %d %s", l.name(), d, i, t)
+				old, ok := before[key]
+				if !ok || l.replaced[fmt.Sprint(d, i)] {
+					continue
+				}
+				r.count(func(s *Stats) { s.RowsChecked++ })
+				if !slices.Equal(old, v) && lost == nil {
+					lost = fail("rows "+d, "%s %s applied by %s: table %s's rows changed in columns the step did not change:\n  before: %q\n  after:  %q", l.name(), d, applier(i), t, old, v)
+				}
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+		if lost != nil {
+			return lost, nil
+		}
+	}
+	ev.shape = newShape
+	ev.insertRows(ctx)
+	ev.step++
+	r.count(func(s *Stats) {
+		s.Steps++
+		s.Edits += len(edits)
+		for _, e := range edits {
+			s.EditKinds[e.Kind]++
+		}
+	})
+	return nil, nil
+}
+
+func applier(i int) string {
+	if i == 0 {
+		return "schemagen"
+	}
+	return "Atlas's executor"
+}
+
+func describe(edits []*Edit) string {
+	if len(edits) == 0 {
+		return "create the model"
+	}
+	var s []string
+	for _, e := range edits {
+		s = append(s, e.What)
+	}
+	return strings.Join(s, "; ")
+}
+
+func describeChanges(ctx context.Context, drv migrate.Driver, changes []schema.Change) string {
+	plan, err := drv.PlanChanges(ctx, "left", changes, migration.PlanOptions)
+	if err != nil {
+		return fmt.Sprintf("  %d changes (%v)", len(changes), err)
+	}
+	var b strings.Builder
+	for _, c := range plan.Changes {
+		fmt.Fprintf(&b, "  %s\n", c.Cmd)
+	}
+	return b.String()
+}
+
+// errorKind classifies an error for shrinking: the database's code when
+// there is one.
+func errorKind(err error) string {
+	k := difftest.Classify(err)
+	if strings.HasPrefix(k, "error: ") {
+		return "other"
+	}
+	return k
+}
+
+// eachDB calls f for every target database.
+func (ev *evolution) eachDB(f func(l *lineage, d string, i int, db *scratch.DB) error) error {
+	for _, l := range ev.lineages {
+		for _, d := range slices.Sorted(maps.Keys(l.dbs)) {
+			for i, db := range l.dbs[d] {
+				if db == nil {
+					continue
+				}
+				if err := f(l, d, i, db); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// dataError reports whether err is rows breaking what a statement adds (a
+// constraint, NOT NULL, a narrower type), or a pre-check finding such rows.
+func dataError(err error) (string, bool) {
+	var pe *migration.PrecheckError
+	if errors.As(err, &pe) {
+		return "pre-check", true
+	}
+	switch k := difftest.Classify(err); k {
+	case "not-null", "unique", "foreign-key", "check", "data":
+		return k, true
+	}
+	msg := err.Error()
+	// TiDB's errors for rows that break an added key or type.
+	for _, s := range []string{"Error 1062", "Error 1265", "Error 1366", "Error 1292", "Error 1406", "Error 1264", "Error 1138", "Error 1452", "Error 3819", "Error 1690", "Error 8200"} {
+		if strings.Contains(msg, s) && (s != "Error 8200" || strings.Contains(msg, "data")) {
+			return strings.ToLower(s), true
+		}
+	}
+	return "", false
+}
+
+// apply applies the pending files of lineage l for target t to its
+// database i (0: schemagen's apply, 1: Atlas's executor). When existing
+// rows stop it, the whole directory is applied to a new database without
+// rows instead, which then replaces it.
+func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, i int, name string) (*Failure, error) {
+	d := t.Dialect.Name()
+	db := l.dbs[d][i]
+	err := applyTo(ctx, t, db, i, l.written)
+	if err == nil {
+		return nil, nil
+	}
+	reason, ok := dataError(err)
+	if !ok || ev.shape == nil {
+		return &Failure{Kind: fmt.Sprintf("apply %s %s %s", d, l.name(), errorKind(err)), What: fmt.Sprintf("%s %s: applying by %s failed: %v", l.name(), d, applier(i), err)}, nil
+	}
+	ev.r.count(func(s *Stats) { s.DataRefused++; s.DataReasons[d+" "+reason]++ })
+	fresh, ferr := ev.r.Dev.Scratch(ctx, t.Dialect, t.Env.Dev)
+	if ferr != nil {
+		return nil, ferr
+	}
+	if err := applyTo(ctx, t, fresh, i, nil); err != nil {
+		fresh.Close()
+		return &Failure{Kind: fmt.Sprintf("apply %s %s %s", d, l.name(), errorKind(err)), What: fmt.Sprintf("%s %s: applying by %s failed on rows (%v) and then on a database without rows: %v", l.name(), d, applier(i), reason, err)}, nil
+	}
+	db.Close()
+	l.dbs[d][i] = fresh
+	ev.mu.Lock()
+	l.replaced[fmt.Sprint(d, i)] = true
+	ev.mu.Unlock()
+	return nil, nil
+}
+
+// applyTo applies the pending files of t's directory to db: with
+// schemagen's apply (i = 0) or Atlas's executor (i = 1), which tracks
+// nothing: it runs the files of only (by path), every file when only is nil.
+func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, only map[string]bool) error {
+	if i == 0 {
+		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: migration.DefaultLockTimeout})
+		return err
+	}
+	dir, err := migration.OpenDir(t.Env.Dir, false)
+	if err != nil {
+		return err
+	}
+	files, err := dir.Files()
+	if err != nil {
+		return err
+	}
+	mem := &migrate.MemDir{}
+	for _, f := range files {
+		if only != nil && !only[filepath.Join(dir.Path(), f.Name())] {
+			continue
+		}
+		if err := mem.WriteFile(f.Name(), f.Bytes()); err != nil {
+			return err
+		}
+	}
+	sum, err := mem.Checksum()
+	if err != nil {
+		return err
+	}
+	if err := migrate.WriteSumFile(mem, sum); err != nil {
+		return err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	drv, err := t.Dialect.OpenAtlas(conn)
+	if err != nil {
+		return err
+	}
+	ex, err := migrate.NewExecutor(drv, mem, migrate.NopRevisionReadWriter{}, migrate.WithAllowDirty(true))
+	if err != nil {
+		return err
+	}
+	if err := ex.ExecuteN(ctx, 0); err != nil && !errors.Is(err, migrate.ErrNoPendingFiles) {
+		return err
+	}
+	return nil
+}
+
+// fresh builds the generated DDL on a new database and inspects it.
+func (ev *evolution) fresh(ctx context.Context, t migration.Target, src []byte) (*schema.Schema, map[[2]string]bool, error) {
+	db, err := ev.r.Dev.Scratch(ctx, t.Dialect, t.Env.Dev)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	drv, err := t.Dialect.OpenAtlas(db.DB)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := scratch.Exec(ctx, drv, t.Env.Src, src); err != nil {
+		return nil, nil, fmt.Errorf("plantest: the generated DDL does not load: %w", err)
+	}
+	s, def, _, err := inspect(ctx, t.Dialect, db)
+	return s, def, err
+}
+
+// inspect is Atlas's inspection of db and, on PostgreSQL, the deferrable
+// foreign keys, which Atlas does not model.
+func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.Schema, map[[2]string]bool, migrate.Driver, error) {
+	drv, err := d.OpenAtlas(db.DB)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := scratch.Inspect(ctx, drv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	def := map[[2]string]bool{}
+	if d.Name() == postgres.Name {
+		if def, err = (postgres.Dialect{}).DeferrableKeys(ctx, db.DB); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return s, def, drv, nil
+}
+
+// shapeOf is the compiled model's tables, columns and keys: enough to
+// draw rows and read them.
+func shapeOf(s *compiler.Schema) *difftest.Model {
+	m := difftest.Shape(s)
+	for i, t := range s.Tables {
+		if t.PrimaryKey != nil {
+			m.Tables[i].PK = slices.Clone(t.PrimaryKey.Columns)
+		} else if len(t.Columns) > 0 {
+			// Only for drawing: the UPDATEs drawn (and not run) name one.
+			m.Tables[i].PK = []string{t.Columns[0].Name}
+		}
+		for _, fk := range t.ForeignKeys {
+			m.Tables[i].FKs = append(m.Tables[i].FKs, difftest.FK{Name: fk.Name, Cols: fk.Columns, RefTable: fk.RefTable, RefCols: fk.RefColumns})
+		}
+	}
+	return m
+}
+
+// keptColumns is, for every table of both shapes, the columns of old that
+// new has with the same type: the ones whose rows the step must keep.
+func keptColumns(old, new *difftest.Model) *difftest.Model {
+	out := &difftest.Model{}
+	if old == nil {
+		return out
+	}
+	for _, ot := range old.Tables {
+		nt := new.Table(ot.Name)
+		if nt == nil {
+			continue
+		}
+		kt := &difftest.Table{Name: ot.Name}
+		for _, oc := range ot.Cols {
+			if nc := nt.Col(oc.Name); nc != nil && nc.Type.String() == oc.Type.String() {
+				kt.Cols = append(kt.Cols, oc)
+			}
+		}
+		if len(kt.Cols) > 0 {
+			out.Tables = append(out.Tables, kt)
+		}
+	}
+	return out
+}
+
+func readRows(ctx context.Context, db *scratch.DB, d string, m *difftest.Model) (map[string][]string, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	out := map[string][]string{}
+	for _, t := range m.Tables {
+		rs, err := difftest.Rows(ctx, conn, d, t)
+		if err != nil {
+			return nil, err
+		}
+		out[t.Name] = rs
+	}
+	return out, nil
+}
+
+// insertRows tries random INSERTs on every target database, the same on
+// each; the ones a database refuses are left out.
+func (ev *evolution) insertRows(ctx context.Context) {
+	n := ev.r.RowsPerStep
+	if n == 0 {
+		n = 12
+	}
+	g := difftest.NewGen(ev.rowSeed + uint64(ev.step))
+	var stmts []difftest.Stmt
+	for _, s := range g.Stmts(ev.shape, 3*n) {
+		if s.Kind == "insert" && len(stmts) < n {
+			stmts = append(stmts, s)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, l := range ev.lineages {
+		for d, pair := range l.dbs {
+			for _, db := range pair {
+				if db == nil {
+					continue
+				}
+				wg.Go(func() {
+					for _, s := range stmts {
+						if q, ok := difftest.SQLOf(s, d, ev.shape); ok {
+							db.ExecContext(ctx, q)
+						}
+					}
+				})
+			}
+		}
+	}
+	wg.Wait()
+}

@@ -1,0 +1,163 @@
+package plantest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+// Regression tests: a model before a step and the model after it, each run
+// on both databases with rows, online and --plain, applied by schemagen and
+// by Atlas's executor (plantest.Replay). The first ones are issue 18's
+// findings; the ones TestPlanOracle printed follow.
+
+const users = `
+table "users" {
+  column "id" {
+    type = int
+  }
+  column "name" {
+    type = varchar(50)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+const posts = `
+table "posts" {
+  column "id" {
+    type = int
+  }
+  column "author" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "posts_author_fk" {
+    columns     = ["author"]
+    ref_table   = "users"
+    ref_columns = ["id"]
+  }
+}
+`
+
+// TestIndexOverForeignKeyColumns is issue 18's 1553: adding an index that
+// starts with a foreign key's columns made the TiDB plan start with DROP
+// INDEX posts_author_fk (the index TiDB made for the key), which TiDB
+// refuses while the key needs it: the new index must come first.
+func TestIndexOverForeignKeyColumns(t *testing.T) {
+	after := strings.Replace(posts, "  foreign_key", "  index \"posts_author_idx\" {\n    columns = [\"author\", \"id\"]\n  }\n  foreign_key", 1)
+	plantest.Replay(t, 1, users+posts, users+after)
+}
+
+// TestForeignKeyToNewUniqueKey is issue 18's 1822: a foreign key added in
+// the same step as the unique key it references, on another table, must
+// come after the key; so must a new table's.
+func TestForeignKeyToNewUniqueKey(t *testing.T) {
+	withEmail := strings.Replace(users, "  primary_key", "  column \"email\" {\n    type = varchar(100)\n    null = true\n  }\n  primary_key", 1) +
+		""
+	withEmail = strings.Replace(withEmail, "    columns = [\"id\"]\n  }\n", "    columns = [\"id\"]\n  }\n  unique \"users_email_uq\" {\n    columns = [\"email\"]\n  }\n", 1)
+	fkToEmail := `
+  column "author_email" {
+    type = varchar(100)
+    null = true
+  }
+  foreign_key "posts_author_email_fk" {
+    columns     = ["author_email"]
+    ref_table   = "users"
+    ref_columns = ["email"]
+    on_delete   = "set_null"
+  }
+`
+	// posts sorts before users, as a table declared first.
+	postsWithFK := strings.Replace(posts, "  primary_key", strings.TrimPrefix(fkToEmail, "\n")+"  primary_key", 1)
+	t.Run("existing_tables", func(t *testing.T) {
+		plantest.Replay(t, 1, posts+users, postsWithFK+withEmail)
+	})
+	t.Run("new_table", func(t *testing.T) {
+		comments := strings.NewReplacer(`"posts"`, `"comments"`, "posts_author", "comments_author").Replace(postsWithFK)
+		plantest.Replay(t, 1, posts+users, posts+comments+withEmail)
+	})
+	t.Run("composite_with_primary_key", func(t *testing.T) {
+		// The product's history: a new table's key to (space, id) of a
+		// table that gets that unique key in the same change.
+		scoped := strings.Replace(users, "    columns = [\"id\"]\n  }\n", "    columns = [\"id\"]\n  }\n  unique \"users_name_id_uq\" {\n    columns = [\"name\", \"id\"]\n  }\n", 1)
+		child := `
+table "grants" {
+  column "id" {
+    type = int
+  }
+  column "user_name" {
+    type = varchar(50)
+  }
+  column "user_id" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "grants_user_fk" {
+    columns     = ["user_name", "user_id"]
+    ref_table   = "users"
+    ref_columns = ["name", "id"]
+    on_delete   = "cascade"
+  }
+}
+`
+		plantest.Replay(t, 1, users, child+scoped)
+	})
+	t.Run("same_table", func(t *testing.T) {
+		self := strings.Replace(withEmail, "  unique \"users_email_uq\"", "  column \"mentor_email\" {\n    type = varchar(100)\n    null = true\n  }\n  foreign_key \"users_mentor_fk\" {\n    columns     = [\"mentor_email\"]\n    ref_table   = \"users\"\n    ref_columns = [\"email\"]\n  }\n  unique \"users_email_uq\"", 1)
+		plantest.Replay(t, 1, users, self)
+	})
+}
+
+// TestDeferrableForeignKeys: deferrability reaches the database through
+// migrations (Atlas v1.2.3 does not model it): made deferrable, initially
+// deferred, and back.
+func TestDeferrableForeignKeys(t *testing.T) {
+	deferrable := strings.Replace(posts, "    ref_columns = [\"id\"]\n", "    ref_columns = [\"id\"]\n    deferrable  = true\n    tidb {\n      accept = [\"deferrable\"]\n    }\n", 1)
+	deferred := strings.Replace(deferrable, "    deferrable  = true\n", "    deferrable  = true\n    initially_deferred = true\n", 1)
+	t.Run("created", func(t *testing.T) { plantest.Replay(t, 1, "", users+deferred) })
+	t.Run("made_deferrable", func(t *testing.T) { plantest.Replay(t, 1, users+posts, users+deferrable) })
+	t.Run("made_initially_deferred", func(t *testing.T) { plantest.Replay(t, 1, users+deferrable, users+deferred) })
+	t.Run("made_immediate", func(t *testing.T) { plantest.Replay(t, 1, users+deferred, users+posts) })
+}
+
+// TestRegression1000006: dropping a column that an index covers planned,
+// online, DROP INDEX CONCURRENTLY in the file after the one that drops the
+// column, with which PostgreSQL had dropped the index already (42704).
+func TestRegression1000006(t *testing.T) {
+	plantest.Replay(t, 7919063353, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  column "c1" {
+    type = decimal(1,0)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix0" {
+    columns = ["id0", "c1"]
+    where = "id0 IS NOT NULL"
+  }
+}
+`, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`)
+}

@@ -1,0 +1,33 @@
+package plantest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/scratch"
+)
+
+// NewRunner returns a Runner on the test servers of internal/dbtest.
+func NewRunner(t testing.TB) *Runner {
+	t.Helper()
+	dev := &scratch.Dev{}
+	t.Cleanup(dev.Close)
+	return &Runner{PostgresURL: dbtest.ServerURL(t, "postgres"), TiDBURL: dbtest.ServerURL(t, "tidb"), Dev: dev, TempDir: t.TempDir()}
+}
+
+// Replay migrates databases holding rows (of rowSeed) from model before
+// (HCL; none when empty) to model after and fails t unless every plan
+// applies and reaches the model with the rows kept: the form of the
+// oracle's printed regression tests.
+func Replay(t *testing.T, rowSeed uint64, before, after string) {
+	t.Helper()
+	r := NewRunner(t)
+	f, err := r.Reproduce(context.Background(), rowSeed, before, after, "the regression's change")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("%s", f.What)
+	}
+}
