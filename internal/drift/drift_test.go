@@ -317,7 +317,9 @@ func TestDriftReadOnlyAndSecret(t *testing.T) {
 }
 
 // TestDriftManyTargets checks ten targets at once, one of which never
-// answers: nine reports and one clear error, within the timeout.
+// answers: nine reports and one clear error naming the timeout. How long the
+// run takes is for scripts/bench-drift.sh, not a test: a wall-clock bound
+// fails on a busy machine.
 func TestDriftManyTargets(t *testing.T) {
 	f := newFixture(t, "tidb")
 	// A server that accepts connections and never speaks.
@@ -340,9 +342,7 @@ func TestDriftManyTargets(t *testing.T) {
 		urls[i] = f.head.URL
 	}
 	urls[6] = "mysql://root:hush@" + l.Addr().String() + "/db"
-	start := time.Now()
 	reports := drift.Check(context.Background(), drift.Options{Target: f.p.Target("tidb"), Dev: f.p.Dev, Model: f.p.Model(), Timeout: 5 * time.Second, Parallel: 8}, urls)
-	took := time.Since(start)
 	for i, r := range reports {
 		switch {
 		case i == 6 && (r.Status != drift.CouldNotDo || !strings.Contains(r.Error, "no answer within 5s") || strings.Contains(r.Error, "hush")):
@@ -350,9 +350,6 @@ func TestDriftManyTargets(t *testing.T) {
 		case i != 6 && r.Status != drift.NoDrift:
 			t.Errorf("target %d: status %d %s", i, r.Status, r.Error)
 		}
-	}
-	if took > 20*time.Second {
-		t.Errorf("ten targets took %v", took)
 	}
 	if got := reports[6].Target; strings.Contains(got, "hush") {
 		t.Errorf("target name holds the password: %s", got)
