@@ -324,15 +324,13 @@ func TestOnlineLockTimeout(t *testing.T) {
 	if _, err := tx.Exec(`SELECT count(*) FROM docs`); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// Without lock_timeout the apply would wait for the reader, which rolls
+	// back only after it: the error below is the proof, not a clock.
 	_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"})
 	var ae *migration.ApplyError
 	if !errors.As(err, &ae) || !ae.RolledBack || !strings.Contains(ae.Error(), "gave up waiting for its lock (lock_timeout)") ||
 		!strings.Contains(ae.Error(), "pg_blocking_pids") {
 		t.Fatalf("want a rolled-back ApplyError explaining the lock timeout, got %v", err)
-	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("the apply took %s: lock_timeout did not cut the wait", took)
 	}
 	tx.Rollback()
 	if _, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL}); err != nil {
