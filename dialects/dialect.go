@@ -403,6 +403,9 @@ type Rules struct {
 	// (the primary key and unique constraints included) and MaxKeyParts the
 	// columns of one key (index, unique, primary or foreign key); 0: none.
 	MaxColumns, MaxIndexes, MaxKeyParts int
+	// MaxBigintIdentity is the largest id a bigint identity column gets (0:
+	// the type's largest). TiDB's allocator stops one short of 2^63-1.
+	MaxBigintIdentity int64
 	// CommentBytes: comment limits count bytes, not characters.
 	CommentBytes bool
 	// IntHandle: a primary key over one integer column is the table's row

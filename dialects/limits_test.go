@@ -111,6 +111,15 @@ func limitCases() []limitCase {
 		typeCase("postgres", "varchar length", "varchar(%d)", 10485760, "VARCHAR(%d)", "22023 cannot exceed 10485760", "The length of varchar is at most 10485760 characters (PostgreSQL's limit)"),
 		typeCase("postgres", "char length", "char(%d)", 10485760, "CHAR(%d)", "22023 cannot exceed 10485760", "The length of char is at most 10485760 (PostgreSQL's limit)"),
 		typeCase("postgres", "numeric precision", "decimal(%d,0)", 1000, "NUMERIC(%d,0)", "22023 must be between 1 and 1000", "between 1 and 1000 (PostgreSQL's limit)"),
+		// A bigint AUTO_INCREMENT is never given 2^63-1: the INSERT fails.
+		{name: "bigint identity", dialect: "tidb", limit: 9223372036854775806,
+			model: func(n int) string {
+				return fmt.Sprintf("table \"t\" {\n  column \"id\" {\n    type = bigint\n    identity {\n      start = %d\n    }\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n}\n", n)
+			},
+			ddl: func(n int) string {
+				return fmt.Sprintf("CREATE TABLE t (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, c INT) AUTO_INCREMENT = %d AUTO_ID_CACHE = 1; INSERT INTO t (c) VALUES (1)", n)
+			},
+			refused: "1105", want: "TiDB gives a bigint identity at most 9223372036854775806 (TiDB's limit, error 1105)"},
 		// Comments count bytes on TiDB: two-byte characters reach the limit
 		// at half the characters.
 		{name: "column comment", dialect: "tidb", limit: 512,
@@ -203,7 +212,11 @@ func TestLimits(t *testing.T) {
 				return nil
 			}
 			reset := func() {
-				for _, tb := range []string{"t", "p", strings.Repeat("t", c.limit), strings.Repeat("t", c.limit) + "x", strings.Repeat("t", c.limit+1)} {
+				tables := []string{"t", "p"}
+				if c.name == "identifier" {
+					tables = append(tables, strings.Repeat("t", c.limit), strings.Repeat("t", c.limit)+"x", strings.Repeat("t", c.limit+1))
+				}
+				for _, tb := range tables {
 					if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+tb); err != nil {
 						t.Fatal(err)
 					}

@@ -311,6 +311,9 @@ func Limits(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			if c.Overrides.Skipped(d) {
 				continue
 			}
+			if id := c.Identity; id != nil && r.MaxBigintIdentity > 0 && c.Type.Kind == compiler.TypeBigint && id.Start > r.MaxBigintIdentity {
+				rep.Errorf(id.Range, "Invalid identity", "The identity of %s.%s starts at %d; %s gives a bigint identity at most %d (%s). Start lower.", t.Name, c.Name, id.Start, r.Product, r.MaxBigintIdentity, r.Limit("identity"))
+			}
 			if n, unit := length(c.Comment); r.MaxColumnComment > 0 && n > r.MaxColumnComment {
 				rep.Errorf(c.Range, "Comment too long", "The comment of column %s.%s is %d %s; %s allows at most %d (%s). Shorten it.", t.Name, c.Name, n, unit, r.Product, r.MaxColumnComment, r.Limit("column comment"))
 			}

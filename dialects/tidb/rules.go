@@ -25,9 +25,12 @@ var limits = &dialects.Rules{
 	MaxDecimalPrecision: 65,
 	MaxDecimalScale:     30,
 	// Comments are counted in bytes: 512 'é' fit a column comment, 513 not.
-	MaxColumnComment: 1024,
-	MaxTableComment:  2048,
-	CommentBytes:     true,
+	// AUTO_INCREMENT (AUTO_ID_CACHE 1) on BIGINT: an INSERT that would be
+	// given 9223372036854775807 fails (1105, "auto increment action failed").
+	MaxBigintIdentity: 9223372036854775806,
+	MaxColumnComment:  1024,
+	MaxTableComment:   2048,
+	CommentBytes:      true,
 	// table-column-count-limit and index-limit's defaults; VIRTUAL columns
 	// count, an expression index's hidden column does not.
 	MaxColumns:     1017,
@@ -39,7 +42,7 @@ var limits = &dialects.Rules{
 	Errors: map[string]string{
 		"char": "1074", "varchar": "1074", "decimal precision": "1426", "decimal scale": "1425",
 		"column comment": "1629", "table comment": "1628", "columns": "1117", "indexes": "1069",
-		"key parts": "1070", "foreign key index": "1822",
+		"key parts": "1070", "foreign key index": "1822", "identity": "1105",
 	},
 	// tidb_allow_function_for_expression_index's default, among the portable
 	// functions (|| is CONCAT, a function too); other calls are error 8200.
