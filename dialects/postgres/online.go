@@ -84,17 +84,17 @@ type planner struct {
 	opts       []migrate.PlanOption
 	online     bool
 	referenced map[string]bool // tables a foreign key added by the plan references
-	dropped    map[string]bool // table and column (joined by NUL) the plan drops
+	dropped    map[string]bool // tables the plan drops a column of
 }
 
-// droppedColumns are the columns the changes drop, as table NUL column.
+// droppedColumns are the tables the changes drop a column of.
 func droppedColumns(changes []schema.Change) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range changes {
 		if m, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range m.Changes {
-				if d, ok := sc.(*schema.DropColumn); ok {
-					out[m.T.Name+"\x00"+d.C.Name] = true
+				if _, ok := sc.(*schema.DropColumn); ok {
+					out[m.T.Name] = true
 				}
 			}
 		}
@@ -102,16 +102,14 @@ func droppedColumns(changes []schema.Change) map[string]bool {
 	return out
 }
 
-// overDropped reports whether index i of table covers a column the plan
-// drops: PostgreSQL drops the index with the column, so it must be dropped
-// before, in the same transaction, not CONCURRENTLY in the file after.
-func (p *planner) overDropped(table string, i *schema.Index) bool {
-	for _, part := range i.Parts {
-		if part.C != nil && p.dropped[table+"\x00"+part.C.Name] {
-			return true
-		}
-	}
-	return false
+// overDropped reports whether the plan drops a column of table, which index
+// i may cover (a part, an expression part or its predicate): PostgreSQL
+// drops such an index with the column, so it must be dropped before, in the
+// same transaction, not CONCURRENTLY in the file after. DROP COLUMN locks
+// the table ACCESS EXCLUSIVE in that transaction anyway, so a plain DROP
+// INDEX there costs nothing more.
+func (p *planner) overDropped(table string, _ *schema.Index) bool {
+	return p.dropped[table]
 }
 
 // plan has Atlas plan one change.

@@ -161,3 +161,37 @@ table "t0" {
 }
 `)
 }
+
+// TestRegression1000003: the same as TestRegression1000006 for an index
+// whose expression part reads the dropped column (42704): any index of a
+// table whose column the plan drops is dropped in the transaction.
+func TestRegression1000003(t *testing.T) {
+	plantest.Replay(t, 7919023758, `
+table "t0" {
+  column "id0" {
+    type = bigint
+  }
+  column "c0" {
+    type = bool
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix1" {
+    unique = true
+    on {
+      expr = "CASE WHEN c0 THEN 1 ELSE 0 END"
+    }
+  }
+}
+`, `
+table "t0" {
+  column "id0" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`)
+}
