@@ -66,6 +66,9 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
 	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
+		if err := primaryKeyChange(t, sc); err != nil {
+			return nil, err
+		}
 		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
 		if err != nil {
 			return nil, err
@@ -84,6 +87,18 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 			s.Hazards = append(s.Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
 		}
 	}, opts...)
+}
+
+// primaryKeyChange refuses to plan a change of an existing table's primary
+// key: TiDB stores the rows of the tables schemagen creates by their primary
+// key (a clustered index, tidb_enable_clustered_index's default) and cannot
+// drop it (error 8200), so the file could never apply.
+func primaryKeyChange(t *schema.Table, sc schema.Change) error {
+	switch sc.(type) {
+	case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey:
+		return fmt.Errorf("TiDB: cannot plan a change of the primary key of table %q: TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200). Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand", t.Name)
+	}
+	return nil
 }
 
 // StmtHazards implements dialects.Online: TiDB's hazards follow from the

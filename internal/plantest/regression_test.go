@@ -1,6 +1,7 @@
 package plantest_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -194,4 +195,36 @@ table "t0" {
   }
 }
 `)
+}
+
+// TestPrimaryKeyChangeTiDB: a change of an existing table's primary key was
+// planned as DROP PRIMARY KEY, ADD PRIMARY KEY, which TiDB refuses on its
+// clustered tables (8200; found by the plan oracle, seed 1): migrate diff
+// refuses it and names the table, so no file that cannot run is written.
+func TestPrimaryKeyChangeTiDB(t *testing.T) {
+	before := `
+table "t1" {
+  column "id0" {
+    type = smallint
+  }
+  column "id1" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id0", "id1"]
+  }
+}
+`
+	after := strings.Replace(before, `columns = ["id0", "id1"]`, `columns = ["id0"]`, 1)
+	r := plantest.NewRunner(t)
+	f, err := r.Reproduce(context.Background(), 7919047515, before, after, "the primary key change")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("%s", f.What)
+	}
+	if r.Stats.DiffRefused == 0 {
+		t.Fatal("migrate diff planned the primary key change instead of refusing it")
+	}
 }
