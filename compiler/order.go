@@ -7,7 +7,8 @@ import (
 
 // Order returns the tables in an order in which every foreign key's target is
 // created before it, by name where the keys leave a choice, and the foreign
-// keys that close a cycle: those must be added after all tables. The order
+// keys that close a cycle or reference their own table's unique index: those
+// must be added after all tables. The order
 // depends only on the tables, not on where the model declares them, so that a
 // model read back from a database generates the same files.
 func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
@@ -25,6 +26,11 @@ func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
 		slices.SortStableFunc(fks, func(a, b *ForeignKey) int { return strings.Compare(a.RefTable, b.RefTable) })
 		for _, fk := range fks {
 			ref := s.Table(fk.RefTable)
+			if ref == t && !inlineKey(t, fk.RefColumns) {
+				// A table's own unique index exists only after its CREATE
+				// TABLE, so a key to it cannot be part of that statement.
+				deferred[fk] = true
+			}
 			if ref == nil || ref == t {
 				continue
 			}
@@ -46,4 +52,29 @@ func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
 		}
 	}
 	return tables, deferred
+}
+
+// inlineKey reports whether t's primary key or one of its unique
+// constraints, which CREATE TABLE makes, is over exactly cols.
+func inlineKey(t *Table, cols []string) bool {
+	same := func(a []string) bool {
+		if len(a) != len(cols) {
+			return false
+		}
+		for _, c := range cols {
+			if !slices.Contains(a, c) {
+				return false
+			}
+		}
+		return true
+	}
+	if t.PrimaryKey != nil && same(t.PrimaryKey.Columns) {
+		return true
+	}
+	for _, u := range t.Uniques {
+		if same(u.Columns) {
+			return true
+		}
+	}
+	return false
 }

@@ -228,3 +228,47 @@ table "t1" {
 		t.Fatal("migrate diff planned the primary key change instead of refusing it")
 	}
 }
+
+// TestRegressionSelfKeyToUniqueIndex: a foreign key to its own table's
+// unique index was written inside CREATE TABLE, before the index exists
+// (PostgreSQL 42830; found by the plan oracle, seed 1): it is added after.
+func TestRegressionSelfKeyToUniqueIndex(t *testing.T) {
+	plantest.Replay(t, 7919047515, `
+table "t1" {
+  column "id0" {
+    type = smallint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`, `
+table "t1" {
+  column "id0" {
+    type = smallint
+  }
+  column "k0" {
+    type = smallint
+    null = true
+  }
+  column "r0_0" {
+    type = smallint
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk0" {
+    columns     = ["r0_0"]
+    ref_table   = "t1"
+    ref_columns = ["k0"]
+    on_delete   = "restrict"
+    on_update   = "set_null"
+  }
+  index "t1_uq0" {
+    unique  = true
+    columns = ["k0"]
+  }
+}
+`)
+}

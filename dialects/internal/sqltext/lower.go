@@ -163,7 +163,11 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 			c.Kind = ConstraintForeignKey
 			if deferred[fk] {
-				rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "added by ALTER TABLE after all tables, because it closes a cycle of foreign keys")
+				why := "added by ALTER TABLE after all tables, because it closes a cycle of foreign keys"
+				if fk.RefTable == t.Name {
+					why = "added by ALTER TABLE after all tables, because it references a unique index of its own table, made after the table"
+				}
+				rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
 				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
 				continue
 			}
