@@ -4,12 +4,16 @@ package dialects
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
@@ -418,6 +422,10 @@ type Rules struct {
 	// led by the referenced columns in the key's order (TiDB, error 1822);
 	// otherwise a unique key over them in any order does.
 	FKLeadingIndex bool
+	// Domains hold each neutral type (by name) to one value domain on every
+	// database: the CHECK this dialect adds to each column of the type where
+	// its database takes values another refuses.
+	Domains map[string]Domain
 	// Errors are the database's error codes for its limits, by limit
 	// ("varchar", "column comment", "table comment", "columns", "indexes",
 	// "key parts", "char", "decimal precision", "decimal scale"), for
@@ -443,6 +451,47 @@ type Rules struct {
 	// IgnoresDesc: the database accepts DESC on an index part and builds the
 	// part ascending (TiDB); the order of an index never changes a result.
 	IgnoresDesc bool
+}
+
+// Domain is a CHECK that keeps a column of a neutral type to the values
+// every database takes.
+type Domain struct {
+	// Suffix names the CHECK: <table>_<column>_<suffix>_ck.
+	Suffix string
+	// Check is the CHECK's expression, %[1]s the quoted column.
+	Check string
+	// Why is the difference it removes, for schemagen explain.
+	Why string
+}
+
+// DomainCheckName is the name of the CHECK of domain dom on a column,
+// fitted into the dialect's identifier limit.
+func (r *Rules) DomainCheckName(table, column string, dom Domain) string {
+	return FitName(table+"_"+column+"_"+dom.Suffix+"_ck", r.MaxIdent)
+}
+
+// FitName fits a name a dialect makes up into max bytes, deterministically:
+// a longer name keeps its start and ends in a hash of the whole.
+func FitName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	cut := max - 9
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + "_" + hex.EncodeToString(sum[:4])
+}
+
+// BoolSetting reads a `dialect "NAME" { setting = true }` setting that is
+// true or false.
+func BoolSetting(dialect string, a *hcl.Attribute) (bool, *hcl.Diagnostic) {
+	v, d := a.Expr.Value(nil)
+	if d.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
+		return false, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (" + dialect + ")", Detail: a.Name + " must be true or false.", Subject: a.Expr.Range().Ptr()}
+	}
+	return v.True(), nil
 }
 
 // Limit names a limit of the database in messages: "TiDB's limit, error

@@ -27,12 +27,9 @@ func (Dialect) Name() string { return Name }
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
 	rec := &sqltext.Recorder{Dialect: Name}
-	if ds := s.Dialect[Name]; ds != nil {
-		for _, a := range ds.Attrs {
-			rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
-		}
-	}
-	l := &lowerer{rec: rec, schema: s}
+	set, diags := DecodeSettings(s)
+	rec.Diags = append(rec.Diags, diags...)
+	l := &lowerer{rec: rec, schema: s, set: set}
 	rules.Names(s, Name, limits, rec)
 	rules.Indexes(s, Name, limits, rec)
 	rules.Types(s, Name, limits, rec)
@@ -44,6 +41,38 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 		return nil, rec.Diags
 	}
 	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+}
+
+// Settings are the `dialect "postgres" { ... }` settings of a model.
+type Settings struct {
+	// ValueDomains adds the CHECKs of Rules.Domains, which keep columns to
+	// the values TiDB stores too (true unless the model says false, as an
+	// import of a database without them does).
+	ValueDomains bool
+}
+
+// DecodeSettings reads the dialect block.
+func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
+	set := Settings{ValueDomains: true}
+	var diags hcl.Diagnostics
+	ds := s.Dialect[Name]
+	if ds == nil {
+		return set, nil
+	}
+	for name, a := range ds.Attrs {
+		switch name {
+		case "value_domains":
+			v, d := dialects.BoolSetting(Name, a)
+			if d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			set.ValueDomains = v
+		default:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (postgres)", Detail: fmt.Sprintf("The postgres dialect has no setting %q; it has value_domains.", name), Subject: a.NameRange.Ptr()})
+		}
+	}
+	return set, diags
 }
 
 var style = sqltext.Style{Ident: Ident, String: String}
@@ -160,6 +189,7 @@ func (syntax) JSONType(x string, types []string, not bool) string {
 type lowerer struct {
 	rec    *sqltext.Recorder
 	schema *compiler.Schema
+	set    Settings
 }
 
 // Type returns the PostgreSQL type of a neutral type.
@@ -546,6 +576,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
 	}
 	lt.After = append(lt.After, onUpdate(t)...)
+	l.domains(t, lt)
 }
 
 // Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database
@@ -553,4 +584,87 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 // migrations must still apply there.
 func (l *lowerer) Extension(e *compiler.Extension) string {
 	return "CREATE EXTENSION IF NOT EXISTS " + Ident(e.Name)
+}
+
+// domains adds the CHECKs of limits.Domains, which keep columns to the
+// values TiDB stores too (see dialects.Domain), unless value_domains is off.
+func (l *lowerer) domains(t *compiler.Table, lt *sqltext.Table) {
+	if !l.set.ValueDomains {
+		return
+	}
+	for _, d := range domainChecks(t) {
+		if modelName(l.schema, d.name) {
+			l.rec.Errorf(d.col.Range, "Name clash", "schemagen adds a CHECK named %q to %s.%s (%s), but the model already uses that name; rename the model's object, or set value_domains = false in dialect \"postgres\".", d.name, t.Name, d.col.Name, d.dom.Why)
+		}
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(d.name, fmt.Sprintf(d.dom.Check, Ident(d.col.Name))))
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, d.col.Name), dialects.Added, "CHECK %s: %s", d.name, d.dom.Why)
+	}
+}
+
+type domainCheck struct {
+	col  *compiler.Column
+	dom  dialects.Domain
+	name string
+}
+
+// domainChecks are the value-domain CHECKs of t's columns.
+func domainChecks(t *compiler.Table) []domainCheck {
+	var out []domainCheck
+	if t.Overrides.Skipped(Name) {
+		return nil
+	}
+	for _, c := range t.Columns {
+		typ := c.Type
+		if o := c.Overrides.For(Name); o != nil {
+			if o.Skip || o.RawType != "" {
+				continue
+			}
+			if o.Type != nil {
+				typ = *o.Type
+			}
+		}
+		dom, ok := limits.Domains[typ.Name()]
+		if !ok || c.Generated != nil {
+			continue
+		}
+		out = append(out, domainCheck{col: c, dom: dom, name: limits.DomainCheckName(t.Name, c.Name, dom)})
+	}
+	return out
+}
+
+// DomainChecks implements the importer's domain reader: the names of the
+// value-domain CHECKs value_domains gives t, with their columns.
+func (Dialect) DomainChecks(t *compiler.Table) map[string]string {
+	out := map[string]string{}
+	for _, d := range domainChecks(t) {
+		out[d.name] = d.col.Name
+	}
+	return out
+}
+
+// modelName reports whether the model names a constraint or index name.
+func modelName(s *compiler.Schema, name string) bool {
+	for _, t := range s.Tables {
+		for _, ch := range t.Checks {
+			if ch.Overrides.NameIn(Name, ch.Name) == name {
+				return true
+			}
+		}
+		for _, u := range t.Uniques {
+			if u.Overrides.NameIn(Name, u.Name) == name {
+				return true
+			}
+		}
+		for _, fk := range t.ForeignKeys {
+			if fk.Overrides.NameIn(Name, fk.Name) == name {
+				return true
+			}
+		}
+		for _, idx := range t.Indexes {
+			if idx.Overrides.NameIn(Name, idx.Name) == name {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -29,8 +29,18 @@ var limits = &dialects.Rules{
 	MaxDecimalPrecision: 1000,
 	MaxColumns:          1600,
 	MaxKeyParts:         32,
-	IndexMethods:        []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
-	UniqueMethods:       []string{"btree"},
+	// PostgreSQL stores values TiDB refuses: special floats and NaN in
+	// numeric (1366), years before 1 (BC), after 9999 and infinities (1292).
+	Domains: map[string]dialects.Domain{
+		"double":    finite,
+		"float":     finite,
+		"decimal":   {Suffix: "finite", Check: "%[1]s <> 'NaN'", Why: "no NaN, which TiDB's DECIMAL does not store (1366)"},
+		"timestamp": {Suffix: "range", Check: "%[1]s >= '0001-01-01 00:00:00+00' AND %[1]s < '10000-01-01 00:00:00+00'", Why: yearsWhy},
+		"datetime":  {Suffix: "range", Check: "%[1]s >= '0001-01-01 00:00:00' AND %[1]s < '10000-01-01 00:00:00'", Why: yearsWhy},
+		"date":      {Suffix: "range", Check: "%[1]s BETWEEN '0001-01-01' AND '9999-12-31'", Why: yearsWhy},
+	},
+	IndexMethods:  []string{"btree", "hash", "gist", "spgist", "gin", "brin", "hnsw", "ivfflat"},
+	UniqueMethods: []string{"btree"},
 	// hash and SP-GiST indexes take one column.
 	SingleColumnMethods: []string{"hash", "spgist"},
 	MethodTypes: map[string][]string{
@@ -50,3 +60,7 @@ var limits = &dialects.Rules{
 
 // Rules implements dialects.RuleBook.
 func (Dialect) Rules() *dialects.Rules { return limits }
+
+const yearsWhy = "years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292)"
+
+var finite = dialects.Domain{Suffix: "finite", Check: "%[1]s NOT IN ('NaN', 'Infinity', '-Infinity')", Why: "no NaN or infinities, which TiDB does not store (1366)"}

@@ -39,6 +39,13 @@ var limits = &dialects.Rules{
 	IntHandle:      true,
 	FKIndexes:      true,
 	FKLeadingIndex: true,
+	// TiDB stores values PostgreSQL refuses: 2 in TINYINT(1), year 0.
+	Domains: map[string]dialects.Domain{
+		"bool":      {Suffix: "bool", Check: "%[1]s IN (0, 1)", Why: "only true and false, as PostgreSQL's boolean (TINYINT(1) also takes 2)"},
+		"timestamp": yearOne,
+		"datetime":  yearOne,
+		"date":      yearOne,
+	},
 	Errors: map[string]string{
 		"char": "1074", "varchar": "1074", "decimal precision": "1426", "decimal scale": "1425",
 		"column comment": "1629", "table comment": "1628", "columns": "1117", "indexes": "1069",
@@ -54,3 +61,5 @@ var limits = &dialects.Rules{
 
 // Rules implements dialects.RuleBook.
 func (Dialect) Rules() *dialects.Rules { return limits }
+
+var yearOne = dialects.Domain{Suffix: "range", Check: "%[1]s >= '0001-01-01'", Why: "from year 1, as on PostgreSQL (TiDB also takes year 0)"}

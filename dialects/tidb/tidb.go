@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
@@ -50,35 +49,42 @@ type Settings struct {
 	// utf8mb4_0900_bin, which compares trailing spaces as PostgreSQL does:
 	// TiDB's default utf8mb4_bin ignores them, so 'a' and 'a ' are one key.
 	ExactStrings bool
+	// ValueDomains adds the CHECKs of Rules.Domains, which keep columns to
+	// the values PostgreSQL stores too.
+	ValueDomains bool
 }
+
+// defaults are the settings of a model without a dialect "tidb" block: the
+// ones under which it means the same as on PostgreSQL.
+var defaults = Settings{UUIDCheck: false, ExactStrings: false, ValueDomains: true}
 
 // DecodeSettings reads the dialect block.
 func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
-	var set Settings
+	set := defaults
 	var diags hcl.Diagnostics
 	ds := s.Dialect[Name]
 	if ds == nil {
 		return set, nil
 	}
 	for name, a := range ds.Attrs {
+		var field *bool
 		switch name {
 		case "uuid_check":
-			v, d := a.Expr.Value(nil)
-			if d.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (tidb)", Detail: "uuid_check must be true or false.", Subject: a.Expr.Range().Ptr()})
-				continue
-			}
-			set.UUIDCheck = v.True()
+			field = &set.UUIDCheck
 		case "exact_strings":
-			v, d := a.Expr.Value(nil)
-			if d.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (tidb)", Detail: "exact_strings must be true or false.", Subject: a.Expr.Range().Ptr()})
-				continue
-			}
-			set.ExactStrings = v.True()
+			field = &set.ExactStrings
+		case "value_domains":
+			field = &set.ValueDomains
 		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check and exact_strings.", name), Subject: a.NameRange.Ptr()})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check, exact_strings and value_domains.", name), Subject: a.NameRange.Ptr()})
+			continue
 		}
+		v, d := dialects.BoolSetting(Name, a)
+		if d != nil {
+			diags = append(diags, d)
+			continue
+		}
+		*field = v
 	}
 	return set, diags
 }
@@ -1189,6 +1195,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	l.generated = nil
 	l.identity(t, lt)
 	l.timeRange(t, lt)
+	l.domains(t, lt)
 	if !l.set.UUIDCheck {
 		return
 	}
@@ -1219,6 +1226,61 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
+}
+
+// domains adds the CHECKs of limits.Domains, which keep columns to the
+// values PostgreSQL stores too (see dialects.Domain), unless value_domains
+// is off.
+func (l *lowerer) domains(t *compiler.Table, lt *sqltext.Table) {
+	if !l.set.ValueDomains {
+		return
+	}
+	action := actionColumns(t)
+	for _, c := range t.Columns {
+		dom, ok := domainOf(c)
+		if !ok {
+			continue
+		}
+		if fk, ok := action[c.Name]; ok {
+			// The key limits the column to the referenced column's checked
+			// values, but only when its other columns cannot be NULL.
+			if other := nullableOther(t, fk, c.Name); other != "" {
+				l.rec.Errorf(c.Range, "Value domain cannot hold", "TiDB cannot keep %s.%s to %s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL. Make %s not null, drop the action, or set value_domains = false in dialect \"tidb\".", t.Name, c.Name, dom.Why, fk, other, other)
+				continue
+			}
+			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no CHECK %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", dom.Suffix, fk)
+			continue
+		}
+		name := l.generatedName(limits.DomainCheckName(t.Name, c.Name, dom), t, c)
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, fmt.Sprintf(dom.Check, Ident(c.Name))))
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s: %s", name, dom.Why)
+	}
+}
+
+// domainOf returns the value domain TiDB keeps column c to.
+func domainOf(c *compiler.Column) (dialects.Domain, bool) {
+	typ, known := effectiveType(c)
+	dom, ok := limits.Domains[typ.Name()]
+	if !known || !ok || c.Overrides.Skipped(Name) || c.Generated != nil {
+		return dialects.Domain{}, false
+	}
+	return dom, true
+}
+
+// DomainChecks implements the importer's domain reader: the names of the
+// value-domain CHECKs value_domains gives t, with their columns.
+func (Dialect) DomainChecks(t *compiler.Table) map[string]string {
+	out := map[string]string{}
+	if t.Overrides.Skipped(Name) {
+		return out
+	}
+	action := actionColumns(t)
+	for _, c := range t.Columns {
+		if dom, ok := domainOf(c); ok && action[c.Name] == "" {
+			out[limits.DomainCheckName(t.Name, c.Name, dom)] = c.Name
+		}
+	}
+	return out
 }
 
 // timeRange limits time columns to PostgreSQL's range, 00:00:00 to
@@ -1275,7 +1337,7 @@ func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Colu
 		}
 	}
 	if l.names[name] {
-		l.rec.Errorf(c.Range, "Name clash", "TiDB's lowering adds a CHECK named %q to %s.%s (uuid_check, or the range of a time column), but the model already uses that name; rename the model's object.", name, t.Name, c.Name)
+		l.rec.Errorf(c.Range, "Name clash", "TiDB's lowering adds a CHECK named %q to %s.%s (uuid_check, value_domains, or the range of a time column), but the model already uses that name; rename the model's object.", name, t.Name, c.Name)
 	}
 	return name
 }

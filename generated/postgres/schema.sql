@@ -2,6 +2,9 @@
 -- change schema.hcl and run `schemagen generate`.
 
 -- columns deleting_at, created_at, updated_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column deleting_at: CHECK knowledge_spaces_deleting_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column created_at: CHECK knowledge_spaces_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK knowledge_spaces_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "knowledge_spaces" (
   "id" UUID NOT NULL,
   "tenant_id" VARCHAR(255) NOT NULL,
@@ -17,14 +20,22 @@ CREATE TABLE "knowledge_spaces" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   PRIMARY KEY ("id"),
   CONSTRAINT "knowledge_spaces_tenant_id_uq" UNIQUE ("tenant_id", "id"),
+  CONSTRAINT "knowledge_spaces_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "knowledge_spaces_deleting_at_range_ck" CHECK ("deleting_at" >= '0001-01-01 00:00:00+00' AND "deleting_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_spaces_icon_ref_ck" CHECK ("icon_ref" IS NULL OR "icon_ref" ~ '^builtin:[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$'),
   CONSTRAINT "knowledge_spaces_lifecycle_ck" CHECK ("revision" >= 1 AND (("lifecycle_state" = 'active' AND "deletion_job_id" IS NULL AND "deleting_at" IS NULL) OR ("lifecycle_state" = 'deleting' AND "deletion_job_id" IS NOT NULL AND "deleting_at" IS NOT NULL))),
-  CONSTRAINT "knowledge_spaces_tenant_id_length_ck" CHECK (CHAR_LENGTH("tenant_id") <= 255)
+  CONSTRAINT "knowledge_spaces_tenant_id_length_ck" CHECK (CHAR_LENGTH("tenant_id") <= 255),
+  CONSTRAINT "knowledge_spaces_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00')
 );
 
 -- column source_snapshot: json as JSONB (normalised binary JSON)
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
 -- check knowledge_space_profile_backfills_lease_token_ck: uuid read as text (::text) where a string operation applies to it
+-- column lease_expires_at: CHECK knowledge_space_profile_backfills_lease_expires_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column heartbeat_at: CHECK knowledge_space_profile_backfills_heartbeat_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column created_at: CHECK knowledge_space_profile_backfills_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK knowledge_space_profile_backfills_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column completed_at: CHECK knowledge_space_profile_backfills_completed_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "knowledge_space_profile_backfills" (
   "id" UUID NOT NULL,
   "tenant_id" VARCHAR(255) NOT NULL,
@@ -47,12 +58,17 @@ CREATE TABLE "knowledge_space_profile_backfills" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   "completed_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
+  CONSTRAINT "knowledge_space_profile_backfills_completed_at_range_ck" CHECK ("completed_at" >= '0001-01-01 00:00:00+00' AND "completed_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "knowledge_space_profile_backfills_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "knowledge_space_profile_backfills_heartbeat_at_range_ck" CHECK ("heartbeat_at" >= '0001-01-01 00:00:00+00' AND "heartbeat_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_backfills_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
   CONSTRAINT "knowledge_space_profile_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "knowledge_space_profile_backfills_lease_expires_at_range_ck" CHECK ("lease_expires_at" >= '0001-01-01 00:00:00+00' AND "lease_expires_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_backfills_lease_token_ck" CHECK ("lease_token" IS NULL OR ("lease_token"::text ~ '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' AND "lease_token" <> '00000000-0000-0000-0000-000000000000')),
   CONSTRAINT "knowledge_space_profile_backfills_lifecycle_ck" CHECK (("run_state" IN ('queued', 'running') AND "completed_at" IS NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'succeeded' AND "completed_at" IS NOT NULL AND "last_error_code" IS NULL AND "last_error_message" IS NULL) OR ("run_state" = 'failed' AND "completed_at" IS NOT NULL AND "last_error_code" IS NOT NULL AND "last_error_message" IS NOT NULL)),
   CONSTRAINT "knowledge_space_profile_backfills_positive_ck" CHECK ("source_manifest_version" >= 1 AND "execution_attempts" >= 0 AND "max_execution_attempts" >= 1 AND "execution_attempts" <= "max_execution_attempts" AND "row_version" >= 1),
   CONSTRAINT "knowledge_space_profile_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
+  CONSTRAINT "knowledge_space_profile_backfills_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_backfills_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
 CREATE INDEX "knowledge_space_profile_backfills_claim_idx" ON "knowledge_space_profile_backfills" ("run_state", "lease_expires_at", "updated_at", "id");
@@ -60,6 +76,11 @@ CREATE UNIQUE INDEX "knowledge_space_profile_backfills_source_uq" ON "knowledge_
 
 -- columns snapshot, capability_snapshot: json as JSONB (normalised binary JSON)
 -- columns created_at, updated_at, activated_at, superseded_at, failed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column created_at: CHECK knowledge_space_profile_revisions_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK knowledge_space_profile_revisions_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column activated_at: CHECK knowledge_space_profile_revisions_activated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column superseded_at: CHECK knowledge_space_profile_revisions_superseded_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column failed_at: CHECK knowledge_space_profile_revisions_failed_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "knowledge_space_profile_revisions" (
   "id" UUID NOT NULL,
   "tenant_id" VARCHAR(255) NOT NULL,
@@ -88,16 +109,23 @@ CREATE TABLE "knowledge_space_profile_revisions" (
   CONSTRAINT "knowledge_space_profile_revisions_attempt_fk_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "id", "revision", "snapshot_digest"),
   CONSTRAINT "knowledge_space_profile_revisions_head_fk_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "id", "revision"),
   CONSTRAINT "knowledge_space_profile_revisions_scope_revision_uq" UNIQUE ("tenant_id", "knowledge_space_id", "kind", "revision"),
+  CONSTRAINT "knowledge_space_profile_revisions_activated_at_range_ck" CHECK ("activated_at" >= '0001-01-01 00:00:00+00' AND "activated_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "knowledge_space_profile_revisions_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "knowledge_space_profile_revisions_failed_at_range_ck" CHECK ("failed_at" >= '0001-01-01 00:00:00+00' AND "failed_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_revisions_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
   CONSTRAINT "knowledge_space_profile_revisions_lifecycle_ck" CHECK (("state" = 'candidate' AND "activated_at" IS NULL AND "superseded_at" IS NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'active' AND "activated_at" IS NOT NULL AND "superseded_at" IS NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'superseded' AND "activated_at" IS NOT NULL AND "superseded_at" IS NOT NULL AND "failed_at" IS NULL AND "failure_code" IS NULL AND "failure_message" IS NULL) OR ("state" = 'failed' AND "activated_at" IS NULL AND "superseded_at" IS NULL AND "failed_at" IS NOT NULL AND "failure_code" IS NOT NULL AND "failure_message" IS NOT NULL)),
   CONSTRAINT "knowledge_space_profile_revisions_positive_ck" CHECK ("revision" >= 1 AND ("dimension" IS NULL OR "dimension" >= 1)),
   CONSTRAINT "knowledge_space_profile_revisions_state_ck" CHECK ("state" IN ('candidate', 'active', 'superseded', 'failed')),
+  CONSTRAINT "knowledge_space_profile_revisions_superseded_at_range_ck" CHECK ("superseded_at" >= '0001-01-01 00:00:00+00' AND "superseded_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "knowledge_space_profile_revisions_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_revisions_vector_shape_ck" CHECK (("kind" = 'embedding' AND "vector_space_id" IS NOT NULL AND "dimension" IS NOT NULL AND "dimension" >= 1) OR ("kind" = 'retrieval' AND "vector_space_id" IS NULL AND "dimension" IS NULL)),
   CONSTRAINT "knowledge_space_profile_revisions_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
 CREATE INDEX "knowledge_space_profile_revisions_scope_state_idx" ON "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "state", "revision", "id");
 
 -- columns created_at, updated_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column created_at: CHECK knowledge_space_profile_heads_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK knowledge_space_profile_heads_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "knowledge_space_profile_heads" (
   "id" UUID NOT NULL,
   "tenant_id" VARCHAR(255) NOT NULL,
@@ -109,8 +137,10 @@ CREATE TABLE "knowledge_space_profile_heads" (
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   PRIMARY KEY ("id"),
+  CONSTRAINT "knowledge_space_profile_heads_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_heads_kind_ck" CHECK ("kind" IN ('embedding', 'retrieval')),
   CONSTRAINT "knowledge_space_profile_heads_positive_ck" CHECK ("active_revision" >= 1 AND "row_version" >= 1),
+  CONSTRAINT "knowledge_space_profile_heads_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "knowledge_space_profile_heads_revision_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id", "kind", "profile_revision_id", "active_revision") REFERENCES "knowledge_space_profile_revisions" ("tenant_id", "knowledge_space_id", "kind", "id", "revision"),
   CONSTRAINT "knowledge_space_profile_heads_space_fk" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
@@ -118,6 +148,8 @@ CREATE UNIQUE INDEX "knowledge_space_profile_heads_scope_uq" ON "knowledge_space
 
 -- columns metadata, permission_scope: json as JSONB (normalised binary JSON)
 -- columns created_at, updated_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column created_at: CHECK sources_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK sources_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "sources" (
   "id" UUID NOT NULL,
   "knowledge_space_id" UUID NOT NULL,
@@ -132,6 +164,8 @@ CREATE TABLE "sources" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   "credential_ref" TEXT,
   PRIMARY KEY ("id"),
+  CONSTRAINT "sources_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "sources_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "sources_knowledge_space_id_fkey" FOREIGN KEY ("knowledge_space_id") REFERENCES "knowledge_spaces" ("id") ON DELETE CASCADE
 );
 CREATE INDEX "sources_credential_backfill_discovery_idx" ON "sources" ("id") WHERE "credential_ref" IS NULL;
@@ -140,6 +174,11 @@ CREATE UNIQUE INDEX "sources_space_id_uq" ON "sources" ("knowledge_space_id", "i
 CREATE INDEX "sources_space_status_idx" ON "sources" ("knowledge_space_id", "status");
 
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column lease_expires_at: CHECK source_credential_backfills_lease_expires_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column heartbeat_at: CHECK source_credential_backfills_heartbeat_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column created_at: CHECK source_credential_backfills_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK source_credential_backfills_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column completed_at: CHECK source_credential_backfills_completed_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "source_credential_backfills" (
   "id" UUID NOT NULL,
   "tenant_id" TEXT NOT NULL,
@@ -161,11 +200,16 @@ CREATE TABLE "source_credential_backfills" (
   "updated_at" TIMESTAMPTZ NOT NULL,
   "completed_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
+  CONSTRAINT "source_credential_backfills_completed_at_range_ck" CHECK ("completed_at" >= '0001-01-01 00:00:00+00' AND "completed_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_credential_backfills_counts_ck" CHECK ("retry_count" >= 0 AND "row_version" >= 0),
+  CONSTRAINT "source_credential_backfills_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "source_credential_backfills_heartbeat_at_range_ck" CHECK ("heartbeat_at" >= '0001-01-01 00:00:00+00' AND "heartbeat_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_credential_backfills_lease_ck" CHECK (("run_state" = 'running' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL AND "completed_at" IS NULL) OR ("run_state" <> 'running' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "source_credential_backfills_lease_expires_at_range_ck" CHECK ("lease_expires_at" >= '0001-01-01 00:00:00+00' AND "lease_expires_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_credential_backfills_source_version_ck" CHECK ("source_version" >= 1),
   CONSTRAINT "source_credential_backfills_state_ck" CHECK ("run_state" IN ('queued', 'running', 'succeeded', 'failed')),
   CONSTRAINT "source_credential_backfills_terminal_ck" CHECK (("run_state" IN ('succeeded', 'failed') AND "completed_at" IS NOT NULL) OR ("run_state" IN ('queued', 'running') AND "completed_at" IS NULL)),
+  CONSTRAINT "source_credential_backfills_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_credential_backfills_knowledge_space_id_source_id_fkey" FOREIGN KEY ("knowledge_space_id", "source_id") REFERENCES "sources" ("knowledge_space_id", "id") ON DELETE CASCADE,
   CONSTRAINT "source_credential_backfills_tenant_id_knowledge_space_id_fkey" FOREIGN KEY ("tenant_id", "knowledge_space_id") REFERENCES "knowledge_spaces" ("tenant_id", "id") ON DELETE CASCADE
 );
@@ -175,6 +219,13 @@ CREATE INDEX "source_credential_backfills_scope_idx" ON "source_credential_backf
 CREATE UNIQUE INDEX "source_credential_backfills_source_uq" ON "source_credential_backfills" ("tenant_id", "knowledge_space_id", "source_id");
 
 -- columns recover_after, next_delete_at, lease_expires_at, heartbeat_at, created_at, updated_at, deleted_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column recover_after: CHECK source_secret_lifecycle_refs_recover_after_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column next_delete_at: CHECK source_secret_lifecycle_refs_next_delete_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column lease_expires_at: CHECK source_secret_lifecycle_refs_lease_expires_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column heartbeat_at: CHECK source_secret_lifecycle_refs_heartbeat_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column created_at: CHECK source_secret_lifecycle_refs_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column updated_at: CHECK source_secret_lifecycle_refs_updated_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column deleted_at: CHECK source_secret_lifecycle_refs_deleted_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "source_secret_lifecycle_refs" (
   "id" UUID NOT NULL,
   "tenant_id" TEXT NOT NULL,
@@ -200,11 +251,18 @@ CREATE TABLE "source_secret_lifecycle_refs" (
   "deleted_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
   CONSTRAINT "source_secret_lifecycle_refs_counts_ck" CHECK ("delete_attempts" >= 0 AND "row_version" >= 0),
+  CONSTRAINT "source_secret_lifecycle_refs_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "source_secret_lifecycle_refs_deleted_at_range_ck" CHECK ("deleted_at" >= '0001-01-01 00:00:00+00' AND "deleted_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "source_secret_lifecycle_refs_heartbeat_at_range_ck" CHECK ("heartbeat_at" >= '0001-01-01 00:00:00+00' AND "heartbeat_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_secret_lifecycle_refs_lease_ck" CHECK (("state" = 'deleting' AND "worker_id" IS NOT NULL AND "lease_token" IS NOT NULL AND "lease_expires_at" IS NOT NULL AND "heartbeat_at" IS NOT NULL AND "deleted_at" IS NULL) OR ("state" <> 'deleting' AND "worker_id" IS NULL AND "lease_token" IS NULL AND "lease_expires_at" IS NULL AND "heartbeat_at" IS NULL)),
+  CONSTRAINT "source_secret_lifecycle_refs_lease_expires_at_range_ck" CHECK ("lease_expires_at" >= '0001-01-01 00:00:00+00' AND "lease_expires_at" < '10000-01-01 00:00:00+00'),
+  CONSTRAINT "source_secret_lifecycle_refs_next_delete_at_range_ck" CHECK ("next_delete_at" >= '0001-01-01 00:00:00+00' AND "next_delete_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_secret_lifecycle_refs_purpose_ck" CHECK ("purpose" IN ('create', 'rotate', 'backfill')),
+  CONSTRAINT "source_secret_lifecycle_refs_recover_after_range_ck" CHECK ("recover_after" >= '0001-01-01 00:00:00+00' AND "recover_after" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "source_secret_lifecycle_refs_source_version_ck" CHECK ("source_version" IS NULL OR "source_version" >= 1),
   CONSTRAINT "source_secret_lifecycle_refs_state_ck" CHECK ("state" IN ('staged', 'candidate', 'active', 'retired', 'deleting', 'deleted')),
-  CONSTRAINT "source_secret_lifecycle_refs_terminal_ck" CHECK (("state" = 'deleted' AND "deleted_at" IS NOT NULL) OR ("state" <> 'deleted' AND "deleted_at" IS NULL))
+  CONSTRAINT "source_secret_lifecycle_refs_terminal_ck" CHECK (("state" = 'deleted' AND "deleted_at" IS NOT NULL) OR ("state" <> 'deleted' AND "deleted_at" IS NULL)),
+  CONSTRAINT "source_secret_lifecycle_refs_updated_at_range_ck" CHECK ("updated_at" >= '0001-01-01 00:00:00+00' AND "updated_at" < '10000-01-01 00:00:00+00')
 );
 CREATE INDEX "source_secret_lifecycle_refs_claim_idx" ON "source_secret_lifecycle_refs" ("state", "next_delete_at", "lease_expires_at", "updated_at", "id");
 CREATE INDEX "source_secret_lifecycle_refs_operation_idx" ON "source_secret_lifecycle_refs" ("operation_id", "state", "id");

@@ -88,10 +88,17 @@ func compareCatalogs(t *testing.T, seed, model map[string]string) {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(model)) {
-		if _, ok := seed[k]; !ok {
+		if _, ok := seed[k]; !ok && !domainCheck(k) {
 			t.Errorf("generated DDL adds %s: %s", k, model[k])
 		}
 	}
+}
+
+// domainCheck reports whether catalog key k is a value-domain CHECK the
+// dialects add where one database takes values the other refuses
+// (dialects.Domain): the hand-written migrations lack them by design.
+func domainCheck(k string) bool {
+	return (strings.HasPrefix(k, "constraint ") || strings.HasPrefix(k, "check ")) && (strings.HasSuffix(k, "_range_ck") || strings.HasSuffix(k, "_finite_ck") || strings.HasSuffix(k, "_bool_ck"))
 }
 
 func collect(t *testing.T, db *sql.DB, into map[string]string, query string, args ...any) {

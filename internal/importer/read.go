@@ -13,6 +13,7 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
@@ -114,6 +115,12 @@ type Imported struct {
 	// Notes are per table ("" for the schema): what the import kept as the
 	// dialect's own SQL, and why.
 	Notes map[string][]string
+	// settings are dialect settings the read infers (value_domains).
+	settings map[string]cty.Value
+	// domainWant counts the value-domain CHECKs the dialect would give the
+	// tables read; domainHits are those the database has.
+	domainWant int
+	domainHits []domainHit
 	// raw keeps each table's inspected form, for merging.
 	raw map[string]*schema.Table
 	drv interface {
@@ -181,6 +188,7 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 		}
 		im.Schema.Tables = append(im.Schema.Tables, ct)
 	}
+	im.settleDomains()
 	if r, ok := d.(onUpdateReader); ok {
 		notes, err := r.ReadOnUpdate(ctx, conn, im.Schema.Tables)
 		if err != nil {
@@ -452,6 +460,7 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		ct.Checks = append(ct.Checks, chk)
 	}
+	im.domainChecks(ct)
 	for _, name := range slices.Sorted(maps.Keys(missing)) {
 		column := missing[name]
 		c := ct.Column(column)
@@ -703,4 +712,58 @@ func onlyIndexed(ct *compiler.Table, name string) bool {
 		}
 	}
 	return used
+}
+
+// domainReader is implemented by dialects that give columns value-domain
+// CHECKs (dialects.Domain) under value_domains: their names on a table,
+// with their columns.
+type domainReader interface {
+	DomainChecks(t *compiler.Table) map[string]string
+}
+
+type domainHit struct {
+	table *compiler.Table
+	check *compiler.Check
+}
+
+// domainChecks counts the value-domain CHECKs the dialect would give ct and
+// notes those the database has: a CHECK of that name over its column.
+func (im *Imported) domainChecks(ct *compiler.Table) {
+	dr, ok := im.Dialect.(domainReader)
+	if !ok {
+		return
+	}
+	want := dr.DomainChecks(ct)
+	im.domainWant += len(want)
+	for _, c := range ct.Checks {
+		col, ok := want[c.Name]
+		if ok && (c.Expr == nil || slices.Contains(expr.Columns(c.Expr), col)) && strings.Contains(c.Source, col) {
+			im.domainHits = append(im.domainHits, domainHit{ct, c})
+		}
+	}
+}
+
+// settleDomains leaves the value-domain CHECKs to the dialect when the
+// database has every one it would add (a database schemagen made), so that
+// they are not user CHECKs of the model; otherwise (a database written by
+// hand) the model says value_domains = false and keeps what the database
+// has, so that generating gives its DDL again.
+func (im *Imported) settleDomains() {
+	d := im.Dialect.Name()
+	switch {
+	case im.domainWant == 0:
+	case len(im.domainHits) == im.domainWant:
+		for _, h := range im.domainHits {
+			h.table.Checks = slices.DeleteFunc(h.table.Checks, func(c *compiler.Check) bool { return c == h.check })
+			// What reading it noted is about a CHECK the model does not hold.
+			im.Notes[h.table.Name] = slices.DeleteFunc(im.Notes[h.table.Name], func(n string) bool { return strings.HasPrefix(n, "check "+h.check.Name+": ") })
+			im.note(h.table.Name, "check %s: the value-domain CHECK %s adds by itself (value_domains); left to the dialect", h.check.Name, d)
+		}
+	default:
+		if im.settings == nil {
+			im.settings = map[string]cty.Value{}
+		}
+		im.settings["value_domains"] = cty.False
+		im.note("", "value_domains = false: the database has %d of the %d value-domain CHECKs %s adds (NaN, year and bool ranges), so the model keeps its CHECKs as they are and adds none", len(im.domainHits), im.domainWant, d)
+	}
 }

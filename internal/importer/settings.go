@@ -18,14 +18,19 @@ type settingsInferrer interface {
 // infers settings from it.
 func (r *Result) inferSettings(read ...*Imported) {
 	for _, im := range read {
-		si, ok := im.Dialect.(settingsInferrer)
-		if !ok {
-			continue
-		}
 		d := im.Dialect.Name()
-		set, notes := si.InferSettings(r.Schema)
-		for _, n := range notes {
-			r.Summary = append(r.Summary, d+": "+n)
+		set := map[string]cty.Value{}
+		for k, v := range im.settings {
+			set[k] = v
+		}
+		if si, ok := im.Dialect.(settingsInferrer); ok {
+			inferred, notes := si.InferSettings(r.Schema)
+			for _, n := range notes {
+				r.Summary = append(r.Summary, d+": "+n)
+			}
+			for k, v := range inferred {
+				set[k] = v
+			}
 		}
 		if len(set) == 0 {
 			continue

@@ -10,6 +10,11 @@ CREATE EXTENSION IF NOT EXISTS vector;
 -- column search: default to_tsvector('') [override]
 -- check accounts_id_text_ck: uuid read as text (::text) where a string operation applies to it
 -- check accounts_raw_ck: raw expression score IS NULL OR score >= 0::double precision [override]
+-- column score: CHECK accounts_score_finite_ck: no NaN or infinities, which TiDB does not store (1366) [added]
+-- column balance: CHECK accounts_balance_finite_ck: no NaN, which TiDB's DECIMAL does not store (1366) [added]
+-- column born_on: CHECK accounts_born_on_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column created_at: CHECK accounts_created_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
+-- column seen_at: CHECK accounts_seen_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "accounts" (
   "id" UUID NOT NULL,
   "email" VARCHAR(320) NOT NULL,
@@ -30,12 +35,17 @@ CREATE TABLE "accounts" (
   PRIMARY KEY ("id"),
   CONSTRAINT "accounts_email_uq" UNIQUE ("email"),
   CONSTRAINT "accounts_age_ck" CHECK ("age" IS NULL OR NOT ("age" < 0 OR "age" > 150)),
+  CONSTRAINT "accounts_balance_finite_ck" CHECK ("balance" <> 'NaN'),
+  CONSTRAINT "accounts_born_on_range_ck" CHECK ("born_on" BETWEEN '0001-01-01' AND '9999-12-31'),
   CONSTRAINT "accounts_code_ck" CHECK ("code" ~ '^[A-Z]{2}[0-9]{6}$' AND "code" !~ '^XX' AND "code" NOT LIKE 'ZZ%'),
+  CONSTRAINT "accounts_created_at_range_ck" CHECK ("created_at" >= '0001-01-01 00:00:00+00' AND "created_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "accounts_id_text_ck" CHECK (CHAR_LENGTH("id"::text) = 36 AND LOWER("code" || 'x') <> 'x'),
   CONSTRAINT "accounts_json_ck" CHECK (jsonb_typeof("profile") = 'object'),
   CONSTRAINT "accounts_math_ck" CHECK ((("visits" * 2) + 1) > -1 AND ("visits" % 2) IN (0, 1) AND ABS("balance") >= 0),
   CONSTRAINT "accounts_number_ck" CHECK (jsonb_typeof("profile") <> 'number' AND jsonb_typeof("profile") IN ('object', 'array')),
   CONSTRAINT "accounts_raw_ck" CHECK (score IS NULL OR score >= 0::double precision),
+  CONSTRAINT "accounts_score_finite_ck" CHECK ("score" NOT IN ('NaN', 'Infinity', '-Infinity')),
+  CONSTRAINT "accounts_seen_at_range_ck" CHECK ("seen_at" >= '0001-01-01 00:00:00+00' AND "seen_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "accounts_status_ck" CHECK ("status" IN ('it''s new', 'active', 'back\slash') AND CHAR_LENGTH("status") BETWEEN 1 AND 16)
 );
 COMMENT ON TABLE "accounts" IS 'People''s accounts; ''quoted'' text and a back\slash';
@@ -60,6 +70,7 @@ CREATE TABLE "memberships" (
 );
 
 -- column deleted_at: timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)
+-- column deleted_at: CHECK groups_deleted_at_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
 CREATE TABLE "groups" (
   "id" UUID NOT NULL,
   "owner_id" UUID NOT NULL,
@@ -67,6 +78,7 @@ CREATE TABLE "groups" (
   "name" VARCHAR(100) NOT NULL,
   "deleted_at" TIMESTAMPTZ,
   PRIMARY KEY ("id"),
+  CONSTRAINT "groups_deleted_at_range_ck" CHECK ("deleted_at" >= '0001-01-01 00:00:00+00' AND "deleted_at" < '10000-01-01 00:00:00+00'),
   CONSTRAINT "groups_owner_fk" FOREIGN KEY ("owner_id") REFERENCES "memberships" ("id") DEFERRABLE INITIALLY DEFERRED,
   CONSTRAINT "groups_parent_fk" FOREIGN KEY ("parent_id") REFERENCES "groups" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );

@@ -14,6 +14,10 @@
 -- checks accounts_json_ck, accounts_number_ck: json_type test as JSON_TYPE with TiDB's upper-case type names
 -- check accounts_status_ck: backslashes in string literals doubled (TiDB reads escapes in literals)
 -- index accounts_email_pattern_idx: operator class varchar_pattern_ops left out [omitted]
+-- column disabled: CHECK accounts_disabled_bool_ck: only true and false, as PostgreSQL's boolean (TINYINT(1) also takes 2) [added]
+-- column born_on: CHECK accounts_born_on_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
+-- column created_at: CHECK accounts_created_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
+-- column seen_at: CHECK accounts_seen_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
 -- column id: CHECK accounts_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `accounts` (
   `id` CHAR(36) NOT NULL,
@@ -34,13 +38,17 @@ CREATE TABLE `accounts` (
   PRIMARY KEY (`id`),
   CONSTRAINT `accounts_email_uq` UNIQUE (`email`),
   CONSTRAINT `accounts_age_ck` CHECK (`age` IS NULL OR NOT (`age` < 0 OR `age` > 150)),
+  CONSTRAINT `accounts_born_on_range_ck` CHECK (`born_on` >= '0001-01-01'),
   CONSTRAINT `accounts_code_ck` CHECK (`code` REGEXP '^[A-Z]{2}[0-9]{6}$' AND NOT (`code` REGEXP '^XX') AND `code` NOT LIKE 'ZZ%'),
+  CONSTRAINT `accounts_created_at_range_ck` CHECK (`created_at` >= '0001-01-01'),
+  CONSTRAINT `accounts_disabled_bool_ck` CHECK (`disabled` IN (0, 1)),
   CONSTRAINT `accounts_id_text_ck` CHECK (CHAR_LENGTH(`id`) = 36 AND LOWER(CONCAT(`code`, 'x')) <> 'x'),
   CONSTRAINT `accounts_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
   CONSTRAINT `accounts_json_ck` CHECK (JSON_TYPE(`profile`) = 'OBJECT'),
   CONSTRAINT `accounts_math_ck` CHECK (((`visits` * 2) + 1) > -1 AND (`visits` % 2) IN (0, 1) AND ABS(`balance`) >= 0),
   CONSTRAINT `accounts_number_ck` CHECK (JSON_TYPE(`profile`) NOT IN ('INTEGER', 'UNSIGNED INTEGER', 'DOUBLE', 'DECIMAL') AND JSON_TYPE(`profile`) IN ('OBJECT', 'ARRAY')),
   CONSTRAINT `accounts_raw_ck` CHECK (`score` IS NULL OR `score` >= 0),
+  CONSTRAINT `accounts_seen_at_range_ck` CHECK (`seen_at` >= '0001-01-01'),
   CONSTRAINT `accounts_status_ck` CHECK (`status` IN ('it''s new', 'active', 'back\\slash') AND CHAR_LENGTH(`status`) BETWEEN 1 AND 16),
   INDEX `accounts_email_pattern_idx` (`email`),
   INDEX `accounts_lower_email_idx` ((LOWER(`email`)), `created_at` DESC)
@@ -73,6 +81,7 @@ CREATE TABLE `memberships` (
 -- index groups_deleted_idx: WHERE deleted_at IS NOT NULL AND name <> '' dropped: TiDB has no partial indexes, so the index covers all rows
 -- index groups_live_name_uq: WHERE parent_id IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 -- index groups_live_uq: raw statement from the model [override]
+-- column deleted_at: CHECK groups_deleted_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
 -- column id: CHECK groups_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 -- column owner_id: CHECK groups_owner_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 -- column parent_id: no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key groups_parent_fk, which has a referential action, and the key limits the column to checked values [omitted]
@@ -83,6 +92,7 @@ CREATE TABLE `groups` (
   `name` VARCHAR(100) NOT NULL,
   `deleted_at` DATETIME(3),
   PRIMARY KEY (`id`),
+  CONSTRAINT `groups_deleted_at_range_ck` CHECK (`deleted_at` >= '0001-01-01'),
   CONSTRAINT `groups_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
   CONSTRAINT `groups_owner_id_uuid_ck` CHECK (`owner_id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
   CONSTRAINT `groups_owner_fk` FOREIGN KEY (`owner_id`) REFERENCES `memberships` (`id`),

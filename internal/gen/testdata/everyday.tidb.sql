@@ -27,6 +27,9 @@ CREATE TABLE `invoices` (
 -- columns created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- columns created_at, updated_at: now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)
 -- column updated_at: on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)
+-- column launched: CHECK products_launched_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
+-- column created_at: CHECK products_created_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
+-- column updated_at: CHECK products_updated_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
 CREATE TABLE `products` (
   `id` CHAR(36) NOT NULL DEFAULT (UUID()),
   `sku` VARCHAR(32) NOT NULL,
@@ -39,8 +42,11 @@ CREATE TABLE `products` (
   `updated_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
   PRIMARY KEY (`id`),
   CONSTRAINT `products_closes_time_ck` CHECK (`closes` BETWEEN '00:00:00' AND '24:00:00'),
+  CONSTRAINT `products_created_at_range_ck` CHECK (`created_at` >= '0001-01-01'),
+  CONSTRAINT `products_launched_range_ck` CHECK (`launched` >= '0001-01-01'),
   CONSTRAINT `products_opens_time_ck` CHECK (`opens` BETWEEN '00:00:00' AND '24:00:00'),
-  CONSTRAINT `products_price_ck` CHECK (`price` >= 0)
+  CONSTRAINT `products_price_ck` CHECK (`price` >= 0),
+  CONSTRAINT `products_updated_at_range_ck` CHECK (`updated_at` >= '0001-01-01')
 );
 
 -- columns id, product_id: uuid as CHAR(36)
@@ -50,6 +56,8 @@ CREATE TABLE `products` (
 -- columns placed_at, changed_at: datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)
 -- columns placed_at, changed_at: now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)
 -- column changed_at: on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)
+-- column placed_at: CHECK order_lines_placed_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
+-- column changed_at: CHECK order_lines_changed_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
 CREATE TABLE `order_lines` (
   `id` CHAR(36) NOT NULL DEFAULT (UUID()),
   `product_id` CHAR(36) NOT NULL,
@@ -62,6 +70,8 @@ CREATE TABLE `order_lines` (
   `placed_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   `changed_at` DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),
   PRIMARY KEY (`id`),
+  CONSTRAINT `order_lines_changed_at_range_ck` CHECK (`changed_at` >= '0001-01-01'),
+  CONSTRAINT `order_lines_placed_at_range_ck` CHECK (`placed_at` >= '0001-01-01'),
   CONSTRAINT `order_lines_total_ck` CHECK (`total` < 1000000),
   CONSTRAINT `order_lines_product_fk` FOREIGN KEY (`product_id`) REFERENCES `products` (`id`),
   INDEX `order_lines_label_idx` (`label`),
