@@ -20,10 +20,10 @@ import (
 // earlier tables).
 type Model struct {
 	Tables []*Table
-	// UUIDCheck and ExactStrings are TiDB's settings as the model writes
-	// them: "" leaves the setting out (what a model without a dialect
-	// block gets), else "true" or "false".
-	UUIDCheck, ExactStrings string
+	// UUIDCheck and ExactStrings are TiDB's settings, ValueDomains both
+	// dialects', as the model writes them: "" leaves the setting out (what
+	// a model without a dialect block gets), else "true" or "false".
+	UUIDCheck, ExactStrings, ValueDomains string
 	// Extensions and Raws are the model's extension and raw blocks; Random
 	// never draws them, the plan oracle does.
 	Extensions []string
@@ -143,13 +143,19 @@ func (t *Table) Col(name string) *Col {
 // HCL renders the model as schema.hcl.
 func (m *Model) HCL() string {
 	var b strings.Builder
-	if m.UUIDCheck != "" || m.ExactStrings != "" {
+	if m.ValueDomains != "" {
+		b.WriteString("dialect \"postgres\" {\n  value_domains = " + m.ValueDomains + "\n}\n\n")
+	}
+	if m.UUIDCheck != "" || m.ExactStrings != "" || m.ValueDomains != "" {
 		b.WriteString("dialect \"tidb\" {\n")
 		if m.UUIDCheck != "" {
 			b.WriteString("  uuid_check    = " + m.UUIDCheck + "\n")
 		}
 		if m.ExactStrings != "" {
 			b.WriteString("  exact_strings = " + m.ExactStrings + "\n")
+		}
+		if m.ValueDomains != "" {
+			b.WriteString("  value_domains = " + m.ValueDomains + "\n")
 		}
 		b.WriteString("}\n\n")
 	}
@@ -295,7 +301,7 @@ func hclString(s string) string {
 
 // Clone returns a deep copy.
 func (m *Model) Clone() *Model {
-	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws)}
+	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, ValueDomains: m.ValueDomains, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws)}
 	for _, t := range m.Tables {
 		nt := *t
 		nt.Cols = nil

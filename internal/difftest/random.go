@@ -61,10 +61,10 @@ var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no
 
 // Model draws a random model.
 func (g *rnd) Model() *Model {
-	m := &Model{UUIDCheck: "true", ExactStrings: "true"}
-	if Full {
-		m.UUIDCheck, m.ExactStrings = pick(g, settings), pick(g, settings)
-	}
+	// Each setting left out (the default), on or off: values a setting
+	// that is off leaves different are drawn only in a Full survey
+	// (Model.differs).
+	m := &Model{UUIDCheck: pick(g, settings), ExactStrings: pick(g, settings), ValueDomains: pick(g, settings)}
 	nt := 1 + g.n(3)
 	for i := range nt {
 		t := &Table{Name: fmt.Sprintf("t%d", i)}
@@ -167,6 +167,7 @@ func (g *rnd) Model() *Model {
 		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
 		g.identity(t)
 		g.limits(t)
+		g.tree(t)
 		m.Tables = append(m.Tables, t)
 	}
 	return m
@@ -226,6 +227,22 @@ func (g *rnd) limits(t *Table) {
 		}
 		t.Indexes = append(t.Indexes, idx)
 	}
+}
+
+// tree now and then gives t a foreign key to its own primary key that
+// cascades deletes (a tree of rows, as comments and folders are), so that
+// statements can chain rows as deep as TiDB's cascade limit and past it
+// (Stmts).
+func (g *rnd) tree(t *Table) {
+	if len(t.PK) != 1 || !g.chance(0.12) {
+		return
+	}
+	pk := t.Col(t.PK[0])
+	if !slices.Contains([]string{"smallint", "int", "bigint"}, pk.Type.Name) || pk.Identity || t.Col("up") != nil {
+		return
+	}
+	t.Cols = append(t.Cols, &Col{Name: "up", Type: pk.Type, Null: true})
+	t.FKs = append(t.FKs, FK{Name: t.Name + "_up_fk", RefTable: t.Name, RefCols: []string{pk.Name}, Cols: []string{"up"}, OnDelete: "cascade"})
 }
 
 // action draws a referential action, mostly one the model can have.

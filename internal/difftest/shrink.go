@@ -131,11 +131,14 @@ func reductions(m *Model) []*Model {
 		}
 	}
 	// Settings the model writes are tried left out (the defaults).
-	if m.UUIDCheck != "" && Full {
+	if m.UUIDCheck != "" {
 		edit(func(c *Model) { c.UUIDCheck = "" })
 	}
-	if m.ExactStrings != "" && Full {
+	if m.ExactStrings != "" {
 		edit(func(c *Model) { c.ExactStrings = "" })
+	}
+	if m.ValueDomains != "" {
+		edit(func(c *Model) { c.ValueDomains = "" })
 	}
 	return out
 }

@@ -108,6 +108,14 @@ func (v Value) GoString() string {
 // they collide, other values from the types' edges, and NULLs.
 func (g *rnd) Stmts(m *Model, n int) []Stmt {
 	var out []Stmt
+	// draw picks one of vs that m's settings keep alike (Model.differs).
+	draw := func(typ Type, vs []Value) Value {
+		kept := slices.DeleteFunc(slices.Clone(vs), func(v Value) bool { return m.differs(typ, v) })
+		if len(kept) == 0 {
+			return null()
+		}
+		return pick(g, kept)
+	}
 	value := func(t *Table, c *Col) Value {
 		if c.Null && g.chance(0.15) || g.chance(0.03) {
 			return null()
@@ -116,16 +124,16 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 			for i, fc := range fk.Cols {
 				if fc == c.Name && g.chance(0.85) {
 					ref := m.Table(fk.RefTable)
-					return pick(g, keys(ref.Col(fk.RefCols[i]).Type))
+					return draw(c.Type, keys(ref.Col(fk.RefCols[i]).Type))
 				}
 			}
 		}
 		for _, pk := range t.PK {
 			if pk == c.Name && g.chance(0.9) {
-				return pick(g, keys(c.Type))
+				return draw(c.Type, keys(c.Type))
 			}
 		}
-		return pick(g, edges(c.Type))
+		return draw(c.Type, edges(c.Type))
 	}
 	for range n {
 		t := pick(g, m.Tables)
@@ -157,15 +165,61 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 			}
 			s.Cols, s.Vals = []string{c.Name}, []Value{v}
 			w := t.Col(t.PK[0])
-			s.WhereCol, s.WhereVal = w.Name, pick(g, keys(w.Type))
+			s.WhereCol, s.WhereVal = w.Name, draw(w.Type, keys(w.Type))
 		default:
 			s.Kind = "delete"
 			w := t.Col(t.PK[0])
-			s.WhereCol, s.WhereVal = w.Name, pick(g, keys(w.Type))
+			s.WhereCol, s.WhereVal = w.Name, draw(w.Type, keys(w.Type))
 		}
 		out = append(out, s)
 	}
+	for _, t := range m.Tables {
+		if g.chance(0.7) {
+			out = append(out, g.chain(m, t)...)
+		}
+	}
 	return out
+}
+
+// cascadeLevels are the numbers of rows a DELETE cascades through in a
+// chain: TiDB's limit is 14 (15 is error 3008), PostgreSQL has none; past
+// it is a documented difference, drawn only in a Full survey.
+var cascadeLevels, cascadeLevelsPast = []int{1, 7, 14}, []int{15, 19}
+
+// chain inserts a chain of rows into a table with a foreign key to its own
+// primary key that cascades deletes (rnd.tree), each row under the one
+// before, and deletes the first: the DELETE cascades through all of them.
+func (g *rnd) chain(m *Model, t *Table) []Stmt {
+	fk := slices.IndexFunc(t.FKs, func(f FK) bool { return f.RefTable == t.Name && f.OnDelete == "cascade" && len(f.Cols) == 1 })
+	if fk < 0 {
+		return nil
+	}
+	up, pk := t.FKs[fk].Cols[0], t.FKs[fk].RefCols[0]
+	levels := cascadeLevels
+	if Full {
+		levels = append(slices.Clone(levels), cascadeLevelsPast...)
+	}
+	n := pick(g, levels) + 1
+	var out []Stmt
+	for i := range n {
+		s := Stmt{Kind: "insert", Table: t.Name, Cols: []string{pk}, Vals: []Value{val(fmt.Sprint(100 + i))}}
+		s.Cols = append(s.Cols, up)
+		if i == 0 {
+			s.Vals = append(s.Vals, null())
+		} else {
+			s.Vals = append(s.Vals, val(fmt.Sprint(100+i-1)))
+		}
+		for _, c := range t.Cols {
+			if c.Name == pk || c.Name == up || c.Null || c.Default != "" || c.Identity {
+				continue
+			}
+			// The first edge of each type is a plain value both store.
+			s.Cols = append(s.Cols, c.Name)
+			s.Vals = append(s.Vals, edges(c.Type)[0])
+		}
+		out = append(out, s)
+	}
+	return append(out, Stmt{Kind: "delete", Table: t.Name, WhereCol: pk, WhereVal: val("100")})
 }
 
 // prune drops the columns m no longer has, for printing.

@@ -183,7 +183,7 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 	defer ev.close()
 	if f, err := ev.run(ctx, []byte(m.HCL()), nil); f != nil || err != nil {
 		if f != nil {
-			f.Seed, f.Before = seed, &difftest.Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings}
+			f.Seed, f.Before = seed, &difftest.Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, ValueDomains: m.ValueDomains}
 			f.Edits = []*Edit{wholeModel(m)}
 		}
 		return f, err
