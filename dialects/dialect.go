@@ -422,6 +422,9 @@ type Rules struct {
 	// led by the referenced columns in the key's order (TiDB, error 1822);
 	// otherwise a unique key over them in any order does.
 	FKLeadingIndex bool
+	// MaxCascadeDepth is the number of levels of rows one statement may
+	// cascade through (0: no limit).
+	MaxCascadeDepth int
 	// Domains hold each neutral type (by name) to one value domain on every
 	// database: the CHECK this dialect adds to each column of the type where
 	// its database takes values another refuses.

@@ -33,12 +33,15 @@ var limits = &dialects.Rules{
 	CommentBytes:      true,
 	// table-column-count-limit and index-limit's defaults; VIRTUAL columns
 	// count, an expression index's hidden column does not.
-	MaxColumns:     1017,
-	MaxIndexes:     64,
-	MaxKeyParts:    16,
-	IntHandle:      true,
-	FKIndexes:      true,
-	FKLeadingIndex: true,
+	MaxColumns:  1017,
+	MaxIndexes:  64,
+	MaxKeyParts: 16,
+	// A statement cascades through at most 14 levels of rows (15 is error
+	// 3008, "exceeds max depth of 15"); PostgreSQL has no limit.
+	MaxCascadeDepth: 14,
+	IntHandle:       true,
+	FKIndexes:       true,
+	FKLeadingIndex:  true,
 	// TiDB stores values PostgreSQL refuses: 2 in TINYINT(1), year 0.
 	Domains: map[string]dialects.Domain{
 		"bool":      {Suffix: "bool", Check: "%[1]s IN (0, 1)", Why: "only true and false, as PostgreSQL's boolean (TINYINT(1) also takes 2)"},

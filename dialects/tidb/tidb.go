@@ -56,7 +56,7 @@ type Settings struct {
 
 // defaults are the settings of a model without a dialect "tidb" block: the
 // ones under which it means the same as on PostgreSQL.
-var defaults = Settings{UUIDCheck: false, ExactStrings: false, ValueDomains: true}
+var defaults = Settings{UUIDCheck: true, ExactStrings: true, ValueDomains: true}
 
 // DecodeSettings reads the dialect block.
 func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
@@ -552,6 +552,9 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 			l.rec.Warnf(fk.Range, "Deferrable foreign key left out", "TiDB checks foreign key %q immediately; DEFERRABLE is PostgreSQL only and is left out (to acknowledge it: tidb { accept = [%q] }).", fk.Name, compiler.AcceptDeferrable)
 		}
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
+	}
+	if fk.RefTable == t.Name && (fk.OnDelete == "cascade" || fk.OnUpdate == "cascade") {
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "CASCADE within the table: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
 	}
 	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }

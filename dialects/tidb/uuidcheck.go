@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"ariga.io/atlas/sql/schema"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -93,18 +94,29 @@ func uuidChecked(t *compiler.Table) ([]string, bool) {
 	return cols, true
 }
 
-// InferSettings implements the importer's settingsInferrer: uuid_check when
-// every column it would give a CHECK of its uuid shape has one already (as
-// teams write it by hand: CHAR(36) with REGEXP '^[0-9a-fA-F]{8}-...'). The
-// model keeps those CHECKs, with their names and text, and uuid_check adds
-// none beside them, so generating gives the same DDL; uuid_check then gives
-// new uuid columns the CHECK too. The notes say what was inferred or why not.
-func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string) {
+// InferSettings implements the importer's settingsInferrer, for the
+// settings whose default (on) would change what a database read holds.
+//
+// uuid_check stands when every column it would give a CHECK of its uuid
+// shape has one already (schemagen's own, or as teams write it by hand:
+// CHAR(36) with REGEXP '^[0-9a-fA-F]{8}-...'): the model keeps those CHECKs,
+// with their names and text, and uuid_check adds none beside them, so
+// generating gives the same DDL. Otherwise the model says uuid_check =
+// false and keeps the CHECKs that exist as TiDB's own.
+//
+// exact_strings stands when every varchar and text column read has its
+// collation, utf8mb4_0900_bin; otherwise (TiDB's default utf8mb4_bin) the
+// model says exact_strings = false, so that the columns keep theirs.
+func (Dialect) InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (map[string]cty.Value, []string) {
+	set := map[string]cty.Value{}
+	var notes []string
 	var checked, missing []string
+	holds := true
 	for _, t := range s.Tables {
 		cols, ok := uuidChecked(t)
 		if !ok {
-			return nil, nil
+			holds = false
+			continue
 		}
 		for _, c := range cols {
 			if shapeChecked(t, c) {
@@ -114,16 +126,65 @@ func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string
 			}
 		}
 	}
-	switch {
-	case len(checked) == 0:
-		return nil, nil
-	case len(missing) > 0:
-		more := ""
-		if len(missing) > 5 {
-			more = ", ..."
-			missing = missing[:5]
+	list := func(xs []string) string {
+		if len(xs) > 5 {
+			return strings.Join(xs[:5], ", ") + ", ..."
 		}
-		return nil, []string{"uuid_check not inferred: " + strings.Join(checked, ", ") + " have a CHECK of their uuid shape, but " + strings.Join(missing, ", ") + more + " have none; those CHECKs are kept on " + Name + " only"}
+		return strings.Join(xs, ", ")
 	}
-	return map[string]cty.Value{"uuid_check": cty.True}, []string{"uuid_check = true inferred: every uuid column it would check has a CHECK of its uuid shape (" + strings.Join(checked, ", ") + "), kept as written"}
+	switch {
+	case !holds:
+		set["uuid_check"] = cty.False
+		notes = append(notes, "uuid_check = false: a uuid column of a foreign key with an action has a nullable partner column, where uuid_check cannot hold")
+	case len(missing) > 0:
+		set["uuid_check"] = cty.False
+		if len(checked) > 0 {
+			notes = append(notes, "uuid_check = false: "+list(checked)+" have a CHECK of their uuid shape, but "+list(missing)+" have none; those CHECKs are kept on "+Name+" only")
+		} else {
+			notes = append(notes, "uuid_check = false: no uuid column has a CHECK of its uuid shape ("+list(missing)+")")
+		}
+	case len(checked) > 0:
+		notes = append(notes, "uuid_check (the default) stands: every uuid column it would check has a CHECK of its uuid shape ("+list(checked)+"), kept as written")
+	}
+	var exact, padded []string
+	for _, t := range s.Tables {
+		rt := raw[t.Name]
+		if rt == nil || t.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, c := range t.Columns {
+			typ, known := effectiveType(c)
+			if !known || c.Overrides.Skipped(Name) || (typ.Kind != compiler.TypeVarchar && typ.Kind != compiler.TypeText) {
+				continue
+			}
+			rc, ok := rt.Column(c.Name)
+			if !ok {
+				continue
+			}
+			if collationOf(rc.Attrs, collationOf(rt.Attrs, "")) == exactCollation {
+				exact = append(exact, t.Name+"."+c.Name)
+			} else {
+				padded = append(padded, t.Name+"."+c.Name)
+			}
+		}
+	}
+	if len(padded) > 0 {
+		set["exact_strings"] = cty.False
+		n := "exact_strings = false: " + list(padded) + " compare without trailing spaces (TiDB's default collation), as PostgreSQL does not"
+		if len(exact) > 0 {
+			n += "; " + list(exact) + " have " + exactCollation + ", which the model does not keep"
+		}
+		notes = append(notes, n)
+	}
+	return set, notes
+}
+
+// collationOf returns the collation among attrs, or def.
+func collationOf(attrs []schema.Attr, def string) string {
+	for _, a := range attrs {
+		if c, ok := a.(*schema.Collation); ok {
+			return c.V
+		}
+	}
+	return def
 }

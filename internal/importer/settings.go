@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"ariga.io/atlas/sql/schema"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -11,7 +12,7 @@ import (
 // back can stand for (TiDB's uuid_check, when every column it would check
 // has its CHECK already): the settings, and notes for the summary.
 type settingsInferrer interface {
-	InferSettings(s *compiler.Schema) (map[string]cty.Value, []string)
+	InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (map[string]cty.Value, []string)
 }
 
 // inferSettings gives the model the dialect block of each dialect read that
@@ -24,7 +25,7 @@ func (r *Result) inferSettings(read ...*Imported) {
 			set[k] = v
 		}
 		if si, ok := im.Dialect.(settingsInferrer); ok {
-			inferred, notes := si.InferSettings(r.Schema)
+			inferred, notes := si.InferSettings(r.Schema, im.raw)
 			for _, n := range notes {
 				r.Summary = append(r.Summary, d+": "+n)
 			}

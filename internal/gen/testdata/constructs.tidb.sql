@@ -3,6 +3,7 @@
 -- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.
 
 -- column id: uuid as CHAR(36)
+-- columns email, status: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- column disabled: bool as TINYINT(1)
 -- columns created_at, seen_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- column created_at: now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)
@@ -21,7 +22,7 @@
 -- column id: CHECK accounts_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `accounts` (
   `id` CHAR(36) NOT NULL,
-  `email` VARCHAR(320) NOT NULL COMMENT 'Lower-cased by the application',
+  `email` VARCHAR(320) COLLATE utf8mb4_0900_bin NOT NULL COMMENT 'Lower-cased by the application',
   `code` CHAR(8) NOT NULL,
   `age` SMALLINT,
   `visits` BIGINT NOT NULL DEFAULT 0,
@@ -33,7 +34,7 @@ CREATE TABLE `accounts` (
   `seen_at` DATETIME(6),
   `profile` JSON NOT NULL,
   `avatar` LONGBLOB,
-  `status` VARCHAR(16) NOT NULL DEFAULT 'it''s new',
+  `status` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL DEFAULT 'it''s new',
   `nickname` VARCHAR(100) COLLATE utf8mb4_general_ci,
   PRIMARY KEY (`id`),
   CONSTRAINT `accounts_email_uq` UNIQUE (`email`),
@@ -55,6 +56,7 @@ CREATE TABLE `accounts` (
 ) COMMENT = 'People''s accounts; ''quoted'' text and a back\\slash';
 
 -- columns id, group_id, account_id: uuid as CHAR(36)
+-- columns role, previous_role: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- check memberships_role_change_ck: IS [NOT] DISTINCT FROM as the NULL-safe <=>
 -- foreign key memberships_group_fk: added by ALTER TABLE after all tables, because it closes a cycle of foreign keys
 -- column id: CHECK memberships_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
@@ -64,8 +66,8 @@ CREATE TABLE `memberships` (
   `id` CHAR(36) NOT NULL,
   `group_id` CHAR(36) NOT NULL,
   `account_id` CHAR(36) NOT NULL,
-  `role` VARCHAR(16) NOT NULL,
-  `previous_role` VARCHAR(16),
+  `role` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `previous_role` VARCHAR(16) COLLATE utf8mb4_0900_bin,
   `embedding` VECTOR(3),
   PRIMARY KEY (`id`),
   CONSTRAINT `memberships_pair_uq` UNIQUE (`group_id`, `account_id`),
@@ -76,8 +78,10 @@ CREATE TABLE `memberships` (
 );
 
 -- columns id, owner_id, parent_id: uuid as CHAR(36)
+-- column name: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- column deleted_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- foreign key groups_owner_fk: DEFERRABLE left out: TiDB checks foreign keys immediately [omitted]
+-- foreign key groups_parent_fk: CASCADE within the table: TiDB refuses a statement that cascades through more than 14 levels of rows (error 3008); PostgreSQL has no such limit
 -- index groups_deleted_idx: WHERE deleted_at IS NOT NULL AND name <> '' dropped: TiDB has no partial indexes, so the index covers all rows
 -- index groups_live_name_uq: WHERE parent_id IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 -- index groups_live_uq: raw statement from the model [override]
@@ -89,7 +93,7 @@ CREATE TABLE `groups` (
   `id` CHAR(36) NOT NULL,
   `owner_id` CHAR(36) NOT NULL,
   `parent_id` CHAR(36),
-  `name` VARCHAR(100) NOT NULL,
+  `name` VARCHAR(100) COLLATE utf8mb4_0900_bin NOT NULL,
   `deleted_at` DATETIME(3),
   PRIMARY KEY (`id`),
   CONSTRAINT `groups_deleted_at_range_ck` CHECK (`deleted_at` >= '0001-01-01'),
