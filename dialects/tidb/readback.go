@@ -157,10 +157,16 @@ func readBack(text string, cols expr.Resolver) (expr.Node, error) {
 	}
 	// A CASE of conditions compared with TRUE is how a CHECK of one is
 	// written to TiDB (boolContext); it means the CASE itself.
+	// So is a bool column alone (TINYINT(1) = TRUE).
 	if b, ok := n.(*expr.Binary); ok && b.Op == expr.OpEq {
-		if c, ok := b.L.(*expr.Case); ok && c.Kind == expr.KindBool {
-			if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitBool && lit.Value == "true" {
+		if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitBool && lit.Value == "true" {
+			if c, ok := b.L.(*expr.Case); ok && c.Kind == expr.KindBool {
 				return c, nil
+			}
+			if c, ok := b.L.(*expr.Column); ok && cols != nil {
+				if k, known := cols(c.Name); known && k == expr.KindBool {
+					return c, nil
+				}
 			}
 		}
 	}
