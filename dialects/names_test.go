@@ -141,7 +141,7 @@ table "e" {
 `
 	generatesAfterWrite(t, "g.hcl", src, map[string][]string{
 		"tidb": {
-			"`model_key` VARCHAR(64) AS (COALESCE(`model`, '')) VIRTUAL",
+			"`model_key` VARCHAR(64) COLLATE utf8mb4_0900_bin AS (COALESCE(`model`, '')) VIRTUAL",
 			"`e_rank_idx_0` BIGINT AS (COALESCE(`rank`, 0)) VIRTUAL",
 			"UNIQUE INDEX `e_model_uq` (`id`, `model_key`)",
 			"INDEX `e_rank_idx` (`e_rank_idx_0`)",

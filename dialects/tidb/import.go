@@ -441,14 +441,27 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 
 // OwnCheck implements the importer's ownChecker: the CHECK the lowering
 // gives a time column to keep it in PostgreSQL's range.
+// And uuid_check's own CHECK (by its name and text), which the default
+// uuid_check adds again (InferSettings counts it).
 func (Dialect) OwnCheck(t *compiler.Table, c *schema.Check) bool {
 	for _, col := range t.Columns {
 		if col.Type.Kind == compiler.TypeTime && c.Name == TimeCheckName(t.Name, col.Name) {
 			return plainText(c.Expr) == plainText(TimeCheck(col.Name))
 		}
+		if col.Type.Kind == compiler.TypeUUID && ownUUIDCheck(t.Name, col.Name, c) {
+			return true
+		}
 	}
 	return false
 }
+
+// ownUUIDCheck reports whether c is the CHECK uuid_check gives column col.
+func ownUUIDCheck(table, col string, c *schema.Check) bool {
+	return c.Name == fitName(table+"_"+col+"_uuid_ck") && plainText(c.Expr) == plainText(UUIDCheck(col))
+}
+
+// UUIDCheck is the expression of uuid_check's CHECK on a column.
+func UUIDCheck(column string) string { return Ident(column) + " REGEXP " + String(uuidPattern) }
 
 // OwnChecks implements the importer's ownChecker.
 func (Dialect) OwnChecks(t *compiler.Table) map[string]string {

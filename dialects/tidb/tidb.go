@@ -510,7 +510,11 @@ func actionColumns(t *compiler.Table) map[string]string {
 			continue
 		}
 		for _, c := range fk.Columns {
-			cols[c] = fk.Name
+			// The first name of the keys over c: the same whatever the
+			// keys' order (an imported model's).
+			if prev, ok := cols[c]; !ok || fk.Name < prev {
+				cols[c] = fk.Name
+			}
 		}
 	}
 	return cols
@@ -1226,7 +1230,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)
-		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, Ident(c.Name)+" REGEXP "+String(uuidPattern)))
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, UUIDCheck(c.Name)))
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
 }
@@ -1315,13 +1319,20 @@ func TimeCheck(column string) string {
 	return Ident(column) + " BETWEEN '00:00:00' AND '24:00:00'"
 }
 
-// generatedName fits a name the dialect makes up into TiDB's limit,
-// deterministically, and reports a clash with a name of the model.
-func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Column) string {
+// fitName fits a name the dialect makes up into TiDB's limit,
+// deterministically.
+func fitName(name string) string {
 	if utf8.RuneCountInString(name) > limits.MaxIdent {
 		sum := sha256.Sum256([]byte(name))
 		name = string([]rune(name)[:limits.MaxIdent-9]) + "_" + hex.EncodeToString(sum[:4])
 	}
+	return name
+}
+
+// generatedName fits a name the dialect makes up into TiDB's limit,
+// deterministically, and reports a clash with a name of the model.
+func (l *lowerer) generatedName(name string, t *compiler.Table, c *compiler.Column) string {
+	name = fitName(name)
 	if l.names == nil {
 		l.names = map[string]bool{}
 		for _, t := range l.schema.Tables {

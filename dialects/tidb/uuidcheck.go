@@ -119,7 +119,7 @@ func (Dialect) InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (
 			continue
 		}
 		for _, c := range cols {
-			if shapeChecked(t, c) {
+			if shapeChecked(t, c) || ownChecked(raw[t.Name], t.Name, c) {
 				checked = append(checked, t.Name+"."+c)
 			} else {
 				missing = append(missing, t.Name+"."+c)
@@ -177,6 +177,20 @@ func (Dialect) InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (
 		notes = append(notes, n)
 	}
 	return set, notes
+}
+
+// ownChecked reports whether the table read has uuid_check's own CHECK on
+// column c (left to the default, not read as a CHECK of the model).
+func ownChecked(rt *schema.Table, table, c string) bool {
+	if rt == nil {
+		return false
+	}
+	for _, a := range rt.Attrs {
+		if ch, ok := a.(*schema.Check); ok && ownUUIDCheck(table, c, ch) {
+			return true
+		}
+	}
+	return false
 }
 
 // collationOf returns the collation among attrs, or def.
