@@ -1,6 +1,6 @@
 -- A legacy PostgreSQL database, written by hand over the years: serial ids,
 -- PostgreSQL's own types, a sequence two tables share, a view, a trigger
--- and its function, two extensions.
+-- and its function, two extensions, a text and a bytea primary key.
 CREATE EXTENSION IF NOT EXISTS citext;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
@@ -51,6 +51,12 @@ CREATE INDEX shifts_starts_idx ON shifts (starts);
 CREATE TABLE settings (
   key text PRIMARY KEY,
   value text NOT NULL
+);
+
+-- Content-addressed blobs: a bytea key, which TiDB cannot index.
+CREATE TABLE blobs (
+  digest bytea PRIMARY KEY,
+  size integer NOT NULL
 );
 
 CREATE TABLE products (
