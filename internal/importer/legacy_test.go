@@ -125,7 +125,9 @@ func TestImportLegacyPostgres(t *testing.T) {
 	for _, tb := range r.Schema.Tables {
 		if tb.Overrides.Skipped("tidb") {
 			leftOut[tb.Name] = true
-			if !slices.ContainsFunc(r.Summary, func(s string) bool { return strings.HasPrefix(s, tb.Name+": table "+tb.Name+": left out of tidb, which refuses it") }) {
+			if !slices.ContainsFunc(r.Summary, func(s string) bool {
+				return strings.HasPrefix(s, tb.Name+": table "+tb.Name+": left out of tidb, which refuses it")
+			}) {
 				t.Errorf("table %s is left out of tidb without a summary line saying why", tb.Name)
 			}
 		}
