@@ -353,6 +353,8 @@ const (
 	KindRaw ObjectKind = "raw"
 	// KindExtension is an extension of the model (decisions only).
 	KindExtension ObjectKind = "extension"
+	// KindEnum is an enum type of the model (decisions only).
+	KindEnum ObjectKind = "enum"
 )
 
 // Namespace is a set of object kinds whose names must differ from each

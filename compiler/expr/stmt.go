@@ -925,7 +925,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 	}
 	if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
 		switch col.Kind {
-		case KindString, KindUUID, KindTime, KindDate, KindClock:
+		case KindString, KindUUID, KindTime, KindDate, KindClock, KindEnum:
 			a.literalOf(x, col.Kind)
 			return
 		}
