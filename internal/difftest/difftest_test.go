@@ -44,9 +44,21 @@ func TestDifferential(t *testing.T) {
 	ctx := context.Background()
 	start := time.Now()
 	found, repaired := 0, 0
+	// How many models left every setting out (the defaults), and how
+	// many turned one off.
+	defaults, off := 0, 0
 	for i := range models {
+		if i > 0 && i%100 == 0 {
+			t.Logf("%d models so far: %d disagreements, %d with the defaults, %d with a setting off", i, found, defaults, off)
+		}
 		s := seed*1_000_003 + i
 		m, st := difftest.Random(s, stmts)
+		if m.UUIDCheck == "" && m.ExactStrings == "" && m.ValueDomains == "" {
+			defaults++
+		}
+		if m.UUIDCheck == "false" || m.ExactStrings == "false" || m.ValueDomains == "false" {
+			off++
+		}
 		d, err := r.Run(ctx, m, st)
 		if err != nil {
 			t.Fatalf("model %d (seed %d): %v", i, s, err)
@@ -75,8 +87,8 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	st := r.Stats
-	t.Logf("%d models (%d of them repaired after a refusal) in %s: %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
-		models, repaired, time.Since(start).Round(time.Millisecond), st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
+	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
+		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
 }
 
 func firstLine(s string) string {
