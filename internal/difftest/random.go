@@ -47,7 +47,8 @@ var limitTypes = []Type{
 
 // settings are the values a model may write for each TiDB setting; ""
 // leaves it out, as a model without a dialect block does.
-var settings = []string{"", "true", "false"}
+// The default is drawn for half of each setting.
+var settings = []string{"", "", "true", "false"}
 
 // comments are column and table comments, some at and past TiDB's limits
 // (1024 and 2048 bytes; 'é' is two bytes), some quoting what SQL quotes.

@@ -99,8 +99,11 @@ var domainEdges = map[string][]string{
 	"float":     {"NaN", "Infinity", "-Infinity"},
 	"decimal":   {"NaN"},
 	"date":      {"10000-01-01", "0000-01-01", "infinity", "-infinity", "0001-01-01 BC"},
-	"timestamp": {"10000-01-01 00:00:00", "0000-01-01 00:00:00", "infinity", "-infinity"},
-	"datetime":  {"10000-01-01 00:00:00", "0000-06-15 12:00:00", "infinity"},
+	// The last second of 9999 with more fractional digits than a column
+	// keeps rounds into 10000 on PostgreSQL (then refused by the CHECK),
+	// and is refused by TiDB (seed 5, with value_domains = false).
+	"timestamp": {"10000-01-01 00:00:00", "0000-01-01 00:00:00", "infinity", "-infinity", "9999-12-31 23:59:59.999"},
+	"datetime":  {"10000-01-01 00:00:00", "0000-06-15 12:00:00", "infinity", "9999-12-31 23:59:59.999999"},
 	"bool":      {"2", "-1"},
 }
 
@@ -148,7 +151,7 @@ func edges(t Type) []Value {
 		return vals("00:00:00", "24:00:00", "12:34:56", "23:59:59.5", "-01:00:00", "25:00:00", "08:00:00.123456", "not a time")
 	case "datetime":
 		return append(vals("2020-01-01 00:00:00", "1970-01-01 00:00:00", "9999-12-31 23:59:59", "2020-01-01 12:34:56.123456",
-			"2020-02-30 00:00:00", "not a time", "2020-06-15 10:20:30.5", "0001-01-01 00:00:00", "9999-12-31 23:59:59.999999"), domain(t)...)
+			"2020-02-30 00:00:00", "not a time", "2020-06-15 10:20:30.5", "0001-01-01 00:00:00"), domain(t)...)
 	case "bool":
 		return append(vals("true", "false", "1", "0"), domain(t)...)
 	case "uuid":
@@ -161,8 +164,7 @@ func edges(t Type) []Value {
 		return append(vals("2020-01-01", "1000-01-01", "9999-12-31", "2020-02-29", "2021-02-29", "2020-13-45", "", "0001-01-01"), domain(t)...)
 	case "timestamp":
 		return append(vals("2020-01-01 00:00:00", "1970-01-01 00:00:00", "9999-12-31 23:59:59", "1000-01-01 00:00:00",
-			"2020-01-01 12:34:56.123456", "2020-02-30 00:00:00", "not a time", "2020-06-15 10:20:30.5", "0001-01-01 00:00:00",
-			"9999-12-31 23:59:59.999"), domain(t)...)
+			"2020-01-01 12:34:56.123456", "2020-02-30 00:00:00", "not a time", "2020-06-15 10:20:30.5", "0001-01-01 00:00:00"), domain(t)...)
 	case "json":
 		return vals(`{}`, `[]`, `1`, `"s"`, `null`, `true`, `{"a": [1, 2, {"b": null}]}`, `1.5`, `not json`, ``,
 			`{"a": 1, "b": "é"}`, `[1, "x", false]`, `-7`)
