@@ -95,10 +95,10 @@ func (m *Model) differs(t Type, v Value) bool {
 // domainEdges are the values of each type that one database stores and
 // the other refuses without the value-domain CHECKs.
 var domainEdges = map[string][]string{
-	"double":    {"NaN", "Infinity", "-Infinity"},
-	"float":     {"NaN", "Infinity", "-Infinity"},
-	"decimal":   {"NaN"},
-	"date":      {"10000-01-01", "0000-01-01", "infinity", "-infinity", "0001-01-01 BC"},
+	"double":  {"NaN", "Infinity", "-Infinity"},
+	"float":   {"NaN", "Infinity", "-Infinity"},
+	"decimal": {"NaN"},
+	"date":    {"10000-01-01", "0000-01-01", "infinity", "-infinity", "0001-01-01 BC"},
 	// The last second of 9999 with more fractional digits than a column
 	// keeps rounds into 10000 on PostgreSQL (then refused by the CHECK),
 	// and is refused by TiDB (seed 5, with value_domains = false).
