@@ -13,7 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // Dialect lowers the neutral model to one database's DDL.
@@ -67,10 +67,14 @@ type Online interface {
 	// change per statement, each with its hazards. online selects the forms
 	// that keep writes going; opts are passed to drv.PlanChanges.
 	PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error)
-	// StmtHazards are the hazards of statement i of a migration file, which
-	// made changes (read by replaying it) to tables that held rows before.
-	StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard
-	// HazardCodes describes every code StmtHazards and PlanStmts report.
+	// StmtForm reads how statement i of a migration file does what its
+	// changes say (the statements before it set the session it runs in).
+	StmtForm(stmts []string, i int) hazard.Form
+	// Hazards are the hazards of a statement in form f, which made changes
+	// (read by replaying it) to tables that held rows before. PlanStmts
+	// gives its statements the hazards this maps the form it chose to.
+	Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard
+	// HazardCodes describes every code Hazards and PlanStmts report.
 	HazardCodes() []hazard.Code
 	// Resume prepares the session conn to run todo, the statements of a
 	// file that an earlier apply did not finish, after skipped, the ones it

@@ -7,7 +7,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // PostgreSQL's hazard codes. The lock each names is the one PostgreSQL's
@@ -163,26 +163,35 @@ func binaryCompatible(from, to schema.Type) bool {
 	return false
 }
 
-// StmtHazards implements dialects.Online for statements of migration files:
-// the changes say what the statement did, its words how (CONCURRENTLY,
-// NOT VALID, VALIDATE CONSTRAINT), and the statements before it whether
+// StmtForm implements dialects.Online for statements of migration files:
+// its words say how it does what its changes say (CONCURRENTLY, NOT VALID,
+// VALIDATE CONSTRAINT, USING INDEX), the statements before it whether
 // lock_timeout is set.
-func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard {
+func (Dialect) StmtForm(stmts []string, i int) hazard.Form {
 	w := words(stmts[i])
-	has := func(seq ...string) bool { return hasSeq(w, seq...) }
-	lockTimeout := false
+	var f hazard.Form
+	if len(w) > 2 {
+		f.Table = w[2].Name
+		f.AlterTable = w[0].Text == "ALTER" && w[1].Text == "TABLE"
+		f.Validate = w[0].Text == "ALTER" && hasSeq(w, "VALIDATE", "CONSTRAINT")
+	}
+	f.Concurrently = hasSeq(w, "CONCURRENTLY")
+	f.NotValid = hasSeq(w, "NOT", "VALID")
+	f.UsingIndex = len(w) > 0 && w[0].Text == "ALTER" && hasSeq(w, "USING", "INDEX")
 	for _, s := range stmts[:i] {
 		if ws := words(s); len(ws) > 0 && ws[0].Text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
-			lockTimeout = true
+			f.LockTimeout = true
 		}
 	}
+	return f
+}
+
+// Hazards implements dialects.Online: the hazards of a statement that made
+// changes (read by replaying it) to tables that held rows before, in form f.
+func (Dialect) Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard {
 	var hs []hazard.Hazard
-	if has("VALIDATE", "CONSTRAINT") && len(w) > 2 && w[0].Text == "ALTER" {
-		table := ""
-		if len(w) > 2 {
-			table = w[2].Name
-		}
-		hs = append(hs, validateHazard(table))
+	if f.Validate {
+		hs = append(hs, validateHazard(f.Table))
 	}
 	for _, c := range changes {
 		switch c := c.(type) {
@@ -190,16 +199,20 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 			hs = append(hs, dropHazard(c.T.Name, "the table and all its rows are lost"))
 		case *schema.ModifyTable:
 			for _, sc := range c.Changes {
-				hs = append(hs, tableChangeHazards(c.T, sc, has("CONCURRENTLY"), has("NOT", "VALID"), w)...)
+				cf := f
+				if mc, ok := sc.(*schema.ModifyColumn); ok {
+					cf.NotNullProven = hasNotNullCheck(c.T, mc.To.Name)
+				}
+				hs = append(hs, changeHazards(c.T, sc, cf)...)
 			}
 		}
 	}
-	if len(hs) == 0 && len(w) > 2 && w[0].Text == "ALTER" && w[1].Text == "TABLE" {
+	if len(hs) == 0 && f.AlterTable {
 		// A change Atlas does not see (ADD CONSTRAINT ... USING INDEX over
 		// a unique index) still takes ALTER TABLE's lock.
-		hs = append(hs, briefLock(w[2].Name))
+		hs = append(hs, briefLock(f.Table))
 	}
-	if lockTimeout {
+	if f.LockTimeout {
 		kept := hs[:0]
 		for _, h := range hs {
 			if h.Code != CodeStrongLock && h.Code != CodeFKBriefShared {
@@ -211,48 +224,54 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 	return dedupe(hs)
 }
 
-func tableChangeHazards(t *schema.Table, c schema.Change, concurrently, notValid bool, w []word) []hazard.Hazard {
+// changeHazards maps one change of table t, made in form f, to its hazards:
+// the planner passes the form it chose, lint the form it read.
+func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Hazard {
 	name := t.Name
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		// ADD CONSTRAINT ... UNIQUE USING INDEX builds nothing.
-		if hasSeq(w, "USING", "INDEX") && w[0].Text == "ALTER" {
+		if f.UsingIndex {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		_, constraint := uniqueConstraint(c.I.Attrs)
-		return indexHazards(name, c.I, concurrently, constraint && w[0].Text == "ALTER")
+		return indexHazards(name, c.I, f.Concurrently, constraint && f.AlterTable)
 	case *schema.DropIndex:
-		if concurrently {
+		if f.Concurrently {
 			return nil
 		}
 		return []hazard.Hazard{briefLock(name)}
 	case *schema.AddCheck:
-		if notValid {
+		if f.NotValid {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		return []hazard.Hazard{checkHazard(name, c.C.Name)}
 	case *schema.ModifyCheck:
-		if notValid {
+		if f.NotValid {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		return []hazard.Hazard{checkHazard(name, c.To.Name)}
 	case *schema.AddForeignKey:
-		if notValid {
+		if f.NotValid {
 			return []hazard.Hazard{fkBriefLock(name, c.F)}
 		}
 		return []hazard.Hazard{fkHazard(name, c.F)}
 	case *schema.ModifyColumn:
 		var hs []hazard.Hazard
-		if c.Change.Is(schema.ChangeNull) && !c.To.Type.Null {
-			hs = append(hs, notNullHazard(name, c.To.Name, hasNotNullCheck(t, c.To.Name)))
+		setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
+		if setNotNull {
+			hs = append(hs, notNullHazard(name, c.To.Name, f.NotNullProven))
 		}
-		if rest := c.Change &^ schema.ChangeNull; rest != 0 {
+		if rest := c.Change &^ schema.ChangeNull; rest != 0 || !setNotNull {
 			hs = append(hs, columnHazards(name, &schema.ModifyColumn{From: c.From, To: c.To, Change: rest})...)
 		}
 		return hs
 	case *schema.DropColumn:
 		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
 	case *schema.AddColumn, *schema.DropCheck, *schema.DropForeignKey, *schema.ModifyForeignKey, *schema.ModifyIndex:
+		return []hazard.Hazard{briefLock(name)}
+	}
+	if f.AlterTable {
 		return []hazard.Hazard{briefLock(name)}
 	}
 	return nil
