@@ -50,7 +50,7 @@ run() {
 	(cd "$dir" && "$@") >"$out/$name.out" 2>"$out/$name.err" || rc=$?
 	echo "$rc" >"$out/$name.rc"
 	sed -i -e "s#$tmp#TMP#g" -e "s/${prefix}_/so_/g" -e 's/[0-9.]\+\(ms\|µs\|s\)\b/DURATION/g' \
-		-e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\} UTC/TIME/g' $vsed "$out/$name.out" "$out/$name.err"
+		-e 's/"seconds": [0-9.e-]*/"seconds": DURATION/g' -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\} UTC/TIME/g' $vsed "$out/$name.out" "$out/$name.err"
 }
 
 # newversions DIR: after migrate diff, a sed program that names the
