@@ -30,12 +30,6 @@ type Dialect interface {
 	// or *sql.Tx) to a database of this dialect, seeing everything the
 	// dialect's DDL can declare.
 	OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error)
-	// Renormalizes reports whether the text the database reports for an
-	// expression can change again when that text is executed (PostgreSQL
-	// rewrites `x IN (...)` once more, for example): two databases built from
-	// different texts of one expression may then report different texts.
-	// Migrations avoid it by holding the model's text (see Exprs).
-	Renormalizes() bool
 	// ScanStmts splits a migration file or DDL script into statements as the
 	// Atlas CLI's driver for this dialect does. Every command that reads a
 	// migration directory splits it with this one scanner.

@@ -112,7 +112,7 @@ func (p *parser) qualified(t token) (*Term, bool, error) {
 	if t.kind == tQuotedIdent {
 		qual = t.raw
 	}
-	return &Term{Kind: TermColumn, Text: name, Qual: qual, Off: t.off}, true, nil
+	return &Term{Kind: termColumn, Text: name, Qual: qual, Off: t.off}, true, nil
 }
 
 // selectBody reads SELECT items [FROM t [alias] {[INNER|LEFT [OUTER]] JOIN t [alias] ON cond}] [WHERE cond].
@@ -312,7 +312,7 @@ func (p *parser) stmt() (*StmtTerm, error) {
 			if c.kind == tQuotedIdent {
 				name = c.raw
 			}
-			s.Columns = append(s.Columns, &Term{Kind: TermColumn, Text: name, Off: c.off})
+			s.Columns = append(s.Columns, &Term{Kind: termColumn, Text: name, Off: c.off})
 			n := p.next()
 			if n.kind == tRParen {
 				break
@@ -379,7 +379,7 @@ func (p *parser) stmt() (*StmtTerm, error) {
 			if err != nil {
 				return nil, err
 			}
-			s.Columns = append(s.Columns, &Term{Kind: TermColumn, Text: name, Off: c.off})
+			s.Columns = append(s.Columns, &Term{Kind: termColumn, Text: name, Off: c.off})
 			s.Values = append(s.Values, v)
 			if p.peek().kind != tComma {
 				break

@@ -14,68 +14,68 @@ import (
 // documentation gives for the statement (ALTER TABLE, CREATE INDEX) and that
 // hazards_test.go observes in pg_locks.
 const (
-	CodeIndex         = "PG101" // CREATE INDEX: SHARE, blocks writes for the build
-	CodeUnique        = "PG102" // a new unique index or constraint fails on duplicates
-	CodeCheck         = "PG103" // ADD CHECK: ACCESS EXCLUSIVE for the scan
-	CodeForeignKey    = "PG104" // ADD FOREIGN KEY: SHARE ROW EXCLUSIVE for the scan
-	CodeSetNotNull    = "PG105" // SET NOT NULL: ACCESS EXCLUSIVE for the scan
-	CodeColumnType    = "PG106" // ALTER COLUMN TYPE: rewrite under ACCESS EXCLUSIVE
-	CodeDrop          = "PG107" // data lost
-	CodeValidate      = "PG108" // VALIDATE CONSTRAINT: scans, blocks no writes
-	CodeConcurrent    = "PG109" // CREATE INDEX CONCURRENTLY: scans, blocks no writes
-	CodeStrongLock    = "PG110" // brief ACCESS EXCLUSIVE without lock_timeout
-	CodeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
-	CodeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
+	codeIndex         = "PG101" // CREATE INDEX: SHARE, blocks writes for the build
+	codeUnique        = "PG102" // a new unique index or constraint fails on duplicates
+	codeCheck         = "PG103" // ADD CHECK: ACCESS EXCLUSIVE for the scan
+	codeForeignKey    = "PG104" // ADD FOREIGN KEY: SHARE ROW EXCLUSIVE for the scan
+	codeSetNotNull    = "PG105" // SET NOT NULL: ACCESS EXCLUSIVE for the scan
+	codeColumnType    = "PG106" // ALTER COLUMN TYPE: rewrite under ACCESS EXCLUSIVE
+	codeDrop          = "PG107" // data lost
+	codeValidate      = "PG108" // VALIDATE CONSTRAINT: scans, blocks no writes
+	codeConcurrent    = "PG109" // CREATE INDEX CONCURRENTLY: scans, blocks no writes
+	codeStrongLock    = "PG110" // brief ACCESS EXCLUSIVE without lock_timeout
+	codeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
+	codeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
 )
 
 // HazardCodes implements dialects.Online.
 func (Dialect) HazardCodes() []hazard.Code {
 	return []hazard.Code{
-		{Code: CodeIndex, Dialect: "postgres", Severe: true, Title: "CREATE INDEX without CONCURRENTLY on an existing table",
+		{Code: codeIndex, Dialect: "postgres", Severe: true, Title: "CREATE INDEX without CONCURRENTLY on an existing table",
 			Help:    "Takes a SHARE lock for the whole build: INSERT, UPDATE and DELETE wait until the index is built. Use CREATE INDEX CONCURRENTLY in a file marked `-- atlas:txmode none` (what `migrate diff` writes unless --plain).",
 			Example: `CREATE INDEX "docs_title_idx" ON "docs" ("title");`},
-		{Code: CodeUnique, Dialect: "postgres", Title: "New unique index or constraint on an existing table",
+		{Code: codeUnique, Dialect: "postgres", Title: "New unique index or constraint on an existing table",
 			Help:    "Fails when existing rows hold duplicates (a concurrent build then leaves an invalid index, which the next `migrate apply` drops and rebuilds). Look for duplicates first.",
 			Example: `CREATE UNIQUE INDEX CONCURRENTLY "docs_slug_key" ON "docs" ("slug");`},
-		{Code: CodeCheck, Dialect: "postgres", Severe: true, Title: "ADD CHECK validated in the same statement",
+		{Code: codeCheck, Dialect: "postgres", Severe: true, Title: "ADD CHECK validated in the same statement",
 			Help:    "Scans the table under an ACCESS EXCLUSIVE lock: reads and writes wait for the scan, and it fails on a row breaking the CHECK. Add it NOT VALID, then VALIDATE CONSTRAINT in a later transaction.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_title_ck" CHECK (char_length(title) > 0);`},
-		{Code: CodeForeignKey, Dialect: "postgres", Severe: true, Title: "ADD FOREIGN KEY validated in the same statement",
+		{Code: codeForeignKey, Dialect: "postgres", Severe: true, Title: "ADD FOREIGN KEY validated in the same statement",
 			Help:    "Scans the table under a SHARE ROW EXCLUSIVE lock on both tables: writes to either wait for the scan, and it fails on an orphan row. Add it NOT VALID, then VALIDATE CONSTRAINT in a later transaction.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id");`},
-		{Code: CodeSetNotNull, Dialect: "postgres", Severe: true, Title: "SET NOT NULL scanning the table",
+		{Code: codeSetNotNull, Dialect: "postgres", Severe: true, Title: "SET NOT NULL scanning the table",
 			Help:    "Scans the table under ACCESS EXCLUSIVE (reads and writes wait) and fails on a NULL. Add CHECK (col IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL uses it and does not scan.",
 			Example: `ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;`},
-		{Code: CodeColumnType, Dialect: "postgres", Severe: true, Title: "Column type change that rewrites or checks every row",
+		{Code: codeColumnType, Dialect: "postgres", Severe: true, Title: "Column type change that rewrites or checks every row",
 			Help:    "Rewrites the table (and its indexes) under ACCESS EXCLUSIVE; a narrower type fails on values that do not fit, and a numeric given a smaller scale rounds every value silently (20.05 becomes 20.1 at scale 1). Add a new column, backfill it in batches, switch readers and writers, drop the old one.",
 			Example: `ALTER TABLE "docs" ALTER COLUMN "n" TYPE bigint;`},
-		{Code: CodeDrop, Dialect: "postgres", Title: "Dropping a table or column", CoveredBy: "DS102, DS103",
+		{Code: codeDrop, Dialect: "postgres", Title: "Dropping a table or column", CoveredBy: "DS102, DS103",
 			Help:    "Its data is lost. Written above the statement in migration files; `migrate lint` reports it as DS102 or DS103. Stop using it first; drop it in a later release with a nolint reason.",
 			Example: `ALTER TABLE "docs" DROP COLUMN "body";`},
-		{Code: CodeValidate, Dialect: "postgres", Title: "VALIDATE CONSTRAINT",
+		{Code: codeValidate, Dialect: "postgres", Title: "VALIDATE CONSTRAINT",
 			Help:    "Scans the table under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes; fails on a row breaking the constraint (which then stays NOT VALID, and `migrate status` lists it). Fix the rows, then apply again.",
 			Example: `ALTER TABLE "docs" VALIDATE CONSTRAINT "docs_title_ck";`},
-		{Code: CodeConcurrent, Dialect: "postgres", Title: "CREATE INDEX CONCURRENTLY",
+		{Code: codeConcurrent, Dialect: "postgres", Title: "CREATE INDEX CONCURRENTLY",
 			Help:    "Builds the index under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes, in two scans; it cannot run in a transaction (the file must say `-- atlas:txmode none`). Interrupted, it leaves an invalid index, which the next `migrate apply` drops and rebuilds.",
 			Example: `CREATE INDEX CONCURRENTLY "docs_title_idx" ON "docs" ("title");`},
-		{Code: CodeStrongLock, Dialect: "postgres", Title: "ACCESS EXCLUSIVE lock without lock_timeout",
+		{Code: codeStrongLock, Dialect: "postgres", Title: "ACCESS EXCLUSIVE lock without lock_timeout",
 			Help:    "Held briefly, but while the statement waits for it behind a long transaction every read and write of the table queues behind it. Set lock_timeout earlier in the file (online plans do: `SET lock_timeout = '" + LockTimeout + "'`).",
 			Example: `ALTER TABLE "docs" ADD COLUMN "note" text NULL;`},
-		{Code: CodeUniqueConstr, Dialect: "postgres", Severe: true, Title: "ADD UNIQUE constraint building its index",
+		{Code: codeUniqueConstr, Dialect: "postgres", Severe: true, Title: "ADD UNIQUE constraint building its index",
 			Help:    "Builds the index under ACCESS EXCLUSIVE: reads and writes wait for the build. Build a unique index CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_slug_key" UNIQUE ("slug");`},
-		{Code: CodeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
+		{Code: codeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
 			Help:    "Takes SHARE ROW EXCLUSIVE on both tables, briefly: writes to either queue behind it while it waits for the lock. Set lock_timeout earlier in the file.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") NOT VALID;`},
 	}
 }
 
 func briefLock(table string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeStrongLock, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief}
+	return hazard.Hazard{Code: codeStrongLock, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief}
 }
 
 func fkBriefLock(table string, fk *schema.ForeignKey) hazard.Hazard {
-	return hazard.Hazard{Code: CodeFKBriefShared, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.Brief,
+	return hazard.Hazard{Code: codeFKBriefShared, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.Brief,
 		Text: fmt.Sprintf("also on %s", fk.RefTable.Name)}
 }
 
@@ -83,41 +83,41 @@ func indexHazards(table string, idx *schema.Index, concurrently, constraint bool
 	var hs []hazard.Hazard
 	switch {
 	case concurrently:
-		hs = append(hs, hazard.Hazard{Code: CodeConcurrent, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true})
+		hs = append(hs, hazard.Hazard{Code: codeConcurrent, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true})
 	case constraint:
-		hs = append(hs, hazard.Hazard{Code: CodeUniqueConstr, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true})
+		hs = append(hs, hazard.Hazard{Code: codeUniqueConstr, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true})
 	default:
-		hs = append(hs, hazard.Hazard{Code: CodeIndex, Table: table, Lock: "SHARE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true})
+		hs = append(hs, hazard.Hazard{Code: codeIndex, Table: table, Lock: "SHARE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true})
 	}
 	if idx.Unique {
-		hs = append(hs, hazard.Hazard{Code: CodeUnique, Table: table, CanFail: true, Text: "existing duplicates make it fail"})
+		hs = append(hs, hazard.Hazard{Code: codeUnique, Table: table, CanFail: true, Text: "existing duplicates make it fail"})
 	}
 	return hs
 }
 
 func checkHazard(table, name string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeCheck, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true}
+	return hazard.Hazard{Code: codeCheck, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true}
 }
 
 func fkHazard(table string, fk *schema.ForeignKey) hazard.Hazard {
-	return hazard.Hazard{Code: CodeForeignKey, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true, CanFail: true,
+	return hazard.Hazard{Code: codeForeignKey, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true, CanFail: true,
 		Text: fmt.Sprintf("also locks %s", fk.RefTable.Name)}
 }
 
 func validateHazard(table string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeValidate, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true, CanFail: true}
+	return hazard.Hazard{Code: codeValidate, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true, CanFail: true}
 }
 
 func notNullHazard(table, column string, proven bool) hazard.Hazard {
 	if proven {
 		return briefLock(table)
 	}
-	return hazard.Hazard{Code: CodeSetNotNull, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true,
+	return hazard.Hazard{Code: codeSetNotNull, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true,
 		Text: fmt.Sprintf("a NULL in %s makes it fail", column)}
 }
 
 func dropHazard(table, text string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeDrop, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief, LosesData: true, Text: text}
+	return hazard.Hazard{Code: codeDrop, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief, LosesData: true, Text: text}
 }
 
 // columnHazards are the hazards of a column change other than SET NOT NULL.
@@ -125,7 +125,7 @@ func columnHazards(table string, c *schema.ModifyColumn) []hazard.Hazard {
 	if !c.Change.Is(schema.ChangeType) || binaryCompatible(c.From.Type.Type, c.To.Type.Type) {
 		return []hazard.Hazard{briefLock(table)}
 	}
-	h := hazard.Hazard{Code: CodeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
+	h := hazard.Hazard{Code: codeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
 		Rewrite: true, Scan: true, CanFail: true, Text: fmt.Sprintf("column %s becomes %s", c.To.Name, typeName(c.To.Type))}
 	if dc, ok := hazard.DecimalNarrowing(c.From.Type.Type, c.To.Type.Type); ok {
 		h.CanFail, h.LosesData = dc.CanFail, dc.Rounds
@@ -215,7 +215,7 @@ func (Dialect) Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard {
 	if f.LockTimeout {
 		kept := hs[:0]
 		for _, h := range hs {
-			if h.Code != CodeStrongLock && h.Code != CodeFKBriefShared {
+			if h.Code != codeStrongLock && h.Code != codeFKBriefShared {
 				kept = append(kept, h)
 			}
 		}

@@ -174,9 +174,6 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 	return s, nil
 }
 
-// Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
-func (Dialect) Renormalizes() bool { return false }
-
 // atlasDriver inspects through the inspecting driver and diffs, plans and
 // applies through Atlas's driver for TiDB as it is, the plain driver. The
 // plain driver asks the server's version when opened: it is opened on first

@@ -52,8 +52,8 @@ type Settings struct {
 	ExactStrings bool
 }
 
-// DecodeSettings reads the dialect block.
-func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
+// decodeSettings reads the dialect block.
+func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 	var set Settings
 	var diags hcl.Diagnostics
 	ds := s.Dialect[Name]
@@ -86,7 +86,7 @@ func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
 	rec := &sqltext.Recorder{Dialect: Name}
-	set, diags := DecodeSettings(s)
+	set, diags := decodeSettings(s)
 	rec.Diags = append(rec.Diags, diags...)
 	l := &lowerer{rec: rec, set: set, schema: s}
 	rules.Names(s, Name, limits, rec)
