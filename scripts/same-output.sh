@@ -34,6 +34,8 @@ out=$(cd "$out" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Go keeps its build cache where it was: XDG_CACHE_HOME moves below.
+export GOCACHE=${GOCACHE:-$(go env GOCACHE)} GOMODCACHE=${GOMODCACHE:-$(go env GOMODCACHE)}
 export SCHEMAGEN_DEV_POSTGRES_URL=$SCHEMAGEN_TEST_POSTGRES_URL
 export SCHEMAGEN_DEV_TIDB_URL=$SCHEMAGEN_TEST_TIDB_URL
 export XDG_CACHE_HOME=$tmp/cache NO_COLOR=1 TZ=UTC
