@@ -528,7 +528,7 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 
 // fillsItself reports generated columns and those d's database fills
 // (identity, AUTO_INCREMENT).
-func fillsItself(d dialects.Dialect, c *schema.Column) bool {
+func fillsItself(d dialects.Lint, c *schema.Column) bool {
 	for _, a := range c.Attrs {
 		if _, ok := a.(*schema.GeneratedExpr); ok || d.FillsColumn(a) {
 			return true
