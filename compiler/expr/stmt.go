@@ -907,7 +907,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 	if k == KindUnknown || k == KindNull {
 		return
 	}
-	if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+	if lit, ok := Unparen(x).(*Literal); ok && lit.Kind == LitString {
 		switch col.Kind {
 		case KindString, KindUUID, KindTime, KindDate, KindClock, KindEnum:
 			a.literalOf(x, col.Kind)
