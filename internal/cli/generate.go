@@ -16,6 +16,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/udiff"
 )
 
@@ -74,7 +75,13 @@ func (a *App) portableOutputs(r *gen.Result) (map[string][]byte, error) {
 	if _, err := os.Stat(pdir); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	rendered, diags, err := migration.RenderPortable(targets, r.Schema)
+	// Only a file to render again replays the directories, on the envs'
+	// dev databases (embedded servers when none is configured).
+	ctx, stop := interruptible()
+	defer stop()
+	dev := &scratch.Dev{Progress: a.Stderr}
+	defer dev.Close()
+	rendered, diags, err := migration.RenderPortable(ctx, dev, targets)
 	if err != nil {
 		return nil, a.migrationError(err)
 	}
@@ -118,8 +125,9 @@ func (a *App) generateCmd() *cobra.Command {
 and the schema diagram docs/erd.md when the project keeps one (see erd).
 
 Portable data migrations (migrations/portable/VERSION_NAME.sql, from
-` + "`schemagen migrate new NAME --data`" + `) are checked against the model and
-rendered into every env's migration directory of atlas.hcl at the same
+` + "`schemagen migrate new NAME --data`" + `) are checked against the schema the
+env's migration files of earlier versions create (replayed on the dev
+databases, only for a file that is new or changed) and rendered into every env's migration directory of atlas.hcl at the same
 version, and the directories' atlas.sum files are rehashed. A rendered file
 that holds its source's rendering is kept as it is, whatever the model
 became since. See docs/data-migrations.md.
