@@ -52,9 +52,9 @@ type DB interface {
 	// connected to, in the Atlas CLI's revisions table (see Revisions).
 	Revisions(conn schema.ExecQuerier) Revisions
 	// ServerWarnings reads the server settings under which the generated DDL
-	// would not mean what it says (TiDB with CHECKs disabled), one sentence
-	// each. It only reads.
-	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error)
+	// would not mean what it says (TiDB with CHECKs disabled). It only
+	// reads.
+	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]ServerWarning, error)
 }
 
 // Atlas is the dialect's side of Atlas: its driver, its statement scanner

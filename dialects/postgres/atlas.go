@@ -81,7 +81,7 @@ func checkVersion(conn schema.ExecQuerier) error {
 
 // ServerWarnings implements dialects.Dialect: no PostgreSQL setting changes
 // what the generated DDL means.
-func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]string, error) {
+func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]dialects.ServerWarning, error) {
 	return nil, nil
 }
 

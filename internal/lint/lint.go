@@ -726,5 +726,8 @@ func askChecks(ctx context.Context, t migration.Target, url string, db *sql.DB) 
 		defer db.Close()
 	}
 	warnings, err := t.Dialect.ServerWarnings(ctx, db)
-	return len(warnings) > 0, err
+	for _, w := range warnings {
+		off = off || w.Kind == dialects.ChecksIgnored
+	}
+	return off, err
 }
