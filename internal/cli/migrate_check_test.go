@@ -65,7 +65,7 @@ func TestMigrateDiffCheck(t *testing.T) {
 		}
 		wantIn(t, "--check output", r.stdout,
 			`postgres: `, `ALTER TABLE "items" ADD COLUMN "note" character varying(40) NULL;`,
-			"tidb: ", "ALTER TABLE `items` ADD COLUMN `note` varchar(40) NULL;")
+			"tidb: ", "ALTER TABLE `items` ADD COLUMN `note` varchar(40) NULL COLLATE utf8mb4_0900_bin;")
 	}
 	if f := migrationFiles(t, dir); len(f) != len(written) {
 		t.Fatalf("--check wrote files: %v, had %v", f, written)
