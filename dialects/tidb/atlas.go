@@ -400,6 +400,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 	for _, t := range to.Tables {
 		if f, ok := from.Table(t.Name); ok {
 			changes = addCheckChanges(changes, f, t)
+			changes = addIdentityChanges(changes, f, t)
 		}
 	}
 	return changes, nil
@@ -429,6 +430,7 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 		for _, t := range ts.Tables {
 			if f, ok := fs.Table(t.Name); ok {
 				changes = addCheckChanges(changes, f, t)
+				changes = addIdentityChanges(changes, f, t)
 			}
 		}
 	}
@@ -447,7 +449,11 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 	if err != nil {
 		return nil, err
 	}
-	return append(changes, checkChanges(from, to)...), nil
+	changes = append(changes, checkChanges(from, to)...)
+	for _, c := range addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to) {
+		changes = c.(*schema.ModifyTable).Changes
+	}
+	return changes, nil
 }
 
 // PlanChanges plans each CHECK change on its own: a changed CHECK is dropped
@@ -543,6 +549,39 @@ func addCheckChanges(changes []schema.Change, from, to *schema.Table) []schema.C
 		}
 	}
 	return append(changes, &schema.ModifyTable{T: to, Changes: cs})
+}
+
+// addIdentityChanges adds the columns of to whose AUTO_INCREMENT differs
+// from from's, which Atlas's MySQL diff leaves out, as a ChangeAttr of the
+// column: migrate diff then sees identity added or removed (and refuses
+// it, see refusal), and so do drift and the plan oracle.
+func addIdentityChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
+	var mt *schema.ModifyTable
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok && m.T.Name == to.Name {
+			mt = m
+		}
+	}
+	for _, tc := range to.Columns {
+		fc, ok := from.Column(tc.Name)
+		if !ok || autoIncrement(fc) == autoIncrement(tc) {
+			continue
+		}
+		if mt == nil {
+			mt = &schema.ModifyTable{T: to}
+			changes = append(changes, mt)
+		}
+		i := slices.IndexFunc(mt.Changes, func(c schema.Change) bool {
+			mc, ok := c.(*schema.ModifyColumn)
+			return ok && mc.To.Name == tc.Name
+		})
+		if i >= 0 {
+			mt.Changes[i].(*schema.ModifyColumn).Change |= schema.ChangeAttr
+			continue
+		}
+		mt.Changes = append(mt.Changes, &schema.ModifyColumn{From: fc, To: tc, Change: schema.ChangeAttr})
+	}
+	return changes
 }
 
 func splitModifyChecks(changes []schema.Change) []schema.Change {

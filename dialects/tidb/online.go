@@ -62,13 +62,21 @@ func (Dialect) HazardCodes() []hazard.Code {
 // fail on existing rows, a pre-check query for those rows. TiDB's DDL is
 // online already: online and plain plans are the same.
 func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
+	// Refusals first: Atlas's planner fails on some of them with errors
+	// that do not say what to write instead.
+	for _, c := range changes {
+		if mt, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range mt.Changes {
+				if err := refusal(mt.T, sc); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
 	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
-		if err := primaryKeyChange(t, sc); err != nil {
-			return nil, err
-		}
 		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
 		if err != nil {
 			return nil, err
@@ -89,16 +97,76 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 	}, opts...)
 }
 
-// primaryKeyChange refuses to plan a change of an existing table's primary
-// key: TiDB stores the rows of the tables schemagen creates by their primary
-// key (a clustered index, tidb_enable_clustered_index's default) and cannot
-// drop it (error 8200), so the file could never apply.
-func primaryKeyChange(t *schema.Table, sc schema.Change) error {
-	switch sc.(type) {
+// refusal refuses to plan a change of an existing table that TiDB cannot
+// make in place, so that no file that could never apply is written:
+//
+//   - a change of the primary key: TiDB stores the rows of the tables
+//     schemagen creates by their primary key (a clustered index,
+//     tidb_enable_clustered_index's default) and cannot drop it (8200);
+//   - a STORED generated column added (a new one, or a plain column made
+//     generated, which is planned as a drop and an add), a STORED one
+//     changed, a column moved between STORED and VIRTUAL, or a VIRTUAL one
+//     made plain (3106);
+//   - identity added to or removed from an existing column (8200).
+func refusal(t *schema.Table, sc schema.Change) error {
+	refuse := func(change, reason, instead string) error {
+		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
+	}
+	switch c := sc.(type) {
 	case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey:
-		return fmt.Errorf("TiDB: cannot plan a change of the primary key of table %q: TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200). Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand", t.Name)
+		return refuse("a change of the primary key",
+			"TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200)",
+			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
+	case *schema.AddColumn:
+		if stored, ok := generated(c.C); ok && stored {
+			return refuse(fmt.Sprintf("adding the STORED generated column %q (a new column, or a plain column made generated)", c.C.Name),
+				"TiDB cannot add a STORED generated column to an existing table (error 3106)",
+				"Write stored = false (a VIRTUAL column, which TiDB can add; the values read are the same), or add a plain column and fill it in a data migration (schemagen migrate new NAME --data)")
+		}
+		if autoIncrement(c.C) {
+			return refuse(fmt.Sprintf("adding the identity column %q", c.C.Name),
+				"TiDB cannot add AUTO_INCREMENT to an existing table (error 8200)",
+				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
+		}
+	case *schema.ModifyColumn:
+		fromStored, fromGen := generated(c.From)
+		toStored, toGen := generated(c.To)
+		switch {
+		case fromGen && toGen && fromStored != toStored:
+			return refuse(fmt.Sprintf("moving the generated column %q between STORED and VIRTUAL", c.To.Name),
+				"TiDB cannot change the STORED status of a generated column (error 3106)",
+				"Add a new generated column with the new stored setting and drop this one, in two steps")
+		case fromGen && toGen && fromStored:
+			return refuse(fmt.Sprintf("changing the STORED generated column %q", c.To.Name),
+				"TiDB cannot modify a STORED generated column (error 3106)",
+				"Add a new generated column (stored = false, which TiDB can add) with the new definition and drop this one")
+		case fromGen && !fromStored && !toGen:
+			return refuse(fmt.Sprintf("making the VIRTUAL generated column %q plain", c.To.Name),
+				"TiDB cannot change a VIRTUAL generated column into a stored one (error 3106)",
+				"Add a new plain column, copy the values into it in a data migration (schemagen migrate new NAME --data), then drop the generated column")
+		}
+		switch from, to := autoIncrement(c.From), autoIncrement(c.To); {
+		case !from && to:
+			return refuse(fmt.Sprintf("adding identity to column %q", c.To.Name),
+				"TiDB cannot set AUTO_INCREMENT on an existing column (error 8200)",
+				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
+		case from && !to:
+			return refuse(fmt.Sprintf("removing identity from column %q", c.To.Name),
+				"TiDB cannot remove AUTO_INCREMENT from a column unless the session sets tidb_allow_remove_auto_inc (error 8200)",
+				"Keep the identity, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before the MODIFY COLUMN")
+		}
 	}
 	return nil
+}
+
+// generated reports whether c is a generated column, and whether STORED.
+func generated(c *schema.Column) (stored, ok bool) {
+	for _, a := range c.Attrs {
+		if g, is := a.(*schema.GeneratedExpr); is {
+			return !strings.EqualFold(g.Type, "VIRTUAL"), true
+		}
+	}
+	return false, false
 }
 
 // StmtHazards implements dialects.Online: TiDB's hazards follow from the

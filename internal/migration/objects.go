@@ -1,6 +1,7 @@
 package migration
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/hazard"
 )
 
 // What Atlas does not plan, schemagen plans around its changes:
@@ -80,6 +82,15 @@ type RawError struct {
 
 func (e *RawError) Error() string {
 	return fmt.Sprintf("raw %q (%s): %s", e.Name, e.Dialect, e.Problem)
+}
+
+// Refused reports whether err is migrate diff refusing a change that no
+// migration file could make (a *hazard.Refusal from a dialect's planner, or
+// a *RawError): the change is named and nothing is written.
+func Refused(err error) bool {
+	var r *hazard.Refusal
+	var raw *RawError
+	return errors.As(err, &r) || errors.As(err, &raw)
 }
 
 // objectPlan is what planObjects adds around the planned table changes.

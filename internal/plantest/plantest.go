@@ -74,9 +74,15 @@ type Runner struct {
 	TempDir string
 	// RowsPerStep is how many INSERTs are tried after each step.
 	RowsPerStep int
+	// Only, when set, is the one dialect the runner migrates (for a change
+	// the other refuses).
+	Only string
 
 	mu    sync.Mutex
 	Stats Stats
+	// Refusals are migrate diff's refusals (hazard.Refusal, migration.
+	// RawError), in the order met.
+	Refusals []error
 }
 
 // Stats count a run's work.
@@ -278,6 +284,9 @@ func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution,
 			ev.close()
 			return nil, err
 		}
+		if r.Only != "" {
+			l.targets = slices.DeleteFunc(l.targets, func(t migration.Target) bool { return t.Dialect.Name() != r.Only })
+		}
 		for _, t := range l.targets {
 			var pair [2]*scratch.DB
 			for i := range pair {
@@ -327,16 +336,6 @@ env "tidb" {
 `, pg, ti)
 }
 
-// refusedError is migrate diff refusing a change, naming it: the step is
-// not applied.
-func refusal(err error) bool {
-	var msg string
-	if err != nil {
-		msg = err.Error()
-	}
-	return strings.Contains(msg, "cannot plan") || strings.Contains(msg, "refuse")
-}
-
 // run makes one step to model m: generate, migrate diff for both
 // lineages, apply, compare, check rows, insert rows.
 func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failure, error) {
@@ -360,8 +359,11 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		}
 		p, err := migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
 		if err != nil {
-			if refusal(err) {
+			if migration.Refused(err) {
 				r.count(func(s *Stats) { s.DiffRefused++ })
+				r.mu.Lock()
+				r.Refusals = append(r.Refusals, err)
+				r.mu.Unlock()
 				ev.refused = true
 				return nil, nil
 			}
