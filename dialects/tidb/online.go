@@ -119,7 +119,7 @@ func refusal(t *schema.Table, sc schema.Change) error {
 			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
 	case *schema.AddColumn:
 		if stored, ok := generated(c.C); ok && stored {
-			return refuse(fmt.Sprintf("adding the STORED generated column %q (a new column, or a plain column made generated)", c.C.Name),
+			return refuse(fmt.Sprintf("adding the STORED generated column %q (a new column, or one made generated or given a new expression, which is planned as a drop and an add)", c.C.Name),
 				"TiDB cannot add a STORED generated column to an existing table (error 3106)",
 				"Write stored = false (a VIRTUAL column, which TiDB can add; the values read are the same), or add a plain column and fill it in a data migration (schemagen migrate new NAME --data)")
 		}
@@ -263,7 +263,7 @@ func precheck(t *schema.Table, c schema.Change) string {
 		return fmt.Sprintf("duplicates for unique key %s: SELECT %s, COUNT(*) AS `rows` FROM %s WHERE %s GROUP BY %s HAVING COUNT(*) > 1 LIMIT 10",
 			c.I.Name, list, tbl, strings.Join(notNull, " AND "), list)
 	case *schema.AddCheck:
-		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT (%s) LIMIT 10", c.C.Name, tbl, c.C.Expr)
+		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT %s LIMIT 10", c.C.Name, tbl, inParens(c.C.Expr))
 	case *schema.ModifyColumn:
 		col := quote(c.To.Name)
 		var conds []string
@@ -433,3 +433,12 @@ func eachRow(rows *sql.Rows, f func(cols []string, vals []sql.NullString)) error
 
 // ExplainError implements dialects.Online.
 func (Dialect) ExplainError(error) string { return "" }
+
+
+// inParens is e in parentheses, unless one pair around all of it has them.
+func inParens(e string) string {
+	if wrapped(e) {
+		return e
+	}
+	return "(" + e + ")"
+}

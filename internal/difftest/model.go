@@ -37,14 +37,17 @@ type Raw struct {
 
 // Table is one table of a Model.
 type Table struct {
-	Name    string
-	Comment string
-	Cols    []*Col
-	PK      []string
-	Uniques []Unique
-	Checks  []Check
-	Indexes []Index
-	FKs     []FK
+	Name string
+	// RenamedFrom is the table's former name (renamed_from); Random never
+	// draws it, the plan oracle does.
+	RenamedFrom string
+	Comment     string
+	Cols        []*Col
+	PK          []string
+	Uniques     []Unique
+	Checks      []Check
+	Indexes     []Index
+	FKs         []FK
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -63,6 +66,19 @@ type Col struct {
 	// statements leave the column out (see docs/semantics.md).
 	Identity      bool
 	IdentityStart int64
+	// As is a generated column's expression (Virtual: stored = false);
+	// statements leave the column out.
+	As      string
+	Virtual bool
+	// OnUpdate is on_update = now() (a time the databases take at
+	// different instants, like Now).
+	OnUpdate bool
+	// Random is set on compiled columns whose default is uuid(): each
+	// database makes its own.
+	Random bool
+	// RenamedFrom is the column's former name (renamed_from); Random never
+	// draws it, the plan oracle does.
+	RenamedFrom string
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -166,6 +182,9 @@ func (m *Model) HCL() string {
 	}
 	for _, t := range m.Tables {
 		fmt.Fprintf(&b, "table %s {\n", q(t.Name))
+		if t.RenamedFrom != "" {
+			fmt.Fprintf(&b, "  renamed_from = %s\n", q(t.RenamedFrom))
+		}
 		if t.Comment != "" {
 			fmt.Fprintf(&b, "  comment = %s\n", q(t.Comment))
 		}
@@ -176,6 +195,18 @@ func (m *Model) HCL() string {
 			}
 			if c.Default != "" {
 				fmt.Fprintf(&b, "    default = %s\n", c.Default)
+			}
+			if c.As != "" {
+				fmt.Fprintf(&b, "    as = %s\n", q(c.As))
+				if c.Virtual {
+					b.WriteString("    stored = false\n")
+				}
+			}
+			if c.OnUpdate {
+				b.WriteString("    on_update = now()\n")
+			}
+			if c.RenamedFrom != "" {
+				fmt.Fprintf(&b, "    renamed_from = %s\n", q(c.RenamedFrom))
 			}
 			switch {
 			case c.Identity && c.IdentityStart > 1:

@@ -35,8 +35,9 @@ func (s Stmt) SQL(d string, m *Model) (string, bool) {
 	seen := map[string]bool{}
 	for i, name := range s.Cols {
 		c := t.Col(name)
-		if c == nil || seen[name] || c.Identity {
-			// The database gives an identity column its values.
+		if c == nil || seen[name] || c.Identity || c.As != "" {
+			// The database gives an identity or generated column its
+			// values.
 			continue
 		}
 		seen[name] = true
@@ -134,7 +135,7 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 		case k < 6:
 			s.Kind = "insert"
 			for _, c := range t.Cols {
-				if c.Default != "" && g.chance(0.5) || c.Null && g.chance(0.2) || g.chance(0.03) || c.Identity {
+				if c.Default != "" && g.chance(0.5) || c.Null && g.chance(0.2) || g.chance(0.03) || c.Identity || c.As != "" {
 					continue
 				}
 				s.Cols = append(s.Cols, c.Name)
@@ -145,7 +146,7 @@ func (g *rnd) Stmts(m *Model, n int) []Stmt {
 			c := pick(g, t.Cols)
 			// An identity column's value is the database's (see
 			// docs/semantics.md): set another.
-			for tries := 0; c.Identity && tries < 5; tries++ {
+			for tries := 0; (c.Identity || c.As != "") && tries < 5; tries++ {
 				c = pick(g, t.Cols)
 			}
 			v := value(t, c)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -421,8 +422,10 @@ func NewFile(targets []Target, name string, now time.Time) ([]string, error) {
 }
 
 // splitGenerated takes out of both states the columns that become
-// generated, which Atlas refuses to diff (PostgreSQL's driver) or plan: they
-// are dropped and added again (generatedByDropAdd), by table name.
+// generated, or get another expression or stored setting, which Atlas
+// refuses to diff (PostgreSQL's driver: "changing the generation expression
+// ... is not supported") or plan: they are dropped and added again, their
+// values computed again, by table name.
 func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column {
 	out := map[string][]*schema.Column{}
 	for _, dt := range desired.Tables {
@@ -432,7 +435,7 @@ func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column
 		}
 		for _, dc := range slices.Clone(dt.Columns) {
 			cc, ok := ct.Column(dc.Name)
-			if !ok || isGenerated(cc) || !isGenerated(dc) {
+			if !ok || !isGenerated(dc) || isGenerated(cc) && sameGenerated(cc, dc) {
 				continue
 			}
 			out[dt.Name] = append(out[dt.Name], cc, dc)
@@ -468,6 +471,22 @@ func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *s
 		}
 	}
 	return changes
+}
+
+// sameGenerated reports whether two generated columns, both as a database
+// printed them, have the same expression and stored setting.
+func sameGenerated(a, b *schema.Column) bool {
+	ga, gb := generatedOf(a), generatedOf(b)
+	return ga != nil && gb != nil && ga.Expr == gb.Expr && strings.EqualFold(ga.Type, gb.Type)
+}
+
+func generatedOf(c *schema.Column) *schema.GeneratedExpr {
+	for _, a := range c.Attrs {
+		if g, ok := a.(*schema.GeneratedExpr); ok {
+			return g
+		}
+	}
+	return nil
 }
 
 func isGenerated(c *schema.Column) bool {

@@ -47,6 +47,18 @@ var Kinds = []EditKind{
 	{"drop_foreign_key", 1, dropForeignKey},
 	{"change_fk_actions", 2, changeFKActions},
 	{"change_deferrable", 2, changeDeferrable},
+	// Issue 19's constructs (everyday.go).
+	{"add_generated", 2, addGenerated},
+	{"make_generated", 1, makeGenerated},
+	{"make_plain", 1, makePlain},
+	{"toggle_stored", 1, toggleStored},
+	{"add_identity_table", 1, addIdentityTable},
+	{"toggle_identity", 1, toggleIdentity},
+	{"uuid_default", 1, uuidDefault},
+	{"on_update", 2, onUpdate},
+	{"rename_table", 1, renameTable},
+	{"rename_column", 2, renameColumn},
+	// Engineer "enum" adds its kinds here.
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -107,9 +119,9 @@ func referenced(m *difftest.Model, name string) bool {
 func freeName(m *difftest.Model, prefix string) string {
 	used := map[string]bool{}
 	for _, t := range m.Tables {
-		used[t.Name] = true
+		used[t.Name], used[t.RenamedFrom] = true, true
 		for _, c := range t.Cols {
-			used[c.Name] = true
+			used[c.Name], used[c.RenamedFrom] = true, true
 		}
 		for _, x := range t.Checks {
 			used[x.Name] = true

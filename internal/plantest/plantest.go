@@ -46,6 +46,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -92,13 +94,16 @@ type Stats struct {
 	DataReasons map[string]int
 	// EditKinds counts the edits applied, by kind.
 	EditKinds map[string]int
+	// Time is the time spent, by phase of a step (plan, apply, compare,
+	// rows), over every step run.
+	Time map[string]time.Duration
 }
 
 func (r *Runner) count(f func(s *Stats)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.Stats.DataReasons == nil {
-		r.Stats.DataReasons, r.Stats.EditKinds = map[string]int{}, map[string]int{}
+		r.Stats.DataReasons, r.Stats.EditKinds, r.Stats.Time = map[string]int{}, map[string]int{}, map[string]time.Duration{}
 	}
 	f(&r.Stats)
 }
@@ -113,8 +118,14 @@ func (s Stats) String() string {
 	for _, k := range slices.Sorted(maps.Keys(s.DataReasons)) {
 		reasons = append(reasons, fmt.Sprintf("%s %d", k, s.DataReasons[k]))
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d applies stopped by existing rows (%s) and checked without rows; %d tables' rows checked",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked)
+	var times []string
+	for _, k := range []string{"plan", "apply", "compare", "rows"} {
+		if d, ok := s.Time[k]; ok {
+			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
+		}
+	}
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked; time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -350,6 +361,13 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	}
 	model := migration.Model(res.Outputs)
 	planned := make([][]*migration.Planned, len(ev.lineages))
+	phase, began := "plan", time.Now()
+	lap := func(next string) {
+		d := time.Since(began)
+		r.count(func(s *Stats) { s.Time[phase] += d })
+		phase, began = next, time.Now()
+	}
+	defer lap("")
 	for i, l := range ev.lineages {
 		if err := os.WriteFile(filepath.Join(l.dir, "schema.hcl"), src, 0o644); err != nil {
 			return nil, err
@@ -371,9 +389,10 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		}
 		planned[i] = p
 	}
+	lap("rows")
 	// Rows before the step, in the columns the step keeps.
 	newShape := shapeOf(res.Schema)
-	kept := keptColumns(ev.shape, newShape)
+	kept, keptAfter := keptColumns(ev.shape, newShape)
 	before := map[string][]string{}
 	if ev.shape != nil {
 		if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
@@ -399,8 +418,15 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		for _, w := range written {
 			l.written[w] = true
 		}
+		if f, err := dropsRenamed(written, ev.shape, newShape); err != nil || f != "" {
+			if err != nil {
+				return nil, err
+			}
+			return fail("rename drops", "%s: a rename is planned as a drop: %s", l.name(), f), nil
+		}
 		r.count(func(s *Stats) { s.Files += len(written) })
 	}
+	lap("apply")
 	// Apply: schemagen's apply and Atlas's executor, both dialects at once.
 	var (
 		mu       sync.Mutex
@@ -435,6 +461,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		slices.SortFunc(failures, func(a, b *Failure) int { return strings.Compare(a.Kind, b.Kind) })
 		return failures[0], nil
 	}
+	lap("compare")
 	// Compare with fresh databases built from generated/.
 	for _, t := range ev.lineages[0].targets {
 		want, wantDefer, err := ev.fresh(ctx, t, res.Outputs[t.Dialect.Name()].SQL)
@@ -457,20 +484,25 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 				if len(changes) > 0 {
 					return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
 				}
+				if g, w := objectsOf(got), objectsOf(want); !reflect.DeepEqual(g, w) {
+					return fail("objects "+t.Dialect.Name(), "%s %s applied by %s: objects (extensions, views, triggers) %+v, a fresh database's %+v", l.name(), t.Dialect.Name(), applier(i), g, w), nil
+				}
 				if !maps.Equal(gotDefer, wantDefer) {
 					return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
 				}
 			}
 		}
 	}
+	lap("rows")
 	// Rows kept.
 	if ev.shape != nil {
 		var lost *Failure
 		if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
-			rs, err := readRows(ctx, db, d, kept)
+			rs, err := readRows(ctx, db, d, keptAfter)
 			if err != nil {
 				return err
 			}
+			rs = byOldName(rs, kept, keptAfter)
 			for t, v := range rs {
 				key := fmt.Sprintf("%s %s %d %s", l.name(), d, i, t)
 				old, ok := before[key]
@@ -581,6 +613,13 @@ func dataError(err error) (string, bool) {
 	return "", false
 }
 
+// transient reports whether err is TiDB's "Information schema is changed
+// during the execution of the statement" (8028), which a DDL elsewhere on
+// the shared server causes, whatever the plan: TiDB says to try again.
+func transient(err error) bool {
+	return strings.Contains(err.Error(), "Error 8028")
+}
+
 // apply applies the pending files of lineage l for target t to its
 // database i (0: schemagen's apply, 1: Atlas's executor). When existing
 // rows stop it, the whole directory is applied to a new database without
@@ -593,7 +632,12 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 		return nil, nil
 	}
 	reason, ok := dataError(err)
-	if !ok || ev.shape == nil {
+	if transient(err) {
+		// Not the plan's: the whole directory is applied to a new
+		// database instead.
+		reason, ok = "transient "+errorKind(err), true
+	}
+	if !ok || ev.shape == nil && !transient(err) {
 		return &Failure{Kind: fmt.Sprintf("apply %s %s %s", d, l.name(), errorKind(err)), What: fmt.Sprintf("%s %s: applying by %s failed: %v", l.name(), d, applier(i), err)}, nil
 	}
 	ev.r.count(func(s *Stats) { s.DataRefused++; s.DataReasons[d+" "+reason]++ })
@@ -693,6 +737,15 @@ func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.S
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if od, ok := d.(dialects.ObjectDialect); ok {
+		// What Atlas does not inspect: extensions, views and the triggers
+		// the model writes.
+		objs, err := od.ReadObjects(ctx, db.DB)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		s.Attrs = append(s.Attrs, &objectsAttr{o: objs})
+	}
 	def := map[[2]string]bool{}
 	if d.Name() == postgres.Name {
 		if def, err = (postgres.Dialect{}).DeferrableKeys(ctx, db.DB); err != nil {
@@ -702,11 +755,31 @@ func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.S
 	return s, def, drv, nil
 }
 
+// objectsAttr carries a database's Objects on its inspected schema, for the
+// oracle's comparison (Atlas's diff does not look at it).
+type objectsAttr struct {
+	schema.Attr
+	o *dialects.Objects
+}
+
+func objectsOf(s *schema.Schema) *dialects.Objects {
+	for _, a := range s.Attrs {
+		if o, ok := a.(*objectsAttr); ok {
+			return o.o
+		}
+	}
+	return nil
+}
+
 // shapeOf is the compiled model's tables, columns and keys: enough to
 // draw rows and read them.
 func shapeOf(s *compiler.Schema) *difftest.Model {
 	m := difftest.Shape(s)
 	for i, t := range s.Tables {
+		m.Tables[i].RenamedFrom = t.RenamedFrom
+		for k, c := range t.Columns {
+			m.Tables[i].Cols[k].RenamedFrom = c.RenamedFrom
+		}
 		if t.PrimaryKey != nil {
 			m.Tables[i].PK = slices.Clone(t.PrimaryKey.Columns)
 		} else if len(t.Columns) > 0 {
@@ -721,28 +794,124 @@ func shapeOf(s *compiler.Schema) *difftest.Model {
 }
 
 // keptColumns is, for every table of both shapes, the columns of old that
-// new has with the same type: the ones whose rows the step must keep.
-func keptColumns(old, new *difftest.Model) *difftest.Model {
-	out := &difftest.Model{}
+// new has with the same type: the ones whose rows the step must keep. A
+// table or column new renames (renamed_from) is followed: after is the
+// same tables and columns by their new names, in the same order.
+func keptColumns(old, new *difftest.Model) (before, after *difftest.Model) {
+	before, after = &difftest.Model{}, &difftest.Model{}
 	if old == nil {
-		return out
+		return before, after
 	}
 	for _, ot := range old.Tables {
 		nt := new.Table(ot.Name)
+		if nt == nil || nt.RenamedFrom != "" && nt.RenamedFrom != ot.Name && old.Table(nt.RenamedFrom) != nil {
+			nt = nil
+			for _, t := range new.Tables {
+				if t.RenamedFrom == ot.Name && old.Table(t.Name) == nil {
+					nt = t
+				}
+			}
+		}
 		if nt == nil {
 			continue
 		}
-		kt := &difftest.Table{Name: ot.Name}
+		bt, at := &difftest.Table{Name: ot.Name}, &difftest.Table{Name: nt.Name}
 		for _, oc := range ot.Cols {
-			if nc := nt.Col(oc.Name); nc != nil && nc.Type.String() == oc.Type.String() {
-				kt.Cols = append(kt.Cols, oc)
+			nc := nt.Col(oc.Name)
+			if nc == nil || nc.RenamedFrom != "" && nc.RenamedFrom != oc.Name && ot.Col(nc.RenamedFrom) != nil {
+				nc = nil
+				for _, c := range nt.Cols {
+					if c.RenamedFrom == oc.Name && ot.Col(c.Name) == nil {
+						nc = c
+					}
+				}
+			}
+			// Values the databases make (generated, on_update) are not
+			// the rows' to keep.
+			if nc != nil && nc.Type.String() == oc.Type.String() && nc.As == "" && oc.As == "" && !nc.OnUpdate {
+				bt.Cols = append(bt.Cols, oc)
+				at.Cols = append(at.Cols, nc)
 			}
 		}
-		if len(kt.Cols) > 0 {
-			out.Tables = append(out.Tables, kt)
+		if len(bt.Cols) > 0 {
+			before.Tables = append(before.Tables, bt)
+			after.Tables = append(after.Tables, at)
+		}
+	}
+	return before, after
+}
+
+// dropsRenamed returns the first statement of the files that drops a table
+// or column the step renames ("" for none): a rename must keep the rows.
+func dropsRenamed(files []string, old, new *difftest.Model) (string, error) {
+	tables, cols := renamed(old, new)
+	if len(tables) == 0 && len(cols) == 0 {
+		return "", nil
+	}
+	quoted := func(s, name string) bool {
+		return strings.Contains(s, `"`+name+`"`) || strings.Contains(s, "`"+name+"`")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		stmts, err := migrate.Stmts(string(b))
+		if err != nil {
+			return "", err
+		}
+		drops := func(s, what, name string) bool {
+			return regexp.MustCompile(`(?i)DROP\s+` + what + `\s+(IF\s+EXISTS\s+)?(\S+\.)?["` + "`" + `]` + regexp.QuoteMeta(name) + `["` + "`" + `]`).MatchString(s)
+		}
+		for _, st := range stmts {
+			for _, t := range tables {
+				if drops(st.Text, "TABLE", t) {
+					return st.Text, nil
+				}
+			}
+			for _, c := range cols {
+				if quoted(st.Text, c[0]) && drops(st.Text, "COLUMN", c[1]) {
+					return st.Text, nil
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// byOldName keys rows read by the tables of after by the names before
+// gives the same tables.
+func byOldName(rows map[string][]string, before, after *difftest.Model) map[string][]string {
+	out := map[string][]string{}
+	for i, t := range after.Tables {
+		if v, ok := rows[t.Name]; ok {
+			out[before.Tables[i].Name] = v
 		}
 	}
 	return out
+}
+
+// renamed is what a step renames: tables by their former names, and
+// columns as table and former name, from shape old to shape new.
+func renamed(old, new *difftest.Model) (tables []string, cols [][2]string) {
+	if old == nil {
+		return nil, nil
+	}
+	for _, nt := range new.Tables {
+		if nt.RenamedFrom != "" && old.Table(nt.RenamedFrom) != nil && old.Table(nt.Name) == nil {
+			tables = append(tables, nt.RenamedFrom)
+		}
+		for _, c := range nt.Cols {
+			ot := old.Table(nt.Name)
+			if ot == nil && nt.RenamedFrom != "" {
+				ot = old.Table(nt.RenamedFrom)
+			}
+			if c.RenamedFrom != "" && ot != nil && ot.Col(c.RenamedFrom) != nil && ot.Col(c.Name) == nil {
+				cols = append(cols, [2]string{nt.Name, c.RenamedFrom})
+			}
+		}
+	}
+	return tables, cols
 }
 
 func readRows(ctx context.Context, db *scratch.DB, d string, m *difftest.Model) (map[string][]string, error) {

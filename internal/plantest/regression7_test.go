@@ -1,0 +1,60 @@
+package plantest_test
+
+import (
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+// TestRegression7000023: a CHECK whose expression is one parenthesised
+// whole (a OR b, lowered to ((...) OR (...))) lost a pair of parentheses in
+// migrations, which TiDB keeps in the text it stores: a migrated database
+// differed from a fresh one (found by the plan oracle, seed 7).
+func TestRegression7000023(t *testing.T) {
+	plantest.Replay(t, 55433182138, `
+dialect "tidb" {
+  uuid_check    = true
+  exact_strings = true
+}
+
+table "n0" {
+  column "id0" {
+    type = smallint
+  }
+  column "c0" {
+    type = json
+  }
+  column "u0" {
+    type = timestamp(3)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+`, `
+dialect "tidb" {
+  uuid_check    = true
+  exact_strings = true
+}
+
+table "n0" {
+  column "id0" {
+    type = smallint
+  }
+  column "c0" {
+    type = json
+  }
+  column "u0" {
+    type = timestamp(3)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  check "n0_ck1" {
+    expr = "(u0 < '2020-06-15 10:20:30.5' AND id0 <= 32768 OR json_type(c0) NOT IN ('number', 'string') AND u0 <> '2020-01-01')"
+  }
+}
+
+`)
+}
