@@ -552,6 +552,8 @@ func Random(seed uint64, n int) (*Model, []Stmt) {
 	// Vectors are drawn by a generator of their own, so that the rest of
 	// each seed's model and statements stays as it was.
 	newRnd(seed^0x7ec7).vectors(m, stmts)
+	// So are issue 19's everyday kinds (everyday.go).
+	newRnd(seed^0xe7e1).everyday(m, stmts)
 	return m, stmts
 }
 

@@ -58,18 +58,31 @@ var Kinds = []EditKind{
 	{"on_update", 2, onUpdate},
 	{"rename_table", 1, renameTable},
 	{"rename_column", 2, renameColumn},
+	// Not tables (objects.go).
+	{"toggle_extension", 1, toggleExtension},
+	{"add_view", 2, addView},
+	{"change_view", 1, changeView},
+	{"drop_view", 1, dropView},
+	{"add_vector", 1, addVector},
 	// Engineer "enum" adds its kinds here.
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
 // edit).
-func drawEdit(g *difftest.Gen, m *difftest.Model) *Edit {
+func drawEdit(g *difftest.Gen, m *difftest.Model, only map[string]bool) *Edit {
+	kinds := Kinds
+	if len(only) > 0 {
+		kinds = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !only[k.Name] })
+	}
 	total := 0
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		total += k.Weight
 	}
+	if total == 0 {
+		return nil
+	}
 	n := g.N(total)
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		if n -= k.Weight; n < 0 {
 			e := k.Draw(g, m)
 			if e != nil {
@@ -135,6 +148,9 @@ func freeName(m *difftest.Model, prefix string) string {
 		for _, x := range t.FKs {
 			used[x.Name] = true
 		}
+	}
+	for _, r := range m.Raws {
+		used[r.Name] = true
 	}
 	for i := 0; ; i++ {
 		if n := fmt.Sprintf("%s%d", prefix, i); !used[n] {
@@ -217,6 +233,7 @@ func dropTable(g *difftest.Gen, m *difftest.Model) *Edit {
 		for _, o := range m.Tables {
 			o.FKs = slices.DeleteFunc(o.FKs, func(fk difftest.FK) bool { return fk.RefTable == name })
 		}
+		dropViewsOf(m, name)
 		return true
 	}}
 }

@@ -76,6 +76,9 @@ type Runner struct {
 	TempDir string
 	// RowsPerStep is how many INSERTs are tried after each step.
 	RowsPerStep int
+	// Kinds, when set, are the only edit kinds drawn, by name (a run
+	// aimed at some constructs).
+	Kinds map[string]bool
 	// Only, when set, is the one dialect the runner migrates (for a change
 	// the other refuses).
 	Only string
@@ -245,12 +248,12 @@ func (r *Runner) drawStep(g *difftest.Gen, m *difftest.Model) (*difftest.Model, 
 		var e *Edit
 		var cand *difftest.Model
 		for tries := 0; tries < 20 && e == nil; tries++ {
-			e = drawEdit(g, next)
+			e = drawEdit(g, next, r.Kinds)
 			if e == nil {
 				continue
 			}
 			cand = next.Clone()
-			if !e.Apply(cand) || gen.CompileSource("schema.hcl", []byte(cand.HCL())).Failed() {
+			if !e.Apply(cand) || !viewsValid(cand) || gen.CompileSource("schema.hcl", []byte(cand.HCL())).Failed() {
 				r.count(func(s *Stats) { s.CompileRefused++ })
 				e = nil
 			}
@@ -368,6 +371,10 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		phase, began = next, time.Now()
 	}
 	defer lap("")
+	// Both lineages are planned at once: the dev servers' latency, not
+	// the CPU, bounds the work.
+	errs := make([]error, len(ev.lineages))
+	var pwg sync.WaitGroup
 	for i, l := range ev.lineages {
 		if err := os.WriteFile(filepath.Join(l.dir, "schema.hcl"), src, 0o644); err != nil {
 			return nil, err
@@ -375,8 +382,13 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		if err := gen.Write(filepath.Join(l.dir, "generated"), res.Files()); err != nil {
 			return nil, err
 		}
-		p, err := migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
-		if err != nil {
+		pwg.Go(func() {
+			planned[i], errs[i] = migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
+		})
+	}
+	pwg.Wait()
+	for i, l := range ev.lineages {
+		if err := errs[i]; err != nil {
 			if migration.Refused(err) {
 				r.count(func(s *Stats) { s.DiffRefused++ })
 				r.mu.Lock()
@@ -387,7 +399,6 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 			}
 			return fail("diff "+l.name()+" "+errorKind(err), "migrate diff (%s) failed: %v", l.name(), err), nil
 		}
-		planned[i] = p
 	}
 	lap("rows")
 	// Rows before the step, in the columns the step keeps.
@@ -462,35 +473,22 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		return failures[0], nil
 	}
 	lap("compare")
-	// Compare with fresh databases built from generated/.
-	for _, t := range ev.lineages[0].targets {
-		want, wantDefer, err := ev.fresh(ctx, t, res.Outputs[t.Dialect.Name()].SQL)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range ev.lineages {
-			for i, db := range l.dbs[t.Dialect.Name()] {
-				if db == nil {
-					continue
-				}
-				got, gotDefer, drv, err := inspect(ctx, t.Dialect, db)
-				if err != nil {
-					return nil, err
-				}
-				changes, err := drv.SchemaDiff(got, want, schema.DiffNormalized())
-				if err != nil {
-					return nil, err
-				}
-				if len(changes) > 0 {
-					return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
-				}
-				if g, w := objectsOf(got), objectsOf(want); !reflect.DeepEqual(g, w) {
-					return fail("objects "+t.Dialect.Name(), "%s %s applied by %s: objects (extensions, views, triggers) %+v, a fresh database's %+v", l.name(), t.Dialect.Name(), applier(i), g, w), nil
-				}
-				if !maps.Equal(gotDefer, wantDefer) {
-					return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
-				}
-			}
+	// Compare with fresh databases built from generated/, both dialects at
+	// once.
+	targets := ev.lineages[0].targets
+	found := make([]*Failure, len(targets))
+	cerrs := make([]error, len(targets))
+	var cwg sync.WaitGroup
+	for k, t := range targets {
+		cwg.Go(func() { found[k], cerrs[k] = ev.compare(ctx, t, res.Outputs[t.Dialect.Name()].SQL, fail) })
+	}
+	cwg.Wait()
+	if err := errors.Join(cerrs...); err != nil {
+		return nil, err
+	}
+	for _, f := range found {
+		if f != nil {
+			return f, nil
 		}
 	}
 	lap("rows")
@@ -532,6 +530,40 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 			s.EditKinds[e.Kind]++
 		}
 	})
+	return nil, nil
+}
+
+// compare builds the generated DDL src of target t's dialect on a fresh
+// database and compares every target database of that dialect with it.
+func (ev *evolution) compare(ctx context.Context, t migration.Target, src []byte, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+	want, wantDefer, err := ev.fresh(ctx, t, src)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range ev.lineages {
+		for i, db := range l.dbs[t.Dialect.Name()] {
+			if db == nil {
+				continue
+			}
+			got, gotDefer, drv, err := inspect(ctx, t.Dialect, db)
+			if err != nil {
+				return nil, err
+			}
+			changes, err := drv.SchemaDiff(got, want, schema.DiffNormalized())
+			if err != nil {
+				return nil, err
+			}
+			if len(changes) > 0 {
+				return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
+			}
+			if g, w := objectsOf(got), objectsOf(want); !reflect.DeepEqual(g, w) {
+				return fail("objects "+t.Dialect.Name(), "%s %s applied by %s: objects (extensions, views, triggers) %+v, a fresh database's %+v", l.name(), t.Dialect.Name(), applier(i), g, w), nil
+			}
+			if !maps.Equal(gotDefer, wantDefer) {
+				return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
+			}
+		}
+	}
 	return nil, nil
 }
 
