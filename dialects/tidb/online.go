@@ -434,7 +434,6 @@ func eachRow(rows *sql.Rows, f func(cols []string, vals []sql.NullString)) error
 // ExplainError implements dialects.Online.
 func (Dialect) ExplainError(error) string { return "" }
 
-
 // inParens is e in parentheses, unless one pair around all of it has them.
 func inParens(e string) string {
 	if wrapped(e) {
