@@ -77,6 +77,11 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
 	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
+		if ac, ok := sc.(*schema.AddColumn); ok {
+			if x, ok := volatileDefault(ac.C); ok {
+				return addVolatileDefault(t, ac.C, x, planOne)
+			}
+		}
 		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
 		if err != nil {
 			return nil, err
@@ -440,4 +445,41 @@ func inParens(e string) string {
 		return e
 	}
 	return "(" + e + ")"
+}
+
+// volatileDefault returns the default of c when it is an expression that
+// gives each row its own value (uuid()), which TiDB refuses in ADD COLUMN
+// on an existing table (error 1674, "Statement is unsafe").
+func volatileDefault(c *schema.Column) (string, bool) {
+	x, ok := c.Default.(*schema.RawExpr)
+	if !ok || !strings.Contains(strings.ToLower(x.X), "uuid(") {
+		return "", false
+	}
+	return inParens(x.X), true
+}
+
+// addVolatileDefault adds column c with default x to an existing table as
+// TiDB can: the column without the default, then the default, then every
+// existing row given its own value, as PostgreSQL's ADD COLUMN ... DEFAULT
+// gen_random_uuid() gives them, then NOT NULL.
+func addVolatileDefault(t *schema.Table, c *schema.Column, x string, planOne func(schema.Change) ([]hazard.Stmt, error)) ([]hazard.Stmt, error) {
+	bare := *c
+	bare.Default, bare.Type = nil, &schema.ColumnType{Type: c.Type.Type, Raw: c.Type.Raw, Null: true}
+	ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddColumn{C: &bare}}})
+	if err != nil {
+		return nil, err
+	}
+	tbl, col := Ident(t.Name), Ident(c.Name)
+	ss = append(ss,
+		hazard.Stmt{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", tbl, col, x), Comment: fmt.Sprintf("set the default of %q (TiDB refuses it in ADD COLUMN, error 1674)", c.Name)},
+		hazard.Stmt{Cmd: fmt.Sprintf("UPDATE %s SET %s = %s WHERE %s IS NULL", tbl, col, strings.TrimSuffix(strings.TrimPrefix(x, "("), ")"), col), Comment: fmt.Sprintf("give the existing rows their own %q", c.Name),
+			Hazards: []hazard.Hazard{{Code: CodeModify, Table: t.Name, Scan: true, Rewrite: true, Text: "writes every existing row, in one transaction"}}})
+	if !c.Type.Null {
+		mod, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.ModifyColumn{From: &bare, To: c, Change: schema.ChangeNull | schema.ChangeDefault}}})
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, mod...)
+	}
+	return ss, nil
 }

@@ -58,3 +58,46 @@ table "n0" {
 
 `)
 }
+
+// TestRegression3000012: a uuid column with default uuid() added to an
+// existing table was planned as ADD COLUMN ... DEFAULT (UUID()), which TiDB
+// refuses (1674, "Statement is unsafe"; found by the plan oracle, seed 3):
+// it is added without the default, given it, and the existing rows their
+// own UUIDs, as on PostgreSQL.
+func TestRegression3000012(t *testing.T) {
+	plantest.Replay(t, 23757095029, `
+dialect "tidb" {
+  uuid_check    = true
+  exact_strings = true
+}
+
+table "t1" {
+  column "id0" {
+    type = int
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+`, `
+dialect "tidb" {
+  uuid_check    = true
+  exact_strings = true
+}
+
+table "t1" {
+  column "id0" {
+    type = int
+  }
+  column "u0" {
+    type = uuid
+    default = uuid()
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+`)
+}
