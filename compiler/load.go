@@ -61,6 +61,11 @@ func LoadSource(opts Options, filename string, src []byte) (*Schema, hcl.Diagnos
 // Load builds and validates the neutral model from parsed files.
 func Load(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*Schema, hcl.Diagnostics) {
 	l := &loader{opts: opts, s: &Schema{Dialect: map[string]*DialectSettings{}, Files: all}}
+	// Enums first: columns of any file name them.
+	for _, f := range files {
+		l.file = f
+		l.enums(f.Body)
+	}
 	for _, f := range files {
 		l.file = f
 		l.top(f.Body)
@@ -111,7 +116,69 @@ var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "raw", LabelNames: []string{"name"}},
 	{Type: "extension", LabelNames: []string{"name"}},
 	{Type: "dialect", LabelNames: []string{"name"}},
+	{Type: "enum", LabelNames: []string{"name"}},
 }}
+
+// enums reads the enum blocks of a file.
+func (l *loader) enums(body hcl.Body) {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "enum", LabelNames: []string{"name"}}}})
+	for _, b := range content.Blocks {
+		l.enum(b)
+	}
+}
+
+func (l *loader) enum(b *hcl.Block) {
+	name := b.Labels[0]
+	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "values", Required: true}}})
+	e := &Enum{Name: name, Range: b.LabelRanges[0]}
+	if strings.TrimSpace(name) == "" {
+		l.errorf(b.LabelRanges[0], "Invalid enum name", "An enum needs a name, such as enum \"order_status\" { values = [\"pending\", \"paid\"] }.")
+		return
+	}
+	if prev := l.s.Enum(name); prev != nil {
+		l.errorf(b.LabelRanges[0], "Duplicate enum", "The enum %q is already declared at %s.", name, prev.Range)
+		return
+	}
+	if a := attrs["values"]; a != nil {
+		e.ValueRanges = itemRanges(a)
+		v, ok := l.value(a, cty.DynamicPseudoType, "a list of strings")
+		switch {
+		case !ok:
+		case !v.Type().IsTupleType() && !v.Type().IsListType() || v.LengthInt() == 0:
+			l.errorf(a.Expr.Range(), "Invalid enum values", "values must be a non-empty list of strings, such as [\"pending\", \"paid\"].")
+		default:
+			e.Values = []string{}
+			for it := v.ElementIterator(); it.Next(); {
+				_, x := it.Element()
+				if x.IsNull() || x.Type() != cty.String {
+					l.errorf(a.Expr.Range(), "Invalid enum values", "values must be a list of strings.")
+					e.Values = nil
+					break
+				}
+				e.Values = append(e.Values, x.AsString())
+			}
+		}
+	}
+	l.s.Enums = append(l.s.Enums, e)
+}
+
+// resolveEnum points an enum type at its declaration, or says it has none.
+func (l *loader) resolveEnum(t *Type, rng hcl.Range) {
+	if t.Kind != TypeEnum || t.Enum == nil {
+		return
+	}
+	if e := l.s.Enum(t.Enum.Name); e != nil {
+		t.Enum = e
+		return
+	}
+	var names []string
+	for _, e := range l.s.Enums {
+		names = append(names, e.Name)
+	}
+	detail := fmt.Sprintf("There is no enum %q.%s Declare it at the top level: enum %q { values = [...] }.", t.Enum.Name, Suggest(t.Enum.Name, names), t.Enum.Name)
+	l.errorf(rng, "Unknown enum", "%s", detail)
+	*t = Type{}
+}
 
 func (l *loader) top(body hcl.Body) {
 	content, diags := body.Content(topSchema)
@@ -126,6 +193,8 @@ func (l *loader) top(body hcl.Body) {
 			l.extension(b)
 		case "dialect":
 			l.dialect(b)
+		case "enum":
+			// read by enums, before the tables
 		}
 	}
 }
@@ -323,6 +392,7 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	if a := content.Attributes["type"]; a != nil {
 		typ, d := DecodeType(a.Expr)
 		l.diags = append(l.diags, d...)
+		l.resolveEnum(&typ, a.Expr.Range())
 		c.Type, c.TypeRange = typ, a.Expr.Range()
 	}
 	if a := content.Attributes["null"]; a != nil {
@@ -585,6 +655,9 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			} else {
 				typ, d := DecodeType(a.Expr)
 				l.diags = append(l.diags, d...)
+				if typ.Kind == TypeEnum {
+					l.errorf(a.Expr.Range(), "Invalid override type", "An override cannot make a column an enum: give the column type = %s for every dialect, or a raw type here.", typ)
+				}
 				o.Type = &typ
 			}
 		case "default":
@@ -733,7 +806,68 @@ func (l *loader) expression(t *Table, a *hcl.Attribute) (expr.Node, string) {
 		}
 		l.errorf(ss.Range(e.Offset, end), "Invalid expression", "%s", msg)
 	}
+	for _, lit := range enumLabels(t, n) {
+		if e, v := lit.enum, lit.lit.Value; !slices.Contains(e.Values, v) {
+			l.errorf(ss.Range(lit.lit.Offset(), lit.lit.Offset()+1), "Invalid expression", "'%s' is not a value of enum %s (%s): PostgreSQL refuses the expression, TiDB would compare it as text and never match.", v, e.Name, e.List())
+		}
+	}
 	return n, src
+}
+
+type enumLabel struct {
+	lit  *expr.Literal
+	enum *Enum
+}
+
+// enumLabels returns the string literals that n compares with enum columns
+// of t (=, <>, IN, IS DISTINCT FROM), with their enums.
+func enumLabels(t *Table, n expr.Node) []enumLabel {
+	var out []enumLabel
+	enumOf := func(x expr.Node) *Enum {
+		for {
+			p, ok := x.(*expr.Paren)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		col, ok := x.(*expr.Column)
+		if !ok {
+			return nil
+		}
+		if c := t.Column(col.Name); c != nil && c.Type.Kind == TypeEnum && c.Type.Enum != nil && c.Type.Enum.Values != nil {
+			return c.Type.Enum
+		}
+		return nil
+	}
+	add := func(e *Enum, x expr.Node) {
+		for {
+			p, ok := x.(*expr.Paren)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitString && e != nil {
+			out = append(out, enumLabel{lit, e})
+		}
+	}
+	expr.Walk(n, func(x expr.Node) bool {
+		switch x := x.(type) {
+		case *expr.Binary:
+			add(enumOf(x.L), x.R)
+			add(enumOf(x.R), x.L)
+		case *expr.In:
+			for _, v := range x.List {
+				add(enumOf(x.X), v)
+			}
+		case *expr.Between:
+			add(enumOf(x.X), x.Lo)
+			add(enumOf(x.X), x.Hi)
+		}
+		return true
+	})
+	return out
 }
 
 func upperFirst(s string) string {

@@ -17,8 +17,11 @@ type Schema struct {
 	// Extensions are the database extensions the model needs, in the order
 	// declared; each dialect creates them before anything else, or has none.
 	Extensions []*Extension
-	Tables     []*Table
-	Raw        []*Raw
+	// Enums are the model's enum types (`enum "NAME" { values = [...] }`),
+	// in the order declared.
+	Enums  []*Enum
+	Tables []*Table
+	Raw    []*Raw
 	// Dialect holds the `dialect "NAME" { ... }` settings, decoded by each dialect.
 	Dialect map[string]*DialectSettings
 	// Files maps file names to their parsed form, for diagnostics with snippets.
@@ -343,6 +346,27 @@ func (p *IndexPart) OpClass() string {
 type Extension struct {
 	Name  string
 	Range hcl.Range
+}
+
+// Enum is a named list of labels; a column of its type holds one of them.
+// The labels are ordered as declared (ORDER BY sorts by that order on both
+// databases).
+type Enum struct {
+	Name   string
+	Values []string
+	Range  hcl.Range // the block's label
+	// ValueRanges are the ranges of the values as written.
+	ValueRanges []hcl.Range
+}
+
+// Enum returns the enum of the given name, or nil.
+func (s *Schema) Enum(name string) *Enum {
+	for _, e := range s.Enums {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
 }
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),

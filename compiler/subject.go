@@ -8,7 +8,7 @@ import "github.com/hashicorp/hcl/v2"
 type Subject struct {
 	Table string
 	// Kind is "table", "column", "default" (a column's default; Name is the
-	// column's), "identity" (a column's identity, likewise), "unique",
+	// column's), "identity" (a column's identity, likewise), "enum" (Table is ""), "unique",
 	// "check", "foreign key" or "index".
 	Kind string
 	// Name is the object's name in the model ("" for a table).
@@ -23,6 +23,8 @@ func (s Subject) String() string {
 		return "the default of column " + s.Name + " of " + s.Table
 	case "identity":
 		return "the identity of column " + s.Name + " of " + s.Table
+	case "enum":
+		return "enum " + s.Name
 	}
 	return s.Kind + " " + s.Name + " of " + s.Table
 }

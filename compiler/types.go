@@ -37,6 +37,8 @@ const (
 	TypeTime
 	TypeFloat
 	TypeDatetime
+	// TypeEnum is `enum.NAME`: Type.Enum holds the enum.
+	TypeEnum
 )
 
 type typeInfo struct {
@@ -65,6 +67,7 @@ var types = map[TypeKind]typeInfo{
 	TypeTime:      {"time", 0, 1, expr.KindClock},
 	TypeFloat:     {"float", 0, 0, expr.KindNumeric},
 	TypeDatetime:  {"datetime", 0, 1, expr.KindTime},
+	TypeEnum:      {"enum", 0, 0, expr.KindEnum},
 }
 
 var typeByName = func() map[string]TypeKind {
@@ -82,6 +85,9 @@ type Type struct {
 	// and scale for decimal, fractional seconds for timestamp, dimensions for vector (none: a
 	// vector of any dimension, as products with several embedding models keep).
 	Args []int
+	// Enum is the enum of a TypeEnum (only its name, until the loader
+	// resolves it).
+	Enum *Enum
 }
 
 // Name is the type's neutral name.
@@ -99,6 +105,9 @@ func (t Type) Arg(i, def int) int {
 }
 
 func (t Type) String() string {
+	if t.Kind == TypeEnum && t.Enum != nil {
+		return "enum." + t.Enum.Name
+	}
 	if len(t.Args) == 0 {
 		return t.Name()
 	}
@@ -120,12 +129,19 @@ func (t Type) Compatible(u Type) bool {
 	if t.IsString() && u.IsString() {
 		return true
 	}
+	if t.Kind == TypeEnum {
+		return u.Kind == TypeEnum && t.Enum != nil && u.Enum != nil && t.Enum.Name == u.Enum.Name
+	}
 	return t.Kind == u.Kind && slices.Equal(t.Args, u.Args)
 }
 
 func typeNameList() []string {
 	var names []string
 	for _, t := range types {
+		if t.name == "enum" {
+			names = append(names, "enum.NAME")
+			continue
+		}
 		names = append(names, t.name)
 	}
 	slices.Sort(names)
@@ -146,6 +162,14 @@ func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
 			Subject:  &r,
 		}}
 	}
+	if tr, d := hcl.AbsTraversalForExpr(e); !d.HasErrors() && len(tr) == 2 && tr.RootName() == "enum" {
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			return Type{Kind: TypeEnum, Enum: &Enum{Name: a.Name}}, nil
+		}
+	}
+	if kw := hcl.ExprAsKeyword(e); kw == "enum" {
+		return bad("An enum column names its enum: type = enum.NAME, with a top-level enum \"NAME\" { values = [...] } block.")
+	}
 	if kw := hcl.ExprAsKeyword(e); kw != "" {
 		k, ok := typeByName[kw]
 		if !ok {
@@ -161,6 +185,9 @@ func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
 		return bad(fmt.Sprintf("A type is a name such as uuid or a call such as varchar(255). Neutral types are: %s.", typeNames()))
 	}
 	k, ok := typeByName[call.Name]
+	if k == TypeEnum {
+		return bad("An enum column names its enum: type = enum.NAME, with a top-level enum \"NAME\" { values = [...] } block; the values are the enum's, not the column's.")
+	}
 	if !ok {
 		return bad(fmt.Sprintf("Unknown type %q.%s Neutral types are: %s.", call.Name, Suggest(call.Name, typeNameList()), typeNames()))
 	}
@@ -295,9 +322,21 @@ func (t Type) ValueProblem(d *Default) string {
 			}
 		}
 	case DefaultString:
+		if t.Kind == TypeEnum && t.Enum != nil && t.Enum.Values != nil && !slices.Contains(t.Enum.Values, d.Value) {
+			return fmt.Sprintf("'%s' is not a value of enum %s (%s).", d.Value, t.Enum.Name, t.Enum.List())
+		}
 		if msg := expr.LiteralProblem(d.Value, t.ExprKind()); msg != "" {
 			return msg + "."
 		}
 	}
 	return ""
+}
+
+// List is the enum's values as written in SQL: 'a', 'b'.
+func (e *Enum) List() string {
+	q := make([]string, len(e.Values))
+	for i, v := range e.Values {
+		q[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	}
+	return strings.Join(q, ", ")
 }

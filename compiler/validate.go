@@ -17,6 +17,9 @@ func Validate(s *Schema) hcl.Diagnostics {
 		v.about(t, "table", "")
 		v.name(t.Name, "table", t.Range)
 	}
+	for _, e := range s.Enums {
+		v.enum(e)
+	}
 	for _, t := range s.Tables {
 		v.table(t)
 	}
@@ -384,7 +387,7 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 			ok = false
 		}
 	case DefaultString:
-		ok = k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock
+		ok = k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock || k == expr.KindEnum
 		if c.Type.Kind == TypeVarchar || c.Type.Kind == TypeChar {
 			if n := len([]rune(d.Value)); n > c.Type.Args[0] {
 				v.errorf(d.Range, "Default too long", "The default of %s.%s has %d characters, more than %s allows.", t.Name, c.Name, n, c.Type)
@@ -490,5 +493,57 @@ func (v *validator) notGenerated(t *Table, what string, names []string, ranges [
 			}
 			v.errorf(rng, "Generated column in a key", "The %s of table %q names generated column %q; keys are over plain columns (a unique constraint or an index may hold it).", what, t.Name, name)
 		}
+	}
+}
+
+// The most bytes an enum value takes: PostgreSQL's limit (NAMEDATALEN - 1);
+// TiDB's, 255 characters, is never the smaller. maxEnumValues is TiDB's
+// limit on the number of values.
+const (
+	maxEnumValueBytes = 63
+	maxEnumValues     = 65535
+)
+
+// enum checks an enum's values: labels that both databases store and
+// compare alike. TiDB strips trailing spaces from ENUM values and, under a
+// case-insensitive collation, refuses values that differ only in case;
+// PostgreSQL keeps both. TiDB's empty string is its error value.
+func (v *validator) enum(e *Enum) {
+	v.subject = &Subject{Kind: "enum", Name: e.Name}
+	if !v.chars(e.Name, "enum", e.Range) {
+		return
+	}
+	if t := v.s.Table(e.Name); t != nil {
+		v.errorf(e.Range, "Enum named like a table", "The enum %q has the name of table %q (%s); PostgreSQL gives every table a type of its name. Rename one of them.", e.Name, t.Name, t.Range)
+	}
+	if len(e.Values) > maxEnumValues {
+		v.errorf(e.Range, "Too many enum values", "The enum %q has %d values; TiDB takes at most %d.", e.Name, len(e.Values), maxEnumValues)
+	}
+	seen := map[string]int{}
+	for i, val := range e.Values {
+		rng := e.Range
+		if i < len(e.ValueRanges) {
+			rng = e.ValueRanges[i]
+		}
+		switch {
+		case val == "":
+			v.errorf(rng, "Invalid enum value", "An enum value cannot be empty: TiDB uses the empty string for invalid values.")
+		case strings.TrimRight(val, " ") != val:
+			v.errorf(rng, "Invalid enum value", "The enum value %q ends in a space, which TiDB strips (it would store %q); leave the space out.", val, strings.TrimRight(val, " "))
+		case len(val) > maxEnumValueBytes:
+			v.errorf(rng, "Enum value too long", "The enum value %q has %d bytes; PostgreSQL takes at most %d.", val, len(val), maxEnumValueBytes)
+		case strings.ContainsFunc(val, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+			v.errorf(rng, "Invalid enum value", "The enum value %q holds a control character; PostgreSQL refuses NUL, and the others do not print.", val)
+		}
+		key := strings.ToLower(val)
+		if j, dup := seen[key]; dup {
+			if e.Values[j] == val {
+				v.errorf(rng, "Duplicate enum value", "The enum %q already has the value %q.", e.Name, val)
+			} else {
+				v.errorf(rng, "Duplicate enum value", "The enum values %q and %q differ only in case; TiDB refuses them under a case-insensitive collation. Keep one.", e.Values[j], val)
+			}
+			continue
+		}
+		seen[key] = i
 	}
 }

@@ -32,6 +32,12 @@ func Write(s *Schema, notes map[string][]string) []byte {
 	for _, e := range s.Extensions {
 		body.AppendNewBlock("extension", []string{e.Name})
 	}
+	for i, e := range s.Enums {
+		if i > 0 || len(s.Dialect) > 0 || len(s.Extensions) > 0 {
+			body.AppendNewline()
+		}
+		body.AppendNewBlock("enum", []string{e.Name}).Body().SetAttributeValue("values", strList(e.Values))
+	}
 	for _, r := range s.Raw {
 		if r.After {
 			continue
@@ -39,7 +45,7 @@ func Write(s *Schema, notes map[string][]string) []byte {
 		writeRaw(body, r)
 	}
 	for i, t := range s.Tables {
-		if i > 0 || len(s.Dialect) > 0 || len(s.Extensions) > 0 {
+		if i > 0 || len(s.Dialect) > 0 || len(s.Extensions) > 0 || len(s.Enums) > 0 {
 			body.AppendNewline()
 		}
 		for _, n := range notes[t.Name] {
@@ -241,6 +247,9 @@ func writeTable(body *hclwrite.Body, t *Table) {
 }
 
 func typeTokens(t Type) hclwrite.Tokens {
+	if t.Kind == TypeEnum && t.Enum != nil {
+		return hclwrite.TokensForTraversal(hcl.Traversal{hcl.TraverseRoot{Name: "enum"}, hcl.TraverseAttr{Name: t.Enum.Name}})
+	}
 	if len(t.Args) == 0 {
 		return hclwrite.TokensForIdentifier(t.Name())
 	}

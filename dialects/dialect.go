@@ -356,6 +356,8 @@ const (
 	KindRaw ObjectKind = "raw"
 	// KindExtension is an extension of the model (decisions only).
 	KindExtension ObjectKind = "extension"
+	// KindEnum is an enum type of the model (decisions only).
+	KindEnum ObjectKind = "enum"
 )
 
 // Namespace is a set of object kinds whose names must differ from each
@@ -489,6 +491,8 @@ func ErrorDetail(d Dialect, err error) string {
 // migrations (compiler/expr's data statements).
 type DataRenderer interface {
 	// RenderData renders analyzed data statements over the tables cat
-	// knows, one SQL statement each, without the final semicolon.
-	RenderData(stmts []expr.Stmt, cat expr.Catalog) []string
+	// knows, one SQL statement each, without the final semicolon. x are the
+	// expressions (CHECKs, defaults, generated columns) of those tables as
+	// the dialect's DDL writes them.
+	RenderData(stmts []expr.Stmt, cat expr.Catalog, x *Exprs) []string
 }

@@ -191,6 +191,9 @@ func (a *analyzer) kind(n Node) Kind {
 		return KindBool
 	case *Between:
 		x := a.kind(n.X)
+		if x == KindEnum {
+			a.errorf(n, "%s", enumOrder)
+		}
 		a.comparable(n.Lo, x, a.kind(n.Lo), "BETWEEN")
 		a.comparable(n.Hi, x, a.kind(n.Hi), "BETWEEN")
 		a.literalOf(n.Lo, x)
@@ -222,7 +225,7 @@ func (a *analyzer) kind(n Node) Kind {
 		return KindBool
 	case *Cast:
 		switch k := a.kind(n.X); k {
-		case KindInteger, KindString, KindUUID, KindNull, KindUnknown:
+		case KindInteger, KindString, KindUUID, KindNull, KindUnknown, KindEnum:
 		default:
 			a.errorf(n, "a cast of %s to text has no portable form: PostgreSQL and TiDB write %s values as different text", k, k)
 		}
@@ -318,6 +321,9 @@ func (a *analyzer) binary(n *Binary) Kind {
 		return KindBool
 	case OpDistinct, OpNotDistinct:
 		l, r := a.kind(n.L), a.kind(n.R)
+		if l == KindEnum && isStringLit(n.R) || r == KindEnum && isStringLit(n.L) {
+			return KindBool
+		}
 		a.comparable(n.R, l, r, n.Op.String())
 		a.literalOf(n.R, l)
 		a.literalOf(n.L, r)
@@ -326,6 +332,12 @@ func (a *analyzer) binary(n *Binary) Kind {
 		l, r := a.kind(n.L), a.kind(n.R)
 		if l == KindJSON || r == KindJSON {
 			a.errorf(n, "comparing JSON values is not portable (PostgreSQL and TiDB order and compare JSON differently); compare json_type(...) or a column instead")
+		}
+		if (l == KindEnum || r == KindEnum) && n.Op != OpEq && n.Op != OpNe {
+			a.errorf(n, "%s", enumOrder)
+		}
+		if l == KindEnum && isStringLit(n.R) || r == KindEnum && isStringLit(n.L) {
+			return KindBool
 		}
 		a.comparable(n.R, l, r, n.Op.String())
 		a.literalOf(n.R, l)
@@ -582,8 +594,24 @@ func (a *analyzer) wantNumber(x Node, what string) Kind {
 	return got
 }
 
+// enumOrder is why ordering comparisons of enum values are refused.
+const enumOrder = "enum values cannot be ordered portably: PostgreSQL orders them by their declaration, TiDB compares an enum with a string as text; compare with =, <> or IN"
+
+func isStringLit(n Node) bool {
+	lit, ok := unparen(n).(*Literal)
+	return ok && lit.Kind == LitString
+}
+
 func (a *analyzer) comparable(at Node, l, r Kind, what string) {
 	if l == KindUnknown || r == KindUnknown || l == KindNull || r == KindNull || l == r {
+		return
+	}
+	// An enum compares with its labels, written as string literals.
+	if l == KindEnum && isStringLit(at) {
+		return
+	}
+	if l == KindEnum || r == KindEnum {
+		a.errorf(at, "%s compares an enum with %s: PostgreSQL has no such operator; compare with a string literal, or CAST(... AS text) first", what, map[bool]Kind{true: r, false: l}[l == KindEnum])
 		return
 	}
 	if isNumber(l) && isNumber(r) || isText(l) && isText(r) {

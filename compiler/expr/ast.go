@@ -34,9 +34,11 @@ const (
 	KindNull
 	// KindClock is a time of day (the time type).
 	KindClock
+	// KindEnum is a value of an enum type: one of its labels.
+	KindEnum
 )
 
-var kindNames = [...]string{"unknown", "string", "integer", "numeric", "bool", "json", "timestamp", "date", "uuid", "bytes", "vector", "null", "time"}
+var kindNames = [...]string{"unknown", "string", "integer", "numeric", "bool", "json", "timestamp", "date", "uuid", "bytes", "vector", "null", "time", "enum"}
 
 func (k Kind) String() string { return kindNames[k] }
 

@@ -213,6 +213,8 @@ func Type(t compiler.Type) string {
 			return fmt.Sprintf("TIMESTAMP(%d)", t.Args[0])
 		}
 		return "TIMESTAMP"
+	case compiler.TypeEnum:
+		return Ident(t.Enum.Name)
 	}
 	return "?"
 }
@@ -281,6 +283,20 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "on_update = now() by the trigger %s, which schemagen owns: an UPDATE that changes the row and does not change the column sets it to now()", OnUpdateName(t.Name))
 	}
 	return lc, true
+}
+
+// Enum implements sqltext.EnumLowerer: CREATE TYPE ... AS ENUM.
+func (l *lowerer) Enum(e *compiler.Enum) string {
+	return CreateEnum(e.Name, e.Values)
+}
+
+// CreateEnum is the statement that creates an enum type.
+func CreateEnum(name string, values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = String(v)
+	}
+	return "CREATE TYPE " + Ident(name) + " AS ENUM (" + strings.Join(q, ", ") + ")"
 }
 
 // OnUpdateName is the name of the trigger, and of its function, that set a

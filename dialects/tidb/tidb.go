@@ -225,6 +225,12 @@ func Type(t compiler.Type) string {
 			return "VECTOR"
 		}
 		return fmt.Sprintf("VECTOR(%d)", t.Args[0])
+	case compiler.TypeEnum:
+		q := make([]string, len(t.Enum.Values))
+		for i, v := range t.Enum.Values {
+			q[i] = String(v)
+		}
+		return "ENUM(" + strings.Join(q, ", ") + ")"
 	}
 	return "?"
 }

@@ -104,6 +104,10 @@ func build(s *compiler.Schema, o Options) *diagram {
 		}
 		for _, c := range t.Columns {
 			col := column{name: c.Name, typ: c.Type.String()}
+			if e := c.Type.Enum; c.Type.Kind == compiler.TypeEnum && e != nil {
+				col.typ = e.Name
+				col.notes = append(col.notes, "enum: "+strings.Join(e.Values, ", "))
+			}
 			if t.PrimaryKey != nil && slices.Contains(t.PrimaryKey.Columns, c.Name) {
 				col.keys = append(col.keys, "PK")
 			}
@@ -189,9 +193,14 @@ func Mermaid(s *compiler.Schema, o Options) string {
 		fmt.Fprintf(&b, "  %s {\n", mermaidName(t.name))
 		for _, c := range t.columns {
 			typ, notes := c.typ, c.notes
-			if !mermaidType.MatchString(typ) {
+			switch {
+			case mermaidType.MatchString(typ):
+			case strings.IndexByte(typ, '(') > 0:
 				// decimal(12,2): Mermaid types take no commas; the comment has it.
 				typ, notes = typ[:strings.IndexByte(typ, '(')], append([]string{c.typ}, notes...)
+			default:
+				// An enum's name that Mermaid does not take as a type.
+				typ, notes = "enum", append([]string{c.typ}, notes...)
 			}
 			fmt.Fprintf(&b, "    %s %s", typ, mermaidName(c.name))
 			if len(c.keys) > 0 {

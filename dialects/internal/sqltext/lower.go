@@ -31,6 +31,14 @@ type ExtensionLowerer interface {
 	Extension(e *compiler.Extension) string
 }
 
+// EnumLowerer is implemented by the lowerers of dialects that have enum
+// types of their own: Enum returns the statement that creates e, run before
+// the tables. Dialects without them write each enum column's values into
+// its type.
+type EnumLowerer interface {
+	Enum(e *compiler.Enum) string
+}
+
 // Recorder collects a dialect's decisions and diagnostics.
 type Recorder struct {
 	Dialect   string
@@ -90,6 +98,15 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			continue
 		}
 		rec.Decide("", obj, dialects.Omitted, "%s has no extensions: left out", d)
+	}
+	for _, e := range s.Enums {
+		obj := dialects.ObjectOf(dialects.KindEnum, e.Name)
+		if el, ok := l.(EnumLowerer); ok {
+			sc.Types = append(sc.Types, Raw{e.Name, el.Enum(e)})
+			rec.Decide("", obj, dialects.Lowered, "created as a type before the tables (its values ordered as declared)")
+			continue
+		}
+		rec.Decide("", obj, dialects.Lowered, "written into the type of each column that uses it")
 	}
 	for _, r := range s.Raw {
 		sql, ok := r.SQL[d]

@@ -12,8 +12,10 @@ type Script struct {
 	Header string
 	// Extensions create the model's extensions, first of all.
 	Extensions []Raw
-	Before     []Raw
-	Tables     []*Table
+	// Types create the model's enum types, after the extensions.
+	Types  []Raw
+	Before []Raw
+	Tables []*Table
 	// Deferred foreign keys close cycles; they are added after all tables.
 	Deferred []*Deferred
 	After    []Raw
@@ -128,6 +130,9 @@ func (sc *Script) Write(st Style) []byte {
 	b.WriteString(sc.Header)
 	for _, e := range sc.Extensions {
 		b.WriteString("\n-- extension " + e.Name + " (from schema.hcl)\n" + e.SQL + ";\n")
+	}
+	for _, e := range sc.Types {
+		b.WriteString("\n-- enum " + e.Name + " (from schema.hcl)\n" + e.SQL + ";\n")
 	}
 	for _, r := range sc.Before {
 		writeRaw(&b, r)
