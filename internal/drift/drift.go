@@ -332,8 +332,9 @@ func (c *checker) compareObjects(cmp *Comparison, live, want, model *dialects.Ob
 
 // compareTriggers adds to cmp how the live database's triggers that the
 // model writes (on_update) differ from the expected ones, with fixes: one
-// that is not expected or differs is dropped with its function, and the
-// model's is created where the expected trigger is the model's.
+// that differs, is missing or is not expected is dropped with its function
+// (where they exist), and the model's is created where the expected trigger
+// is the model's.
 func (c *checker) compareTriggers(cmp *Comparison, live, want, model *dialects.Objects) {
 	td, ok := c.opts.Target.Dialect.(dialects.TriggerDialect)
 	if !ok {
@@ -363,10 +364,14 @@ func (c *checker) compareTriggers(cmp *Comparison, live, want, model *dialects.O
 		default:
 			continue
 		}
-		if there {
-			for _, stmt := range td.DropTrigger(l.Table, n) {
-				cmp.Fix = append(cmp.Fix, stmt+";")
-			}
+		// Dropped (IF EXISTS) also when missing: a trigger dropped by hand
+		// leaves its function.
+		table := l.Table
+		if !there {
+			table = w.Table
+		}
+		for _, stmt := range td.DropTrigger(table, n) {
+			cmp.Fix = append(cmp.Fix, stmt+";")
 		}
 		if expected && model != nil && model.Triggers[n] == w {
 			for _, stmt := range after[w.Table] {
