@@ -65,8 +65,11 @@ func TestPlanOracle(t *testing.T) {
 				results[i] = result{f, err}
 				if models > 20 {
 					status := "ok"
-					if err != nil || f != nil {
-						status = "FAILS"
+					switch {
+					case err != nil:
+						status = "FAILS (the oracle): " + err.Error()
+					case f != nil:
+						status = "FAILS: " + f.What
 					}
 					t.Logf("evolution %d (seed %d): %s, after %s", i, s, status, time.Since(start).Round(time.Second))
 				}
