@@ -76,7 +76,22 @@ func TestPlanOracle(t *testing.T) {
 			}
 		})
 	}
+	// SCHEMAGEN_PLANTEST_FOR bounds a long run's time (a Go duration): no
+	// evolution starts after it, and the run ends as a short one does.
+	var until time.Time
+	if d := os.Getenv("SCHEMAGEN_PLANTEST_FOR"); d != "" {
+		dur, err := time.ParseDuration(d)
+		if err != nil {
+			t.Fatalf("SCHEMAGEN_PLANTEST_FOR=%q: %v", d, err)
+		}
+		until = start.Add(dur)
+	}
+	ran := models
 	for i := range models {
+		if !until.IsZero() && time.Now().After(until) {
+			ran = i
+			break
+		}
 		next <- i
 	}
 	close(next)
@@ -104,5 +119,5 @@ func TestPlanOracle(t *testing.T) {
 		}
 		t.Errorf("evolution %d (SCHEMAGEN_PLANTEST_SEED=%d, evolution seed %d) fails; regression test:\n\n%s", i, seed, s, f.Regression(fmt.Sprintf("Regression%d", s)))
 	}
-	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", models, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
+	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", ran, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
 }
