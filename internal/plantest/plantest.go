@@ -694,7 +694,9 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 // nothing: it runs the files of only (by path), every file when only is nil.
 func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, only map[string]bool) error {
 	if i == 0 {
-		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: migration.DefaultLockTimeout})
+		// TiDB's lock (GET_LOCK, as the Atlas CLI takes it) is the
+		// server's, which every evolution and test on it shares.
+		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 		return err
 	}
 	dir, err := migration.OpenDir(t.Env.Dir, false)
@@ -810,7 +812,10 @@ func shapeOf(s *compiler.Schema) *difftest.Model {
 	for i, t := range s.Tables {
 		m.Tables[i].RenamedFrom = t.RenamedFrom
 		for k, c := range t.Columns {
-			m.Tables[i].Cols[k].RenamedFrom = c.RenamedFrom
+			// Rows are compared on one database, before and after: every
+			// value exactly, those the database made (now(), uuid()) too.
+			mc := m.Tables[i].Cols[k]
+			mc.RenamedFrom, mc.Now, mc.Random = c.RenamedFrom, false, false
 		}
 		if t.PrimaryKey != nil {
 			m.Tables[i].PK = slices.Clone(t.PrimaryKey.Columns)
@@ -858,9 +863,10 @@ func keptColumns(old, new *difftest.Model) (before, after *difftest.Model) {
 					}
 				}
 			}
-			// Values the databases make (generated, on_update) are not
-			// the rows' to keep.
-			if nc != nil && nc.Type.String() == oc.Type.String() && nc.As == "" && oc.As == "" && !nc.OnUpdate {
+			// Generated values are computed again, from columns the step
+			// may change; an on_update column keeps its values (a
+			// migration's own UPDATE must not move them).
+			if nc != nil && nc.Type.String() == oc.Type.String() && nc.As == "" && oc.As == "" {
 				bt.Cols = append(bt.Cols, oc)
 				at.Cols = append(at.Cols, nc)
 			}
