@@ -92,7 +92,7 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 			return nil, err
 		}
 		hs := changeHazards(t, sc)
-		pre := precheck(t, sc)
+		pre := oneLine(precheck(t, sc))
 		for i := range ss {
 			ss[i].Hazards = append(ss[i].Hazards, hs...)
 			if i == len(ss)-1 {
@@ -522,6 +522,42 @@ func keepOnUpdate(t *schema.Table) string {
 	for _, c := range t.Columns {
 		if slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.OnUpdate); return ok }) {
 			b.WriteString(", " + Ident(c.Name) + " = " + Ident(c.Name))
+		}
+	}
+	return b.String()
+}
+
+// oneLine writes a pre-check query on one line, as its comment directive
+// must be: a line break in a string literal as TiDB's escape \n, elsewhere
+// a space (a CHECK over 'a<newline>b' wrote the rest of the query as a
+// statement of the file; found by the plan oracle, seed 2000008).
+func oneLine(q string) string {
+	if !strings.ContainsAny(q, "\r\n") {
+		return q
+	}
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(q); i++ {
+		ch := q[i]
+		switch {
+		case quote != 0 && ch == '\\' && i+1 < len(q):
+			b.WriteByte(ch)
+			i++
+			ch = q[i]
+		case quote != 0 && ch == quote:
+			quote = 0
+		case quote == 0 && (ch == '\'' || ch == '"' || ch == '`'):
+			quote = ch
+		}
+		switch {
+		case ch == '\n' && quote != 0:
+			b.WriteString(`\n`)
+		case ch == '\r' && quote != 0:
+			b.WriteString(`\r`)
+		case ch == '\n' || ch == '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(ch)
 		}
 	}
 	return b.String()
