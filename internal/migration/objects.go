@@ -13,7 +13,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // What Atlas does not plan, schemagen plans around its changes:

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
