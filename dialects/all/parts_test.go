@@ -38,6 +38,7 @@ var parts = map[string]reflect.Type{
 	"ErrorDetailer":    typeOf[dialects.ErrorDetailer](),
 	"DataRenderer":     typeOf[dialects.DataRenderer](),
 	"ObjectDialect":    typeOf[dialects.ObjectDialect](),
+	"TriggerDialect":   typeOf[dialects.TriggerDialect](),
 	"Importer":         typeOf[dialects.Importer](),
 	"KeyTyper":         typeOf[dialects.KeyTyper](),
 	"TypeReader":       typeOf[dialects.TypeReader](),
@@ -67,7 +68,7 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RuleBook", "SerialFixer", "Sessions"},
+	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
 	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "DataRenderer", "GeneratedKeyer", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdater", "Online", "OwnChecker", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
 }
 

@@ -125,16 +125,32 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 		})
 	}
 	wg.Wait()
-	if err := joinDistinct(errs...); err != nil {
-		return nil, err
+	if errs := distinct(errs); len(errs) > 0 {
+		return nil, &PlanError{Errs: errs}
 	}
 	return out, nil
 }
+
+// PlanError is Plan failing for one target or more, each error once (its
+// text is errors.Join's).
+type PlanError struct{ Errs []error }
+
+func (e *PlanError) Error() string { return errors.Join(e.Errs...).Error() }
+
+// Unwrap returns the targets' errors.
+func (e *PlanError) Unwrap() []error { return e.Errs }
 
 // joinDistinct joins errs, leaving out those whose message an earlier one
 // has: work done concurrently on one dev server fails alike, and the user
 // should read the cause once.
 func joinDistinct(errs ...error) error {
+	if out := distinct(errs); len(out) > 0 {
+		return errors.Join(out...)
+	}
+	return nil
+}
+
+func distinct(errs []error) []error {
 	var out []error
 	seen := map[string]bool{}
 	for _, err := range errs {
@@ -144,7 +160,7 @@ func joinDistinct(errs ...error) error {
 		seen[err.Error()] = true
 		out = append(out, err)
 	}
-	return errors.Join(out...)
+	return out
 }
 
 // planTarget diffs what the database reports for the replayed directory

@@ -93,8 +93,9 @@ func Refused(err error) bool {
 	if err == nil {
 		return false
 	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
+	var pe *PlanError
+	if errors.As(err, &pe) {
+		for _, e := range pe.Errs {
 			if !Refused(e) {
 				return false
 			}
