@@ -24,6 +24,8 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		switch t.T {
 		case "text":
 			return compiler.Type{Kind: compiler.TypeText}, raw, true
+		case "tinytext", "mediumtext", "longtext":
+			return compiler.Type{Kind: compiler.TypeText}, raw, false
 		case "varchar":
 			return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, t.Size > 0
 		case "char":
@@ -100,14 +102,29 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeTime, Args: []int{p}}, raw, true
 		case "date":
 			return compiler.Type{Kind: compiler.TypeDate}, raw, true
+		case "timestamp":
+			// An instant, which TiDB converts from and to the session's
+			// time zone: the model's timestamp means it; TIMESTAMP's own
+			// range (1970 to 2038) stays TiDB's type.
+			p := 0
+			if t.Precision != nil {
+				p = *t.Precision
+			}
+			if p == 6 {
+				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, false
+			}
+			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, false
 		case "year":
 			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
 		}
 	case *schema.JSONType:
 		return compiler.Type{Kind: compiler.TypeJSON}, raw, true
 	case *schema.BinaryType:
-		if t.T == "longblob" {
+		switch t.T {
+		case "longblob":
 			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
+		case "tinyblob", "blob", "mediumblob":
+			return compiler.Type{Kind: compiler.TypeBytes}, raw, false
 		}
 	}
 	if m := vectorType.FindStringSubmatch(strings.ToLower(raw)); m != nil {
@@ -199,7 +216,7 @@ func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
 	if !autoIncrement(c) {
 		return nil
 	}
-	if it, ok := c.Type.Type.(*schema.IntegerType); !ok || it.Unsigned {
+	if !identityType(c) {
 		return nil
 	}
 	id := &compiler.Identity{Start: 1}
@@ -209,6 +226,15 @@ func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
 		}
 	}
 	return id
+}
+
+// identityType reports whether an AUTO_INCREMENT column's type can be an
+// identity's: a signed integer, or an unsigned one the next wider integer
+// holds (an unsigned BIGINT has none), which keeps its own type as an
+// override.
+func identityType(c *schema.Column) bool {
+	it, ok := c.Type.Type.(*schema.IntegerType)
+	return ok && (!it.Unsigned || it.T != "bigint")
 }
 
 // IdentityNote implements the importer's identity notes: an AUTO_INCREMENT
@@ -227,7 +253,7 @@ func (Dialect) IdentityNote(t *schema.Table) string {
 // identity), a generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
-	if it, ok := c.Type.Type.(*schema.IntegerType); autoIncrement(c) && (!ok || it.Unsigned) {
+	if autoIncrement(c) && !identityType(c) {
 		clauses = append(clauses, "AUTO_INCREMENT")
 		why = append(why, "an AUTO_INCREMENT column")
 	}
@@ -482,4 +508,32 @@ func (Dialect) KeyType(t compiler.Type) (compiler.Type, bool) {
 		return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{255}}, true
 	}
 	return compiler.Type{}, false
+}
+
+// RawTypeWhy implements the importer's rawTypeNoter: why a type with a
+// neutral type close to it is kept as TiDB's own.
+func (Dialect) RawTypeWhy(ct *schema.ColumnType) string {
+	switch t := ct.Type.(type) {
+	case *schema.IntegerType:
+		if t.Unsigned {
+			return "an unsigned integer, which the next wider integer holds"
+		}
+		if t.T == "mediumint" {
+			return "a 3-byte integer, which int holds"
+		}
+	case *schema.TimeType:
+		switch t.T {
+		case "timestamp":
+			return "an instant, which timestamp means, in TIMESTAMP's range (1970 to 2038)"
+		case "year":
+			return "a year, 1901 to 2155 or 0, which smallint holds"
+		}
+	case *mysql.SetType:
+		return "a set of labels, which a comma-separated text holds, without the check of its labels"
+	case *schema.BinaryType:
+		return "bytes with a smaller limit than bytes', which bytes holds"
+	case *schema.StringType:
+		return "text with another limit than text's, which text holds"
+	}
+	return ""
 }

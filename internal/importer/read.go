@@ -43,6 +43,13 @@ type columnClauser interface {
 	ColumnClause(c *schema.Column) (sql, why string)
 }
 
+// rawTypeNoter is implemented by dialects that say why a type with a
+// neutral type close to it stays the dialect's own (an unsigned integer,
+// TiDB's TIMESTAMP): the phrase, or "" for a type with no neutral type.
+type rawTypeNoter interface {
+	RawTypeWhy(t *schema.ColumnType) string
+}
+
 // identityReader is implemented by dialects whose columns can be numbered by
 // the database: the identity that column c of table t is, or nil.
 type identityReader interface {
@@ -379,14 +386,18 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				raw += " " + clause
 			}
 			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
-			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
+			if rn, ok := im.Dialect.(rawTypeNoter); ok && rn.RawTypeWhy(c.Type) != "" {
+				im.note(t.Name, "column %s: %s is %s; kept as a %s override, %s elsewhere", c.Name, raw, rn.RawTypeWhy(c.Type), d, col.Type)
+			} else {
+				im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
+			}
 		}
 		if ir, is := im.Dialect.(identityReader); is {
 			if col.Identity = ir.Identity(t, c); col.Identity != nil {
 				if o := col.Overrides[d]; o != nil {
 					// A serial: the notes say why the type stays the dialect's.
 					im.Notes[t.Name] = im.Notes[t.Name][:len(im.Notes[t.Name])-1]
-					im.note(t.Name, "column %s: %s is an identity; its type stays a %s override, which numbers the rows itself", c.Name, o.RawType, d)
+					im.note(t.Name, "column %s: an identity of type %s, which stays a %s override", c.Name, o.RawType, d)
 				}
 				if n, ok := ir.(identityNoter); ok {
 					if msg := n.IdentityNote(t); msg != "" {
