@@ -537,3 +537,24 @@ func (Dialect) RawTypeWhy(ct *schema.ColumnType) string {
 	}
 	return ""
 }
+
+// CollatedType implements the importer's columnCollator: the type of a
+// string column whose collation is not its table's, with that collation,
+// as TiDB keeps it in the column's definition; "" for other columns.
+func (Dialect) CollatedType(t *schema.Table, c *schema.Column) string {
+	var tc, cc string
+	for _, a := range t.Attrs {
+		if x, ok := a.(*schema.Collation); ok {
+			tc = x.V
+		}
+	}
+	for _, a := range c.Attrs {
+		if x, ok := a.(*schema.Collation); ok {
+			cc = x.V
+		}
+	}
+	if cc == "" || strings.EqualFold(cc, tc) {
+		return ""
+	}
+	return tidbType(c.Type) + " COLLATE " + cc
+}

@@ -2,6 +2,7 @@ package tidb
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -100,6 +101,52 @@ func uuidChecked(t *compiler.Table) ([]string, bool) {
 // none beside them, so generating gives the same DDL; uuid_check then gives
 // new uuid columns the CHECK too. The notes say what was inferred or why not.
 func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string) {
+	set, notes := inferUUIDCheck(s)
+	if len(set) > 0 {
+		dropOwnUUIDChecks(s)
+	}
+	if exactStringsInferred(s) {
+		if set == nil {
+			set = map[string]cty.Value{}
+		}
+		set["exact_strings"] = cty.True
+		notes = append(notes, "exact_strings = true inferred: every varchar and text column has the collation "+exactCollation+" it gives them")
+	}
+	return set, notes
+}
+
+// exactStringsInferred reports whether every varchar and text column of s
+// (read from TiDB, there being one) has, as its TiDB type, the collation
+// exact_strings gives it, and then makes them plain: the setting gives them
+// the same type.
+func exactStringsInferred(s *compiler.Schema) bool {
+	var exact []*compiler.Column
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, c := range t.Columns {
+			if c.Type.Kind != compiler.TypeVarchar && c.Type.Kind != compiler.TypeText || c.Overrides.Skipped(Name) || c.Generated != nil {
+				continue
+			}
+			o := c.Overrides.For(Name)
+			if o == nil || !strings.EqualFold(o.RawType, Type(c.Type)+" COLLATE "+exactCollation) {
+				return false
+			}
+			exact = append(exact, c)
+		}
+	}
+	for _, c := range exact {
+		o := c.Overrides[Name]
+		o.RawType = ""
+		if !o.Skip && o.Type == nil && o.Default == "" && o.Expr == "" && o.SQL == "" && len(o.Accept) == 0 && o.Name == "" && o.Column == "" {
+			delete(c.Overrides, Name)
+		}
+	}
+	return len(exact) > 0
+}
+
+func inferUUIDCheck(s *compiler.Schema) (map[string]cty.Value, []string) {
 	var checked, missing []string
 	for _, t := range s.Tables {
 		cols, ok := uuidChecked(t)
@@ -126,4 +173,24 @@ func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string
 		return nil, []string{"uuid_check not inferred: " + strings.Join(checked, ", ") + " have a CHECK of their uuid shape, but " + strings.Join(missing, ", ") + more + " have none; those CHECKs are kept on " + Name + " only"}
 	}
 	return map[string]cty.Value{"uuid_check": cty.True}, []string{"uuid_check = true inferred: every uuid column it would check has a CHECK of its uuid shape (" + strings.Join(checked, ", ") + "), kept as written"}
+}
+
+// dropOwnUUIDChecks removes from s the CHECKs that are uuid_check's own,
+// by name and text, which the setting makes again: the model need not
+// declare them.
+func dropOwnUUIDChecks(s *compiler.Schema) {
+	for _, t := range s.Tables {
+		t.Checks = slices.DeleteFunc(t.Checks, func(ch *compiler.Check) bool {
+			if ch.Expr == nil || len(ch.Overrides) > 0 && ch.Overrides.For(Name) != nil {
+				return false
+			}
+			c := uuidShapeOf(t, ch.Expr)
+			if c == "" || ch.Name != t.Name+"_"+c+"_uuid_ck" {
+				return false
+			}
+			b := ch.Expr.(*expr.Binary)
+			lit := b.R.(*expr.Literal)
+			return lit.Value == uuidPattern
+		})
+	}
 }

@@ -540,7 +540,9 @@ func withoutChecks(catalog []string, leftOut []string) []string {
 			})
 			out[i] = strings.Join(lines, "\n")
 		}
-		out = slices.DeleteFunc(out, func(l string) bool { return strings.Contains(l, " "+name+" CHECK ") || strings.Contains(l, " "+name+" FOREIGN KEY ") })
+		out = slices.DeleteFunc(out, func(l string) bool {
+			return strings.Contains(l, " "+name+" CHECK ") || strings.Contains(l, " "+name+" FOREIGN KEY ")
+		})
 	}
 	return out
 }

@@ -50,6 +50,13 @@ type rawTypeNoter interface {
 	RawTypeWhy(t *schema.ColumnType) string
 }
 
+// columnCollator is implemented by dialects whose columns may have a
+// collation of their own, which the model has no attribute for: the
+// column's type with it, or "" for a column with its table's.
+type columnCollator interface {
+	CollatedType(t *schema.Table, c *schema.Column) string
+}
+
 // identityReader is implemented by dialects whose columns can be numbered by
 // the database: the identity that column c of table t is, or nil.
 type identityReader interface {
@@ -362,6 +369,12 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				generated = append(generated, pending{col, gen, full})
 			}
 		}
+		if cc, is := im.Dialect.(columnCollator); is && ok && clause == "" {
+			if collated := cc.CollatedType(t, c); collated != "" {
+				// The column's own collation is its dialect's: its type.
+				clause, why, raw = " ", "its collation is not its table's", collated
+			}
+		}
 		if ou, is := im.Dialect.(onUpdater); is && ou.OnUpdate(c, typ) {
 			col.OnUpdate = true
 		}
@@ -372,8 +385,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			// The type is neutral, but what follows it in the column's
 			// definition is the dialect's own: keep both as its raw type.
 			col.Type = typ
-			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw + " " + clause}
-			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw+" "+clause, typ)
+			raw = strings.TrimSpace(raw + " " + clause)
+			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
+			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw, typ)
 		default:
 			// No neutral type means the same: keep the dialect's, and give the
 			// other dialects the closest neutral type the dialect names (text
