@@ -157,7 +157,7 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	switch x := x.(type) {
 	case *schema.RawExpr:
 		if m := currentTime.FindStringSubmatch(x.X); m != nil && (t.Kind == compiler.TypeTimestamp || t.Kind == compiler.TypeDatetime) {
-			if m[2] == fmt.Sprint(precision(t)) {
+			if m[2] == fmt.Sprint(precision(t)) || m[2] == "" && precision(t) == 0 {
 				return &compiler.Default{Kind: compiler.DefaultNow}, x.X, true
 			}
 		}
@@ -459,7 +459,7 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 	for _, a := range c.Attrs {
 		if ou, ok := a.(*mysql.OnUpdate); ok {
 			m := currentTime.FindStringSubmatch(ou.A)
-			return m != nil && m[2] == fmt.Sprint(precision(t))
+			return m != nil && (m[2] == fmt.Sprint(precision(t)) || m[2] == "" && precision(t) == 0)
 		}
 	}
 	return false
@@ -558,3 +558,46 @@ func (Dialect) CollatedType(t *schema.Table, c *schema.Column) string {
 	}
 	return tidbType(c.Type) + " COLLATE " + cc
 }
+
+// FoldOnUpdate implements the importer's onUpdateFolder: a column of raw
+// type raw that is set on update keeps ON UPDATE in its TiDB type, which
+// the lowering does not add to a raw type.
+func (Dialect) FoldOnUpdate(raw string, t compiler.Type) string {
+	if p := precision(t); p > 0 {
+		return fmt.Sprintf("%s ON UPDATE CURRENT_TIMESTAMP(%d)", raw, p)
+	}
+	return raw + " ON UPDATE CURRENT_TIMESTAMP"
+}
+
+// ValueRange implements the importer's rangeReader: the values of c's
+// TiDB type that the neutral type the other dialects get does not limit to
+// (an unsigned integer's, YEAR's), as a portable expression over the
+// column, or "".
+func (Dialect) ValueRange(c *schema.Column) string {
+	col := c.Name
+	switch t := c.Type.Type.(type) {
+	case *schema.IntegerType:
+		hi, ok := map[string]string{"tinyint": "255", "smallint": "65535", "mediumint": "16777215", "int": "4294967295"}[t.T]
+		switch {
+		case t.Unsigned && t.T == "bigint":
+			// Its upper bound is beyond what the model's integers write;
+			// decimal(20, 0) stops at 10^20-1.
+			return fmt.Sprintf("%s >= 0", col)
+		case t.Unsigned && ok:
+			return fmt.Sprintf("%s >= 0 AND %s <= %s", col, col, hi)
+		case t.T == "mediumint":
+			return fmt.Sprintf("%s >= -8388608 AND %s <= 8388607", col, col)
+		case t.T == "tinyint" && !strings.HasPrefix(tidbType(c.Type), "tinyint(1)"):
+			return fmt.Sprintf("%s >= -128 AND %s <= 127", col, col)
+		}
+	case *schema.TimeType:
+		if t.T == "year" {
+			return fmt.Sprintf("%s = 0 OR %s >= 1901 AND %s <= 2155", col, col, col)
+		}
+	}
+	return ""
+}
+
+// FoldIdentity implements the importer's identityFolder: a column numbered
+// on TiDB alone keeps AUTO_INCREMENT in its raw type.
+func (Dialect) FoldIdentity(raw string) string { return raw + " AUTO_INCREMENT" }

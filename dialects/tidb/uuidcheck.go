@@ -1,10 +1,12 @@
 package tidb
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
+	"ariga.io/atlas/sql/schema"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -100,8 +102,25 @@ func uuidChecked(t *compiler.Table) ([]string, bool) {
 // model keeps those CHECKs, with their names and text, and uuid_check adds
 // none beside them, so generating gives the same DDL; uuid_check then gives
 // new uuid columns the CHECK too. The notes say what was inferred or why not.
-func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string) {
+//
+// charset and collation, when every table read has the same ones and they
+// are not the server's default that generated DDL gets.
+func (Dialect) InferSettings(s *compiler.Schema, inspected map[string]*schema.Table) (map[string]cty.Value, []string) {
 	set, notes := inferUUIDCheck(s)
+	if charset, collation, ok := tablesCharset(s, inspected); ok {
+		if set == nil {
+			set = map[string]cty.Value{}
+		}
+		if charset != defaultCharset {
+			set["charset"] = cty.StringVal(charset)
+		}
+		if collation != defaultCollation {
+			set["collation"] = cty.StringVal(collation)
+		}
+		if len(set) > 0 && (charset != defaultCharset || collation != defaultCollation) {
+			notes = append(notes, fmt.Sprintf("charset = %q and collation = %q inferred: every table has them", charset, collation))
+		}
+	}
 	if len(set) > 0 {
 		dropOwnUUIDChecks(s)
 	}
@@ -193,4 +212,34 @@ func dropOwnUUIDChecks(s *compiler.Schema) {
 			return lit.Value == uuidPattern
 		})
 	}
+}
+
+// The charset and collation of the tables generated DDL makes, the
+// server's defaults.
+const defaultCharset, defaultCollation = "utf8mb4", "utf8mb4_bin"
+
+// tablesCharset returns the charset and collation every inspected table of
+// s has, and whether they all have the same ones.
+func tablesCharset(s *compiler.Schema, inspected map[string]*schema.Table) (string, string, bool) {
+	charset, collation, n := "", "", 0
+	for _, t := range s.Tables {
+		it := inspected[t.Name]
+		if it == nil || t.Overrides.Skipped(Name) {
+			continue
+		}
+		var cs, cl string
+		for _, a := range it.Attrs {
+			switch a := a.(type) {
+			case *schema.Charset:
+				cs = a.V
+			case *schema.Collation:
+				cl = a.V
+			}
+		}
+		if cs == "" || cl == "" || n > 0 && (cs != charset || cl != collation) {
+			return "", "", false
+		}
+		charset, collation, n = cs, cl, n+1
+	}
+	return charset, collation, n > 0
 }

@@ -50,6 +50,12 @@ type rawTypeNoter interface {
 	RawTypeWhy(t *schema.ColumnType) string
 }
 
+// onUpdateFolder is implemented by dialects that set on_update columns in
+// their definition but not for raw types: the raw type with it.
+type onUpdateFolder interface {
+	FoldOnUpdate(raw string, t compiler.Type) string
+}
+
 // columnCollator is implemented by dialects whose columns may have a
 // collation of their own, which the model has no attribute for: the
 // column's type with it, or "" for a column with its table's.
@@ -420,12 +426,19 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				}
 			}
 		}
+		if f, is := im.Dialect.(onUpdateFolder); is && col.OnUpdate && col.Overrides[d] != nil && col.Overrides[d].RawType != "" {
+			col.Overrides[d].RawType = f.FoldOnUpdate(col.Overrides[d].RawType, col.Type)
+		}
 		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
 			if o := col.Overrides[d]; ok && (o == nil || o.RawType != "" && o.Default == "" && col.Generated == nil) && fits(def, col.Type) {
 				// A raw type's default is neutral too where it fits the
-				// type the other dialects get: they keep it.
+				// type the other dialects get: they keep it, and the
+				// dialect its own text.
 				col.Default = def
+				if o != nil {
+					o.Default = raw
+				}
 			} else if raw != "" {
 				o := col.Overrides[d]
 				if o == nil {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"ariga.io/atlas/sql/schema"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -14,7 +15,7 @@ import (
 // back can stand for (TiDB's uuid_check, when every column it would check
 // has its CHECK already): the settings, and notes for the summary.
 type settingsInferrer interface {
-	InferSettings(s *compiler.Schema) (map[string]cty.Value, []string)
+	InferSettings(s *compiler.Schema, inspected map[string]*schema.Table) (map[string]cty.Value, []string)
 }
 
 // inferSettings gives the model the dialect block of each dialect read that
@@ -40,7 +41,7 @@ func (r *Result) inferSettings(read ...*Imported) {
 		for c := range raw {
 			before[c] = c.Overrides[d].RawType
 		}
-		set, notes := si.InferSettings(r.Schema)
+		set, notes := si.InferSettings(r.Schema, im.raw)
 		for c, table := range raw {
 			if o := c.Overrides[d]; o != nil && o.RawType != "" {
 				continue

@@ -15,7 +15,8 @@ import (
 // exact_strings and uuid_check: the settings come back, every COLLATE
 // utf8mb4_0900_bin becomes them again, and generating from the imported
 // model gives TiDB's DDL byte for byte. (The import read them as columns
-// of TiDB's own type before, and lost the setting.)
+// of TiDB's own type before, and lost the setting.) A unique key is a unique
+// index here: TiDB reads both alike, and a TiDB import writes the index.
 func TestImportKeepsSettings(t *testing.T) {
 	t.Parallel()
 	src := []byte(`dialect "tidb" {
@@ -40,7 +41,8 @@ table "users" {
   primary_key {
     columns = ["id"]
   }
-  unique "users_email_key" {
+  index "users_email_key" {
+    unique  = true
     columns = ["email"]
   }
 }
