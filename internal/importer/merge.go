@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"ariga.io/atlas/sql/schema"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -318,13 +317,8 @@ func line(table, note string) string {
 	return table + ": " + note
 }
 
-// rangeReader is implemented by dialects with integer types that the
-// neutral type the other dialects get holds, but with more values (TiDB's
-// unsigned integers, YEAR): their range, as a portable expression over the
-// column, or "".
-type rangeReader interface {
-	ValueRange(c *schema.Column) string
-}
+// rangeReader is declared in dialects, with the other parts of a dialect.
+type rangeReader = dialects.RangeReader
 
 // valueRanges gives the columns of t, read from im's dialect alone, whose
 // type's range the other dialects' type does not keep, a CHECK of it there,
@@ -355,12 +349,8 @@ func (r *Result) valueRanges(im *Imported, t *compiler.Table) {
 	}
 }
 
-// keyTyper is implemented by dialects that cannot index some neutral
-// types (TiDB: text): the type a column of neutral type t gets there when
-// a key or index uses it, and whether t is one.
-type keyTyper interface {
-	KeyType(t compiler.Type) (compiler.Type, bool)
-}
+// keyTyper is declared in dialects, with the other parts of a dialect.
+type keyTyper = dialects.KeyTyper
 
 // keyTypes gives the columns of t read from dialect d that its keys and
 // indexes use, in each other dialect that cannot index their type, the
@@ -720,11 +710,8 @@ func mergeForeignKeys(t, ta, tb *compiler.Table, da, db string, say func(string,
 	}
 }
 
-// identityFolder is implemented by dialects whose identity is a clause of
-// the column's type: the raw type that numbers the column itself.
-type identityFolder interface {
-	FoldIdentity(raw string) string
-}
+// identityFolder is declared in dialects, with the other parts of a dialect.
+type identityFolder = dialects.IdentityFolder
 
 // sameAction reports whether two referential actions mean the same for a
 // key checked at once: NO ACTION and RESTRICT differ only when a key's
@@ -826,12 +813,8 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 	}
 }
 
-// typeReader is implemented by dialects that read some types back as
-// another neutral type they render alike (TiDB's DATETIME(6) is timestamp(6)
-// and datetime): SameType reports whether a renders as b does.
-type typeReader interface {
-	SameType(a, b compiler.Type) bool
-}
+// typeReader is declared in dialects, with the other parts of a dialect.
+type typeReader = dialects.TypeReader
 
 func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(string, ...any)) {
 	oa, ob := ca.Overrides[da], cb.Overrides[db]
