@@ -200,7 +200,7 @@ func dropOwnUUIDChecks(s *compiler.Schema) {
 			if c == "" || ch.Name != t.Name+"_"+c+"_uuid_ck" {
 				return false
 			}
-			b := ch.Expr.(*expr.Binary)
+			b := expr.Unparen(ch.Expr).(*expr.Binary)
 			lit := b.R.(*expr.Literal)
 			return lit.Value == uuidPattern
 		})
