@@ -122,6 +122,10 @@ var (
 
 // cast drops the casts that do not change what the expression means, which
 // are those PostgreSQL adds to the portable expressions it is given.
+// castTypeName is a type's name as PostgreSQL prints it in a cast: an
+// identifier, or a quoted one.
+var castTypeName = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$`)
+
 func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, error) {
 	if strings.Contains(typ, "(") {
 		return nil, rd.Errorf(at, "the cast to %s has a type modifier, which can change the value; it has no portable form", typ)
@@ -142,6 +146,13 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 			case famNumeric, famDouble:
 				if decimalText.MatchString(lit.Value) {
 					return &expr.Literal{Kind: expr.LitNumber, Value: lit.Value}, nil
+				}
+			default:
+				// A label of an enum type ('paid'::order_status): PostgreSQL
+				// prints the literals compared with an enum column so. The
+				// loaded model checks that it is one of the enum's values.
+				if _, known := families[typ]; !known && castTypeName.MatchString(typ) {
+					return lit, nil
 				}
 			}
 		case expr.LitNumber:
@@ -167,7 +178,7 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 	}
 	k := rd.Kind(x)
 	switch {
-	case fam == famText && (k == expr.KindString || k == expr.KindUUID),
+	case fam == famText && (k == expr.KindString || k == expr.KindUUID || k == expr.KindEnum),
 		// COALESCE(smallint_col, 0): PostgreSQL casts its arguments to the
 		// widest of their types.
 		rd.Unifying && fam == famSmallInt && k == expr.KindInteger && (typ == "integer" || typ == "int4"),
