@@ -44,3 +44,22 @@ type ObjectDialect interface {
 	CreateExtension(name string) string
 	DropExtension(name string) string
 }
+
+// RawObject is an object of a database that the model has no construct for
+// (a sequence, a function, a trigger) and that import keeps as a raw block
+// of its dialect, with the statement that creates it.
+type RawObject struct {
+	// Kind is what it is, as a user names it ("sequence", "function",
+	// "trigger"); Name is its name, with the table for a trigger
+	// ("products.products_touch") and the arguments for a function.
+	Kind, Name string
+	// Tables are the tables it is for: a trigger's table, the tables whose
+	// triggers call a function (none for a function nothing calls so).
+	Tables []string
+	SQL    string
+	// Before: created before the tables (sequences their defaults use,
+	// functions their triggers and defaults call); else after them.
+	Before bool
+	// Late: created after the views too (a trigger may be on a view).
+	Late bool
+}

@@ -31,6 +31,10 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			if t.Size > 0 && t.Size <= 255 {
 				return compiler.Type{Kind: compiler.TypeChar, Args: []int{t.Size}}, raw, true
 			}
+			if t.Size > 255 {
+				// Wider than TiDB's CHAR: a varchar holds the values.
+				return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, false
+			}
 		}
 	case *schema.IntegerType:
 		switch t.T {
@@ -54,6 +58,9 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		if t.Precision > 0 && t.Precision <= 65 && t.Scale <= 30 {
 			return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{t.Precision, t.Scale}}, raw, true
 		}
+		// numeric without precision, or wider than the model's decimal:
+		// the widest decimal elsewhere, which rounds what it cannot hold.
+		return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{65, 30}}, raw, false
 	case *schema.TimeType:
 		switch t.T {
 		case "timestamp with time zone", "timestamptz":
@@ -80,6 +87,8 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		if t.T == "jsonb" {
 			return compiler.Type{Kind: compiler.TypeJSON}, raw, true
 		}
+		// json keeps its text as written; elsewhere it is json.
+		return compiler.Type{Kind: compiler.TypeJSON}, raw, false
 	case *schema.BinaryType:
 		if t.T == "bytea" {
 			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
@@ -247,8 +256,7 @@ func (Dialect) Implicit(*schema.Table, *schema.Index) bool { return false }
 // ReadOnUpdate implements the importer's onUpdateReader: a table's trigger
 // and function named as the lowering names them (OnUpdateName) set its
 // on_update columns when they are exactly what the lowering makes of them;
-// other BEFORE UPDATE triggers are described, as the model keeps no
-// triggers.
+// other triggers are raw objects (ReadRawObjects).
 func (Dialect) ReadOnUpdate(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT c.relname, t.tgname, p.proname, p.prosrc, pg_get_triggerdef(t.oid)
 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
@@ -274,7 +282,8 @@ WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORD
 		if trigger == OnUpdateName(table) && fn == trigger && setsOnUpdate(t, src, def) {
 			continue
 		}
-		notes[table] = append(notes[table], fmt.Sprintf("trigger %s (function %s) is not one schemagen makes; the model keeps no triggers, so it is left out: %s", trigger, fn, def))
+		// Not one schemagen makes: import keeps it as a raw block
+		// (ReadRawObjects).
 	}
 	return notes, rows.Err()
 }

@@ -477,3 +477,14 @@ func plainText(s string) string {
 // a is rendered as one of b on TiDB (datetime and timestamp(6) are both
 // DATETIME(6)), so a merged import need not override b.
 func (Dialect) SameType(a, b compiler.Type) bool { return Type(a) == Type(b) }
+
+// KeyType implements the importer's keyTyper: TiDB cannot index text, so a
+// text column that a key or index uses gets varchar(255) there, which holds
+// what such keys hold in practice (1,020 of the 3,072 bytes a key may use)
+// and keeps the key.
+func (Dialect) KeyType(t compiler.Type) (compiler.Type, bool) {
+	if t.Kind == compiler.TypeText {
+		return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{255}}, true
+	}
+	return compiler.Type{}, false
+}

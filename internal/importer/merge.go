@@ -46,8 +46,11 @@ func Single(im *Imported, all []string) *Result {
 	}
 	for table, notes := range im.Notes {
 		for _, n := range notes {
-			r.Summary = append(r.Summary, table+": "+n)
+			r.Summary = append(r.Summary, line(table, n))
 		}
+	}
+	for _, t := range im.Schema.Tables {
+		r.keyTypes(t, d, all)
 	}
 	// Every object came from d: any may be renamed.
 	r.distinctNames(d, nil)
@@ -64,7 +67,7 @@ func Single(im *Imported, all []string) *Result {
 // is about, so one compilation finds them all; a second one confirms, since
 // leaving an object out can only uncover refusals of what used it.
 func (r *Result) settle(all []string) {
-	for range 3 {
+	for range 5 {
 		s, diags := compiler.LoadSource(compiler.Options{Dialects: all}, "import.hcl", compiler.Write(r.Schema, nil))
 		if diags.HasErrors() {
 			// The model's own rules refuse an object in every dialect:
@@ -186,6 +189,18 @@ func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
 		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Uniques[i].Overrides
 		}
+	case "table":
+		// What the dialect refuses is the table's own (its primary key):
+		// the table is left out of the dialect, and what uses it then.
+		if t.Overrides.Skipped(d) {
+			return false
+		}
+		if t.Overrides == nil {
+			t.Overrides = compiler.Overrides{}
+		}
+		t.Overrides[d] = &compiler.Override{Dialect: d, Skip: true}
+		r.note(t.Name, "table %s: left out of %s, which refuses it: %s", t.Name, d, why)
+		return true
 	}
 	if ov == nil || ov.Skipped(d) {
 		return false
@@ -259,7 +274,60 @@ func (r *Result) distinctNames(d string, others []string) {
 func (r *Result) note(table, format string, args ...any) {
 	n := fmt.Sprintf(format, args...)
 	r.Notes[table] = append(r.Notes[table], n)
-	r.Summary = append(r.Summary, table+": "+n)
+	r.Summary = append(r.Summary, line(table, n))
+}
+
+// line is a note's line of the summary: the table it is about first.
+func line(table, note string) string {
+	if table == "" {
+		return note
+	}
+	return table + ": " + note
+}
+
+// keyTyper is implemented by dialects that cannot index some neutral
+// types (TiDB: text): the type a column of neutral type t gets there when
+// a key or index uses it, and whether t is one.
+type keyTyper interface {
+	KeyType(t compiler.Type) (compiler.Type, bool)
+}
+
+// keyTypes gives the columns of t read from dialect d that its keys and
+// indexes use, in each other dialect that cannot index their type, the
+// type that keeps the key there, with a note.
+func (r *Result) keyTypes(t *compiler.Table, d string, all []string) {
+	var used []string
+	if t.PrimaryKey != nil {
+		used = append(used, t.PrimaryKey.Columns...)
+	}
+	for _, u := range t.Uniques {
+		used = append(used, u.Columns...)
+	}
+	for _, fk := range t.ForeignKeys {
+		used = append(used, fk.Columns...)
+	}
+	for _, x := range t.Indexes {
+		for _, p := range x.Parts {
+			if p.Column != "" {
+				used = append(used, p.Column)
+			}
+		}
+	}
+	for _, c := range t.Columns {
+		if !slices.Contains(used, c.Name) {
+			continue
+		}
+		for _, o := range all {
+			kt, ok := dialectByName(o).(keyTyper)
+			if o == d || !ok || c.Overrides[o] != nil {
+				continue
+			}
+			if typ, ok := kt.KeyType(c.Type); ok {
+				c.Overrides[o] = &compiler.Override{Dialect: o, Type: &typ}
+				r.note(t.Name, "column %s: %s, which a key or index uses, is %s on %s, which cannot index %s: longer values are refused there", c.Name, c.Type, typ, o, c.Type)
+			}
+		}
+	}
 }
 
 func skipOthers(o compiler.Overrides, keep string, all []string) {
@@ -282,7 +350,7 @@ func Merge(a, b *Imported) *Result {
 		for table, notes := range im.Notes {
 			for _, n := range notes {
 				r.Notes[table] = append(r.Notes[table], n)
-				say("%s: %s", table, n)
+				say("%s", line(table, n))
 			}
 		}
 	}

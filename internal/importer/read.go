@@ -156,6 +156,11 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			tables = append(tables, t)
 		}
 	}
+	if sf, ok := d.(serialFixer); ok {
+		if err := sf.FixSerials(ctx, conn, tables); err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+	}
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%s: no table to import: the database has none%s, or the role may not read them (it needs to see the tables in the catalog)",
 			redact.URL(url), map[bool]string{true: " matching " + strings.Join(patterns, ", "), false: ""}[len(patterns) > 0])
@@ -199,20 +204,79 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			}
 		}
 	}
+	var raws []dialects.RawObject
+	if rr, ok := d.(rawObjectReader); ok {
+		var left []string
+		if raws, left, err = rr.ReadRawObjects(ctx, conn, im.Schema.Tables); err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+		for _, n := range left {
+			im.note("", "%s", n)
+		}
+	}
+	functions := im.rawObjects(raws, false)
 	if od, ok := d.(dialects.ObjectDialect); ok {
 		objs, err := od.ReadObjects(ctx, conn)
 		if err != nil {
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
-		im.objects(od, objs, patterns)
+		im.objects(od, objs, patterns, functions)
 	}
+	im.rawObjects(raws, true)
 	return im, nil
+}
+
+// serialFixer is implemented by dialects where Atlas reads some columns as
+// serials that are not (PostgreSQL: a nextval default of a sequence the
+// column does not own): it turns them back into their integer and default.
+type serialFixer interface {
+	FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error
+}
+
+// rawObjectReader is implemented by dialects whose databases hold objects
+// the model has no construct for (sequences, functions, triggers): each
+// with the statement that creates it, and a description of each object it
+// cannot create, saying why.
+type rawObjectReader interface {
+	ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error)
+}
+
+// rawObjects adds the raw objects to the model as raw blocks of the
+// dialect: the late ones (triggers, after the views), or the others. A
+// trigger of a table not imported is left out, with a note. It returns the
+// names of the functions added, without their arguments.
+func (im *Imported) rawObjects(objs []dialects.RawObject, late bool) map[string]bool {
+	tables := map[string]bool{}
+	for _, t := range im.Schema.Tables {
+		tables[t.Name] = true
+	}
+	views := map[string]bool{}
+	for _, r := range im.Schema.Raw {
+		views[r.Name] = true
+	}
+	functions := map[string]bool{}
+	for _, o := range objs {
+		if o.Late != late {
+			continue
+		}
+		if len(o.Tables) > 0 && !slices.ContainsFunc(o.Tables, func(t string) bool { return tables[t] || views[t] }) {
+			im.note("", "%s %s left out: it is for %s, which is not imported", o.Kind, o.Name, strings.Join(o.Tables, ", "))
+			continue
+		}
+		if o.Kind == "function" {
+			name, _, _ := strings.Cut(o.Name, "(")
+			functions[name] = true
+		}
+		im.Schema.Raw = append(im.Schema.Raw, &compiler.Raw{Name: o.Kind + " " + o.Name, After: !o.Before, SQL: map[string]string{im.Dialect.Name(): o.SQL}})
+		im.note("", "%s %s: kept as a %s raw block, which the other dialects do not have", o.Kind, o.Name, im.Dialect.Name())
+	}
+	return functions
 }
 
 // objects adds a database's extensions to the model, and each of its views
 // (matching patterns) as a raw block of its name that creates it, ordered
 // after the views it reads.
-func (im *Imported) objects(od dialects.ObjectDialect, objs *dialects.Objects, patterns []string) {
+func (im *Imported) objects(od dialects.ObjectDialect, objs *dialects.Objects, patterns []string, functions map[string]bool) {
 	for _, e := range objs.Extensions {
 		im.Schema.Extensions = append(im.Schema.Extensions, &compiler.Extension{Name: e})
 	}
@@ -233,7 +297,7 @@ func (im *Imported) objects(od dialects.ObjectDialect, objs *dialects.Objects, p
 		changed = false
 		names = slices.DeleteFunc(names, func(v string) bool {
 			why := ""
-			if fns := objs.ViewCalls[v]; len(fns) > 0 {
+			if fns := slices.DeleteFunc(slices.Clone(objs.ViewCalls[v]), func(f string) bool { return functions[f] }); len(fns) > 0 {
 				why = "it calls " + strings.Join(fns, ", ") + ", which the model cannot hold"
 			}
 			for _, r := range objs.ViewReads[v] {
@@ -363,7 +427,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
-			if ok && col.Overrides[d] == nil && fits(def, col.Type) {
+			if o := col.Overrides[d]; ok && (o == nil || o.RawType != "" && o.Default == "" && col.Generated == nil) && fits(def, col.Type) {
+				// A raw type's default is neutral too where it fits the
+				// type the other dialects get: they keep it.
 				col.Default = def
 			} else if raw != "" {
 				o := col.Overrides[d]

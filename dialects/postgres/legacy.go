@@ -1,0 +1,179 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+)
+
+// FixSerials implements the importer's serial reading. Atlas reads every
+// column whose default is nextval('<x>_<y>_seq') as a serial; only a
+// column that owns its sequence is one. Another one (a sequence two tables
+// share, one that starts at 1000) is its integer with its nextval default,
+// so that the model does not make it a new sequence of its own.
+func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error {
+	rows, err := conn.QueryContext(ctx, `SELECT c.relname, a.attname, pg_get_expr(ad.adbin, ad.adrelid),
+  COALESCE(pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)::regclass = (
+    SELECT dep.refobjid FROM pg_depend dep JOIN pg_class s ON s.oid = dep.refobjid
+    WHERE dep.classid = 'pg_attrdef'::regclass AND dep.objid = ad.oid AND dep.refclassid = 'pg_class'::regclass AND s.relkind = 'S' LIMIT 1), false)
+FROM pg_attrdef ad
+JOIN pg_class c ON c.oid = ad.adrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+WHERE n.nspname = current_schema() AND pg_get_expr(ad.adbin, ad.adrelid) LIKE 'nextval(%'`)
+	if err != nil {
+		return fmt.Errorf("postgres: reading sequence defaults: %w", err)
+	}
+	type col struct{ table, column string }
+	shared := map[col]string{}
+	for rows.Next() {
+		var c col
+		var def string
+		var owned bool
+		if err := rows.Scan(&c.table, &c.column, &def, &owned); err != nil {
+			rows.Close()
+			return err
+		}
+		if !owned {
+			shared[c] = def
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			def, ok := shared[col{t.Name, c.Name}]
+			st, serial := c.Type.Type.(*postgres.SerialType)
+			if !ok || !serial {
+				continue
+			}
+			it := &schema.IntegerType{T: map[string]string{"smallserial": "smallint", "serial2": "smallint", "serial": "integer", "serial4": "integer"}[st.T]}
+			if it.T == "" {
+				it.T = "bigint"
+			}
+			c.Type.Type, c.Type.Raw = it, it.T
+			c.Default = &schema.RawExpr{X: def}
+		}
+	}
+	return nil
+}
+
+// ReadRawObjects implements the importer's raw object reading: the
+// sequences no column owns, the functions and the triggers of the current
+// schema (not an extension's, nor the on_update triggers and functions
+// schemagen makes for tables of the model, which tables marks), each with
+// the statement that creates it; and what it cannot create, described.
+func (Dialect) ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error) {
+	var objs []dialects.RawObject
+	var left []string
+	rows, err := conn.QueryContext(ctx, `SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle
+FROM pg_sequences s JOIN pg_class c ON c.relname = s.sequencename AND c.relnamespace = s.schemaname::regnamespace
+WHERE s.schemaname = current_schema()
+  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i', 'e'))
+ORDER BY 1`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading sequences: %w", err)
+	}
+	for rows.Next() {
+		var name, typ string
+		var start, lo, hi, inc, cache int64
+		var cycle bool
+		if err := rows.Scan(&name, &typ, &start, &lo, &hi, &inc, &cache, &cycle); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		sql := fmt.Sprintf("CREATE SEQUENCE %s AS %s INCREMENT BY %d MINVALUE %d MAXVALUE %d START WITH %d CACHE %d", Ident(name), typ, inc, lo, hi, start, cache)
+		if cycle {
+			sql += " CYCLE"
+		}
+		objs = append(objs, dialects.RawObject{Kind: "sequence", Name: name, SQL: sql, Before: true})
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	own := map[string]bool{}
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			if c.OnUpdate {
+				own[OnUpdateName(t.Name)] = true
+			}
+		}
+	}
+	calledBy := map[string][]string{}
+	rows, err = conn.QueryContext(ctx, `SELECT c.relname, t.tgname, pg_get_triggerdef(t.oid), p.proname
+FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORDER BY 1, 2`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading triggers: %w", err)
+	}
+	for rows.Next() {
+		var table, name, def, fn string
+		if err := rows.Scan(&table, &name, &def, &fn); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		calledBy[fn] = append(calledBy[fn], table)
+		if own[name] && name == OnUpdateName(table) {
+			continue
+		}
+		objs = append(objs, dialects.RawObject{Kind: "trigger", Name: table + "." + name, Tables: []string{table}, SQL: def, Late: true})
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	rows, err = conn.QueryContext(ctx, `SELECT p.proname, p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', p.prokind::text, l.lanname,
+  CASE WHEN p.prokind IN ('f', 'p') THEN pg_get_functiondef(p.oid) ELSE '' END
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE p.pronamespace = current_schema()::regnamespace
+  AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_proc'::regclass AND e.objid = p.oid AND e.deptype = 'e')
+ORDER BY 2`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading functions: %w", err)
+	}
+	for rows.Next() {
+		var name, sig, kind, lang, def string
+		if err := rows.Scan(&name, &sig, &kind, &lang, &def); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		if own[name] {
+			continue
+		}
+		if def == "" {
+			left = append(left, fmt.Sprintf("aggregate %s: left out: the model has no construct for it and schemagen does not read its definition; add it as a raw block", sig))
+			continue
+		}
+		// A SQL function's body is checked against the tables when it is
+		// created: it comes after them; other languages' bodies run later,
+		// and defaults, CHECKs and triggers may call them: before.
+		objs = append(objs, dialects.RawObject{Kind: "function", Name: sig, SQL: strings.TrimSpace(def), Before: lang != "sql", Tables: calledBy[name]})
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	// Types of the schema's own but enums, which the model reads itself.
+	rows, err = conn.QueryContext(ctx, `SELECT t.typname, CASE t.typtype WHEN 'd' THEN 'domain' WHEN 'r' THEN 'range type' WHEN 'm' THEN 'multirange type' ELSE 'composite type' END
+FROM pg_type t LEFT JOIN pg_class c ON c.oid = t.typrelid
+WHERE t.typnamespace = current_schema()::regnamespace AND t.typtype IN ('d', 'r', 'm', 'c') AND (t.typtype <> 'c' OR c.relkind = 'c')
+  AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_type'::regclass AND e.objid = t.oid AND e.deptype = 'e')
+ORDER BY 1`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading types: %w", err)
+	}
+	for rows.Next() {
+		var name, kind string
+		if err := rows.Scan(&name, &kind); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		left = append(left, fmt.Sprintf("%s %s: left out: the model has no construct for it and schemagen does not read its definition; add it as a raw block before the tables", kind, name))
+	}
+	return objs, left, closeRows(rows)
+}
