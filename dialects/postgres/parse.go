@@ -120,11 +120,23 @@ var (
 	decimalText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 )
 
+// castTypeName is a type's name as PostgreSQL prints it in a cast: an
+// identifier, or a quoted one. builtinTypes are the names of PostgreSQL's
+// own types that such a name may be, which are not enum types.
+var (
+	castTypeName = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$`)
+	builtinTypes = map[string]bool{
+		"real": true, "float4": true, "json": true, "jsonb": true, "bytea": true, "money": true, "interval": true,
+		"inet": true, "cidr": true, "macaddr": true, "macaddr8": true, "xml": true, "bit": true, "varbit": true,
+		"point": true, "line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true,
+		"tsvector": true, "tsquery": true, "oid": true, "regclass": true, "regtype": true, "name": true,
+		"timetz": true, "citext": true, "vector": true, "pg_lsn": true, "txid_snapshot": true, "int4range": true,
+		"int8range": true, "numrange": true, "tsrange": true, "tstzrange": true, "daterange": true, "unknown": true,
+	}
+)
+
 // cast drops the casts that do not change what the expression means, which
 // are those PostgreSQL adds to the portable expressions it is given.
-// castTypeName is a type's name as PostgreSQL prints it in a cast: an
-// identifier, or a quoted one.
-var castTypeName = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$`)
 
 func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, error) {
 	if strings.Contains(typ, "(") {
@@ -151,7 +163,7 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 				// A label of an enum type ('paid'::order_status): PostgreSQL
 				// prints the literals compared with an enum column so. The
 				// loaded model checks that it is one of the enum's values.
-				if _, known := families[typ]; !known && castTypeName.MatchString(typ) {
+				if _, known := families[typ]; !known && !builtinTypes[typ] && castTypeName.MatchString(typ) {
 					return lit, nil
 				}
 			}

@@ -203,6 +203,9 @@ func shape(s *compiler.Schema) *Model {
 		for _, c := range t.Columns {
 			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
 			mc := &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now}
+			if e := c.Type.Enum; e != nil {
+				mc.Type.Enum, mc.Type.Values = e.Name, e.Values
+			}
 			if c.Identity != nil {
 				mc.Identity, mc.IdentityStart = true, c.Identity.Start
 			}
