@@ -47,6 +47,10 @@ var Kinds = []EditKind{
 	{"drop_foreign_key", 1, dropForeignKey},
 	{"change_fk_actions", 2, changeFKActions},
 	{"change_deferrable", 2, changeDeferrable},
+	{"add_enum_column", 2, addEnumColumn},
+	{"change_enum_values", 3, changeEnumValues},
+	{"change_to_enum", 1, changeToEnum},
+	{"drop_unused_enums", 1, dropUnusedEnums},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
