@@ -488,6 +488,8 @@ func ErrorDetail(d Dialect, err error) string {
 // migrations (compiler/expr's data statements).
 type DataRenderer interface {
 	// RenderData renders analyzed data statements over the tables cat
-	// knows, one SQL statement each, without the final semicolon.
-	RenderData(stmts []expr.Stmt, cat expr.Catalog) []string
+	// knows, one SQL statement each, without the final semicolon. x are the
+	// expressions (CHECKs, defaults, generated columns) of those tables as
+	// the dialect's DDL writes them.
+	RenderData(stmts []expr.Stmt, cat expr.Catalog, x *Exprs) []string
 }

@@ -678,6 +678,13 @@ type CatalogTable struct {
 type CatalogColumn struct {
 	Name string
 	Kind Kind
+	// Type is the column's type as the model writes it, for messages.
+	Type string
+	// Fits says why a constant (a number's text, with its sign, or a
+	// string's value) is not a value of the column's type that both
+	// databases store alike, or "" when it is one; nil: any value of its
+	// kind is.
+	Fits func(value string, number bool) string
 }
 
 // Column returns the column named name, or nil.
@@ -907,6 +914,15 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 	if k == KindUnknown || k == KindNull {
 		return
 	}
+	// PostgreSQL converts a constant to the column's type when it plans
+	// the statement, TiDB each row it writes: a constant that does not fit
+	// would fail on PostgreSQL alone when no row is written.
+	if v, number, ok := constant(x); ok && col.Fits != nil && (number && isNumber(k) && isNumber(col.Kind) || !number && col.Kind == KindString) {
+		if msg := col.Fits(v, number); msg != "" {
+			a.errorf(x, "the value does not fit %s.%s (%s): %s", table, col.Name, col.Type, strings.TrimSuffix(msg, "."))
+			return
+		}
+	}
 	if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
 		switch col.Kind {
 		case KindString, KindUUID, KindTime, KindDate, KindClock, KindEnum:
@@ -928,4 +944,23 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 		}
 		a.errorf(x, "type mismatch: %s.%s is %s, the value is %s%s", table, col.Name, col.Kind, k, hint)
 	}
+}
+
+// constant returns the value of x when it is a literal number (with its
+// sign) or string.
+func constant(x Node) (value string, number, ok bool) {
+	switch n := unparen(x).(type) {
+	case *Literal:
+		switch n.Kind {
+		case LitNumber:
+			return n.Value, true, true
+		case LitString:
+			return n.Value, false, true
+		}
+	case *Neg:
+		if v, number, ok := constant(n.X); ok && number && !strings.HasPrefix(v, "-") {
+			return "-" + v, true, true
+		}
+	}
+	return "", false, false
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // dataSyntax renders the expressions of data statements.
@@ -17,7 +18,7 @@ func (dataSyntax) TextCast(x string, _ expr.Kind) string { return "CAST(" + x + 
 func (dataSyntax) Now() string { return "now()" }
 
 // RenderData implements dialects.DataRenderer.
-func (Dialect) RenderData(stmts []expr.Stmt, _ expr.Catalog) []string {
+func (Dialect) RenderData(stmts []expr.Stmt, _ expr.Catalog, _ *dialects.Exprs) []string {
 	sy := dataSyntax{}
 	var out []string
 	for _, s := range stmts {

@@ -1,9 +1,12 @@
 package tidb
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // dataSyntax renders the expressions of data statements.
@@ -16,11 +19,11 @@ func (dataSyntax) TextCast(x string, _ expr.Kind) string { return "CAST(" + x + 
 func (dataSyntax) Now() string { return "UTC_TIMESTAMP(6)" }
 
 // RenderData implements dialects.DataRenderer.
-func (Dialect) RenderData(stmts []expr.Stmt, cat expr.Catalog) []string {
+func (Dialect) RenderData(stmts []expr.Stmt, cat expr.Catalog, x *dialects.Exprs) []string {
 	sy := dataSyntax{}
 	var out []string
 	for _, s := range stmts {
-		out = append(out, renderData(sy, s, cat))
+		out = append(out, renderData(sy, s, cat, x))
 	}
 	return out
 }
@@ -28,7 +31,7 @@ func (Dialect) RenderData(stmts []expr.Stmt, cat expr.Catalog) []string {
 // rowsAlias names the derived table of INSERT ... ON DUPLICATE KEY UPDATE.
 const rowsAlias = "schemagen_rows"
 
-func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog) string {
+func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs) string {
 	var b strings.Builder
 	switch s := s.(type) {
 	case *expr.Insert:
@@ -55,9 +58,15 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog) string {
 			named[i] = Ident(rowsAlias) + "." + Ident(c.Name)
 		}
 		inner := expr.SelectAs(sy, s.Query, names)
+		t := cat(s.Table.Name)
+		if checks := tableChecks(x, s.Table.Name); len(checks) > 0 && t != nil {
+			b.WriteString("SELECT " + strings.Join(named, ", ") + " FROM (" + checkedRows(s, t, x, inner, checks) + ") AS " + Ident(rowsAlias))
+			b.WriteString("\nON DUPLICATE KEY UPDATE " + checkedUpdate(s, t, x))
+			break
+		}
 		b.WriteString("SELECT " + strings.Join(named, ", ") + " FROM (" + inner + ") AS " + Ident(rowsAlias))
 		key := s.Columns[0].Name
-		if t := cat(s.Table.Name); t != nil && len(t.Key) > 0 {
+		if t != nil && len(t.Key) > 0 {
 			key = t.Key[0]
 		}
 		k := Ident(s.Table.Name) + "." + Ident(key)
@@ -104,4 +113,98 @@ const MaxAssertMessage = 200 - len(assertPrefix)
 func assertSQL(sy dataSyntax, s *expr.Assert) string {
 	return "SET @@session.block_encryption_mode = (SELECT IF(EXISTS (" + expr.SelectSQL(sy, s.Query) + "), " +
 		String(assertPrefix+s.Message) + ", @@session.block_encryption_mode))"
+}
+
+// okColumn names the column of the derived table that tells whether a row
+// passes the target's CHECKs.
+const okColumn = "schemagen_checks_pass"
+
+// tableChecks are the CHECK expressions of table as its DDL writes them,
+// in a fixed order.
+func tableChecks(x *dialects.Exprs, table string) []string {
+	if x == nil {
+		return nil
+	}
+	var names []string
+	for k := range x.Checks {
+		if k.Table == table {
+			names = append(names, k.Name)
+		}
+	}
+	slices.Sort(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = x.Checks[dialects.ObjectName{Table: table, Name: n}]
+	}
+	return out
+}
+
+// checkedRows is the query of INSERT ... ON CONFLICT DO NOTHING into a
+// table with CHECKs: PostgreSQL checks a row's CHECKs before it looks for
+// a conflict, so a row that duplicates a key and breaks a CHECK fails
+// there, while ON DUPLICATE KEY UPDATE only sees the duplicate. The rows
+// are completed as PostgreSQL builds them (a column not inserted takes its
+// default, a generated column its expression), each CHECK is evaluated
+// over them by its own text, whose names then mean the row's columns, and
+// okColumn says whether all pass (a CHECK passes when it is not false).
+func checkedRows(s *expr.Insert, t *expr.CatalogTable, x *dialects.Exprs, inner string, checks []string) string {
+	inserted := map[string]bool{}
+	for _, c := range s.Columns {
+		inserted[c.Name] = true
+	}
+	// The row: the inserted values, then the defaults of the others.
+	var cols []string
+	for _, c := range t.Columns {
+		key := dialects.ObjectName{Table: t.Name, Name: c.Name}
+		if _, gen := x.Generated[key]; inserted[c.Name] || gen {
+			continue
+		}
+		v := "NULL"
+		if d, ok := x.Defaults[key]; ok {
+			v = d
+		}
+		cols = append(cols, v+" AS "+Ident(c.Name))
+	}
+	q := inner
+	n := 0
+	level := func(extra string) {
+		n++
+		alias := Ident(rowsAlias + "_" + strconv.Itoa(n))
+		q = "SELECT " + alias + ".*, " + extra + " FROM (" + q + ") AS " + alias
+	}
+	if len(cols) > 0 {
+		level(strings.Join(cols, ", "))
+	}
+	// Generated columns in table order: each may read the ones before.
+	for _, c := range t.Columns {
+		if g, ok := x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok {
+			level("(" + g + ") AS " + Ident(c.Name))
+		}
+	}
+	pass := make([]string, len(checks))
+	for i, c := range checks {
+		pass[i] = "(" + c + ") IS NOT FALSE"
+	}
+	level(strings.Join(pass, " AND ") + " AS " + Ident(okColumn))
+	return q
+}
+
+// checkedUpdate skips a duplicate as DO NOTHING does when the row passes
+// the CHECKs (every column keeps its value: nothing changes, no row is
+// counted); when it does not, it writes the row's values (those inserted
+// and the defaults) over the duplicate, so that TiDB's own CHECK fails the
+// statement, as PostgreSQL's does.
+func checkedUpdate(s *expr.Insert, t *expr.CatalogTable, x *dialects.Exprs) string {
+	var sets []string
+	for _, c := range t.Columns {
+		key := dialects.ObjectName{Table: t.Name, Name: c.Name}
+		_, def := x.Defaults[key]
+		_, gen := x.Generated[key]
+		if gen || !def && !slices.ContainsFunc(s.Columns, func(i *expr.Column) bool { return i.Name == c.Name }) {
+			continue
+		}
+		col := Ident(s.Table.Name) + "." + Ident(c.Name)
+		sets = append(sets, col+" = IF("+Ident(rowsAlias)+"."+Ident(okColumn)+", "+col+", "+Ident(rowsAlias)+"."+Ident(c.Name)+")")
+	}
+	return strings.Join(sets, ", ")
 }

@@ -45,6 +45,8 @@ env "tidb" {
 			[]string{"20260101000002_fix.sql:1:13:", `Unknown table "itmes".`}},
 		{"UPDATE items SET id = state;",
 			[]string{"20260101000002_fix.sql:1:23:", "Type mismatch: items.id is uuid, the value is string."}},
+		{"UPDATE items SET state = 'seventeen chars!!'\nWHERE state = 'new';",
+			[]string{"20260101000002_fix.sql:1:26:", "The value does not fit items.state (varchar(16)): the string has 17 characters, the column holds 16."}},
 		{"UPDATE items SET state = 'x'\n  WHERE id = 'one';",
 			[]string{"20260101000002_fix.sql:2:14:", "'one' is not a UUID as both databases read it"}},
 		{"UPDATE items SET state = 'x' WHERE state = 1;",

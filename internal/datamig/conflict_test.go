@@ -31,8 +31,15 @@ table "items" {
   column "qty" {
     type = int
   }
+  column "level" {
+    type    = int
+    default = 1
+  }
   primary_key {
     columns = ["id"]
+  }
+  check "items_level_ck" {
+    expr = "qty <= level * 100"
   }
   unique "items_code_uq" {
     columns = ["code"]
@@ -62,6 +69,7 @@ table "incoming" {
 type pair struct {
 	pg, ti *dbtest.DB
 	schema *compiler.Schema
+	out    map[string]*dialects.Output
 }
 
 func newPair(t *testing.T, model string) *pair {
@@ -70,7 +78,7 @@ func newPair(t *testing.T, model string) *pair {
 	if r.Failed() {
 		t.Fatal(r.Diags)
 	}
-	p := &pair{pg: dbtest.Postgres(t), ti: dbtest.TiDB(t), schema: r.Schema}
+	p := &pair{pg: dbtest.Postgres(t), ti: dbtest.TiDB(t), schema: r.Schema, out: r.Outputs}
 	for _, db := range []*dbtest.DB{p.pg, p.ti} {
 		stmts, err := migrate.Stmts(string(r.Outputs[db.Dialect].SQL))
 		if err != nil {
@@ -111,7 +119,7 @@ func (p *pair) run(t *testing.T, src string) (pg, ti outcome) {
 		t.Fatalf("%s: %v", src, diags)
 	}
 	do := func(d dialects.DataRenderer, db *dbtest.DB) outcome {
-		sqls := d.RenderData(stmts, datamig.Catalog(p.schema))
+		sqls := d.RenderData(stmts, datamig.Catalog(p.schema), p.out[db.Dialect].Exprs)
 		if len(sqls) != 1 {
 			t.Fatalf("%d statements rendered from %s", len(sqls), src)
 		}
@@ -177,6 +185,22 @@ func TestOnConflictDoNothing(t *testing.T) {
 	}
 	if a, b := p.count(t, "SELECT COUNT(*) FROM items WHERE id >= 20"); a != 0 || b != 0 {
 		t.Errorf("after the failed INSERT: postgres %d, tidb %d rows from it, want 0", a, b)
+	}
+	// A row that duplicates a key and breaks a CHECK fails too, as
+	// PostgreSQL checks a row before it looks for a conflict: row 1's code
+	// with qty -1, and row 10's key with qty 500, which breaks
+	// items_level_ck with the default level (1) of the row PostgreSQL
+	// builds, though not with row 10's level.
+	p.exec(t, "UPDATE items SET level = 10 WHERE id = 1", "INSERT INTO incoming (id, code, qty) VALUES (40, 'a', -1), (41, 'x', 500)")
+	for _, r := range []string{"40 AND 40", "41 AND 41"} {
+		before, _ := p.count(t, "SELECT COUNT(*) FROM items WHERE id = 1 AND code = 'a' AND qty = 1 AND level = 10")
+		pg, ti = p.run(t, strings.Replace(sql(r), "i.id,", map[string]string{"40 AND 40": "i.id + 100,", "41 AND 41": "1,"}[r], 1))
+		if !isCheck(pg.err) || !isCheck(ti.err) {
+			t.Errorf("a duplicate that breaks a CHECK (incoming %s): postgres %v, tidb %v; want the CHECK's error on both", r, pg.err, ti.err)
+		}
+		if a, b := p.count(t, "SELECT COUNT(*) FROM items WHERE id = 1 AND code = 'a' AND qty = 1 AND level = 10"); before != 1 || a != 1 || b != 1 {
+			t.Errorf("row 1 changed: postgres %d, tidb %d", a, b)
+		}
 	}
 	// So is a NULL in a NOT NULL column.
 	p.exec(t, "INSERT INTO incoming (id, code, qty) VALUES (30, NULL, 1)")

@@ -24,7 +24,7 @@ func Catalog(s *compiler.Schema) expr.Catalog {
 	for _, t := range s.Tables {
 		ct := &expr.CatalogTable{Name: t.Name}
 		for _, c := range t.Columns {
-			ct.Columns = append(ct.Columns, expr.CatalogColumn{Name: c.Name, Kind: c.Type.ExprKind()})
+			ct.Columns = append(ct.Columns, expr.CatalogColumn{Name: c.Name, Kind: c.Type.ExprKind(), Type: c.Type.String(), Fits: fits(c.Type)})
 		}
 		if t.PrimaryKey != nil {
 			ct.Key = t.PrimaryKey.Columns
@@ -32,6 +32,24 @@ func Catalog(s *compiler.Schema) expr.Catalog {
 		tables[t.Name] = ct
 	}
 	return func(name string) *expr.CatalogTable { return tables[name] }
+}
+
+// fits checks a constant against the type t as a default is checked, and
+// a string against the length of varchar and char.
+func fits(t compiler.Type) func(string, bool) string {
+	return func(v string, number bool) string {
+		kind := compiler.DefaultString
+		if number {
+			kind = compiler.DefaultNumber
+		}
+		if msg := t.ValueProblem(&compiler.Default{Kind: kind, Value: v}); msg != "" {
+			return msg
+		}
+		if n := utf8.RuneCountInString(v); !number && (t.Kind == compiler.TypeVarchar || t.Kind == compiler.TypeChar) && n > t.Args[0] {
+			return fmt.Sprintf("the string has %d characters, the column holds %d", n, t.Args[0])
+		}
+		return ""
+	}
 }
 
 // Compile reads the portable file path (its text src) and checks it
@@ -114,13 +132,14 @@ func Sum(src []byte) string {
 }
 
 // Render writes the file of dialect d for the statements of the portable
-// file portable (its text src): a header, then each statement. The header
+// file portable (its text src) over the tables cat knows, whose
+// expressions in d's DDL are x: a header, then each statement. The header
 // runs the file in one transaction (atlas:txmode file), so that a failed
 // guard rolls back what the file changed before, on TiDB too, whose files
 // otherwise run without one; it names the source and records the hashes.
-func Render(d dialects.DataRenderer, portable string, src []byte, stmts []expr.Stmt, s *compiler.Schema) []byte {
+func Render(d dialects.DataRenderer, portable string, src []byte, stmts []expr.Stmt, cat expr.Catalog, x *dialects.Exprs) []byte {
 	var body strings.Builder
-	for _, sql := range d.RenderData(stmts, Catalog(s)) {
+	for _, sql := range d.RenderData(stmts, cat, x) {
 		body.WriteString("\n" + sql + ";\n")
 	}
 	var b strings.Builder

@@ -94,7 +94,12 @@ func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagno
 			if stmts == nil {
 				continue // its errors are reported once
 			}
-			b := datamig.Render(dr, p, src, stmts, s)
+			ddl, _ := t.Dialect.Generate(s)
+			var x *dialects.Exprs
+			if ddl != nil {
+				x = ddl.Exprs
+			}
+			b := datamig.Render(dr, p, src, stmts, datamig.Catalog(s), x)
 			if !slices.Equal(local[name], b) {
 				changed[name] = b
 				out.Files[path] = b
