@@ -3,6 +3,7 @@ package plantest
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/schemagen/schemagen/internal/difftest"
 )
@@ -55,13 +56,21 @@ var Kinds = []EditKind{
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
 // edit).
-func drawEdit(g *difftest.Gen, m *difftest.Model) *Edit {
+func drawEdit(g *difftest.Gen, m *difftest.Model, try int) *Edit {
+	// The enum edits are drawn by a generator of their own, seeded by the
+	// model and the try, so that the other kinds' draws of each seed stay as
+	// they were.
+	eg := difftest.NewGen(modelSeed(m) + uint64(try))
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) })
+	if eg.Chance(0.15) {
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
+	}
 	total := 0
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		total += k.Weight
 	}
 	n := g.N(total)
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		if n -= k.Weight; n < 0 {
 			e := k.Draw(g, m)
 			if e != nil {
@@ -71,6 +80,17 @@ func drawEdit(g *difftest.Gen, m *difftest.Model) *Edit {
 		}
 	}
 	return nil
+}
+
+func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
+
+// modelSeed is a seed drawn from the model's text (FNV-1a).
+func modelSeed(m *difftest.Model) uint64 {
+	h := uint64(14695981039346656037)
+	for _, b := range []byte(m.HCL()) {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
 }
 
 // The helpers below find a model's parts by name.
