@@ -112,7 +112,7 @@ func (p *parser) qualified(t token) (*Term, bool, error) {
 	if t.kind == tQuotedIdent {
 		qual = t.raw
 	}
-	return &Term{Kind: TermColumn, Text: name, Qual: qual, Off: t.off}, true, nil
+	return &Term{Kind: termColumn, Text: name, Qual: qual, Off: t.off}, true, nil
 }
 
 // selectBody reads SELECT items [FROM t [alias] {[INNER|LEFT [OUTER]] JOIN t [alias] ON cond}] [WHERE cond].
@@ -304,15 +304,11 @@ func (p *parser) stmt() (*StmtTerm, error) {
 		}
 		p.i++
 		for {
-			c := p.next()
-			if c.kind != tIdent && c.kind != tQuotedIdent || c.kind == tIdent && p.kw[c.text] {
-				return nil, p.errAt(c, "expected a column name, found %s", p.describe(c))
+			c, err := p.columnName()
+			if err != nil {
+				return nil, err
 			}
-			name := c.text
-			if c.kind == tQuotedIdent {
-				name = c.raw
-			}
-			s.Columns = append(s.Columns, &Term{Kind: TermColumn, Text: name, Off: c.off})
+			s.Columns = append(s.Columns, c)
 			n := p.next()
 			if n.kind == tRParen {
 				break
@@ -361,13 +357,9 @@ func (p *parser) stmt() (*StmtTerm, error) {
 		}
 		p.i++
 		for {
-			c := p.next()
-			if c.kind != tIdent && c.kind != tQuotedIdent || c.kind == tIdent && p.kw[c.text] {
-				return nil, p.errAt(c, "expected a column name, found %s", p.describe(c))
-			}
-			name := c.text
-			if c.kind == tQuotedIdent {
-				name = c.raw
+			c, err := p.columnName()
+			if err != nil {
+				return nil, err
 			}
 			if n := p.peek(); n.kind == tOp && n.text == "." {
 				return nil, p.errAt(n, "write the assigned column without a table name")
@@ -379,21 +371,15 @@ func (p *parser) stmt() (*StmtTerm, error) {
 			if err != nil {
 				return nil, err
 			}
-			s.Columns = append(s.Columns, &Term{Kind: TermColumn, Text: name, Off: c.off})
+			s.Columns = append(s.Columns, c)
 			s.Values = append(s.Values, v)
 			if p.peek().kind != tComma {
 				break
 			}
 			p.i++
 		}
-		if p.isWord(0, "from") {
-			return nil, p.errAt(p.peek(), "UPDATE ... FROM has no portable form; use EXISTS or IN (SELECT ...) in WHERE")
-		}
-		if p.isWord(0, "where") {
-			p.i++
-			if s.Where, err = p.expr(0); err != nil {
-				return nil, err
-			}
+		if s.Where, err = p.where("from", "UPDATE ... FROM"); err != nil {
+			return nil, err
 		}
 	case p.isWord(0, "delete"):
 		s.Kind = "delete"
@@ -404,14 +390,8 @@ func (p *parser) stmt() (*StmtTerm, error) {
 		if s.Table, err = p.tableRef(false); err != nil {
 			return nil, err
 		}
-		if p.isWord(0, "using") {
-			return nil, p.errAt(p.peek(), "DELETE ... USING has no portable form; use EXISTS or IN (SELECT ...) in WHERE")
-		}
-		if p.isWord(0, "where") {
-			p.i++
-			if s.Where, err = p.expr(0); err != nil {
-				return nil, err
-			}
+		if s.Where, err = p.where("using", "DELETE ... USING"); err != nil {
+			return nil, err
 		}
 	case p.isWord(0, "assert"):
 		s.Kind = "assert"
@@ -449,6 +429,32 @@ func (p *parser) stmt() (*StmtTerm, error) {
 		return nil, p.errAt(t, "expected INSERT, UPDATE, DELETE or ASSERT, found %s", p.describe(t))
 	}
 	return s, nil
+}
+
+// columnName reads the name of a column of the statement's target.
+func (p *parser) columnName() (*Term, error) {
+	c := p.next()
+	if c.kind != tIdent && c.kind != tQuotedIdent || c.kind == tIdent && p.kw[c.text] {
+		return nil, p.errAt(c, "expected a column name, found %s", p.describe(c))
+	}
+	name := c.text
+	if c.kind == tQuotedIdent {
+		name = c.raw
+	}
+	return &Term{Kind: termColumn, Text: name, Off: c.off}, nil
+}
+
+// where reads the optional WHERE of UPDATE and DELETE, refusing the word
+// of the form (UPDATE ... FROM, DELETE ... USING) that joins other tables.
+func (p *parser) where(joining, form string) (*Term, error) {
+	if p.isWord(0, joining) {
+		return nil, p.errAt(p.peek(), "%s has no portable form; use EXISTS or IN (SELECT ...) in WHERE", form)
+	}
+	if !p.isWord(0, "where") {
+		return nil, nil
+	}
+	p.i++
+	return p.expr(0)
 }
 
 // Stmt is a portable data statement.
@@ -869,10 +875,8 @@ func (a *analyzer) stmt(s Stmt) {
 			}
 		}
 	case *Update:
-		outer := a.sc
-		a.sc = &scope{}
-		defer func() { a.sc = outer }()
-		if !a.table(a.sc, s.Table) {
+		defer a.target(s.Table)()
+		if len(a.sc.tables) == 0 {
 			return
 		}
 		t := a.sc.tables[0].table
@@ -897,16 +901,23 @@ func (a *analyzer) stmt(s Stmt) {
 		}
 		s.Where = a.cond(s.Where, "WHERE")
 	case *Delete:
-		outer := a.sc
-		a.sc = &scope{}
-		defer func() { a.sc = outer }()
-		if !a.table(a.sc, s.Table) {
+		defer a.target(s.Table)()
+		if len(a.sc.tables) == 0 {
 			return
 		}
 		s.Where = a.cond(s.Where, "WHERE")
 	case *Assert:
 		a.query(s.Query)
 	}
+}
+
+// target opens the scope of UPDATE's or DELETE's table, which holds the
+// table when it exists, and returns what closes it.
+func (a *analyzer) target(t *TableRef) func() {
+	outer := a.sc
+	a.sc = &scope{}
+	a.table(a.sc, t)
+	return func() { a.sc = outer }
 }
 
 // assignable checks that a value of kind k (the expression x) may fill col.
@@ -923,7 +934,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 			return
 		}
 	}
-	if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+	if lit, ok := Unparen(x).(*Literal); ok && lit.Kind == LitString {
 		switch col.Kind {
 		case KindString, KindUUID, KindTime, KindDate, KindClock, KindEnum:
 			a.literalOf(x, col.Kind)
@@ -949,7 +960,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 // constant returns the value of x when it is a literal number (with its
 // sign) or string.
 func constant(x Node) (value string, number, ok bool) {
-	switch n := unparen(x).(type) {
+	switch n := Unparen(x).(type) {
 	case *Literal:
 		switch n.Kind {
 		case LitNumber:

@@ -51,6 +51,10 @@ func TestStmtsRefused(t *testing.T) {
 		{"UPDATE a SET name = at::text", "at::text", "cast of timestamp to text"},
 		{"UPDATE a SET name = CAST(id AS int)", "CAST", "a cast to int"},
 		{"SELECT 1 FROM a", "SELECT", "SELECT has no place"},
+		{"UPDATE a SET name = 'x' FROM b WHERE b.a_id = a.id", "FROM", "UPDATE ... FROM has no portable form"},
+		{"DELETE FROM a USING b WHERE b.a_id = a.id", "USING", "DELETE ... USING has no portable form"},
+		{"UPDATE a SET \"x y\" = 1, 2 = 1", "2 =", "expected a column name"},
+		{"DELETE FROM nope WHERE id = 1", "nope", `unknown table "nope"`},
 		{"ASSERT NOT EXISTS (SELECT 1 FROM a) MESSAGE '" + strings.Repeat("x", expr.MaxMessage+1) + "'", "'x", "shorten it"},
 	} {
 		stmts, err := expr.ReadStmts(c.src)

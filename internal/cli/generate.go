@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/udiff"
 )
 
@@ -73,7 +75,13 @@ func (a *App) portableOutputs(r *gen.Result) (map[string][]byte, error) {
 	if _, err := os.Stat(pdir); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	rendered, diags, err := migration.RenderPortable(targets, r.Schema)
+	// Only a file to render again replays the directories, on the envs'
+	// dev databases (embedded servers when none is configured).
+	ctx, stop := interruptible()
+	defer stop()
+	dev := &scratch.Dev{Progress: a.Stderr}
+	defer dev.Close()
+	rendered, diags, err := migration.RenderPortable(ctx, dev, targets)
 	if err != nil {
 		return nil, a.migrationError(err)
 	}
@@ -117,8 +125,9 @@ func (a *App) generateCmd() *cobra.Command {
 and the schema diagram docs/erd.md when the project keeps one (see erd).
 
 Portable data migrations (migrations/portable/VERSION_NAME.sql, from
-` + "`schemagen migrate new NAME --data`" + `) are checked against the model and
-rendered into every env's migration directory of atlas.hcl at the same
+` + "`schemagen migrate new NAME --data`" + `) are checked against the schema the
+env's migration files of earlier versions create (replayed on the dev
+databases, only for a file that is new or changed) and rendered into every env's migration directory of atlas.hcl at the same
 version, and the directories' atlas.sum files are rehashed. A rendered file
 that holds its source's rendering is kept as it is, whatever the model
 became since. See docs/data-migrations.md.
@@ -146,7 +155,7 @@ files already replaced are restored.
 			if a.quiet {
 				return nil
 			}
-			for _, p := range sortedKeys(files) {
+			for _, p := range slices.Sorted(maps.Keys(files)) {
 				fmt.Fprintf(a.Stdout, "wrote %s\n", p)
 			}
 			return nil
@@ -185,7 +194,7 @@ hides them). Writes nothing.
 				return err
 			}
 			var stale []string
-			for _, p := range sortedKeys(files) {
+			for _, p := range slices.Sorted(maps.Keys(files)) {
 				got, err := os.ReadFile(p)
 				if err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err
@@ -202,7 +211,7 @@ hides them). Writes nothing.
 			}
 			if len(stale) == 0 {
 				if !a.quiet {
-					fmt.Fprintf(a.Stdout, "up to date with %s: %s\n", strings.Join(paths, ", "), strings.Join(sortedKeys(files), ", "))
+					fmt.Fprintf(a.Stdout, "up to date with %s: %s\n", strings.Join(paths, ", "), strings.Join(slices.Sorted(maps.Keys(files)), ", "))
 				}
 				return nil
 			}
@@ -214,13 +223,4 @@ hides them). Writes nothing.
 	cmd.Flags().StringVar(&a.migrate.config, "config", atlasconf.DefaultFile, "the project configuration, whose envs' directories hold the rendered data migrations")
 	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, nothing when up to date")
 	return cmd
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -260,7 +260,7 @@ then run ` + "`schemagen migrate hash`" + `.
 With --data, write one portable data migration instead,
 migrations/portable/<version>_NAME.sql: INSERT ... SELECT, UPDATE, DELETE
 and ASSERT NOT EXISTS guards written once, which ` + "`schemagen generate`" + `
-checks against the model and renders into every env's directory (see
+checks against the schema at its version and renders into every env's directory (see
 docs/data-migrations.md).
 
 ` + exitCodes,

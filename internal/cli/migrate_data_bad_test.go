@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 // TestDataMigrationBadInput: a portable data migration that names what the
@@ -13,21 +16,31 @@ import (
 func TestDataMigrationBadInput(t *testing.T) {
 	dir := project(t, model)
 	config := filepath.Join(dir, "atlas.hcl")
-	if err := os.WriteFile(config, []byte(`
-env "postgres" {
-  src = "file://generated/postgres/schema.sql"
-  migration {
-    dir = "file://migrations/postgres"
-  }
-}
-env "tidb" {
-  src = "file://generated/tidb/schema.sql"
-  migration {
-    dir = "file://migrations/tidb"
-  }
-}
-`), 0o644); err != nil {
+	if err := os.WriteFile(config, []byte(testproject.AtlasHCL(dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	// The portable file is checked against the schema the files before it
+	// create: a first migration, of an older version, creates the model's
+	// tables.
+	if r := schemagen(t, dir, "generate", "--out", "OUT", "--config", config, "-q"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	sums := map[string]string{}
+	for _, d := range []string{"postgres", "tidb"} {
+		mdir := filepath.Join(dir, "migrations", d)
+		if err := os.MkdirAll(mdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mdir, "20260101000001_init.sql"), []byte(read(t, filepath.Join(dir, "generated", d, "schema.sql"))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := migrate(t, dir, "hash"); r.code != 0 {
+		t.Fatalf("migrate hash: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		sums[d] = read(t, filepath.Join(dir, "migrations", d, "atlas.sum"))
 	}
 	portable := filepath.Join(dir, "migrations", "portable", "20260101000002_fix.sql")
 	if err := os.MkdirAll(filepath.Dir(portable), 0o755); err != nil {
@@ -72,9 +85,12 @@ env "tidb" {
 			t.Errorf("%q: exit %d, want 1\n%s", c.src, r.code, r.stderr)
 		}
 		wantIn(t, "stderr of "+c.src, r.stderr, c.want...)
-		for _, p := range []string{"generated", "migrations/postgres", "migrations/tidb"} {
-			if _, err := os.Stat(filepath.Join(dir, p)); !os.IsNotExist(err) {
-				t.Errorf("%q: generate wrote %s", c.src, p)
+		for _, d := range []string{"postgres", "tidb"} {
+			if _, err := os.Stat(filepath.Join(dir, "migrations", d, "20260101000002_fix.sql")); !os.IsNotExist(err) {
+				t.Errorf("%q: generate rendered the file for %s", c.src, d)
+			}
+			if got := read(t, filepath.Join(dir, "migrations", d, "atlas.sum")); got != sums[d] {
+				t.Errorf("%q: generate rewrote the atlas.sum of %s", c.src, d)
 			}
 		}
 		if strings.Count(r.stderr, "error:") != 1 {

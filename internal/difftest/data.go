@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -435,43 +434,12 @@ func (r *Runner) RunData(ctx context.Context, m *Model, fill []Stmt, migs []Migr
 	}
 	st.Models++
 	shaped := shape(res.Schema)
-	name := fmt.Sprintf("%s_d%d", r.Prefix, r.n.Add(1))
-	pg, err := r.PG.Conn(ctx)
+	pg, ti, done, err := r.open(ctx, fmt.Sprintf("%s_d%d", r.Prefix, r.n.Add(1)))
 	if err != nil {
 		return nil, err
 	}
-	defer pg.Close()
-	ti, err := r.TiDB.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer ti.Close()
-	for _, q := range []string{"CREATE SCHEMA " + name, "SET search_path TO " + name, "SET TIME ZONE 'UTC'"} {
-		if _, err := pg.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("postgres: %s: %w", q, err)
-		}
-	}
-	defer pg.ExecContext(context.WithoutCancel(ctx), "DROP SCHEMA "+name+" CASCADE")
-	var tidbDB string
-	if err := ti.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&tidbDB); err != nil {
-		return nil, err
-	}
-	for _, q := range []string{"CREATE DATABASE " + name, "USE " + name, "SET time_zone = '+00:00'"} {
-		if _, err := ti.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("tidb: %s: %w", q, err)
-		}
-	}
-	defer func() {
-		ctx := context.WithoutCancel(ctx)
-		ti.ExecContext(ctx, "USE "+tidb.Ident(tidbDB))
-		ti.ExecContext(ctx, "DROP DATABASE "+name)
-	}()
-	var pgErr, tiErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { pgErr = applyDDL(ctx, pg, res.Outputs[postgres.Name].SQL) })
-	wg.Go(func() { tiErr = applyDDL(ctx, ti, res.Outputs[tidb.Name].SQL) })
-	wg.Wait()
-	if pgErr != nil || tiErr != nil {
+	defer done()
+	if pgErr, tiErr := applyBoth(ctx, pg, ti, res); pgErr != nil || tiErr != nil {
 		return nil, nil // TestDifferential's to report
 	}
 	for _, s := range fill {

@@ -92,44 +92,13 @@ func (r *Runner) RunHCL(ctx context.Context, src string, stmts []Stmt) (d *Disag
 	disagree := func(format string, args ...any) *Disagreement {
 		return &Disagreement{Stmts: stmts, What: fmt.Sprintf(format, args...)}
 	}
-	name := fmt.Sprintf("%s_%d", r.Prefix, r.n.Add(1))
-	pg, err := r.PG.Conn(ctx)
+	pg, ti, done, err := r.open(ctx, fmt.Sprintf("%s_%d", r.Prefix, r.n.Add(1)))
 	if err != nil {
 		return nil, err
 	}
-	defer pg.Close()
-	ti, err := r.TiDB.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer ti.Close()
-	for _, q := range []string{"CREATE SCHEMA " + name, "SET search_path TO " + name, "SET TIME ZONE 'UTC'"} {
-		if _, err := pg.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("postgres: %s: %w", q, err)
-		}
-	}
-	defer pg.ExecContext(context.WithoutCancel(ctx), "DROP SCHEMA "+name+" CASCADE")
-	var tidbDB string
-	if err := ti.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&tidbDB); err != nil {
-		return nil, err
-	}
-	for _, q := range []string{"CREATE DATABASE " + name, "USE " + name, "SET time_zone = '+00:00'"} {
-		if _, err := ti.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("tidb: %s: %w", q, err)
-		}
-	}
-	defer func() {
-		ctx := context.WithoutCancel(ctx)
-		ti.ExecContext(ctx, "USE "+tidb.Ident(tidbDB))
-		ti.ExecContext(ctx, "DROP DATABASE "+name)
-	}()
+	defer done()
 
-	// DDL on both servers at once.
-	var pgErr, tiErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { pgErr = applyDDL(ctx, pg, res.Outputs[postgres.Name].SQL) })
-	wg.Go(func() { tiErr = applyDDL(ctx, ti, res.Outputs[tidb.Name].SQL) })
-	wg.Wait()
+	pgErr, tiErr := applyBoth(ctx, pg, ti, res)
 	if pgErr != nil || tiErr != nil {
 		d := disagree("compile accepted the model, but the DDL failed:\n  postgres: %v\n  tidb: %v", pgErr, tiErr)
 		d.Kind = "ddl " + classify(pgErr) + " " + classify(tiErr)
@@ -176,22 +145,66 @@ func (r *Runner) RunHCL(ctx context.Context, src string, stmts []Stmt) (d *Disag
 		}
 		r.Stats.Agreed++
 	}
-	for _, t := range m.Tables {
-		pr, err := rows(ctx, pg, postgres.Name, t)
-		if err != nil {
-			return nil, err
-		}
-		tr, err := rows(ctx, ti, tidb.Name, t)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Equal(pr, tr) {
-			d := disagree("table %s ends with different rows:\n  postgres: %q\n  tidb:     %q", t.Name, pr, tr)
-			d.Kind = "rows"
-			return d, nil
+	d, err = sameRows(ctx, pg, ti, m, "the statements")
+	if d != nil {
+		d.Stmts = stmts
+	}
+	return d, err
+}
+
+// open gives a connection to each database in a new namespace of its own
+// named name (a schema on PostgreSQL, a database on TiDB), in UTC, and what
+// drops both and closes the connections.
+func (r *Runner) open(ctx context.Context, name string) (pg, ti *sql.Conn, done func(), err error) {
+	var undo []func()
+	done = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
 		}
 	}
-	return nil, nil
+	defer func() {
+		if err != nil {
+			done()
+		}
+	}()
+	if pg, err = r.PG.Conn(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	undo = append(undo, func() { pg.Close() })
+	if ti, err = r.TiDB.Conn(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	undo = append(undo, func() { ti.Close() })
+	for _, q := range []string{"CREATE SCHEMA " + name, "SET search_path TO " + name, "SET TIME ZONE 'UTC'"} {
+		if _, err = pg.ExecContext(ctx, q); err != nil {
+			return nil, nil, nil, fmt.Errorf("postgres: %s: %w", q, err)
+		}
+	}
+	undo = append(undo, func() { pg.ExecContext(context.WithoutCancel(ctx), "DROP SCHEMA "+name+" CASCADE") })
+	var tidbDB string
+	if err = ti.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&tidbDB); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, q := range []string{"CREATE DATABASE " + name, "USE " + name, "SET time_zone = '+00:00'"} {
+		if _, err = ti.ExecContext(ctx, q); err != nil {
+			return nil, nil, nil, fmt.Errorf("tidb: %s: %w", q, err)
+		}
+	}
+	undo = append(undo, func() {
+		ctx := context.WithoutCancel(ctx)
+		ti.ExecContext(ctx, "USE "+tidb.Ident(tidbDB))
+		ti.ExecContext(ctx, "DROP DATABASE "+name)
+	})
+	return pg, ti, done, nil
+}
+
+// applyBoth runs each dialect's DDL of res on its database, both at once.
+func applyBoth(ctx context.Context, pg, ti *sql.Conn, res *gen.Result) (pgErr, tiErr error) {
+	var wg sync.WaitGroup
+	wg.Go(func() { pgErr = applyDDL(ctx, pg, res.Outputs[postgres.Name].SQL) })
+	wg.Go(func() { tiErr = applyDDL(ctx, ti, res.Outputs[tidb.Name].SQL) })
+	wg.Wait()
+	return pgErr, tiErr
 }
 
 // shape is the tables and column types of a compiled model, enough to

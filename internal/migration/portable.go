@@ -1,6 +1,7 @@
 package migration
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,8 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/datamig"
+	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // PortableDir is the directory of portable data migrations: "portable"
@@ -46,11 +49,11 @@ type Rendered struct {
 
 // RenderPortable renders every portable data migration for each target,
 // at the portable file's version in the target's directory: files that are
-// current (datamig.Current) are kept as they are, however the model has
-// changed since, as a migration once written is; others are checked
-// against the model s and rendered. Errors in a portable file are
-// diagnostics; nothing is written by it.
-func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagnostics, error) {
+// current (datamig.Current) are kept as they are, as a migration once
+// written is; others are checked against the model at their version
+// (ModelAt, replayed on dev databases only then) and rendered. Errors in a
+// portable file are diagnostics; nothing is written by it.
+func RenderPortable(ctx context.Context, dev *scratch.Dev, targets []Target) (*Rendered, hcl.Diagnostics, error) {
 	out := &Rendered{Files: map[string][]byte{}, Sources: map[string][]byte{}}
 	pdir, err := PortableDir(targets)
 	if err != nil {
@@ -59,6 +62,15 @@ func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagno
 	portable, err := portableFiles(pdir)
 	if err != nil {
 		return nil, nil, err
+	}
+	models := map[string]*gen.Result{}
+	modelAt := func(version string) (*gen.Result, error) {
+		if m, ok := models[version]; ok {
+			return m, nil
+		}
+		m, err := ModelAt(ctx, dev, targets, version)
+		models[version] = m
+		return m, err
 	}
 	var diags hcl.Diagnostics
 	for _, t := range targets {
@@ -86,7 +98,12 @@ func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagno
 				out.Kept++
 				continue
 			}
-			stmts, ds := compiled(p, src, s, diags)
+			version := portableVersion(name)
+			m, err := modelAt(version)
+			if err != nil {
+				return nil, nil, err
+			}
+			stmts, ds := compiled(p, src, version, m.Schema, diags)
 			if ds != nil {
 				diags = append(diags, ds...)
 				continue
@@ -94,12 +111,13 @@ func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagno
 			if stmts == nil {
 				continue // its errors are reported once
 			}
-			ddl, _ := t.Dialect.Generate(s)
 			var x *dialects.Exprs
-			if ddl != nil {
-				x = ddl.Exprs
+			if o := m.Outputs[t.Dialect.Name()]; o != nil {
+				x = o.Exprs
+			} else if o, _ := t.Dialect.Generate(m.Schema); o != nil {
+				x = o.Exprs
 			}
-			b := datamig.Render(dr, p, src, stmts, datamig.Catalog(s), x)
+			b := datamig.Render(dr, p, src, stmts, datamig.Catalog(m.Schema), x)
 			if !slices.Equal(local[name], b) {
 				changed[name] = b
 				out.Files[path] = b
@@ -126,9 +144,16 @@ func RenderPortable(targets []Target, s *compiler.Schema) (*Rendered, hcl.Diagno
 	return out, diags, nil
 }
 
-// compiled checks a portable file once for all targets: it returns nil
-// statements and no diagnostics when earlier diagnostics are its own.
-func compiled(path string, src []byte, s *compiler.Schema, earlier hcl.Diagnostics) ([]expr.Stmt, hcl.Diagnostics) {
+// portableVersion is the version of a migration file's name.
+func portableVersion(name string) string {
+	v, _, _ := strings.Cut(strings.TrimSuffix(name, ".sql"), "_")
+	return v
+}
+
+// compiled checks a portable file of version once for all targets against
+// the model s at its version: it returns nil statements and no
+// diagnostics when earlier diagnostics are its own.
+func compiled(path string, src []byte, version string, s *compiler.Schema, earlier hcl.Diagnostics) ([]expr.Stmt, hcl.Diagnostics) {
 	for _, d := range earlier {
 		if d.Subject != nil && d.Subject.Filename == path {
 			return nil, nil
@@ -136,6 +161,9 @@ func compiled(path string, src []byte, s *compiler.Schema, earlier hcl.Diagnosti
 	}
 	stmts, ds := datamig.Compile(path, src, s)
 	if ds.HasErrors() {
+		for _, d := range ds {
+			d.Detail += fmt.Sprintf(" (Checked against the schema the migration files before version %s create.)", version)
+		}
 		return nil, ds
 	}
 	return stmts, nil
@@ -287,7 +315,8 @@ func NewPortableFile(targets []Target, name string, now time.Time) (string, erro
 	}
 	path := filepath.Join(pdir, FileName(version, name))
 	body := `-- A portable data migration: written once, rendered for every dialect by
--- ` + "`schemagen generate`" + ` at this version, checked against schema.hcl.
+-- ` + "`schemagen generate`" + ` at this version, checked against the schema the
+-- migration files of earlier versions create (not schema.hcl as it is now).
 -- Statements (see docs/data-migrations.md):
 --   INSERT INTO t (a, b) SELECT x.a, x.b FROM s x JOIN u ON u.id = x.u_id WHERE ... [ON CONFLICT DO NOTHING];
 --   UPDATE t SET a = ..., b = ... WHERE ...;
