@@ -8,7 +8,7 @@ import (
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // enumChanges checks the plan's changes of enum types and completes its

@@ -6,6 +6,7 @@ import (
 
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/tidb"
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
@@ -56,7 +57,7 @@ func TestTiDBEnumHazards(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rewrite, canFail bool
-		for _, h := range (tidb.Dialect{}).StmtHazards([]string{c.stmt}, 0, changes) {
+		for _, h := range (tidb.Dialect{}).Hazards(changes, hazard.Form{}) {
 			rewrite = rewrite || h.Rewrite
 			canFail = canFail || h.CanFail
 		}
