@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
@@ -567,3 +569,68 @@ func splitModifyChecks(changes []schema.Change) []schema.Change {
 func (Dialect) Describe(obj any) string { return printer.Object(obj) }
 
 var printer = describe.Printer{FormatType: mysql.FormatType}
+
+// ScanStmts implements dialects.Dialect with the scanner of Atlas's MySQL
+// driver (backslash escapes, # comments), which needs no connection. Atlas's
+// generic scanner would break statements such as 'it\'s; fine'.
+func (Dialect) ScanStmts(input string) ([]*migrate.Stmt, error) {
+	return (*mysql.Driver)(nil).ScanStmts(input)
+}
+
+// ScanStmts implements migrate.StmtScanner, which the embedded interface
+// hides: without it Atlas's executor splits files with its generic scanner
+// and would count and hash statements differently from the Atlas CLI.
+func (d *atlasDriver) ScanStmts(input string) ([]*migrate.Stmt, error) {
+	return Dialect{}.ScanStmts(input)
+}
+
+// UseExprs implements dialects.Dialect. A default keeps the kind Atlas
+// inspected (literal or expression), which decides how its planner quotes
+// it; TiDB has no index predicates.
+func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
+	sqltext.UseExprs(s, x, sqltext.Using{
+		Default: func(old schema.Expr, text string) schema.Expr {
+			if _, ok := old.(*schema.Literal); ok {
+				return &schema.Literal{V: text}
+			}
+			return &schema.RawExpr{X: text}
+		},
+	})
+}
+
+// Lock implements schema.Locker with GET_LOCK, as Atlas's MySQL driver does.
+// TiDB implements GET_LOCK with pessimistic transactions on an internal
+// table: while several sessions wait for one lock, some get "pessimistic lock
+// retry limit reached" or "lock wait timeout" as error 1105 instead of an
+// answer, sometimes before their timeout. Such a session has not got the
+// lock and may keep waiting, so it asks again until the timeout, after which
+// the lock is reported held (schema.ErrLocked).
+func (d *atlasDriver) Lock(ctx context.Context, name string, timeout time.Duration) (schema.UnlockFunc, error) {
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		unlock, err := drv.Lock(ctx, name, max(time.Until(deadline), 0))
+		if err == nil || !lockContention(err) {
+			return unlock, err
+		}
+		if time.Now().After(deadline) {
+			return nil, schema.ErrLocked
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(50+rand.IntN(150)) * time.Millisecond):
+		}
+	}
+}
+
+func lockContention(err error) bool {
+	if errors.Is(err, schema.ErrLocked) {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "pessimistic lock retry limit reached") || strings.Contains(msg, "lock wait timeout")
+}
