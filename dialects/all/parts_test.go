@@ -55,6 +55,11 @@ var parts = map[string]reflect.Type{
 	"SerialFixer":      typeOf[dialects.SerialFixer](),
 	"RawObjectReader":  typeOf[dialects.RawObjectReader](),
 	"SettingsInferrer": typeOf[dialects.SettingsInferrer](),
+	"RawTypeNoter":     typeOf[dialects.RawTypeNoter](),
+	"OnUpdateFolder":   typeOf[dialects.OnUpdateFolder](),
+	"ColumnCollator":   typeOf[dialects.ColumnCollator](),
+	"RangeReader":      typeOf[dialects.RangeReader](),
+	"IdentityFolder":   typeOf[dialects.IdentityFolder](),
 }
 
 // embeddedFrom are the interfaces of other packages that parts embed.
@@ -67,8 +72,8 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RuleBook", "SerialFixer", "Sessions"},
-	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "DataRenderer", "GeneratedKeyer", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdater", "Online", "OwnChecker", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
+	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions"},
+	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

@@ -317,3 +317,19 @@ func (Dialect) PortableGenerated(typ, text string) bool {
 	typ, _, _ = strings.Cut(typ, " GENERATED")
 	return !strings.HasSuffix(strings.TrimSuffix(strings.TrimSpace(text), ")"), "::"+strings.ToLower(typ))
 }
+
+// RawTypeWhy implements the importer's rawTypeNoter: why a type with a
+// neutral type close to it is kept as PostgreSQL's own.
+func (Dialect) RawTypeWhy(ct *schema.ColumnType) string {
+	switch t := ct.Type.(type) {
+	case *schema.JSONType:
+		return "json keeps its text as written, which json means elsewhere"
+	case *schema.DecimalType:
+		return "numeric without a precision, or beyond decimal's 65 digits and scale 30, which the widest decimal holds elsewhere, rounded"
+	case *schema.StringType:
+		if t.Size > 255 {
+			return "char wider than 255, which a varchar holds"
+		}
+	}
+	return ""
+}

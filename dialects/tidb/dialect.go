@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,7 +52,13 @@ type Settings struct {
 	// utf8mb4_0900_bin, which compares trailing spaces as PostgreSQL does:
 	// TiDB's default utf8mb4_bin ignores them, so 'a' and 'a ' are one key.
 	ExactStrings bool
+	// Charset and Collation are the tables' own (DEFAULT CHARSET and
+	// COLLATE of each CREATE TABLE), where a database imported has others
+	// than the server's default; "" for the default.
+	Charset, Collation string
 }
+
+var charsetName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 // decodeSettings reads the dialect block.
 func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
@@ -77,8 +84,19 @@ func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 				continue
 			}
 			set.ExactStrings = v.True()
+		case "charset", "collation":
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() || v.IsNull() || v.Type() != cty.String || !charsetName.MatchString(v.AsString()) {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (tidb)", Detail: fmt.Sprintf("%s must be the name of a %s of TiDB's, such as %q.", name, name, map[string]string{"charset": "utf8mb4", "collation": "utf8mb4_bin"}[name]), Subject: a.Expr.Range().Ptr()})
+				continue
+			}
+			if name == "charset" {
+				set.Charset = v.AsString()
+			} else {
+				set.Collation = v.AsString()
+			}
 		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check and exact_strings.", name), Subject: a.NameRange.Ptr()})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check, exact_strings, charset and collation.", name), Subject: a.NameRange.Ptr()})
 		}
 	}
 	return set, diags
@@ -1183,6 +1201,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
 	l.identity(t, lt)
+	if l.set.Charset != "" {
+		lt.Options = append(lt.Options, "DEFAULT CHARSET = "+l.set.Charset)
+	}
+	if l.set.Collation != "" {
+		lt.Options = append(lt.Options, "COLLATE = "+l.set.Collation)
+	}
 	l.timeRange(t, lt)
 	if !l.set.UUIDCheck {
 		return

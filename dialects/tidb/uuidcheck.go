@@ -1,9 +1,12 @@
 package tidb
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"ariga.io/atlas/sql/schema"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -92,7 +95,70 @@ func uuidChecked(t *compiler.Table) ([]string, bool) {
 // model keeps those CHECKs, with their names and text, and uuid_check adds
 // none beside them, so generating gives the same DDL; uuid_check then gives
 // new uuid columns the CHECK too. The notes say what was inferred or why not.
-func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string) {
+//
+// charset and collation, when every table read has the same ones and they
+// are not the server's default that generated DDL gets.
+func (Dialect) InferSettings(s *compiler.Schema, inspected map[string]*schema.Table) (map[string]cty.Value, []string) {
+	set, notes := inferUUIDCheck(s)
+	if charset, collation, ok := tablesCharset(s, inspected); ok {
+		if set == nil {
+			set = map[string]cty.Value{}
+		}
+		if charset != defaultCharset {
+			set["charset"] = cty.StringVal(charset)
+		}
+		if collation != defaultCollation {
+			set["collation"] = cty.StringVal(collation)
+		}
+		if len(set) > 0 && (charset != defaultCharset || collation != defaultCollation) {
+			notes = append(notes, fmt.Sprintf("charset = %q and collation = %q inferred: every table has them", charset, collation))
+		}
+	}
+	if len(set) > 0 {
+		dropOwnUUIDChecks(s)
+	}
+	if exactStringsInferred(s) {
+		if set == nil {
+			set = map[string]cty.Value{}
+		}
+		set["exact_strings"] = cty.True
+		notes = append(notes, "exact_strings = true inferred: every varchar and text column has the collation "+exactCollation+" it gives them")
+	}
+	return set, notes
+}
+
+// exactStringsInferred reports whether every varchar and text column of s
+// (read from TiDB, there being one) has, as its TiDB type, the collation
+// exact_strings gives it, and then makes them plain: the setting gives them
+// the same type.
+func exactStringsInferred(s *compiler.Schema) bool {
+	var exact []*compiler.Column
+	for _, t := range s.Tables {
+		if t.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, c := range t.Columns {
+			if c.Type.Kind != compiler.TypeVarchar && c.Type.Kind != compiler.TypeText || c.Overrides.Skipped(Name) || c.Generated != nil {
+				continue
+			}
+			o := c.Overrides.For(Name)
+			if o == nil || !strings.EqualFold(o.RawType, Type(c.Type)+" COLLATE "+exactCollation) {
+				return false
+			}
+			exact = append(exact, c)
+		}
+	}
+	for _, c := range exact {
+		o := c.Overrides[Name]
+		o.RawType = ""
+		if !o.Skip && o.Type == nil && o.Default == "" && o.Expr == "" && o.SQL == "" && len(o.Accept) == 0 && o.Name == "" && o.Column == "" {
+			delete(c.Overrides, Name)
+		}
+	}
+	return len(exact) > 0
+}
+
+func inferUUIDCheck(s *compiler.Schema) (map[string]cty.Value, []string) {
 	var checked, missing []string
 	for _, t := range s.Tables {
 		cols, ok := uuidChecked(t)
@@ -119,4 +185,54 @@ func (Dialect) InferSettings(s *compiler.Schema) (map[string]cty.Value, []string
 		return nil, []string{"uuid_check not inferred: " + strings.Join(checked, ", ") + " have a CHECK of their uuid shape, but " + strings.Join(missing, ", ") + more + " have none; those CHECKs are kept on " + Name + " only"}
 	}
 	return map[string]cty.Value{"uuid_check": cty.True}, []string{"uuid_check = true inferred: every uuid column it would check has a CHECK of its uuid shape (" + strings.Join(checked, ", ") + "), kept as written"}
+}
+
+// dropOwnUUIDChecks removes from s the CHECKs that are uuid_check's own,
+// by name and text, which the setting makes again: the model need not
+// declare them.
+func dropOwnUUIDChecks(s *compiler.Schema) {
+	for _, t := range s.Tables {
+		t.Checks = slices.DeleteFunc(t.Checks, func(ch *compiler.Check) bool {
+			if ch.Expr == nil || len(ch.Overrides) > 0 && ch.Overrides.For(Name) != nil {
+				return false
+			}
+			c := uuidShapeOf(t, ch.Expr)
+			if c == "" || ch.Name != t.Name+"_"+c+"_uuid_ck" {
+				return false
+			}
+			b := expr.Unparen(ch.Expr).(*expr.Binary)
+			lit := b.R.(*expr.Literal)
+			return lit.Value == uuidPattern
+		})
+	}
+}
+
+// The charset and collation of the tables generated DDL makes, the
+// server's defaults.
+const defaultCharset, defaultCollation = "utf8mb4", "utf8mb4_bin"
+
+// tablesCharset returns the charset and collation every inspected table of
+// s has, and whether they all have the same ones.
+func tablesCharset(s *compiler.Schema, inspected map[string]*schema.Table) (string, string, bool) {
+	charset, collation, n := "", "", 0
+	for _, t := range s.Tables {
+		it := inspected[t.Name]
+		if it == nil || t.Overrides.Skipped(Name) {
+			continue
+		}
+		var cs, cl string
+		for _, a := range it.Attrs {
+			switch a := a.(type) {
+			case *schema.Charset:
+				cs = a.V
+			case *schema.Collation:
+				cl = a.V
+			}
+		}
+		if cs == "" || cl == "" || n > 0 && (cs != charset || cl != collation) {
+			return "", "", false
+		}
+		charset, collation, n = cs, cl, n+1
+	}
+	return charset, collation, n > 0
 }

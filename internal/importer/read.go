@@ -30,6 +30,14 @@ type checkTexter = dialects.CheckTexter
 // columnClauser is declared in dialects, with the other parts of a dialect.
 type columnClauser = dialects.ColumnClauser
 
+// rawTypeNoter, onUpdateFolder and columnCollator are declared in
+// dialects, with the other parts of a dialect.
+type (
+	rawTypeNoter   = dialects.RawTypeNoter
+	onUpdateFolder = dialects.OnUpdateFolder
+	columnCollator = dialects.ColumnCollator
+)
+
 // identityReader is declared in dialects, with the other parts of a dialect.
 type identityReader = dialects.IdentityReader
 
@@ -330,6 +338,12 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				generated = append(generated, pending{col, gen, full})
 			}
 		}
+		if cc, is := im.Dialect.(columnCollator); is && ok && clause == "" {
+			if collated := cc.CollatedType(t, c); collated != "" {
+				// The column's own collation is its dialect's: its type.
+				clause, why, raw = " ", "its collation is not its table's", collated
+			}
+		}
 		if ou, is := im.Dialect.(onUpdater); is && ou.OnUpdate(c, typ) {
 			col.OnUpdate = true
 		}
@@ -340,8 +354,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			// The type is neutral, but what follows it in the column's
 			// definition is the dialect's own: keep both as its raw type.
 			col.Type = typ
-			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw + " " + clause}
-			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw+" "+clause, typ)
+			raw = strings.TrimSpace(raw + " " + clause)
+			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
+			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw, typ)
 		default:
 			// No neutral type means the same: keep the dialect's, and give the
 			// other dialects the closest neutral type the dialect names (text
@@ -354,14 +369,18 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				raw += " " + clause
 			}
 			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
-			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
+			if rn, ok := im.Dialect.(rawTypeNoter); ok && rn.RawTypeWhy(c.Type) != "" {
+				im.note(t.Name, "column %s: %s is %s; kept as a %s override, %s elsewhere", c.Name, raw, rn.RawTypeWhy(c.Type), d, col.Type)
+			} else {
+				im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
+			}
 		}
 		if ir, is := im.Dialect.(identityReader); is {
 			if col.Identity = ir.Identity(t, c); col.Identity != nil {
 				if o := col.Overrides[d]; o != nil {
 					// A serial: the notes say why the type stays the dialect's.
 					im.Notes[t.Name] = im.Notes[t.Name][:len(im.Notes[t.Name])-1]
-					im.note(t.Name, "column %s: %s is an identity; its type stays a %s override, which numbers the rows itself", c.Name, o.RawType, d)
+					im.note(t.Name, "column %s: an identity of type %s, which stays a %s override", c.Name, o.RawType, d)
 				}
 				if n, ok := ir.(identityNoter); ok {
 					if msg := n.IdentityNote(t); msg != "" {
@@ -370,12 +389,19 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				}
 			}
 		}
+		if f, is := im.Dialect.(onUpdateFolder); is && col.OnUpdate && col.Overrides[d] != nil && col.Overrides[d].RawType != "" {
+			col.Overrides[d].RawType = f.FoldOnUpdate(col.Overrides[d].RawType, col.Type)
+		}
 		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
 			if o := col.Overrides[d]; ok && (o == nil || o.RawType != "" && o.Default == "" && col.Generated == nil) && fits(def, col.Type) {
 				// A raw type's default is neutral too where it fits the
-				// type the other dialects get: they keep it.
+				// type the other dialects get: they keep it, and the
+				// dialect its own text.
 				col.Default = def
+				if o != nil {
+					o.Default = raw
+				}
 			} else if raw != "" {
 				o := col.Overrides[d]
 				if o == nil {
