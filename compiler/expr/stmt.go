@@ -937,7 +937,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 	// PostgreSQL converts a constant to the column's type when it plans
 	// the statement, TiDB each row it writes: a constant that does not fit
 	// would fail on PostgreSQL alone when no row is written.
-	if v, number, ok := constant(x); ok && col.Fits != nil && (number && isNumber(k) && isNumber(col.Kind) || !number && col.Kind == KindString) {
+	if v, number, ok := constant(x); ok && col.Fits != nil && (number && isNumber(k) && isNumber(col.Kind) || !number && (col.Kind == KindString || col.Kind == KindEnum)) {
 		if msg := col.Fits(v, number); msg != "" {
 			a.errorf(x, "the value does not fit %s.%s (%s): %s", table, col.Name, col.Type, strings.TrimSuffix(msg, "."))
 			return

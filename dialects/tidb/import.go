@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,6 +120,10 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		}
 	case *schema.JSONType:
 		return compiler.Type{Kind: compiler.TypeJSON}, raw, true
+	case *schema.EnumType:
+		// Unnamed: the importer names it after its table and column, or
+		// pairs it with another database's enum of the same values.
+		return compiler.Type{Kind: compiler.TypeEnum, Enum: &compiler.Enum{Values: slices.Clone(t.Values)}}, raw, true
 	case *schema.BinaryType:
 		switch t.T {
 		case "longblob":

@@ -250,6 +250,10 @@ func inPlace(from, to schema.Type) bool {
 	case *schema.StringType:
 		t, ok := to.(*schema.StringType)
 		return ok && f.T == t.T && (f.T == "varchar" || f.T == "char" && f.Size == t.Size) && t.Size >= f.Size
+	case *schema.EnumType:
+		// Values added at the end: TiDB changes the column's definition only.
+		t, ok := to.(*schema.EnumType)
+		return ok && len(t.Values) >= len(f.Values) && slices.Equal(t.Values[:len(f.Values)], f.Values)
 	}
 	return false
 }
@@ -322,6 +326,12 @@ func doesNotFit(col string, from, t schema.Type) string {
 		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
 			return fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size)
 		}
+	case *schema.EnumType:
+		q := make([]string, len(t.Values))
+		for i, v := range t.Values {
+			q[i] = String(v)
+		}
+		return fmt.Sprintf("%s NOT IN (%s)", col, strings.Join(q, ", "))
 	}
 	return ""
 }

@@ -15,10 +15,10 @@ func (g *rnd) everyday(m *Model, stmts []Stmt) {
 			g.generatedColumn(t)
 		}
 		if g.chance(0.15) {
-			t.Cols = append(t.Cols, &Col{Name: "uid", Type: Type{"uuid", nil}, Null: g.chance(0.5), Default: "uuid()"})
+			t.Cols = append(t.Cols, &Col{Name: "uid", Type: Type{Name: "uuid"}, Null: g.chance(0.5), Default: "uuid()"})
 		}
 		if g.chance(0.15) {
-			c := &Col{Name: "upd", Type: pick(g, []Type{{"timestamp", nil}, {"timestamp", []int{3}}, {"datetime", nil}, {"datetime", []int{0}}}), Null: g.chance(0.5), OnUpdate: true}
+			c := &Col{Name: "upd", Type: pick(g, []Type{{Name: "timestamp"}, {Name: "timestamp", Args: []int{3}}, {Name: "datetime"}, {Name: "datetime", Args: []int{0}}}), Null: g.chance(0.5), OnUpdate: true}
 			if !c.Null || g.chance(0.5) {
 				c.Default = "now()"
 			}
@@ -35,11 +35,11 @@ func (g *rnd) everyday(m *Model, stmts []Stmt) {
 func generatedForms(n string, t Type) (forms []string, types []Type) {
 	switch t.Name {
 	case "smallint", "int", "bigint", "decimal", "double":
-		return []string{"CASE WHEN " + n + " > 0 THEN 1 WHEN " + n + " < 0 THEN -1 ELSE 0 END", n + " > 0"}, []Type{{"int", nil}, {"bool", nil}}
+		return []string{"CASE WHEN " + n + " > 0 THEN 1 WHEN " + n + " < 0 THEN -1 ELSE 0 END", n + " > 0"}, []Type{{Name: "int"}, {Name: "bool"}}
 	case "varchar", "text":
-		return []string{"lower(" + n + ")", "upper(" + n + ")", n + " || 'x'", "char_length(" + n + ")"}, []Type{{"text", nil}, {"text", nil}, {"text", nil}, {"int", nil}}
+		return []string{"lower(" + n + ")", "upper(" + n + ")", n + " || 'x'", "char_length(" + n + ")"}, []Type{{Name: "text"}, {Name: "text"}, {Name: "text"}, {Name: "int"}}
 	case "bool":
-		return []string{"NOT " + n, "CASE WHEN " + n + " THEN 1 ELSE 0 END"}, []Type{{"bool", nil}, {"smallint", nil}}
+		return []string{"NOT " + n, "CASE WHEN " + n + " THEN 1 ELSE 0 END"}, []Type{{Name: "bool"}, {Name: "smallint"}}
 	}
 	return nil, nil
 }

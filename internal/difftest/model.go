@@ -28,6 +28,14 @@ type Model struct {
 	// never draws them, the plan oracle does.
 	Extensions []string
 	Raws       []Raw
+	// Enums are the model's enum blocks (drawn by enums, see random.go).
+	Enums []Enum
+}
+
+// Enum is an enum block.
+type Enum struct {
+	Name   string
+	Values []string
 }
 
 // Raw is a raw block: a statement per dialect ("" for none).
@@ -121,11 +129,17 @@ type FK struct {
 
 // Type is a neutral column type.
 type Type struct {
-	Name string // uuid, text, varchar, ...
+	Name string // uuid, text, varchar, ..., enum
 	Args []int
+	// Enum and Values are an enum type's name and values.
+	Enum   string
+	Values []string
 }
 
 func (t Type) String() string {
+	if t.Name == "enum" {
+		return "enum." + t.Enum
+	}
 	if len(t.Args) == 0 {
 		return t.Name
 	}
@@ -179,6 +193,9 @@ func (m *Model) HCL() string {
 			qs[i] = q(x)
 		}
 		return "[" + strings.Join(qs, ", ") + "]"
+	}
+	for _, e := range m.Enums {
+		fmt.Fprintf(&b, "enum %s {\n  values = %s\n}\n\n", q(e.Name), list(e.Values))
 	}
 	for _, t := range m.Tables {
 		fmt.Fprintf(&b, "table %s {\n", q(t.Name))
@@ -326,7 +343,7 @@ func hclString(s string) string {
 
 // Clone returns a deep copy.
 func (m *Model) Clone() *Model {
-	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws)}
+	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws), Enums: slices.Clone(m.Enums)}
 	for _, t := range m.Tables {
 		nt := *t
 		nt.Cols = nil

@@ -221,6 +221,9 @@ func shape(s *compiler.Schema) *Model {
 			if c.Generated != nil {
 				mc.As, mc.Virtual = "(generated)", !c.Generated.Stored
 			}
+			if e := c.Type.Enum; e != nil {
+				mc.Type.Enum, mc.Type.Values = e.Name, e.Values
+			}
 			if c.Identity != nil {
 				mc.Identity, mc.IdentityStart = true, c.Identity.Start
 			}

@@ -109,6 +109,9 @@ func (v Value) GoString() string {
 // they collide, other values from the types' edges, and NULLs.
 func (g *rnd) Stmts(m *Model, n int) []Stmt {
 	var out []Stmt
+	if len(m.Tables) == 0 {
+		return nil // a model the shrinker emptied
+	}
 	value := func(t *Table, c *Col) Value {
 		if c.Null && g.chance(0.15) || g.chance(0.03) {
 			return null()

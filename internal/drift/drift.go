@@ -506,7 +506,10 @@ func (c *checker) exprs() *dialects.Exprs {
 // Describe describes a finding in one line.
 func (f Finding) Describe() string {
 	obj := strings.ReplaceAll(f.Kind, "_", " ") + " " + f.Table
-	if f.Name != "" {
+	switch {
+	case f.Table == "" && f.Name != "":
+		obj += f.Name // an enum, a schema's object
+	case f.Name != "":
 		obj += "." + f.Name
 	}
 	switch f.Change {

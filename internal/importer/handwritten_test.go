@@ -36,6 +36,9 @@ type handwritten struct {
 	// identities are columns, as "table.column", that the database numbers
 	// (serial, AUTO_INCREMENT): the model has them as identities.
 	identities []string
+	// enums are columns, as "table.column", of an enum type (TiDB's
+	// ENUM(...), named after table and column): the model has them as enums.
+	enums []string
 }
 
 // TestHandwrittenPostgres imports a PostgreSQL schema written by hand (not
@@ -108,11 +111,12 @@ func TestHandwrittenTiDB(t *testing.T) {
 			"suppliers index suppliers_email_uq",
 		},
 		rawTypes: []string{
-			"branches.id", "branches.opened", "branches.region", "members.flags",
-			"members.birth_year", "authors.bio", "books.pages", "books.format", "copies.damaged",
+			"branches.id", "branches.opened", "members.flags",
+			"members.birth_year", "authors.bio", "books.pages", "copies.damaged",
 			"copies.price", "shifts.starts", "events.audience", "audit_log.id", "book_authors.position",
 		},
 		identities: []string{"members.id", "authors.id", "books.id"},
+		enums:      []string{"branches.region", "books.format"},
 	})
 }
 
@@ -148,6 +152,13 @@ func roundTripHandwritten(t *testing.T, h handwritten) {
 		table, column, _ := strings.Cut(tc, ".")
 		if c := findColumn(r.Schema, table, column); c == nil || c.Identity == nil {
 			t.Errorf("column %s is not an identity in the imported model", tc)
+		}
+	}
+
+	for _, tc := range h.enums {
+		table, column, _ := strings.Cut(tc, ".")
+		if c := findColumn(r.Schema, table, column); c == nil || c.Type.Kind != compiler.TypeEnum || c.Type.Enum.Name != table+"_"+column || len(c.Overrides) > 0 {
+			t.Errorf("column %s is not enum.%s_%s in the imported model", tc, table, column)
 		}
 	}
 

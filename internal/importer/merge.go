@@ -447,6 +447,7 @@ func Merge(a, b *Imported) *Result {
 // mergeObjects takes the extensions of both databases (TiDB has none), and
 // their views: one raw block per view name, with each dialect's statement.
 func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...any)) {
+	mergeEnums(s, a)
 	for _, e := range append(slices.Clone(a.Extensions), b.Extensions...) {
 		if !slices.ContainsFunc(s.Extensions, func(x *compiler.Extension) bool { return x.Name == e.Name }) {
 			s.Extensions = append(s.Extensions, e)
@@ -914,4 +915,24 @@ func uuidShape(t *compiler.Table, n expr.Node) string {
 		return ""
 	}
 	return col.Name
+}
+
+// mergeEnums keeps a's enums (the columns a pairs with b's keep a's
+// enum, which b's renders alike: the same values) and adds the enums of
+// columns that only b has, renamed where a's name is taken by another enum.
+func mergeEnums(s, a *compiler.Schema) {
+	s.Enums = slices.Clone(a.Enums)
+	for _, t := range s.Tables {
+		for _, c := range t.Columns {
+			e := c.Type.Enum
+			if c.Type.Kind != compiler.TypeEnum || e == nil || slices.Contains(s.Enums, e) {
+				continue
+			}
+			base := e.Name
+			for i := 2; s.Enum(e.Name) != nil; i++ {
+				e.Name = fmt.Sprintf("%s_%d", base, i)
+			}
+			s.Enums = append(s.Enums, e)
+		}
+	}
 }

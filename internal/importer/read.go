@@ -132,6 +132,13 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	if imp == nil {
 		return nil, fmt.Errorf("the %s dialect cannot import", d.Name())
 	}
+	// The database's enum types first, in its order (as the generated DDL
+	// created them), used or not.
+	for _, o := range s.Objects {
+		if e, ok := o.(*schema.EnumType); ok {
+			im.Schema.Enums = append(im.Schema.Enums, &compiler.Enum{Name: e.T, Values: slices.Clone(e.Values)})
+		}
+	}
 	var deferrable map[[2]string]bool
 	if dr, ok := d.(deferrableReader); ok {
 		if deferrable, err = dr.DeferrableKeys(ctx, conn); err != nil {
@@ -277,6 +284,26 @@ func (im *Imported) objects(od dialects.ObjectDialect, objs *dialects.Objects, p
 	}
 }
 
+// enum returns the model's enum for a column's enum type: the database's
+// named type, or, for a dialect whose enums have no name (TiDB's
+// ENUM(...)), a new enum named after the table and column.
+func (im *Imported) enum(table, column string, e *compiler.Enum) *compiler.Enum {
+	if e.Name != "" {
+		if have := im.Schema.Enum(e.Name); have != nil {
+			return have
+		}
+		im.Schema.Enums = append(im.Schema.Enums, e)
+		return e
+	}
+	name := table + "_" + column
+	for i := 2; im.Schema.Enum(name) != nil; i++ {
+		name = fmt.Sprintf("%s_%s_%d", table, column, i)
+	}
+	e.Name = name
+	im.Schema.Enums = append(im.Schema.Enums, e)
+	return e
+}
+
 func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Table {
 	d := im.Dialect.Name()
 	ct := &compiler.Table{Name: t.Name, Overrides: compiler.Overrides{}}
@@ -296,6 +323,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 	for _, c := range t.Columns {
 		col := &compiler.Column{Name: c.Name, Null: c.Type.Null, Overrides: compiler.Overrides{}}
 		typ, raw, ok := imp.NeutralType(c.Type)
+		if ok && typ.Kind == compiler.TypeEnum {
+			typ.Enum = im.enum(t.Name, c.Name, typ.Enum)
+		}
 		var clause, why string
 		if cc, is := im.Dialect.(columnClauser); is {
 			clause, why = cc.ColumnClause(c)
@@ -540,6 +570,9 @@ func fits(d *compiler.Default, t compiler.Type) bool {
 	case compiler.DefaultString:
 		if (t.Kind == compiler.TypeVarchar || t.Kind == compiler.TypeChar) && len([]rune(d.Value)) > t.Args[0] {
 			return false
+		}
+		if t.Kind == compiler.TypeEnum {
+			return t.Enum != nil && slices.Contains(t.Enum.Values, d.Value)
 		}
 		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock
 	}

@@ -3,6 +3,7 @@ package plantest
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/schemagen/schemagen/internal/difftest"
 )
@@ -64,15 +65,26 @@ var Kinds = []EditKind{
 	{"change_view", 1, changeView},
 	{"drop_view", 1, dropView},
 	{"add_vector", 1, addVector},
-	// Engineer "enum" adds its kinds here.
+	// Enums.
+	{"add_enum_column", 2, addEnumColumn},
+	{"change_enum_values", 3, changeEnumValues},
+	{"change_to_enum", 1, changeToEnum},
+	{"drop_unused_enums", 1, dropUnusedEnums},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
 // edit).
-func drawEdit(g *difftest.Gen, m *difftest.Model, only map[string]bool) *Edit {
-	kinds := Kinds
+func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool) *Edit {
+	// The enum edits are drawn by a generator of their own, seeded by the
+	// model and the try, so that the other kinds' draws of each seed stay as
+	// they were.
+	eg := difftest.NewGen(modelSeed(m) + uint64(try))
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) })
+	if eg.Chance(0.15) {
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
+	}
 	if len(only) > 0 {
-		kinds = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !only[k.Name] })
+		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
 	}
 	total := 0
 	for _, k := range kinds {
@@ -92,6 +104,17 @@ func drawEdit(g *difftest.Gen, m *difftest.Model, only map[string]bool) *Edit {
 		}
 	}
 	return nil
+}
+
+func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
+
+// modelSeed is a seed drawn from the model's text (FNV-1a).
+func modelSeed(m *difftest.Model) uint64 {
+	h := uint64(14695981039346656037)
+	for _, b := range []byte(m.HCL()) {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
 }
 
 // The helpers below find a model's parts by name.

@@ -248,7 +248,7 @@ func (r *Runner) drawStep(g *difftest.Gen, m *difftest.Model) (*difftest.Model, 
 		var e *Edit
 		var cand *difftest.Model
 		for tries := 0; tries < 20 && e == nil; tries++ {
-			e = drawEdit(g, next, r.Kinds)
+			e = drawEdit(g, next, tries, r.Kinds)
 			if e == nil {
 				continue
 			}
