@@ -326,12 +326,12 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}
-	if known && typ.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") {
+	if known && typ.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") && !c.Overrides.Accepts(Name, compiler.AcceptEnumFirstValue) {
 		// Found by the differential tester: TiDB gives an INSERT that
 		// leaves out a NOT NULL ENUM column without a default its first
 		// value, in strict mode too; PostgreSQL refuses the row.
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", String(typ.Enum.Values[0]))
-		l.rec.Warnf(c.TypeRange, "Enum column without a default", "An INSERT that leaves out %s.%s gets the enum's first value, %s, on TiDB, where PostgreSQL refuses the row. Give the column a default, or make every INSERT write it.", t.Name, c.Name, String(typ.Enum.Values[0]))
+		l.rec.Warnf(c.TypeRange, "Enum column without a default", "An INSERT that leaves out %s.%s gets the enum's first value, %s, on TiDB, where PostgreSQL refuses the row. Give the column a default, or make every INSERT write it (to acknowledge it: tidb { accept = [%q] }).", t.Name, c.Name, String(typ.Enum.Values[0]), compiler.AcceptEnumFirstValue)
 	}
 	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
 		lc.Type += " COLLATE " + exactCollation

@@ -244,3 +244,44 @@ table "t" {
 		}
 	}
 }
+
+// The warning about a NOT NULL enum column without a default can be
+// acknowledged at the column; accepting it elsewhere is refused at its line.
+func TestEnumWithoutDefaultAccepted(t *testing.T) {
+	column := func(extra string) string {
+		return `
+enum "e" {
+  values = ["x", "y"]
+}
+
+table "t" {
+  column "id" {
+    type = int
+  }
+  column "s" {
+    type = enum.e
+` + extra + `
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+	}
+	r := gen.CompileSource("enum.hcl", []byte(column(`    tidb {
+      accept = ["enum_first_value"]
+    }`)))
+	if r.Failed() {
+		t.Fatal(describe(r.Diags))
+	}
+	if got := describe(r.Diags); strings.Contains(got, "first value") {
+		t.Errorf("an accepted warning is still given:\n%s", got)
+	}
+	r = gen.CompileSource("enum.hcl", []byte(column(`    default = "x"
+    tidb {
+      accept = ["enum_first_value"]
+    }`)))
+	if got := describe(r.Diags); !r.Failed() || !strings.Contains(got, "enum.hcl:13") || !strings.Contains(got, "NOT NULL enum type without a default") {
+		t.Errorf("accepting what the column does not have: failed=%v\n%s", r.Failed(), got)
+	}
+}
