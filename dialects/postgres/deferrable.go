@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
@@ -224,6 +225,7 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 		}
 		return fmt.Sprintf("ALTER TABLE %s ALTER CONSTRAINT %s %s", table, Ident(fk), deferrableClause(def))
 	}
+	changes = selfKeysAfterIndexes(changes)
 	var atlas []schema.Change
 	after := map[schema.Change][]*migrate.Change{}
 	before := map[schema.Change][]*migrate.Change{}
@@ -378,4 +380,68 @@ func identityAttr(c *schema.Column) (*postgres.Identity, bool) {
 		}
 	}
 	return nil, false
+}
+
+// selfKeysAfterIndexes moves a new table's foreign keys to its own unique
+// indexes out of its CREATE TABLE, into an ALTER TABLE after it: Atlas
+// writes the keys inside CREATE TABLE and the indexes after it, and
+// PostgreSQL refuses a key whose referenced index does not exist yet
+// (42830). Keys to the primary key or a unique constraint, which CREATE
+// TABLE makes, stay inside.
+func selfKeysAfterIndexes(changes []schema.Change) []schema.Change {
+	var out []schema.Change
+	for _, c := range changes {
+		add, ok := c.(*schema.AddTable)
+		if !ok {
+			out = append(out, c)
+			continue
+		}
+		var inline, later []*schema.ForeignKey
+		for _, fk := range add.T.ForeignKeys {
+			if fk.RefTable == add.T && !madeByCreateTable(add.T, fk.RefColumns) {
+				later = append(later, fk)
+			} else {
+				inline = append(inline, fk)
+			}
+		}
+		if len(later) == 0 {
+			out = append(out, c)
+			continue
+		}
+		t := *add.T
+		t.ForeignKeys = inline
+		out = append(out, &schema.AddTable{T: &t, Extra: add.Extra})
+		alter := &schema.ModifyTable{T: add.T}
+		for _, fk := range later {
+			alter.Changes = append(alter.Changes, &schema.AddForeignKey{F: fk})
+		}
+		out = append(out, alter)
+	}
+	return out
+}
+
+// madeByCreateTable reports whether t's primary key or one of its unique
+// constraints (not a unique index, which is created after the table) is
+// over exactly cols.
+func madeByCreateTable(t *schema.Table, cols []*schema.Column) bool {
+	same := func(parts []*schema.IndexPart) bool {
+		if len(parts) != len(cols) {
+			return false
+		}
+		for _, p := range parts {
+			if p.C == nil || !slices.Contains(cols, p.C) {
+				return false
+			}
+		}
+		return true
+	}
+	if t.PrimaryKey != nil && same(t.PrimaryKey.Parts) {
+		return true
+	}
+	for _, i := range t.Indexes {
+		if _, ok := uniqueConstraint(i.Attrs); ok && i.Unique && same(i.Parts) {
+			return true
+		}
+	}
+	return false
 }
