@@ -342,7 +342,7 @@ func TestConcurrentApply(t *testing.T) {
 					t.Fatalf("apply %d: %v", i, errs[i])
 				}
 				applied += len(results[i].Files)
-				if strings.Contains(notices[i].String(), "waiting up to 1m0s") {
+				if strings.Contains(notices[i].String(), "waiting up to 10m0s") {
 					waited++
 				}
 				if results[i].To != "20260101000003" {
