@@ -419,8 +419,9 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	if as != nil {
 		c.Generated = &Generated{Stored: true, Range: as.Expr.Range()}
 	}
-	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil},
-		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)"})
+	enumFirst := c.Type.Kind == TypeEnum && !c.Null && c.Default == nil && as == nil
+	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil, AcceptEnumFirstValue: enumFirst},
+		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)", AcceptEnumFirstValue: "NOT NULL enum type without a default"})
 	if a := content.Attributes["stored"]; a != nil {
 		if as == nil {
 			l.errorf(a.NameRange, "Invalid column", "stored applies to a generated column; give it as = \"...\" or leave stored out.")

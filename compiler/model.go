@@ -107,10 +107,13 @@ const (
 	// differently, warned about by PostgreSQL's lowering.
 	AcceptCharMatch   = "char_match"   // LIKE or a regex over a char(n) column
 	AcceptStringOrder = "string_order" // strings ordered by <, >, BETWEEN
+	// A NOT NULL enum column without a default, which TiDB fills with the
+	// first value where PostgreSQL refuses the row.
+	AcceptEnumFirstValue = "enum_first_value"
 )
 
 // Acceptable lists the values of accept.
-var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable, AcceptCharMatch, AcceptStringOrder}
+var Acceptable = []string{AcceptPartialIndex, AcceptOpClass, AcceptIndexMethod, AcceptDeferrable, AcceptCharMatch, AcceptStringOrder, AcceptEnumFirstValue}
 
 // NameIn returns the object's name in dialect d: its override's name, else
 // name.

@@ -57,24 +57,26 @@ func (s *Schema) Order() (tables []*Table, deferred map[*ForeignKey]bool) {
 // inlineKey reports whether t's primary key or one of its unique
 // constraints, which CREATE TABLE makes, is over exactly cols.
 func inlineKey(t *Table, cols []string) bool {
-	same := func(a []string) bool {
-		if len(a) != len(cols) {
-			return false
-		}
-		for _, c := range cols {
-			if !slices.Contains(a, c) {
-				return false
-			}
-		}
-		return true
-	}
-	if t.PrimaryKey != nil && same(t.PrimaryKey.Columns) {
+	if t.PrimaryKey != nil && sameColumns(t.PrimaryKey.Columns, cols) {
 		return true
 	}
 	for _, u := range t.Uniques {
-		if same(u.Columns) {
+		if sameColumns(u.Columns, cols) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameColumns reports whether a and b hold the same columns, in any order.
+func sameColumns(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, c := range b {
+		if !slices.Contains(a, c) {
+			return false
+		}
+	}
+	return true
 }

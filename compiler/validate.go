@@ -2,7 +2,6 @@ package compiler
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -329,24 +328,8 @@ func (v *validator) foreignKey(t *Table, fk *ForeignKey) {
 // referencable reports whether cols (in any order) are the primary key, a
 // unique constraint or a full unique index on plain columns of t.
 func referencable(t *Table, cols []string) bool {
-	same := func(other []string) bool {
-		if len(other) != len(cols) {
-			return false
-		}
-		for _, c := range cols {
-			if !slices.Contains(other, c) {
-				return false
-			}
-		}
+	if inlineKey(t, cols) {
 		return true
-	}
-	if t.PrimaryKey != nil && same(t.PrimaryKey.Columns) {
-		return true
-	}
-	for _, u := range t.Uniques {
-		if same(u.Columns) {
-			return true
-		}
 	}
 	for _, idx := range t.Indexes {
 		if !idx.Unique || idx.Where != nil {
@@ -360,7 +343,7 @@ func referencable(t *Table, cols []string) bool {
 			}
 			names = append(names, p.Column)
 		}
-		if names != nil && same(names) {
+		if names != nil && sameColumns(names, cols) {
 			return true
 		}
 	}

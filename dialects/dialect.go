@@ -166,6 +166,9 @@ type Exprs struct {
 	// Raw are the model's raw statements for this dialect, in the model's
 	// order, as the DDL runs them.
 	Raw []RawStmt
+	// After are, by table, the statements the DDL runs after the table's
+	// (PostgreSQL's on_update function and trigger, Objects.Triggers).
+	After map[string][]string
 }
 
 // RawStmt is a raw statement of the model in one dialect.

@@ -173,7 +173,41 @@ type RawObjectReader interface {
 // database was made without them), from the model and the tables read: the
 // settings, and notes for the summary.
 type SettingsInferrer interface {
-	InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (map[string]cty.Value, []string)
+	InferSettings(s *compiler.Schema, inspected map[string]*schema.Table) (map[string]cty.Value, []string)
+}
+
+// RawTypeNoter is implemented by dialects that say why a type with a
+// neutral type close to it stays the dialect's own (an unsigned integer,
+// TiDB's TIMESTAMP): the phrase, or "" for a type with no neutral type.
+type RawTypeNoter interface {
+	RawTypeWhy(t *schema.ColumnType) string
+}
+
+// OnUpdateFolder is implemented by dialects that set on_update columns in
+// their definition but not for raw types: the raw type with it.
+type OnUpdateFolder interface {
+	FoldOnUpdate(raw string, t compiler.Type) string
+}
+
+// ColumnCollator is implemented by dialects whose columns may have a
+// collation of their own, which the model has no attribute for: the
+// column's type with it, or "" for a column with its table's.
+type ColumnCollator interface {
+	CollatedType(t *schema.Table, c *schema.Column) string
+}
+
+// RangeReader is implemented by dialects with integer types that the
+// neutral type the other dialects get holds, but with more values (TiDB's
+// unsigned integers, YEAR): their range, as a portable expression over the
+// column, or "".
+type RangeReader interface {
+	ValueRange(c *schema.Column) string
+}
+
+// IdentityFolder is implemented by dialects whose identity is a clause of
+// the column's type: the raw type that numbers the column itself.
+type IdentityFolder interface {
+	FoldIdentity(raw string) string
 }
 
 // DomainReader is implemented by dialects that give columns value-domain

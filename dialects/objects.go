@@ -25,6 +25,23 @@ type Objects struct {
 	// calls (not the system's or an extension's), which the model cannot
 	// hold: import leaves such views out.
 	ViewCalls map[string][]string
+	// Triggers are the triggers whose function has their name, which is
+	// what schemagen writes (PostgreSQL's on_update), by name.
+	Triggers map[string]Trigger
+}
+
+// Trigger is a trigger and its function: its table and its definition as
+// the database prints it (when it fires, and the function's body), without
+// schema names, so that two databases given one statement print the same.
+type Trigger struct {
+	Table, Def string
+}
+
+// TriggerDialect is implemented by dialects whose model writes triggers
+// (Objects.Triggers).
+type TriggerDialect interface {
+	// DropTrigger drops trigger name of table and its function.
+	DropTrigger(table, name string) []string
 }
 
 // ObjectDialect is implemented by dialects whose databases hold Objects.

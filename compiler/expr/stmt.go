@@ -691,6 +691,9 @@ type CatalogColumn struct {
 	// databases store alike, or "" when it is one; nil: any value of its
 	// kind is.
 	Fits func(value string, number bool) string
+	// Generated: a generated column, which both databases refuse to write
+	// (PostgreSQL 428C9, TiDB 3105).
+	Generated bool
 }
 
 // Column returns the column named name, or nil.
@@ -870,6 +873,9 @@ func (a *analyzer) stmt(s Stmt) {
 				continue
 			}
 			c.Kind = col.Kind
+			if col.Generated {
+				a.errorf(c, "the column %q of table %q is generated: the database computes it, and both refuse a value for it", c.Name, t.Name)
+			}
 			if i < len(s.Query.Items) {
 				a.assignable(s.Query.Items[i], s.Query.Kinds[i], col, t.Name)
 			}
@@ -896,6 +902,9 @@ func (a *analyzer) stmt(s Stmt) {
 				a.errorf(as.Column, "the column %q is assigned twice", col.Name)
 			}
 			assigned[col.Name] = true
+			if col.Generated {
+				a.errorf(as.Column, "the column %q of table %q is generated: the database computes it, and both refuse to set it", col.Name, t.Name)
+			}
 			as.Column.Kind = col.Kind
 			a.assignable(as.Value, k, col, t.Name)
 		}
@@ -928,7 +937,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 	// PostgreSQL converts a constant to the column's type when it plans
 	// the statement, TiDB each row it writes: a constant that does not fit
 	// would fail on PostgreSQL alone when no row is written.
-	if v, number, ok := constant(x); ok && col.Fits != nil && (number && isNumber(k) && isNumber(col.Kind) || !number && col.Kind == KindString) {
+	if v, number, ok := constant(x); ok && col.Fits != nil && (number && isNumber(k) && isNumber(col.Kind) || !number && (col.Kind == KindString || col.Kind == KindEnum)) {
 		if msg := col.Fits(v, number); msg != "" {
 			a.errorf(x, "the value does not fit %s.%s (%s): %s", table, col.Name, col.Type, strings.TrimSuffix(msg, "."))
 			return

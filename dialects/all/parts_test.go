@@ -38,6 +38,7 @@ var parts = map[string]reflect.Type{
 	"ErrorDetailer":    typeOf[dialects.ErrorDetailer](),
 	"DataRenderer":     typeOf[dialects.DataRenderer](),
 	"ObjectDialect":    typeOf[dialects.ObjectDialect](),
+	"TriggerDialect":   typeOf[dialects.TriggerDialect](),
 	"Importer":         typeOf[dialects.Importer](),
 	"KeyTyper":         typeOf[dialects.KeyTyper](),
 	"TypeReader":       typeOf[dialects.TypeReader](),
@@ -56,6 +57,11 @@ var parts = map[string]reflect.Type{
 	"RawObjectReader":  typeOf[dialects.RawObjectReader](),
 	"SettingsInferrer": typeOf[dialects.SettingsInferrer](),
 	"DomainReader":     typeOf[dialects.DomainReader](),
+	"RawTypeNoter":     typeOf[dialects.RawTypeNoter](),
+	"OnUpdateFolder":   typeOf[dialects.OnUpdateFolder](),
+	"ColumnCollator":   typeOf[dialects.ColumnCollator](),
+	"RangeReader":      typeOf[dialects.RangeReader](),
+	"IdentityFolder":   typeOf[dialects.IdentityFolder](),
 }
 
 // embeddedFrom are the interfaces of other packages that parts embed.
@@ -68,8 +74,8 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RuleBook", "SerialFixer", "Sessions"},
-	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdater", "Online", "OwnChecker", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
+	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

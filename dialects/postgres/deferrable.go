@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
@@ -224,8 +225,10 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 		}
 		return fmt.Sprintf("ALTER TABLE %s ALTER CONSTRAINT %s %s", table, Ident(fk), deferrableClause(def))
 	}
+	changes = selfKeysAfterIndexes(changes)
 	var atlas []schema.Change
 	after := map[schema.Change][]*migrate.Change{}
+	before := map[schema.Change][]*migrate.Change{}
 	var own []*migrate.Change // deferrability alone, after Atlas's statements
 	for _, c := range changes {
 		switch c := c.(type) {
@@ -243,6 +246,22 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 				case *ModifyDeferrable:
 					own = append(own, &migrate.Change{Cmd: alter(c.T, sc.FK.Symbol, sc.To), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.FK.Symbol, deferrableClause(sc.To))})
 					continue
+				case *schema.ModifyColumn:
+					if add, drop, ok := identityChange(c.T, sc, o.SchemaQualifier); ok {
+						// Atlas plans identity changed, not added or
+						// removed: schemagen's statements, after the
+						// column's other changes (SET NOT NULL first) or
+						// before them (DROP NOT NULL after).
+						rest := &schema.ModifyColumn{From: sc.From, To: sc.To, Change: sc.Change &^ schema.ChangeAttr}
+						if rest.Change == schema.NoChange {
+							own = append(own, append(drop, add...)...)
+							continue
+						}
+						nc := &schema.ModifyTable{T: c.T, Changes: []schema.Change{rest}}
+						before[nc], after[nc] = drop, add
+						atlas = append(atlas, nc)
+						continue
+					}
 				case *schema.AddForeignKey:
 					if def := deferrableOf(sc.F); def != nil {
 						after[c] = append(after[c], &migrate.Change{Cmd: alter(c.T, sc.F.Symbol, def), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.F.Symbol, deferrableClause(def))})
@@ -271,16 +290,23 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 		}
 		plan = p
 	}
-	if len(after) == 0 && len(own) == 0 {
+	if len(after) == 0 && len(own) == 0 && len(before) == 0 {
 		return plan, nil
 	}
 	// Each source's ALTER CONSTRAINT goes after its last statement.
-	last := map[schema.Change]int{}
+	first, last := map[schema.Change]int{}, map[schema.Change]int{}
 	for i, pc := range plan.Changes {
+		if _, ok := first[pc.Source]; !ok {
+			first[pc.Source] = i
+		}
 		last[pc.Source] = i
 	}
 	var out []*migrate.Change
 	for i, pc := range plan.Changes {
+		if first[pc.Source] == i {
+			out = append(out, before[pc.Source]...)
+			delete(before, pc.Source)
+		}
 		out = append(out, pc)
 		if last[pc.Source] == i {
 			out = append(out, after[pc.Source]...)
@@ -290,6 +316,7 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	for _, c := range atlas {
 		// Changes Atlas planned under another source (its split of a
 		// table's foreign keys): theirs go last.
+		out = append(out, before[c]...)
 		out = append(out, after[c]...)
 	}
 	plan.Changes = append(out, own...)
@@ -308,4 +335,113 @@ func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change,
 		}
 	}
 	return nil
+}
+
+// identityChange returns the statements that add identity to column sc.To
+// or remove it, which Atlas v1.2.3 does not plan ("unexpected attribute
+// change"), and false when identity is neither added nor removed. An added
+// identity's sequence is moved past the ids the table holds, so that the
+// next default id does not collide with one.
+func identityChange(t *schema.Table, sc *schema.ModifyColumn, qualifier *string) (add, drop []*migrate.Change, ok bool) {
+	_, fok := identityAttr(sc.From)
+	to, tok := identityAttr(sc.To)
+	if fok == tok || !sc.Change.Is(schema.ChangeAttr) {
+		return nil, nil, false
+	}
+	table := Ident(t.Name)
+	q := schemaName(t)
+	if qualifier != nil {
+		q = *qualifier
+	}
+	if q != "" {
+		table = Ident(q) + "." + table
+	}
+	col := Ident(sc.To.Name)
+	if !tok {
+		return nil, []*migrate.Change{{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s DROP IDENTITY", table, col), Source: sc, Comment: fmt.Sprintf("remove identity from column %q", sc.To.Name)}}, true
+	}
+	gen, start, inc := to.Generation, int64(1), int64(1)
+	if gen == "" {
+		gen = "BY DEFAULT"
+	}
+	if to.Sequence != nil {
+		start, inc = to.Sequence.Start, to.Sequence.Increment
+	}
+	return []*migrate.Change{
+		{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s ADD GENERATED %s AS IDENTITY (START WITH %d INCREMENT BY %d)", table, col, gen, start, inc), Source: sc, Comment: fmt.Sprintf("make column %q an identity", sc.To.Name)},
+		{Cmd: fmt.Sprintf("SELECT setval(pg_get_serial_sequence(%s, %s), max(%s)) FROM %s HAVING max(%s) >= %d", String(table), String(sc.To.Name), col, table, col, start), Source: sc, Comment: fmt.Sprintf("move the identity of %q past the ids its rows hold", sc.To.Name)},
+	}, nil, true
+}
+
+func identityAttr(c *schema.Column) (*postgres.Identity, bool) {
+	for _, a := range c.Attrs {
+		if i, ok := a.(*postgres.Identity); ok {
+			return i, true
+		}
+	}
+	return nil, false
+}
+
+// selfKeysAfterIndexes moves a new table's foreign keys to its own unique
+// indexes out of its CREATE TABLE, into an ALTER TABLE after it: Atlas
+// writes the keys inside CREATE TABLE and the indexes after it, and
+// PostgreSQL refuses a key whose referenced index does not exist yet
+// (42830). Keys to the primary key or a unique constraint, which CREATE
+// TABLE makes, stay inside.
+func selfKeysAfterIndexes(changes []schema.Change) []schema.Change {
+	var out []schema.Change
+	for _, c := range changes {
+		add, ok := c.(*schema.AddTable)
+		if !ok {
+			out = append(out, c)
+			continue
+		}
+		var inline, later []*schema.ForeignKey
+		for _, fk := range add.T.ForeignKeys {
+			if fk.RefTable == add.T && !madeByCreateTable(add.T, fk.RefColumns) {
+				later = append(later, fk)
+			} else {
+				inline = append(inline, fk)
+			}
+		}
+		if len(later) == 0 {
+			out = append(out, c)
+			continue
+		}
+		t := *add.T
+		t.ForeignKeys = inline
+		out = append(out, &schema.AddTable{T: &t, Extra: add.Extra})
+		alter := &schema.ModifyTable{T: add.T}
+		for _, fk := range later {
+			alter.Changes = append(alter.Changes, &schema.AddForeignKey{F: fk})
+		}
+		out = append(out, alter)
+	}
+	return out
+}
+
+// madeByCreateTable reports whether t's primary key or one of its unique
+// constraints (not a unique index, which is created after the table) is
+// over exactly cols.
+func madeByCreateTable(t *schema.Table, cols []*schema.Column) bool {
+	same := func(parts []*schema.IndexPart) bool {
+		if len(parts) != len(cols) {
+			return false
+		}
+		for _, p := range parts {
+			if p.C == nil || !slices.Contains(cols, p.C) {
+				return false
+			}
+		}
+		return true
+	}
+	if t.PrimaryKey != nil && same(t.PrimaryKey.Parts) {
+		return true
+	}
+	for _, i := range t.Indexes {
+		if _, ok := uniqueConstraint(i.Attrs); ok && i.Unique && same(i.Parts) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
@@ -81,6 +82,8 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		case "date":
 			return compiler.Type{Kind: compiler.TypeDate}, raw, true
 		}
+	case *schema.EnumType:
+		return compiler.Type{Kind: compiler.TypeEnum, Enum: &compiler.Enum{Name: t.T, Values: slices.Clone(t.Values)}}, raw, true
 	case *schema.JSONType:
 		if t.T == "jsonb" {
 			return compiler.Type{Kind: compiler.TypeJSON}, raw, true
@@ -121,6 +124,9 @@ func postgresType(ct *schema.ColumnType) string {
 
 var (
 	castLiteral = regexp.MustCompile(`^'((?:[^']|'')*)'(?:::[a-z ]+(?:\(\d+\))?)?$`)
+	// enumLiteral is a value of an enum type as PostgreSQL prints a default:
+	// 'paid'::order_status, 'paid'::"Order Status".
+	enumLiteral = regexp.MustCompile(`^'((?:[^']|'')*)'::(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")*")$`)
 	number      = regexp.MustCompile(`^\(?(-?\d+(?:\.\d+)?)\)?(?:::[a-z ]+)?$`)
 )
 
@@ -143,6 +149,9 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 		return &compiler.Default{Kind: compiler.DefaultUUID}, raw, true
 	case t.Kind == compiler.TypeBool && (low == "true" || low == "false"):
 		return &compiler.Default{Kind: compiler.DefaultBool, Value: low}, raw, true
+	}
+	if m := enumLiteral.FindStringSubmatch(raw); m != nil && t.Kind == compiler.TypeEnum {
+		return &compiler.Default{Kind: compiler.DefaultString, Value: strings.ReplaceAll(m[1], "''", "'")}, raw, true
 	}
 	if m := castLiteral.FindStringSubmatch(raw); m != nil && t.Kind != compiler.TypeBool {
 		return &compiler.Default{Kind: compiler.DefaultString, Value: strings.ReplaceAll(m[1], "''", "'")}, raw, true
@@ -307,4 +316,20 @@ func setsOnUpdate(t *compiler.Table, src, def string) bool {
 func (Dialect) PortableGenerated(typ, text string) bool {
 	typ, _, _ = strings.Cut(typ, " GENERATED")
 	return !strings.HasSuffix(strings.TrimSuffix(strings.TrimSpace(text), ")"), "::"+strings.ToLower(typ))
+}
+
+// RawTypeWhy implements the importer's rawTypeNoter: why a type with a
+// neutral type close to it is kept as PostgreSQL's own.
+func (Dialect) RawTypeWhy(ct *schema.ColumnType) string {
+	switch t := ct.Type.(type) {
+	case *schema.JSONType:
+		return "json keeps its text as written, which json means elsewhere"
+	case *schema.DecimalType:
+		return "numeric without a precision, or beyond decimal's 65 digits and scale 30, which the widest decimal holds elsewhere, rounded"
+	case *schema.StringType:
+		if t.Size > 255 {
+			return "char wider than 255, which a varchar holds"
+		}
+	}
+	return ""
 }

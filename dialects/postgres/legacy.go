@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
@@ -12,21 +13,36 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 )
 
+// sequenceDefaults reads the columns whose default is nextval of a
+// sequence of the schema: whether the column owns it (serial, identity),
+// and whether it is a serial's in all but the ownership, as hand-written
+// scripts and old dumps make them: named as serial names it, used by that
+// default alone, counting from 1 by 1 without bounds of its own.
+const sequenceDefaults = `WITH defaults AS (
+  SELECT c.relname, a.attname, pg_get_expr(ad.adbin, ad.adrelid) AS def, s.oid AS seq,
+    COALESCE(pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)::regclass = s.oid, false) AS owned,
+    s.relname = c.relname || '_' || a.attname || '_seq'
+      AND q.seqstart = 1 AND q.seqincrement = 1 AND q.seqmin = 1 AND NOT q.seqcycle
+      AND (SELECT count(*) FROM pg_depend u WHERE u.refobjid = s.oid AND u.classid = 'pg_attrdef'::regclass) = 1 AS serial
+  FROM pg_attrdef ad
+  JOIN pg_class c ON c.oid = ad.adrelid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+  JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+  JOIN pg_depend dep ON dep.classid = 'pg_attrdef'::regclass AND dep.objid = ad.oid AND dep.refclassid = 'pg_class'::regclass
+  JOIN pg_class s ON s.oid = dep.refobjid AND s.relkind = 'S'
+  JOIN pg_sequence q ON q.seqrelid = s.oid
+  WHERE n.nspname = current_schema() AND pg_get_expr(ad.adbin, ad.adrelid) LIKE 'nextval(%'
+) `
+
 // FixSerials implements the importer's serial reading. Atlas reads every
 // column whose default is nextval('<x>_<y>_seq') as a serial; only a
 // column that owns its sequence is one. Another one (a sequence two tables
 // share, one that starts at 1000) is its integer with its nextval default,
-// so that the model does not make it a new sequence of its own.
+// so that the model does not make it a new sequence of its own. A
+// sequence that is a serial's in all but the ownership (sequenceDefaults)
+// stays a serial: the model's identity gives the same column and sequence.
 func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error {
-	rows, err := conn.QueryContext(ctx, `SELECT c.relname, a.attname, pg_get_expr(ad.adbin, ad.adrelid),
-  COALESCE(pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)::regclass = (
-    SELECT dep.refobjid FROM pg_depend dep JOIN pg_class s ON s.oid = dep.refobjid
-    WHERE dep.classid = 'pg_attrdef'::regclass AND dep.objid = ad.oid AND dep.refclassid = 'pg_class'::regclass AND s.relkind = 'S' LIMIT 1), false)
-FROM pg_attrdef ad
-JOIN pg_class c ON c.oid = ad.adrelid
-JOIN pg_namespace n ON n.oid = c.relnamespace
-JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
-WHERE n.nspname = current_schema() AND pg_get_expr(ad.adbin, ad.adrelid) LIKE 'nextval(%'`)
+	rows, err := conn.QueryContext(ctx, sequenceDefaults+`SELECT relname, attname, def, owned OR serial FROM defaults`)
 	if err != nil {
 		return fmt.Errorf("postgres: reading sequence defaults: %w", err)
 	}
@@ -67,16 +83,46 @@ WHERE n.nspname = current_schema() AND pg_get_expr(ad.adbin, ad.adrelid) LIKE 'n
 
 // ReadRawObjects implements the importer's raw object reading: the
 // sequences no column owns, the functions and the triggers of the current
-// schema (not an extension's, nor the on_update triggers and functions
+// schema and its domains (not an extension's, nor the on_update triggers and functions
 // schemagen makes for tables of the model, which tables marks), each with
 // the statement that creates it; and what it cannot create, described.
 func (Dialect) ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error) {
 	var objs []dialects.RawObject
 	var left []string
-	rows, err := conn.QueryContext(ctx, `SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle
+	// Domains, before the sequences, functions and tables that use them.
+	rows, err := conn.QueryContext(ctx, `SELECT t.typname, format_type(t.typbasetype, t.typtypmod), t.typnotnull, coalesce(t.typdefault, ''),
+  coalesce((SELECT string_agg(' CONSTRAINT ' || quote_ident(k.conname) || ' ' || pg_get_constraintdef(k.oid), '' ORDER BY k.conname) FROM pg_constraint k WHERE k.contypid = t.oid), '')
+FROM pg_type t
+WHERE t.typnamespace = current_schema()::regnamespace AND t.typtype = 'd'
+  AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_type'::regclass AND e.objid = t.oid AND e.deptype = 'e')
+ORDER BY 1`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading domains: %w", err)
+	}
+	for rows.Next() {
+		var name, base, def, checks string
+		var notNull bool
+		if err := rows.Scan(&name, &base, &notNull, &def, &checks); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		sql := "CREATE DOMAIN " + Ident(name) + " AS " + base
+		if def != "" {
+			sql += " DEFAULT " + def
+		}
+		if notNull {
+			sql += " NOT NULL"
+		}
+		objs = append(objs, dialects.RawObject{Kind: "domain", Name: name, SQL: sql + checks, Before: true})
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	rows, err = conn.QueryContext(ctx, sequenceDefaults+`SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle
 FROM pg_sequences s JOIN pg_class c ON c.relname = s.sequencename AND c.relnamespace = s.schemaname::regnamespace
 WHERE s.schemaname = current_schema()
   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i', 'e'))
+  AND NOT EXISTS (SELECT 1 FROM defaults f WHERE f.seq = c.oid AND f.serial)
 ORDER BY 1`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("postgres: reading sequences: %w", err)
@@ -129,7 +175,9 @@ WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORD
 		return nil, nil, err
 	}
 	rows, err = conn.QueryContext(ctx, `SELECT p.proname, p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', p.prokind::text, l.lanname,
-  CASE WHEN p.prokind IN ('f', 'p') THEN pg_get_functiondef(p.oid) ELSE '' END
+  CASE WHEN p.prokind IN ('f', 'p') THEN pg_get_functiondef(p.oid) ELSE '' END,
+  EXISTS (SELECT 1 FROM pg_depend d JOIN pg_type y ON y.oid = d.refobjid
+    WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.refclassid = 'pg_type'::regclass AND y.typrelid <> 0)
 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 WHERE p.pronamespace = current_schema()::regnamespace
   AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_proc'::regclass AND e.objid = p.oid AND e.deptype = 'e')
@@ -139,7 +187,8 @@ ORDER BY 2`)
 	}
 	for rows.Next() {
 		var name, sig, kind, lang, def string
-		if err := rows.Scan(&name, &sig, &kind, &lang, &def); err != nil {
+		var rowType bool
+		if err := rows.Scan(&name, &sig, &kind, &lang, &def, &rowType); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
@@ -151,17 +200,66 @@ ORDER BY 2`)
 			continue
 		}
 		// A SQL function's body is checked against the tables when it is
-		// created: it comes after them; other languages' bodies run later,
-		// and defaults, CHECKs and triggers may call them: before.
-		objs = append(objs, dialects.RawObject{Kind: "function", Name: sig, SQL: strings.TrimSpace(def), Before: lang != "sql", Tables: calledBy[name]})
+		// created, and a table's row type in its signature must exist: it
+		// comes after them; other languages' bodies run later, and
+		// defaults, CHECKs and triggers may call them: before.
+		objs = append(objs, dialects.RawObject{Kind: "function", Name: sig, SQL: strings.TrimSpace(def), Before: lang != "sql" && !rowType, Tables: calledBy[name]})
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, nil, err
 	}
-	// Types of the schema's own but enums, which the model reads itself.
-	rows, err = conn.QueryContext(ctx, `SELECT t.typname, CASE t.typtype WHEN 'd' THEN 'domain' WHEN 'r' THEN 'range type' WHEN 'm' THEN 'multirange type' ELSE 'composite type' END
+	// Aggregates, after the functions they call; rules, and the tables'
+	// inheritance, after the tables.
+	rows, err = conn.QueryContext(ctx, `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')',
+  'CREATE AGGREGATE ' || quote_ident(p.proname) || '(' || pg_get_function_identity_arguments(p.oid) || ') (SFUNC = ' || a.aggtransfn::regproc::text ||
+  ', STYPE = ' || format_type(a.aggtranstype, NULL) ||
+  CASE WHEN a.aggfinalfn <> 0 THEN ', FINALFUNC = ' || a.aggfinalfn::regproc::text ELSE '' END ||
+  CASE WHEN a.agginitval IS NOT NULL THEN ', INITCOND = ' || quote_literal(a.agginitval) ELSE '' END || ')'
+FROM pg_proc p JOIN pg_aggregate a ON a.aggfnoid = p.oid
+WHERE p.pronamespace = current_schema()::regnamespace AND a.aggkind = 'n' AND a.aggcombinefn = 0 AND a.aggmtransfn = 0 AND a.aggsortop = 0
+  AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_proc'::regclass AND e.objid = p.oid AND e.deptype = 'e')
+UNION ALL
+SELECT c.relname || '.' || r.rulename, pg_get_ruledef(r.oid)
+FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+WHERE c.relnamespace = current_schema()::regnamespace AND r.rulename <> '_RETURN'
+UNION ALL
+SELECT c.relname || ' inherits ' || p.relname, 'ALTER TABLE ' || quote_ident(c.relname) || ' INHERIT ' || quote_ident(p.relname)
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND p.relkind = 'r'
+ORDER BY 1`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading aggregates, rules and inheritance: %w", err)
+	}
+	var later []dialects.RawObject
+	for rows.Next() {
+		var name, sql string
+		if err := rows.Scan(&name, &sql); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		switch {
+		case strings.HasPrefix(sql, "CREATE AGGREGATE"):
+			objs = append(objs, dialects.RawObject{Kind: "aggregate", Name: name, SQL: sql})
+			plain, _, _ := strings.Cut(name, "(")
+			left = slices.DeleteFunc(left, func(l string) bool { return strings.HasPrefix(l, "aggregate "+plain+"(") })
+		case strings.Contains(name, " inherits "):
+			child, parent, _ := strings.Cut(name, " inherits ")
+			objs = append(objs, dialects.RawObject{Kind: "inheritance", Name: name, SQL: sql, Tables: []string{child, parent}})
+		default:
+			table, _, _ := strings.Cut(name, ".")
+			// A rule may write to any table: after them all.
+			later = append(later, dialects.RawObject{Kind: "rule", Name: name, SQL: strings.TrimSuffix(sql, ";"), Tables: []string{table}, Late: true})
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	objs = append(objs, later...)
+	// Types of the schema's own but enums, which the model reads itself,
+	// and domains, read above.
+	rows, err = conn.QueryContext(ctx, `SELECT t.typname, CASE t.typtype WHEN 'r' THEN 'range type' WHEN 'm' THEN 'multirange type' ELSE 'composite type' END
 FROM pg_type t LEFT JOIN pg_class c ON c.oid = t.typrelid
-WHERE t.typnamespace = current_schema()::regnamespace AND t.typtype IN ('d', 'r', 'm', 'c') AND (t.typtype <> 'c' OR c.relkind = 'c')
+WHERE t.typnamespace = current_schema()::regnamespace AND t.typtype IN ('r', 'm', 'c') AND (t.typtype <> 'c' OR c.relkind = 'c')
   AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_type'::regclass AND e.objid = t.oid AND e.deptype = 'e')
 ORDER BY 1`)
 	if err != nil {

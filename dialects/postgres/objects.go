@@ -95,7 +95,37 @@ ORDER BY 1, 2`)
 		}
 		o.ViewCalls[view] = append(o.ViewCalls[view], fn)
 	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	// The triggers whose function has their name (on_update's), with when
+	// they fire and their function's body.
+	rows, err = conn.QueryContext(ctx, `SELECT t.tgname, c.relname, t.tgtype, p.prosrc
+FROM pg_trigger t
+JOIN pg_class c ON c.oid = t.tgrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_proc p ON p.oid = t.tgfoid
+WHERE NOT t.tgisinternal AND n.nspname = current_schema() AND p.proname = t.tgname AND p.pronamespace = n.oid
+ORDER BY 1`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading triggers: %w", err)
+	}
+	o.Triggers = map[string]dialects.Trigger{}
+	for rows.Next() {
+		var name, table, body string
+		var typ int
+		if err := rows.Scan(&name, &table, &typ, &body); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		o.Triggers[name] = dialects.Trigger{Table: table, Def: fmt.Sprintf("tgtype %d: %s", typ, body)}
+	}
 	return o, closeRows(rows)
+}
+
+// DropTrigger implements dialects.TriggerDialect.
+func (Dialect) DropTrigger(table, name string) []string {
+	return []string{"DROP TRIGGER IF EXISTS " + Ident(name) + " ON " + Ident(table), "DROP FUNCTION IF EXISTS " + Ident(name) + "()"}
 }
 
 func closeRows(rows interface {

@@ -26,6 +26,10 @@ const LockTimeout = "5s"
 // NULL goes through a validated CHECK; the statements that need strong locks
 // wait at most LockTimeout for them.
 func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
+	added, err := enumChanges(changes)
+	if err != nil {
+		return nil, err
+	}
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
 	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
@@ -33,6 +37,9 @@ func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sche
 		}
 	}, opts...)
 	if err != nil {
+		return nil, err
+	}
+	if err := newEnumValueUses(added, out); err != nil {
 		return nil, err
 	}
 	if online {

@@ -116,8 +116,24 @@ var (
 	decimalText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 )
 
+// castTypeName is a type's name as PostgreSQL prints it in a cast: an
+// identifier, or a quoted one. builtinTypes are the names of PostgreSQL's
+// own types that such a name may be, which are not enum types.
+var (
+	castTypeName = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$`)
+	builtinTypes = map[string]bool{
+		"real": true, "float4": true, "json": true, "jsonb": true, "bytea": true, "money": true, "interval": true,
+		"inet": true, "cidr": true, "macaddr": true, "macaddr8": true, "xml": true, "bit": true, "varbit": true,
+		"point": true, "line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true,
+		"tsvector": true, "tsquery": true, "oid": true, "regclass": true, "regtype": true, "name": true,
+		"timetz": true, "citext": true, "vector": true, "pg_lsn": true, "txid_snapshot": true, "int4range": true,
+		"int8range": true, "numrange": true, "tsrange": true, "tstzrange": true, "daterange": true, "unknown": true,
+	}
+)
+
 // cast drops the casts that do not change what the expression means, which
 // are those PostgreSQL adds to the portable expressions it is given.
+
 func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, error) {
 	if strings.Contains(typ, "(") {
 		return nil, rd.Errorf(at, "the cast to %s has a type modifier, which can change the value; it has no portable form", typ)
@@ -138,6 +154,13 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 			case famNumeric, famDouble:
 				if decimalText.MatchString(lit.Value) {
 					return &expr.Literal{Kind: expr.LitNumber, Value: lit.Value}, nil
+				}
+			default:
+				// A label of an enum type ('paid'::order_status): PostgreSQL
+				// prints the literals compared with an enum column so. The
+				// loaded model checks that it is one of the enum's values.
+				if _, known := families[typ]; !known && !builtinTypes[typ] && castTypeName.MatchString(typ) {
+					return lit, nil
 				}
 			}
 		case expr.LitNumber:
@@ -163,7 +186,7 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 	}
 	k := rd.Kind(x)
 	switch {
-	case fam == famText && (k == expr.KindString || k == expr.KindUUID),
+	case fam == famText && (k == expr.KindString || k == expr.KindUUID || k == expr.KindEnum),
 		// COALESCE(smallint_col, 0): PostgreSQL casts its arguments to the
 		// widest of their types.
 		rd.Unifying && fam == famSmallInt && k == expr.KindInteger && (typ == "integer" || typ == "int4"),

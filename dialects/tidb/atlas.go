@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
@@ -398,6 +400,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 	for _, t := range to.Tables {
 		if f, ok := from.Table(t.Name); ok {
 			changes = addCheckChanges(changes, f, t)
+			changes = addIdentityChanges(changes, f, t)
 		}
 	}
 	return changes, nil
@@ -427,6 +430,7 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 		for _, t := range ts.Tables {
 			if f, ok := fs.Table(t.Name); ok {
 				changes = addCheckChanges(changes, f, t)
+				changes = addIdentityChanges(changes, f, t)
 			}
 		}
 	}
@@ -445,7 +449,11 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 	if err != nil {
 		return nil, err
 	}
-	return append(changes, checkChanges(from, to)...), nil
+	changes = append(changes, checkChanges(from, to)...)
+	for _, c := range addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to) {
+		changes = c.(*schema.ModifyTable).Changes
+	}
+	return changes, nil
 }
 
 // PlanChanges plans each CHECK change on its own: a changed CHECK is dropped
@@ -543,6 +551,39 @@ func addCheckChanges(changes []schema.Change, from, to *schema.Table) []schema.C
 	return append(changes, &schema.ModifyTable{T: to, Changes: cs})
 }
 
+// addIdentityChanges adds the columns of to whose AUTO_INCREMENT differs
+// from from's, which Atlas's MySQL diff leaves out, as a ChangeAttr of the
+// column: migrate diff then sees identity added or removed (and refuses
+// it, see refusal), and so do drift and the plan oracle.
+func addIdentityChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
+	var mt *schema.ModifyTable
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok && m.T.Name == to.Name {
+			mt = m
+		}
+	}
+	for _, tc := range to.Columns {
+		fc, ok := from.Column(tc.Name)
+		if !ok || autoIncrement(fc) == autoIncrement(tc) {
+			continue
+		}
+		if mt == nil {
+			mt = &schema.ModifyTable{T: to}
+			changes = append(changes, mt)
+		}
+		i := slices.IndexFunc(mt.Changes, func(c schema.Change) bool {
+			mc, ok := c.(*schema.ModifyColumn)
+			return ok && mc.To.Name == tc.Name
+		})
+		if i >= 0 {
+			mt.Changes[i].(*schema.ModifyColumn).Change |= schema.ChangeAttr
+			continue
+		}
+		mt.Changes = append(mt.Changes, &schema.ModifyColumn{From: fc, To: tc, Change: schema.ChangeAttr})
+	}
+	return changes
+}
+
 func splitModifyChecks(changes []schema.Change) []schema.Change {
 	for _, c := range changes {
 		m, ok := c.(*schema.ModifyTable)
@@ -567,3 +608,68 @@ func splitModifyChecks(changes []schema.Change) []schema.Change {
 func (Dialect) Describe(obj any) string { return printer.Object(obj) }
 
 var printer = describe.Printer{FormatType: mysql.FormatType}
+
+// ScanStmts implements dialects.Dialect with the scanner of Atlas's MySQL
+// driver (backslash escapes, # comments), which needs no connection. Atlas's
+// generic scanner would break statements such as 'it\'s; fine'.
+func (Dialect) ScanStmts(input string) ([]*migrate.Stmt, error) {
+	return (*mysql.Driver)(nil).ScanStmts(input)
+}
+
+// ScanStmts implements migrate.StmtScanner, which the embedded interface
+// hides: without it Atlas's executor splits files with its generic scanner
+// and would count and hash statements differently from the Atlas CLI.
+func (d *atlasDriver) ScanStmts(input string) ([]*migrate.Stmt, error) {
+	return Dialect{}.ScanStmts(input)
+}
+
+// UseExprs implements dialects.Dialect. A default keeps the kind Atlas
+// inspected (literal or expression), which decides how its planner quotes
+// it; TiDB has no index predicates.
+func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
+	sqltext.UseExprs(s, x, sqltext.Using{
+		Default: func(old schema.Expr, text string) schema.Expr {
+			if _, ok := old.(*schema.Literal); ok {
+				return &schema.Literal{V: text}
+			}
+			return &schema.RawExpr{X: text}
+		},
+	})
+}
+
+// Lock implements schema.Locker with GET_LOCK, as Atlas's MySQL driver does.
+// TiDB implements GET_LOCK with pessimistic transactions on an internal
+// table: while several sessions wait for one lock, some get "pessimistic lock
+// retry limit reached" or "lock wait timeout" as error 1105 instead of an
+// answer, sometimes before their timeout. Such a session has not got the
+// lock and may keep waiting, so it asks again until the timeout, after which
+// the lock is reported held (schema.ErrLocked).
+func (d *atlasDriver) Lock(ctx context.Context, name string, timeout time.Duration) (schema.UnlockFunc, error) {
+	drv, err := d.plain()
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		unlock, err := drv.Lock(ctx, name, max(time.Until(deadline), 0))
+		if err == nil || !lockContention(err) {
+			return unlock, err
+		}
+		if time.Now().After(deadline) {
+			return nil, schema.ErrLocked
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(50+rand.IntN(150)) * time.Millisecond):
+		}
+	}
+}
+
+func lockContention(err error) bool {
+	if errors.Is(err, schema.ErrLocked) {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "pessimistic lock retry limit reached") || strings.Contains(msg, "lock wait timeout")
+}

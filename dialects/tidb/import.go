@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,8 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 		switch t.T {
 		case "text":
 			return compiler.Type{Kind: compiler.TypeText}, raw, true
+		case "tinytext", "mediumtext", "longtext":
+			return compiler.Type{Kind: compiler.TypeText}, raw, false
 		case "varchar":
 			return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, t.Size > 0
 		case "char":
@@ -100,14 +103,33 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeTime, Args: []int{p}}, raw, true
 		case "date":
 			return compiler.Type{Kind: compiler.TypeDate}, raw, true
+		case "timestamp":
+			// An instant, which TiDB converts from and to the session's
+			// time zone: the model's timestamp means it; TIMESTAMP's own
+			// range (1970 to 2038) stays TiDB's type.
+			p := 0
+			if t.Precision != nil {
+				p = *t.Precision
+			}
+			if p == 6 {
+				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, false
+			}
+			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, false
 		case "year":
 			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
 		}
 	case *schema.JSONType:
 		return compiler.Type{Kind: compiler.TypeJSON}, raw, true
+	case *schema.EnumType:
+		// Unnamed: the importer names it after its table and column, or
+		// pairs it with another database's enum of the same values.
+		return compiler.Type{Kind: compiler.TypeEnum, Enum: &compiler.Enum{Values: slices.Clone(t.Values)}}, raw, true
 	case *schema.BinaryType:
-		if t.T == "longblob" {
+		switch t.T {
+		case "longblob":
 			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
+		case "tinyblob", "blob", "mediumblob":
+			return compiler.Type{Kind: compiler.TypeBytes}, raw, false
 		}
 	}
 	if t, ok := sqltext.VectorType(strings.ToLower(raw)); ok {
@@ -133,7 +155,7 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	switch x := x.(type) {
 	case *schema.RawExpr:
 		if m := currentTime.FindStringSubmatch(x.X); m != nil && (t.Kind == compiler.TypeTimestamp || t.Kind == compiler.TypeDatetime) {
-			if m[2] == fmt.Sprint(precision(t)) {
+			if m[2] == fmt.Sprint(precision(t)) || m[2] == "" && precision(t) == 0 {
 				return &compiler.Default{Kind: compiler.DefaultNow}, x.X, true
 			}
 		}
@@ -192,7 +214,7 @@ func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
 	if !autoIncrement(c) {
 		return nil
 	}
-	if it, ok := c.Type.Type.(*schema.IntegerType); !ok || it.Unsigned {
+	if !identityType(c) {
 		return nil
 	}
 	id := &compiler.Identity{Start: 1}
@@ -202,6 +224,15 @@ func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
 		}
 	}
 	return id
+}
+
+// identityType reports whether an AUTO_INCREMENT column's type can be an
+// identity's: a signed integer, or an unsigned one the next wider integer
+// holds (an unsigned BIGINT has none), which keeps its own type as an
+// override.
+func identityType(c *schema.Column) bool {
+	it, ok := c.Type.Type.(*schema.IntegerType)
+	return ok && (!it.Unsigned || it.T != "bigint")
 }
 
 // IdentityNote implements the importer's identity notes: an AUTO_INCREMENT
@@ -220,7 +251,7 @@ func (Dialect) IdentityNote(t *schema.Table) string {
 // identity), a generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
-	if it, ok := c.Type.Type.(*schema.IntegerType); autoIncrement(c) && (!ok || it.Unsigned) {
+	if autoIncrement(c) && !identityType(c) {
 		clauses = append(clauses, "AUTO_INCREMENT")
 		why = append(why, "an AUTO_INCREMENT column")
 	}
@@ -426,7 +457,7 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 	for _, a := range c.Attrs {
 		if ou, ok := a.(*mysql.OnUpdate); ok {
 			m := currentTime.FindStringSubmatch(ou.A)
-			return m != nil && m[2] == fmt.Sprint(precision(t))
+			return m != nil && (m[2] == fmt.Sprint(precision(t)) || m[2] == "" && precision(t) == 0)
 		}
 	}
 	return false
@@ -489,3 +520,95 @@ func (Dialect) KeyType(t compiler.Type) (compiler.Type, bool) {
 	}
 	return compiler.Type{}, false
 }
+
+// RawTypeWhy implements the importer's rawTypeNoter: why a type with a
+// neutral type close to it is kept as TiDB's own.
+func (Dialect) RawTypeWhy(ct *schema.ColumnType) string {
+	switch t := ct.Type.(type) {
+	case *schema.IntegerType:
+		if t.Unsigned {
+			return "an unsigned integer, which the next wider integer holds"
+		}
+		if t.T == "mediumint" {
+			return "a 3-byte integer, which int holds"
+		}
+	case *schema.TimeType:
+		switch t.T {
+		case "timestamp":
+			return "an instant, which timestamp means, in TIMESTAMP's range (1970 to 2038)"
+		case "year":
+			return "a year, 1901 to 2155 or 0, which smallint holds"
+		}
+	case *mysql.SetType:
+		return "a set of labels, which a comma-separated text holds, without the check of its labels"
+	case *schema.BinaryType:
+		return "bytes with a smaller limit than bytes', which bytes holds"
+	case *schema.StringType:
+		return "text with another limit than text's, which text holds"
+	}
+	return ""
+}
+
+// CollatedType implements the importer's columnCollator: the type of a
+// string column whose collation is not its table's, with that collation,
+// as TiDB keeps it in the column's definition; "" for other columns.
+func (Dialect) CollatedType(t *schema.Table, c *schema.Column) string {
+	var tc, cc string
+	for _, a := range t.Attrs {
+		if x, ok := a.(*schema.Collation); ok {
+			tc = x.V
+		}
+	}
+	for _, a := range c.Attrs {
+		if x, ok := a.(*schema.Collation); ok {
+			cc = x.V
+		}
+	}
+	if cc == "" || strings.EqualFold(cc, tc) {
+		return ""
+	}
+	return tidbType(c.Type) + " COLLATE " + cc
+}
+
+// FoldOnUpdate implements the importer's onUpdateFolder: a column of raw
+// type raw that is set on update keeps ON UPDATE in its TiDB type, which
+// the lowering does not add to a raw type.
+func (Dialect) FoldOnUpdate(raw string, t compiler.Type) string {
+	if p := precision(t); p > 0 {
+		return fmt.Sprintf("%s ON UPDATE CURRENT_TIMESTAMP(%d)", raw, p)
+	}
+	return raw + " ON UPDATE CURRENT_TIMESTAMP"
+}
+
+// ValueRange implements the importer's rangeReader: the values of c's
+// TiDB type that the neutral type the other dialects get does not limit to
+// (an unsigned integer's, YEAR's), as a portable expression over the
+// column, or "".
+func (Dialect) ValueRange(c *schema.Column) string {
+	col := c.Name
+	switch t := c.Type.Type.(type) {
+	case *schema.IntegerType:
+		hi, ok := map[string]string{"tinyint": "255", "smallint": "65535", "mediumint": "16777215", "int": "4294967295"}[t.T]
+		switch {
+		case t.Unsigned && t.T == "bigint":
+			// Its upper bound is beyond what the model's integers write;
+			// decimal(20, 0) stops at 10^20-1.
+			return fmt.Sprintf("%s >= 0", col)
+		case t.Unsigned && ok:
+			return fmt.Sprintf("%s >= 0 AND %s <= %s", col, col, hi)
+		case t.T == "mediumint":
+			return fmt.Sprintf("%s >= -8388608 AND %s <= 8388607", col, col)
+		case t.T == "tinyint" && !strings.HasPrefix(tidbType(c.Type), "tinyint(1)"):
+			return fmt.Sprintf("%s >= -128 AND %s <= 127", col, col)
+		}
+	case *schema.TimeType:
+		if t.T == "year" {
+			return fmt.Sprintf("%s = 0 OR %s >= 1901 AND %s <= 2155", col, col, col)
+		}
+	}
+	return ""
+}
+
+// FoldIdentity implements the importer's identityFolder: a column numbered
+// on TiDB alone keeps AUTO_INCREMENT in its raw type.
+func (Dialect) FoldIdentity(raw string) string { return raw + " AUTO_INCREMENT" }

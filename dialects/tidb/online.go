@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
@@ -62,19 +64,35 @@ func (Dialect) HazardCodes() []hazard.Code {
 // fail on existing rows, a pre-check query for those rows. TiDB's DDL is
 // online already: online and plain plans are the same.
 func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
+	// Refusals first: Atlas's planner fails on some of them with errors
+	// that do not say what to write instead.
+	for _, c := range changes {
+		if mt, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range mt.Changes {
+				if err := refusal(mt.T, sc); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
 	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
-		if err := primaryKeyChange(t, sc); err != nil {
-			return nil, err
+		if ac, ok := sc.(*schema.AddColumn); ok {
+			if x, ok := volatileDefault(ac.C); ok {
+				return addVolatileDefault(t, ac.C, x, planOne)
+			}
+		}
+		if s, ok := setDefault(t, sc); ok {
+			return []hazard.Stmt{s}, nil
 		}
 		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
 		if err != nil {
 			return nil, err
 		}
 		hs := changeHazards(t, sc)
-		pre := precheck(t, sc)
+		pre := oneLine(precheck(t, sc))
 		for i := range ss {
 			ss[i].Hazards = append(ss[i].Hazards, hs...)
 			if i == len(ss)-1 {
@@ -89,16 +107,76 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 	}, opts...)
 }
 
-// primaryKeyChange refuses to plan a change of an existing table's primary
-// key: TiDB stores the rows of the tables schemagen creates by their primary
-// key (a clustered index, tidb_enable_clustered_index's default) and cannot
-// drop it (error 8200), so the file could never apply.
-func primaryKeyChange(t *schema.Table, sc schema.Change) error {
-	switch sc.(type) {
+// refusal refuses to plan a change of an existing table that TiDB cannot
+// make in place, so that no file that could never apply is written:
+//
+//   - a change of the primary key: TiDB stores the rows of the tables
+//     schemagen creates by their primary key (a clustered index,
+//     tidb_enable_clustered_index's default) and cannot drop it (8200);
+//   - a STORED generated column added (a new one, or a plain column made
+//     generated, which is planned as a drop and an add), a STORED one
+//     changed, a column moved between STORED and VIRTUAL, or a VIRTUAL one
+//     made plain (3106);
+//   - identity added to or removed from an existing column (8200).
+func refusal(t *schema.Table, sc schema.Change) error {
+	refuse := func(change, reason, instead string) error {
+		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
+	}
+	switch c := sc.(type) {
 	case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey:
-		return fmt.Errorf("TiDB: cannot plan a change of the primary key of table %q: TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200). Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand", t.Name)
+		return refuse("a change of the primary key",
+			"TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200)",
+			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
+	case *schema.AddColumn:
+		if stored, ok := generated(c.C); ok && stored {
+			return refuse(fmt.Sprintf("adding the STORED generated column %q (a new column, or one made generated or given a new expression, which is planned as a drop and an add)", c.C.Name),
+				"TiDB cannot add a STORED generated column to an existing table (error 3106)",
+				"Write stored = false (a VIRTUAL column, which TiDB can add; the values read are the same), or add a plain column and fill it in a data migration (schemagen migrate new NAME --data)")
+		}
+		if autoIncrement(c.C) {
+			return refuse(fmt.Sprintf("adding the identity column %q", c.C.Name),
+				"TiDB cannot add AUTO_INCREMENT to an existing table (error 8200)",
+				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
+		}
+	case *schema.ModifyColumn:
+		fromStored, fromGen := generated(c.From)
+		toStored, toGen := generated(c.To)
+		switch {
+		case fromGen && toGen && fromStored != toStored:
+			return refuse(fmt.Sprintf("moving the generated column %q between STORED and VIRTUAL", c.To.Name),
+				"TiDB cannot change the STORED status of a generated column (error 3106)",
+				"Add a new generated column with the new stored setting and drop this one, in two steps")
+		case fromGen && toGen && fromStored:
+			return refuse(fmt.Sprintf("changing the STORED generated column %q", c.To.Name),
+				"TiDB cannot modify a STORED generated column (error 3106)",
+				"Add a new generated column (stored = false, which TiDB can add) with the new definition and drop this one")
+		case fromGen && !fromStored && !toGen:
+			return refuse(fmt.Sprintf("making the VIRTUAL generated column %q plain", c.To.Name),
+				"TiDB cannot change a VIRTUAL generated column into a stored one (error 3106)",
+				"Add a new plain column, copy the values into it in a data migration (schemagen migrate new NAME --data), then drop the generated column")
+		}
+		switch from, to := autoIncrement(c.From), autoIncrement(c.To); {
+		case !from && to:
+			return refuse(fmt.Sprintf("adding identity to column %q", c.To.Name),
+				"TiDB cannot set AUTO_INCREMENT on an existing column (error 8200)",
+				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
+		case from && !to:
+			return refuse(fmt.Sprintf("removing identity from column %q", c.To.Name),
+				"TiDB cannot remove AUTO_INCREMENT from a column unless the session sets tidb_allow_remove_auto_inc (error 8200)",
+				"Keep the identity, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before the MODIFY COLUMN")
+		}
 	}
 	return nil
+}
+
+// generated reports whether c is a generated column, and whether STORED.
+func generated(c *schema.Column) (stored, ok bool) {
+	for _, a := range c.Attrs {
+		if g, is := a.(*schema.GeneratedExpr); is {
+			return !strings.EqualFold(g.Type, "VIRTUAL"), true
+		}
+	}
+	return false, false
 }
 
 // StmtForm implements dialects.Online: TiDB runs every statement in one
@@ -172,6 +250,10 @@ func inPlace(from, to schema.Type) bool {
 	case *schema.StringType:
 		t, ok := to.(*schema.StringType)
 		return ok && f.T == t.T && (f.T == "varchar" || f.T == "char" && f.Size == t.Size) && t.Size >= f.Size
+	case *schema.EnumType:
+		// Values added at the end: TiDB changes the column's definition only.
+		t, ok := to.(*schema.EnumType)
+		return ok && len(t.Values) >= len(f.Values) && slices.Equal(t.Values[:len(f.Values)], f.Values)
 	}
 	return false
 }
@@ -199,7 +281,7 @@ func precheck(t *schema.Table, c schema.Change) string {
 		return fmt.Sprintf("duplicates for unique key %s: SELECT %s, COUNT(*) AS `rows` FROM %s WHERE %s GROUP BY %s HAVING COUNT(*) > 1 LIMIT 10",
 			c.I.Name, list, tbl, strings.Join(notNull, " AND "), list)
 	case *schema.AddCheck:
-		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT (%s) LIMIT 10", c.C.Name, tbl, c.C.Expr)
+		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT %s LIMIT 10", c.C.Name, tbl, inParens(c.C.Expr))
 	case *schema.ModifyColumn:
 		col := quote(c.To.Name)
 		var conds []string
@@ -244,6 +326,12 @@ func doesNotFit(col string, from, t schema.Type) string {
 		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
 			return fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size)
 		}
+	case *schema.EnumType:
+		q := make([]string, len(t.Values))
+		for i, v := range t.Values {
+			q[i] = String(v)
+		}
+		return fmt.Sprintf("%s NOT IN (%s)", col, strings.Join(q, ", "))
 	}
 	return ""
 }
@@ -369,3 +457,122 @@ func eachRow(rows *sql.Rows, f func(cols []string, vals []sql.NullString)) error
 
 // ExplainError implements dialects.Online.
 func (Dialect) ExplainError(error) string { return "" }
+
+// inParens is e in parentheses, unless one pair around all of it has them.
+func inParens(e string) string {
+	if wrapped(e) {
+		return e
+	}
+	return "(" + e + ")"
+}
+
+// volatileDefault returns the default of c when it is an expression that
+// gives each row its own value (uuid()), which TiDB refuses in ADD COLUMN
+// on an existing table (error 1674, "Statement is unsafe").
+func volatileDefault(c *schema.Column) (string, bool) {
+	x, ok := c.Default.(*schema.RawExpr)
+	if !ok || !strings.Contains(strings.ToLower(x.X), "uuid(") {
+		return "", false
+	}
+	return inParens(x.X), true
+}
+
+// addVolatileDefault adds column c with default x to an existing table as
+// TiDB can: the column without the default, then the default, then every
+// existing row given its own value, as PostgreSQL's ADD COLUMN ... DEFAULT
+// gen_random_uuid() gives them, then NOT NULL.
+func addVolatileDefault(t *schema.Table, c *schema.Column, x string, planOne func(schema.Change) ([]hazard.Stmt, error)) ([]hazard.Stmt, error) {
+	bare := *c
+	bare.Default, bare.Type = nil, &schema.ColumnType{Type: c.Type.Type, Raw: c.Type.Raw, Null: true}
+	ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddColumn{C: &bare}}})
+	if err != nil {
+		return nil, err
+	}
+	tbl, col := Ident(t.Name), Ident(c.Name)
+	ss = append(ss,
+		hazard.Stmt{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", tbl, col, x), Comment: fmt.Sprintf("set the default of %q (TiDB refuses it in ADD COLUMN, error 1674)", c.Name)},
+		hazard.Stmt{Cmd: fmt.Sprintf("UPDATE %s SET %s = %s%s WHERE %s IS NULL", tbl, col, strings.TrimSuffix(strings.TrimPrefix(x, "("), ")"), keepOnUpdate(t), col), Comment: fmt.Sprintf("give the existing rows their own %q", c.Name),
+			Hazards: []hazard.Hazard{{Code: CodeModify, Table: t.Name, Scan: true, Rewrite: true, Text: "writes every existing row, in one transaction"}}})
+	if !c.Type.Null {
+		mod, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.ModifyColumn{From: &bare, To: c, Change: schema.ChangeNull | schema.ChangeDefault}}})
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, mod...)
+	}
+	return ss, nil
+}
+
+// setDefault plans a change of a column's default alone as ALTER COLUMN
+// ... SET DEFAULT or DROP DEFAULT: Atlas's MODIFY COLUMN restates the
+// whole column, which TiDB refuses for a column an expression index or a
+// generated column uses (3106, wrapping 3837 or 3108; found by the plan
+// oracle, seed 2000007). false for another change.
+func setDefault(t *schema.Table, sc schema.Change) (hazard.Stmt, bool) {
+	mc, ok := sc.(*schema.ModifyColumn)
+	if !ok || mc.Change != schema.ChangeDefault {
+		return hazard.Stmt{}, false
+	}
+	alter := fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s ", Ident(t.Name), Ident(mc.To.Name))
+	switch d := mc.To.Default.(type) {
+	case nil:
+		return hazard.Stmt{Cmd: alter + "DROP DEFAULT", Comment: fmt.Sprintf("drop the default of %q", mc.To.Name)}, true
+	case *schema.Literal:
+		return hazard.Stmt{Cmd: alter + "SET DEFAULT " + d.V, Comment: fmt.Sprintf("set the default of %q", mc.To.Name)}, true
+	case *schema.RawExpr:
+		if wrapped(d.X) {
+			return hazard.Stmt{Cmd: alter + "SET DEFAULT " + d.X, Comment: fmt.Sprintf("set the default of %q", mc.To.Name)}, true
+		}
+	}
+	return hazard.Stmt{}, false
+}
+
+// keepOnUpdate sets t's ON UPDATE CURRENT_TIMESTAMP columns to themselves
+// in an UPDATE a migration runs, which would else set them to now(): a
+// migration is not a change of the rows (on PostgreSQL, DDL fires no
+// trigger).
+func keepOnUpdate(t *schema.Table) string {
+	var b strings.Builder
+	for _, c := range t.Columns {
+		if slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.OnUpdate); return ok }) {
+			b.WriteString(", " + Ident(c.Name) + " = " + Ident(c.Name))
+		}
+	}
+	return b.String()
+}
+
+// oneLine writes a pre-check query on one line, as its comment directive
+// must be: a line break in a string literal as TiDB's escape \n, elsewhere
+// a space (a CHECK over 'a<newline>b' wrote the rest of the query as a
+// statement of the file; found by the plan oracle, seed 2000008).
+func oneLine(q string) string {
+	if !strings.ContainsAny(q, "\r\n") {
+		return q
+	}
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(q); i++ {
+		ch := q[i]
+		switch {
+		case quote != 0 && ch == '\\' && i+1 < len(q):
+			b.WriteByte(ch)
+			i++
+			ch = q[i]
+		case quote != 0 && ch == quote:
+			quote = 0
+		case quote == 0 && (ch == '\'' || ch == '"' || ch == '`'):
+			quote = ch
+		}
+		switch {
+		case ch == '\n' && quote != 0:
+			b.WriteString(`\n`)
+		case ch == '\r' && quote != 0:
+			b.WriteString(`\r`)
+		case ch == '\n' || ch == '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}

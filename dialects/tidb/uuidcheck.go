@@ -1,6 +1,7 @@
 package tidb
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -98,11 +99,40 @@ func uuidChecked(t *compiler.Table) ([]string, bool) {
 // false and keeps the CHECKs that exist as TiDB's own.
 //
 // exact_strings stands when every varchar and text column read has its
-// collation, utf8mb4_0900_bin; otherwise (TiDB's default utf8mb4_bin) the
+// collation, utf8mb4_0900_bin (the column types that say so become plain
+// again); otherwise (TiDB's default utf8mb4_bin, or another collation) the
 // model says exact_strings = false, so that the columns keep theirs.
-func (Dialect) InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (map[string]cty.Value, []string) {
+//
+// charset and collation, when every table read has the same ones and they
+// are not the server's default that generated DDL gets.
+func (Dialect) InferSettings(s *compiler.Schema, inspected map[string]*schema.Table) (map[string]cty.Value, []string) {
 	set := map[string]cty.Value{}
 	var notes []string
+	notes = inferUUIDCheck(s, inspected, set, notes)
+	notes = inferExactStrings(s, inspected, set, notes)
+	if charset, collation, ok := tablesCharset(s, inspected); ok {
+		if charset != defaultCharset {
+			set["charset"] = cty.StringVal(charset)
+		}
+		if collation != defaultCollation {
+			set["collation"] = cty.StringVal(collation)
+		}
+		if charset != defaultCharset || collation != defaultCollation {
+			notes = append(notes, fmt.Sprintf("charset = %q and collation = %q inferred: every table has them", charset, collation))
+		}
+	}
+	return set, notes
+}
+
+// list names at most five of xs.
+func list(xs []string) string {
+	if len(xs) > 5 {
+		return strings.Join(xs[:5], ", ") + ", ..."
+	}
+	return strings.Join(xs, ", ")
+}
+
+func inferUUIDCheck(s *compiler.Schema, raw map[string]*schema.Table, set map[string]cty.Value, notes []string) []string {
 	var checked, missing []string
 	holds := true
 	for _, t := range s.Tables {
@@ -119,12 +149,6 @@ func (Dialect) InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (
 			}
 		}
 	}
-	list := func(xs []string) string {
-		if len(xs) > 5 {
-			return strings.Join(xs[:5], ", ") + ", ..."
-		}
-		return strings.Join(xs, ", ")
-	}
 	switch {
 	case !holds:
 		set["uuid_check"] = cty.False
@@ -139,37 +163,66 @@ func (Dialect) InferSettings(s *compiler.Schema, raw map[string]*schema.Table) (
 	case len(checked) > 0:
 		notes = append(notes, "uuid_check (the default) stands: every uuid column it would check has a CHECK of its uuid shape ("+list(checked)+"), kept as written")
 	}
+	return notes
+}
+
+func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map[string]cty.Value, notes []string) []string {
 	var exact, padded []string
+	var plain []*compiler.Column
 	for _, t := range s.Tables {
 		rt := raw[t.Name]
 		if rt == nil || t.Overrides.Skipped(Name) {
 			continue
 		}
 		for _, c := range t.Columns {
-			typ, known := effectiveType(c)
-			if !known || c.Overrides.Skipped(Name) || (typ.Kind != compiler.TypeVarchar && typ.Kind != compiler.TypeText) {
+			o := c.Overrides.For(Name)
+			kind := c.Type.Kind
+			if o != nil && o.Type != nil {
+				kind = o.Type.Kind
+			}
+			if c.Overrides.Skipped(Name) || kind != compiler.TypeVarchar && kind != compiler.TypeText {
 				continue
 			}
-			rc, ok := rt.Column(c.Name)
-			if !ok {
-				continue
-			}
-			if collationOf(rc.Attrs, collationOf(rt.Attrs, "")) == exactCollation {
+			switch {
+			case o != nil && strings.EqualFold(o.RawType, Type(c.Type)+" COLLATE "+exactCollation):
+				// The collation of its own that exact_strings gives it.
 				exact = append(exact, t.Name+"."+c.Name)
-			} else {
-				padded = append(padded, t.Name+"."+c.Name)
+				plain = append(plain, c)
+			case o != nil && o.RawType != "":
+				// A type of its own (another collation), which it keeps.
+			default:
+				rc, ok := rt.Column(c.Name)
+				if !ok {
+					continue
+				}
+				if collationOf(rc.Attrs, collationOf(rt.Attrs, "")) == exactCollation {
+					exact = append(exact, t.Name+"."+c.Name)
+				} else {
+					padded = append(padded, t.Name+"."+c.Name)
+				}
 			}
 		}
 	}
 	if len(padded) > 0 {
 		set["exact_strings"] = cty.False
-		n := "exact_strings = false: " + list(padded) + " compare without trailing spaces (TiDB's default collation), as PostgreSQL does not"
+		n := "exact_strings = false: " + list(padded) + " have the collation of their table, which compares otherwise than PostgreSQL (TiDB's default utf8mb4_bin ignores trailing spaces)"
 		if len(exact) > 0 {
-			n += "; " + list(exact) + " have " + exactCollation + ", which the model does not keep"
+			n += "; " + list(exact) + " keep " + exactCollation + " as their own type"
 		}
-		notes = append(notes, n)
+		return append(notes, n)
 	}
-	return set, notes
+	// exact_strings (the default) gives these columns the same type.
+	for _, c := range plain {
+		o := c.Overrides[Name]
+		o.RawType = ""
+		if !o.Skip && o.Type == nil && o.Default == "" && o.Expr == "" && o.SQL == "" && len(o.Accept) == 0 && o.Name == "" && o.Column == "" {
+			delete(c.Overrides, Name)
+		}
+	}
+	if len(exact) > 0 {
+		notes = append(notes, "exact_strings (the default) stands: every varchar and text column has the collation "+exactCollation+" it gives them ("+list(exact)+")")
+	}
+	return notes
 }
 
 // ownChecked reports whether the table read has uuid_check's own CHECK on
@@ -194,4 +247,34 @@ func collationOf(attrs []schema.Attr, def string) string {
 		}
 	}
 	return def
+}
+
+// The charset and collation of the tables generated DDL makes, the
+// server's defaults.
+const defaultCharset, defaultCollation = "utf8mb4", "utf8mb4_bin"
+
+// tablesCharset returns the charset and collation every inspected table of
+// s has, and whether they all have the same ones.
+func tablesCharset(s *compiler.Schema, inspected map[string]*schema.Table) (string, string, bool) {
+	charset, collation, n := "", "", 0
+	for _, t := range s.Tables {
+		it := inspected[t.Name]
+		if it == nil || t.Overrides.Skipped(Name) {
+			continue
+		}
+		var cs, cl string
+		for _, a := range it.Attrs {
+			switch a := a.(type) {
+			case *schema.Charset:
+				cs = a.V
+			case *schema.Collation:
+				cl = a.V
+			}
+		}
+		if cs == "" || cl == "" || n > 0 && (cs != charset || cl != collation) {
+			return "", "", false
+		}
+		charset, collation, n = cs, cl, n+1
+	}
+	return charset, collation, n > 0
 }

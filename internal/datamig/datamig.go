@@ -24,7 +24,7 @@ func Catalog(s *compiler.Schema) expr.Catalog {
 	for _, t := range s.Tables {
 		ct := &expr.CatalogTable{Name: t.Name}
 		for _, c := range t.Columns {
-			ct.Columns = append(ct.Columns, expr.CatalogColumn{Name: c.Name, Kind: c.Type.ExprKind(), Type: c.Type.String(), Fits: fits(c.Type)})
+			ct.Columns = append(ct.Columns, expr.CatalogColumn{Name: c.Name, Kind: c.Type.ExprKind(), Type: c.Type.String(), Fits: fits(c.Type), Generated: c.Generated != nil})
 		}
 		if t.PrimaryKey != nil {
 			ct.Key = t.PrimaryKey.Columns

@@ -14,6 +14,10 @@ import (
 // PostgreSQL alone when the query finds no row (found by TestDataDifferential).
 func TestConstantsFit(t *testing.T) {
 	r := gen.CompileSource("schema.hcl", []byte(`
+enum "e" {
+  values = ["a", "b"]
+}
+
 table "t" {
   column "id" {
     type = smallint
@@ -32,6 +36,10 @@ table "t" {
   }
   column "c" {
     type = char(2)
+    null = true
+  }
+  column "e" {
+    type = enum.e
     null = true
   }
   primary_key {
@@ -53,6 +61,10 @@ table "t" {
 		{"UPDATE t SET s = 'abcd' WHERE id = 1", "data.sql:1,18- The value does not fit t.s (varchar(3)): the string has 4 characters, the column holds 3"},
 		{"UPDATE t SET s = 'äöü', c = 'ab' WHERE id = 1", ""},
 		{"UPDATE t SET c = 'abc' WHERE id = 1", "data.sql:1,18- The value does not fit t.c (char(2))"},
+		// An enum's values only: PostgreSQL refuses another when it plans
+		// the statement, TiDB when it writes a row.
+		{"UPDATE t SET e = 'c' WHERE id = 1", "data.sql:1,18- The value does not fit t.e (enum.e): 'c' is not a value of enum e ('a', 'b')"},
+		{"UPDATE t SET e = 'b' WHERE id = 1", ""},
 		// Only constants: a value computed per row fails per row on both.
 		{"UPDATE t SET n = coalesce(n, 5) + 2147483647, s = s || 'abcd' WHERE id = 1", ""},
 	} {

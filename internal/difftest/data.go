@@ -326,6 +326,9 @@ func (g *dataGen) stmt() string {
 func (g *dataGen) insert(t *Table) string {
 	var cols []*Col
 	for _, c := range t.Cols {
+		if c.As != "" {
+			continue // the database computes it
+		}
 		if slices.Contains(t.PK, c.Name) || !c.Null && c.Default == "" || g.chance(0.5) {
 			cols = append(cols, c)
 		}
@@ -375,7 +378,10 @@ func (g *dataGen) update(t *Table) string {
 	keyed := false
 	for range 1 + g.n(2) {
 		c := pick(g.rnd, t.Cols)
-		if used[c.Name] {
+		for tries := 0; c.As != "" && tries < 5; tries++ {
+			c = pick(g.rnd, t.Cols) // a generated column is the database's
+		}
+		if used[c.Name] || c.As != "" {
 			continue
 		}
 		used[c.Name] = true

@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"github.com/schemagen/schemagen/compiler"
 )
@@ -85,3 +86,6 @@ func QuoteIdent(s string) string { return quoteIdent(s) }
 
 // String quotes s as an HCL string.
 func String(s string) string { return hclString(s) }
+
+// EnumValues draws the values of a new enum.
+func (g *Gen) EnumValues() []string { return slices.Clone(pick(g.g, enumValues)) }

@@ -78,7 +78,7 @@ func Forms() *Model {
 			}
 		}
 	}
-	t.Cols = append([]*Col{{Name: "id", Type: Type{"int", nil}}}, t.Cols...)
+	t.Cols = append([]*Col{{Name: "id", Type: Type{Name: "int", Args: nil}}}, t.Cols...)
 	t.PK = []string{"id"}
 	parts.Cols, parts.PK = t.Cols, t.PK
 	return &Model{Tables: []*Table{t, parts}, UUIDCheck: "true", ExactStrings: "true"}

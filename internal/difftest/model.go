@@ -28,6 +28,14 @@ type Model struct {
 	// never draws them, the plan oracle does.
 	Extensions []string
 	Raws       []Raw
+	// Enums are the model's enum blocks (drawn by enums, see random.go).
+	Enums []Enum
+}
+
+// Enum is an enum block.
+type Enum struct {
+	Name   string
+	Values []string
 }
 
 // Raw is a raw block: a statement per dialect ("" for none).
@@ -37,14 +45,17 @@ type Raw struct {
 
 // Table is one table of a Model.
 type Table struct {
-	Name    string
-	Comment string
-	Cols    []*Col
-	PK      []string
-	Uniques []Unique
-	Checks  []Check
-	Indexes []Index
-	FKs     []FK
+	Name string
+	// RenamedFrom is the table's former name (renamed_from); Random never
+	// draws it, the plan oracle does.
+	RenamedFrom string
+	Comment     string
+	Cols        []*Col
+	PK          []string
+	Uniques     []Unique
+	Checks      []Check
+	Indexes     []Index
+	FKs         []FK
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -63,6 +74,19 @@ type Col struct {
 	// statements leave the column out (see docs/semantics.md).
 	Identity      bool
 	IdentityStart int64
+	// As is a generated column's expression (Virtual: stored = false);
+	// statements leave the column out.
+	As      string
+	Virtual bool
+	// OnUpdate is on_update = now() (a time the databases take at
+	// different instants, like Now).
+	OnUpdate bool
+	// Random is set on compiled columns whose default is uuid(): each
+	// database makes its own.
+	Random bool
+	// RenamedFrom is the column's former name (renamed_from); Random never
+	// draws it, the plan oracle does.
+	RenamedFrom string
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -105,11 +129,17 @@ type FK struct {
 
 // Type is a neutral column type.
 type Type struct {
-	Name string // uuid, text, varchar, ...
+	Name string // uuid, text, varchar, ..., enum
 	Args []int
+	// Enum and Values are an enum type's name and values.
+	Enum   string
+	Values []string
 }
 
 func (t Type) String() string {
+	if t.Name == "enum" {
+		return "enum." + t.Enum
+	}
 	if len(t.Args) == 0 {
 		return t.Name
 	}
@@ -170,8 +200,14 @@ func (m *Model) HCL() string {
 		}
 		return "[" + strings.Join(qs, ", ") + "]"
 	}
+	for _, e := range m.Enums {
+		fmt.Fprintf(&b, "enum %s {\n  values = %s\n}\n\n", q(e.Name), list(e.Values))
+	}
 	for _, t := range m.Tables {
 		fmt.Fprintf(&b, "table %s {\n", q(t.Name))
+		if t.RenamedFrom != "" {
+			fmt.Fprintf(&b, "  renamed_from = %s\n", q(t.RenamedFrom))
+		}
 		if t.Comment != "" {
 			fmt.Fprintf(&b, "  comment = %s\n", q(t.Comment))
 		}
@@ -182,6 +218,18 @@ func (m *Model) HCL() string {
 			}
 			if c.Default != "" {
 				fmt.Fprintf(&b, "    default = %s\n", c.Default)
+			}
+			if c.As != "" {
+				fmt.Fprintf(&b, "    as = %s\n", q(c.As))
+				if c.Virtual {
+					b.WriteString("    stored = false\n")
+				}
+			}
+			if c.OnUpdate {
+				b.WriteString("    on_update = now()\n")
+			}
+			if c.RenamedFrom != "" {
+				fmt.Fprintf(&b, "    renamed_from = %s\n", q(c.RenamedFrom))
 			}
 			switch {
 			case c.Identity && c.IdentityStart > 1:
@@ -301,7 +349,7 @@ func hclString(s string) string {
 
 // Clone returns a deep copy.
 func (m *Model) Clone() *Model {
-	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, ValueDomains: m.ValueDomains, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws)}
+	c := &Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, ValueDomains: m.ValueDomains, Extensions: slices.Clone(m.Extensions), Raws: slices.Clone(m.Raws), Enums: slices.Clone(m.Enums)}
 	for _, t := range m.Tables {
 		nt := *t
 		nt.Cols = nil

@@ -22,27 +22,27 @@ func pick[T any](g *rnd, xs []T) T   { return xs[g.r.IntN(len(xs))] }
 
 // columnTypes are neutral types with edge parameters.
 var columnTypes = []Type{
-	{"uuid", nil}, {"text", nil}, {"varchar", []int{1}}, {"varchar", []int{5}}, {"varchar", []int{255}},
-	{"varchar", []int{1000}}, {"char", []int{1}}, {"char", []int{5}}, {"char", []int{255}},
-	{"smallint", nil}, {"int", nil}, {"bigint", nil}, {"bool", nil}, {"double", nil},
-	{"decimal", []int{1, 0}}, {"decimal", []int{5, 2}}, {"decimal", []int{65, 30}}, {"decimal", []int{3, 3}},
-	{"timestamp", nil}, {"timestamp", []int{0}}, {"timestamp", []int{6}}, {"date", nil},
-	{"json", nil}, {"bytes", nil},
-	{"float", nil}, {"time", nil}, {"time", []int{0}}, {"datetime", nil}, {"datetime", []int{3}},
+	{Name: "uuid", Args: nil}, {Name: "text", Args: nil}, {Name: "varchar", Args: []int{1}}, {Name: "varchar", Args: []int{5}}, {Name: "varchar", Args: []int{255}},
+	{Name: "varchar", Args: []int{1000}}, {Name: "char", Args: []int{1}}, {Name: "char", Args: []int{5}}, {Name: "char", Args: []int{255}},
+	{Name: "smallint", Args: nil}, {Name: "int", Args: nil}, {Name: "bigint", Args: nil}, {Name: "bool", Args: nil}, {Name: "double", Args: nil},
+	{Name: "decimal", Args: []int{1, 0}}, {Name: "decimal", Args: []int{5, 2}}, {Name: "decimal", Args: []int{65, 30}}, {Name: "decimal", Args: []int{3, 3}},
+	{Name: "timestamp", Args: nil}, {Name: "timestamp", Args: []int{0}}, {Name: "timestamp", Args: []int{6}}, {Name: "date", Args: nil},
+	{Name: "json", Args: nil}, {Name: "bytes", Args: nil},
+	{Name: "float", Args: nil}, {Name: "time", Args: nil}, {Name: "time", Args: []int{0}}, {Name: "datetime", Args: nil}, {Name: "datetime", Args: []int{3}},
 }
 
 // keyTypes may be in a primary key or a foreign key.
 var keyTypes = []Type{
-	{"int", nil}, {"bigint", nil}, {"smallint", nil}, {"varchar", []int{10}}, {"uuid", nil},
-	{"char", []int{3}}, {"decimal", []int{5, 2}}, {"date", nil},
+	{Name: "int", Args: nil}, {Name: "bigint", Args: nil}, {Name: "smallint", Args: nil}, {Name: "varchar", Args: []int{10}}, {Name: "uuid", Args: nil},
+	{Name: "char", Args: []int{3}}, {Name: "decimal", Args: []int{5, 2}}, {Name: "date", Args: nil},
 }
 
 // limitTypes are types at and just past a database's limit (TiDB's
 // varchar 16383, char 255, decimal 65 and 30): the compiler must refuse
 // what a database refuses.
 var limitTypes = []Type{
-	{"varchar", []int{4000}}, {"varchar", []int{16383}}, {"varchar", []int{16384}}, {"char", []int{256}},
-	{"decimal", []int{66, 0}}, {"decimal", []int{40, 31}}, {"varchar", []int{10485761}},
+	{Name: "varchar", Args: []int{4000}}, {Name: "varchar", Args: []int{16383}}, {Name: "varchar", Args: []int{16384}}, {Name: "char", Args: []int{256}},
+	{Name: "decimal", Args: []int{66, 0}}, {Name: "decimal", Args: []int{40, 31}}, {Name: "varchar", Args: []int{10485761}},
 }
 
 // settings are the values a model may write for each TiDB setting; ""
@@ -146,7 +146,7 @@ func (g *rnd) Model() *Model {
 			t.Checks[0].Name = pick(g, []string{"shared_ck", t.Name + "_ix0", strings.ToUpper(t.Name) + "_CK0"})
 		}
 		if last := t.Cols[len(t.Cols)-1].Name; g.chance(0.02) && strings.ToUpper(last) != last {
-			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(last), Type: Type{"int", nil}, Null: true})
+			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(last), Type: Type{Name: "int", Args: nil}, Null: true})
 		}
 		if g.chance(0.3) {
 			var cols []string
@@ -212,7 +212,7 @@ func (g *rnd) limits(t *Table) {
 	case k < 2:
 		n := pick(g, []int{1017, 1018, 1600, 1601}) - len(t.Cols)
 		for i := range n {
-			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{"int", nil}, Null: true})
+			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{Name: "int", Args: nil}, Null: true})
 		}
 	case k < 4:
 		n := pick(g, []int{63, 64, 65}) - 1 - len(t.Uniques) - len(t.Indexes) - len(t.FKs)
@@ -223,7 +223,7 @@ func (g *rnd) limits(t *Table) {
 		n := pick(g, []int{16, 17, 32, 33})
 		idx := Index{Name: t.Name + "_many_parts", Unique: g.chance(0.3)}
 		for i := range n {
-			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{"smallint", nil}, Null: true})
+			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{Name: "smallint", Args: nil}, Null: true})
 			idx.Cols = append(idx.Cols, fmt.Sprintf("w%d", i))
 		}
 		t.Indexes = append(t.Indexes, idx)
@@ -270,6 +270,12 @@ func (g *rnd) some(cols []*Col, max int) []*Col {
 func (g *rnd) defaultFor(t Type) string {
 	if t.Name == "timestamp" && g.chance(0.5) {
 		return "now()"
+	}
+	if t.Name == "enum" {
+		if g.chance(0.05) {
+			return pick(g, []string{`"lost"`, `""`, `1`})
+		}
+		return hclString(pick(g, t.Values))
 	}
 	if g.chance(0.1) {
 		return pick(g, []string{`"x"`, `1`, `true`, `1.5`, `""`})
@@ -340,6 +346,9 @@ func literalFits(v Value, t Type) bool {
 	if t.Name == "double" && special(v.S) || t.Name == "bool" && v.S != "true" && v.S != "false" || strings.Contains(v.S, "infinity") || strings.HasSuffix(v.S, " BC") || strings.HasPrefix(v.S, "10000-") {
 		return false // values, not literals of the language
 	}
+	if t.Name == "enum" {
+		return slices.Contains(t.Values, v.S)
+	}
 	return !(strings.Contains(v.S, "e") && t.Name == "double") && expr.LiteralProblem(v.S, kinds[t.Name]) == ""
 }
 
@@ -399,6 +408,12 @@ func atomForms(n string, t Type, lit, regex func() string, chars func() int) (go
 	case "bytes":
 		good = []string{n + " IS NOT NULL"}
 		wrong = []string{n + " = 'x'"}
+	case "enum":
+		// Equality with its values; an ordering comparison, a value it
+		// lacks and a text function are refused.
+		good = []string{n + " = " + lit(), n + " <> " + lit(), n + " IN (" + lit() + ", " + lit() + ")",
+			n + " IS DISTINCT FROM " + lit(), "NOT (" + n + " = " + lit() + ")", "CAST(" + n + " AS text) = " + lit()}
+		wrong = []string{n + " < " + lit(), n + " BETWEEN " + lit() + " AND " + lit(), n + " = 'lost'", "lower(" + n + ") = 'a'", n + " || 'x' <> 'x'"}
 	default:
 		good = []string{
 			n + " <> ''", "char_length(" + n + ") <= " + fmt.Sprint(chars()), "lower(" + n + ") = " + lit(), "upper(" + n + ") <> " + lit(),
@@ -570,7 +585,104 @@ func Random(seed uint64, n int) (*Model, []Stmt) {
 	// Vectors are drawn by a generator of their own, so that the rest of
 	// each seed's model and statements stays as it was.
 	newRnd(seed^0x7ec7).vectors(m, stmts)
+	// So are issue 19's everyday kinds (everyday.go).
+	newRnd(seed^0xe7e1).everyday(m, stmts)
+	// Enums likewise.
+	newRnd(seed^0xe1a0).enums(m, stmts)
 	return m, stmts
+}
+
+// enumValues are the values the enums draw from: plain labels, labels in
+// upper and mixed case, with a space, a quote and an accent.
+var enumValues = [][]string{
+	{"pending", "paid", "shipped", "cancelled"},
+	{"b", "a", "c"},
+	{"LOW", "Mid", "high"},
+	{"it's", "a b", "é", "z"},
+	{"x"},
+}
+
+// badEnums are value lists the compiler must refuse: a duplicate, values
+// that differ in case only, the empty value, a trailing space.
+var badEnums = [][]string{{"a", "b", "a"}, {"a", "A"}, {"a", ""}, {"a", "b "}}
+
+// enums sometimes declares an enum and gives it to a new column of one or
+// two tables, which inserts fill, updates set and CHECKs and indexes use;
+// now and then the column is the table's second key part of a unique
+// constraint, or a foreign key between two enum columns.
+func (g *rnd) enums(m *Model, stmts []Stmt) {
+	if !g.chance(0.3) {
+		return
+	}
+	e := Enum{Name: "e0", Values: pick(g, enumValues)}
+	if g.chance(0.05) {
+		e.Values = pick(g, badEnums)
+	}
+	m.Enums = append(m.Enums, e)
+	typ := Type{Name: "enum", Enum: e.Name, Values: e.Values}
+	tables := []*Table{pick(g, m.Tables)}
+	if len(m.Tables) > 1 && g.chance(0.5) {
+		if other := pick(g, m.Tables); other != tables[0] {
+			tables = append(tables, other)
+		}
+	}
+	for _, t := range tables {
+		c := &Col{Name: "st", Type: typ, Null: g.chance(0.5)}
+		if g.chance(0.4) {
+			c.Default = g.defaultFor(typ)
+		}
+		t.Cols = append(t.Cols, c)
+		if g.chance(0.5) {
+			lit := func() string {
+				v := pick(g, edges(typ))
+				for !literalFits(v, typ) {
+					v = pick(g, edges(typ))
+				}
+				return literal(v, typ)
+			}
+			good, wrong := atomForms("st", typ, lit, nil, nil)
+			ck := pick(g, good)
+			if g.chance(0.1) {
+				ck = pick(g, wrong)
+			}
+			t.Checks = append(t.Checks, Check{Name: t.Name + "_st_ck", Expr: ck})
+		}
+		if g.chance(0.3) {
+			idx := Index{Name: t.Name + "_st_ix", Cols: []string{"st"}}
+			if g.chance(0.3) {
+				idx.Cols = append(idx.Cols, t.PK[0])
+				idx.Unique = true
+			}
+			t.Indexes = append(t.Indexes, idx)
+		}
+		for i := range stmts {
+			s := &stmts[i]
+			if s.Table != t.Name || s.Kind == "delete" {
+				continue
+			}
+			switch {
+			// An INSERT that leaves out a NOT NULL enum column without a
+			// default is a documented difference (TiDB writes the first
+			// value): such a column is always written.
+			case s.Kind == "insert" && (g.chance(0.8) || !c.Null && c.Default == ""):
+				s.Cols = append(s.Cols, c.Name)
+				s.Vals = append(s.Vals, g.enumValue(c))
+			case s.Kind == "update" && g.chance(0.3):
+				s.Cols, s.Vals = []string{c.Name}, []Value{g.enumValue(c)}
+			}
+		}
+	}
+}
+
+func (g *rnd) enumValue(c *Col) Value {
+	if c.Null && g.chance(0.15) {
+		return null()
+	}
+	vs := edges(c.Type)
+	if g.chance(0.7) {
+		vs = vals(c.Type.Values...)
+	}
+	return pick(g, vs)
 }
 
 // vectors sometimes adds to a table a vector column, with or without a
@@ -583,7 +695,7 @@ func (g *rnd) vectors(m *Model, stmts []Stmt) {
 		return
 	}
 	t := pick(g, m.Tables)
-	c := &Col{Name: "vec", Type: pick(g, []Type{{"vector", nil}, {"vector", []int{3}}}), Null: true, Override: "postgres {\n  type = \"TEXT\"\n}"}
+	c := &Col{Name: "vec", Type: pick(g, []Type{{Name: "vector", Args: nil}, {Name: "vector", Args: []int{3}}}), Null: true, Override: "postgres {\n  type = \"TEXT\"\n}"}
 	t.Cols = append(t.Cols, c)
 	for i := range stmts {
 		if s := &stmts[i]; s.Table == t.Name && s.Kind == "insert" && g.chance(0.7) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,8 +215,15 @@ func shape(s *compiler.Schema) *Model {
 	for _, t := range s.Tables {
 		mt := &Table{Name: t.Name}
 		for _, c := range t.Columns {
-			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow
-			mc := &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now}
+			now := c.Default != nil && c.Default.Kind == compiler.DefaultNow || c.OnUpdate
+			mc := &Col{Name: c.Name, Type: Type{Name: c.Type.Name(), Args: c.Type.Args}, Null: c.Null, Now: now, OnUpdate: c.OnUpdate}
+			mc.Random = c.Default != nil && c.Default.Kind == compiler.DefaultUUID
+			if c.Generated != nil {
+				mc.As, mc.Virtual = "(generated)", !c.Generated.Stored
+			}
+			if e := c.Type.Enum; e != nil {
+				mc.Type.Enum, mc.Type.Values = e.Name, e.Values
+			}
 			if c.Identity != nil {
 				mc.Identity, mc.IdentityStart = true, c.Identity.Start
 			}
@@ -349,12 +357,18 @@ func rows(ctx context.Context, conn querier, d string, t *Table) ([]string, erro
 			if t.Cols[i].Now {
 				parts[i] = "(a time)"
 			}
+			if t.Cols[i].Random && uuidForm.MatchString(parts[i]) {
+				parts[i] = "(a uuid)"
+			}
 		}
 		out = append(out, strings.Join(parts, " | "))
 	}
 	slices.Sort(out)
 	return out, rs.Err()
 }
+
+// uuidForm is a UUID as both databases print it.
+var uuidForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // canonical writes a value read as text the same way for both databases,
 // where they only spell it differently.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -33,7 +34,8 @@ type Finding struct {
 	// Change is "missing" (expected, not found), "extra" (found, not
 	// expected) or "changed".
 	Change string `json:"change"`
-	// Kind is table, column, index, foreign_key, check or table_attribute.
+	// Kind is table, column, index, foreign_key, check, table_attribute,
+	// extension, view or trigger.
 	Kind     string `json:"kind"`
 	Table    string `json:"table"`
 	Name     string `json:"name,omitempty"`
@@ -330,6 +332,58 @@ func (c *checker) compareObjects(cmp *Comparison, live, want, model *dialects.Ob
 			cmp.Fix = append(cmp.Fix, stmt+";")
 		}
 	}
+	c.compareTriggers(cmp, live, want, model)
+}
+
+// compareTriggers adds to cmp how the live database's triggers that the
+// model writes (on_update) differ from the expected ones, with fixes: one
+// that differs, is missing or is not expected is dropped with its function
+// (where they exist), and the model's is created where the expected trigger
+// is the model's.
+func (c *checker) compareTriggers(cmp *Comparison, live, want, model *dialects.Objects) {
+	td, ok := c.opts.Target.Dialect.(dialects.TriggerDialect)
+	if !ok {
+		return
+	}
+	var after map[string][]string
+	if x := c.exprs(); x != nil {
+		after = x.After
+	}
+	names := slices.Sorted(maps.Keys(want.Triggers))
+	for n := range live.Triggers {
+		if _, ok := want.Triggers[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		w, expected := want.Triggers[n]
+		l, there := live.Triggers[n]
+		switch {
+		case expected && !there:
+			cmp.Findings = append(cmp.Findings, Finding{Change: "missing", Kind: "trigger", Table: w.Table, Name: n, Expected: w.Def})
+		case !expected:
+			cmp.Findings = append(cmp.Findings, Finding{Change: "extra", Kind: "trigger", Table: l.Table, Name: n, Found: l.Def})
+		case w != l:
+			cmp.Findings = append(cmp.Findings, Finding{Change: "changed", Kind: "trigger", Table: w.Table, Name: n, Expected: w.Def, Found: l.Def})
+		default:
+			continue
+		}
+		// Dropped (IF EXISTS) also when missing: a trigger dropped by hand
+		// leaves its function.
+		table := l.Table
+		if !there {
+			table = w.Table
+		}
+		for _, stmt := range td.DropTrigger(table, n) {
+			cmp.Fix = append(cmp.Fix, stmt+";")
+		}
+		if expected && model != nil && model.Triggers[n] == w {
+			for _, stmt := range after[w.Table] {
+				cmp.Fix = append(cmp.Fix, stmt+";")
+			}
+		}
+	}
 }
 
 // history reads the applied version and returns the files up to it; the
@@ -452,7 +506,10 @@ func (c *checker) exprs() *dialects.Exprs {
 // Describe describes a finding in one line.
 func (f Finding) Describe() string {
 	obj := strings.ReplaceAll(f.Kind, "_", " ") + " " + f.Table
-	if f.Name != "" {
+	switch {
+	case f.Table == "" && f.Name != "":
+		obj += f.Name // an enum, a schema's object
+	case f.Name != "":
 		obj += "." + f.Name
 	}
 	switch f.Change {

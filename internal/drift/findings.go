@@ -35,6 +35,26 @@ func findings(d dialects.Describer, changes []schema.Change, live *schema.Schema
 				}
 				out = append(out, f)
 			}
+		case *schema.AddObject:
+			if e, ok := c.O.(*schema.EnumType); ok {
+				out = append(out, Finding{Change: "missing", Kind: "enum", Name: e.T, Expected: enumValues(e)})
+				continue
+			}
+			out = append(out, Finding{Change: "changed", Kind: "schema", Expected: fmt.Sprintf("%T", c)})
+		case *schema.DropObject:
+			if e, ok := c.O.(*schema.EnumType); ok {
+				out = append(out, Finding{Change: "extra", Kind: "enum", Name: e.T, Found: enumValues(e)})
+				continue
+			}
+			out = append(out, Finding{Change: "changed", Kind: "schema", Expected: fmt.Sprintf("%T", c)})
+		case *schema.ModifyObject:
+			from, ok1 := c.From.(*schema.EnumType)
+			to, ok2 := c.To.(*schema.EnumType)
+			if ok1 && ok2 {
+				out = append(out, Finding{Change: "changed", Kind: "enum", Name: to.T, Expected: enumValues(to), Found: enumValues(from)})
+				continue
+			}
+			out = append(out, Finding{Change: "changed", Kind: "schema", Expected: fmt.Sprintf("%T", c)})
 		default:
 			out = append(out, Finding{Change: "changed", Kind: "schema", Expected: fmt.Sprintf("%T", c)})
 		}
@@ -120,4 +140,13 @@ func matchAny(patterns []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// enumValues describes an enum type's values, as the database orders them.
+func enumValues(e *schema.EnumType) string {
+	q := make([]string, len(e.Values))
+	for i, v := range e.Values {
+		q[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	}
+	return "ENUM (" + strings.Join(q, ", ") + ")"
 }

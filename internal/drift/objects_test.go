@@ -81,3 +81,63 @@ func TestDriftObjects(t *testing.T) {
 		})
 	}
 }
+
+const onUpdateModel = `
+table "docs" {
+  column "id" {
+    type = bigint
+  }
+  column "title" {
+    type = varchar(100)
+  }
+  column "updated_at" {
+    type      = timestamp
+    default   = now()
+    on_update = now()
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+// TestDriftOnUpdateTrigger: on PostgreSQL, on_update is a function and
+// trigger schemagen writes, which Atlas does not inspect: a database
+// migrated by schemagen has it, drift reports it missing, changed or extra
+// (it did not see it at all), and the fix statements drift prints bring it
+// back.
+func TestDriftOnUpdateTrigger(t *testing.T) {
+	f := &fixture{p: testproject.New(t, onUpdateModel), dialect: "postgres"}
+	f.head = dbtest.New(t, "postgres")
+	f.p.Diff("init")
+	f.p.Apply("postgres", f.head.URL)
+	if r := f.check(t, f.head.URL)[0]; r.Status != drift.NoDrift {
+		t.Fatalf("migrated: status %d %s %v %v", r.Status, r.Error, described(r.Migrations), described(r.Model))
+	}
+	for _, c := range []struct {
+		name string
+		hand []string
+		want string
+	}{
+		{"missing", []string{"DROP TRIGGER docs_on_update ON docs"}, "missing trigger docs.docs_on_update"},
+		{"changed", []string{"CREATE OR REPLACE FUNCTION docs_on_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$"}, "changed trigger docs.docs_on_update"},
+		{"extra", []string{"CREATE FUNCTION stray() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$", "CREATE TRIGGER stray BEFORE UPDATE ON docs FOR EACH ROW EXECUTE FUNCTION stray()"}, "extra trigger docs.stray"},
+	} {
+		exec(t, f.head, c.hand...)
+		r := f.check(t, f.head.URL)[0]
+		if r.Status != drift.Drift {
+			t.Fatalf("%s: status %d %s", c.name, r.Status, r.Error)
+		}
+		for _, cmp := range []*drift.Comparison{r.Migrations, r.Model} {
+			if got := described(cmp); !slices.Equal(got, []string{c.want}) {
+				t.Errorf("%s against %s: %v, want [%s]", c.name, cmp.Against, got, c.want)
+			}
+		}
+		for _, s := range r.Model.Fix {
+			exec(t, f.head, strings.TrimSuffix(s, ";"))
+		}
+		if r := f.check(t, f.head.URL)[0]; r.Status != drift.NoDrift {
+			t.Fatalf("%s: after the fix %q: status %d %s %v", c.name, r.Model.Fix, r.Status, r.Error, described(r.Model))
+		}
+	}
+}

@@ -198,3 +198,90 @@ table "t" {
 		})
 	}
 }
+
+// TestEnumWithoutDefault shows the difference the TiDB lowering warns
+// about: an INSERT that leaves out a NOT NULL enum column without a default
+// gets the first value on TiDB, and is refused on PostgreSQL (found by the
+// differential tester, seed 1).
+func TestEnumWithoutDefault(t *testing.T) {
+	src := `
+enum "e" {
+  values = ["x", "y"]
+}
+
+table "t" {
+  column "id" {
+    type = int
+  }
+  column "s" {
+    type = enum.e
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+	r := gen.CompileSource("enum.hcl", []byte(src))
+	if r.Failed() {
+		t.Fatal(describe(r.Diags))
+	}
+	if got := describe(r.Diags); !strings.Contains(got, "enum.hcl:11") || !strings.Contains(got, "gets the enum's first value, 'x', on TiDB") {
+		t.Errorf("no warning at the column:\n%s", got)
+	}
+	for _, d := range all.Names() {
+		db := dbtest.New(t, d)
+		apply(t, db, r.Outputs[d].SQL)
+		_, err := db.Exec("INSERT INTO t (id) VALUES (1)")
+		switch {
+		case d == postgres.Name && err == nil:
+			t.Errorf("postgres took a row without s")
+		case d == tidb.Name && err != nil:
+			t.Errorf("tidb refused a row without s (%v): the warning is stale", err)
+		case d == tidb.Name:
+			if got := texts(t, db, `SELECT "s" FROM "t"`); len(got) != 1 || got[0][0] != "x" {
+				t.Errorf("tidb wrote %v, want x", got)
+			}
+		}
+	}
+}
+
+// The warning about a NOT NULL enum column without a default can be
+// acknowledged at the column; accepting it elsewhere is refused at its line.
+func TestEnumWithoutDefaultAccepted(t *testing.T) {
+	column := func(extra string) string {
+		return `
+enum "e" {
+  values = ["x", "y"]
+}
+
+table "t" {
+  column "id" {
+    type = int
+  }
+  column "s" {
+    type = enum.e
+` + extra + `
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+	}
+	r := gen.CompileSource("enum.hcl", []byte(column(`    tidb {
+      accept = ["enum_first_value"]
+    }`)))
+	if r.Failed() {
+		t.Fatal(describe(r.Diags))
+	}
+	if got := describe(r.Diags); strings.Contains(got, "first value") {
+		t.Errorf("an accepted warning is still given:\n%s", got)
+	}
+	r = gen.CompileSource("enum.hcl", []byte(column(`    default = "x"
+    tidb {
+      accept = ["enum_first_value"]
+    }`)))
+	if got := describe(r.Diags); !r.Failed() || !strings.Contains(got, "enum.hcl:13") || !strings.Contains(got, "NOT NULL enum type without a default") {
+		t.Errorf("accepting what the column does not have: failed=%v\n%s", r.Failed(), got)
+	}
+}

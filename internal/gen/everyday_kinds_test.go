@@ -137,12 +137,16 @@ func TestEverydayKinds(t *testing.T) {
 		refused("a generated value the CHECK refuses", `INSERT INTO "order_lines" ("product_id", "sku", "price", "qty") VALUES ($1, 'X', 99999999.99, 100)`, p1)
 		refused("an UPDATE of a generated column", `UPDATE "order_lines" SET "total" = 0`)
 		must(`UPDATE "order_lines" SET "qty" = 20 WHERE "sku" = 'AB-9'`)
+		refused("a value the enum lacks", `UPDATE "order_lines" SET "status" = 'lost' WHERE "sku" = 'AB-9'`)
+		refused("an enum value in another case", `INSERT INTO "order_lines" ("product_id", "sku", "price", "qty", "status") VALUES ($1, 'X', 1, 1, 'Paid')`, p1)
+		must(`UPDATE "order_lines" SET "status" = 'shipped' WHERE "sku" = 'Bulk'`)
 
 		var got [][][]string
 		got = append(got, texts(t, db, `SELECT "sku", "total", "label", "bulk", "qty" FROM "order_lines" ORDER BY "sku"`))
 		got = append(got, texts(t, db, `SELECT "sku", "weight", "opens", "closes", "launched" FROM "products" ORDER BY "sku"`, 1))
 		got = append(got, texts(t, db, `SELECT "sku" FROM "order_lines" WHERE "bulk" ORDER BY "sku"`))
 		got = append(got, texts(t, db, `SELECT "sku" FROM "products" WHERE "weight" = 16777216`))
+		got = append(got, texts(t, db, `SELECT "sku", "status" FROM "order_lines" ORDER BY "status" DESC, "sku"`))
 		results[d] = got
 		for _, row := range texts(t, db, `SELECT "id" FROM "order_lines" UNION ALL SELECT "id" FROM "products"`) {
 			if !uuidForm.MatchString(row[0]) {
@@ -188,6 +192,9 @@ func TestEverydayKinds(t *testing.T) {
 		if strings.Join(flat(pg[i]), "|") != strings.Join(flat(ti[i]), "|") {
 			t.Errorf("query %d differs:\npostgres %v\ntidb     %v", i, pg[i], ti[i])
 		}
+	}
+	if len(pg) < 5 || strings.Join(flat(pg[4]), "|") != "Bulk,shipped|AB-9,pending" {
+		t.Errorf("enum values by declared order: %v", pg)
 	}
 	if len(pg) == 0 || len(pg[0]) != 2 || pg[0][0][1] != "50.00" || pg[0][0][2] != "ab-9-line" {
 		t.Errorf("generated values: %v", pg)

@@ -49,6 +49,16 @@ var everydaySteps = []everydayStep{
 	// An UPDATE of another column keeps the id.
 	{sql: "UPDATE accounts SET name = 'c' WHERE id = 2", want: "ok"},
 	{sql: "SELECT id, name FROM accounts ORDER BY id", rows: []string{"1 a", "2 c"}},
+	// Enum: one enum in two tables; values it lacks are refused alike,
+	// ORDER BY follows the declared order.
+	{sql: "UPDATE invoices SET status = 'paid' WHERE id = 1000", want: "ok"},
+	{sql: "UPDATE invoices SET status = 'lost' WHERE id = 1000", want: "refused"},
+	{sql: "UPDATE invoices SET status = 'PAID' WHERE id = 1000", want: "refused"},
+	{sql: "UPDATE invoices SET status = '' WHERE id = 1000", want: "refused"},
+	{sql: "UPDATE invoices SET status = 'cancelled' WHERE id = 1002", want: "refused"},
+	{sql: "INSERT INTO invoices (account_id, total, status) VALUES (1, 0, 'cancelled')", want: "ok"},
+	{sql: "SELECT id, status FROM invoices ORDER BY status, id", rows: []string{"1002 NULL", "1000 paid", "1003 cancelled"}, pg: "SELECT id, status FROM invoices ORDER BY status NULLS FIRST, id"},
+	{sql: "SELECT id FROM invoices WHERE status IN ('paid', 'cancelled') ORDER BY id", rows: []string{"1000", "1003"}},
 }
 
 // TestEverydayConstructs applies testdata/everyday.hcl, which uses the

@@ -282,6 +282,13 @@ func accounted(r *importer.Result, model string, o catalogObject) bool {
 		o.kind == "column" && raw(table), // a view's column
 		(o.kind == "sequence" || o.kind == "function" || o.kind == "trigger") && raw(o.kind+" "+o.name):
 		return true
+	case o.kind == "constraint n":
+		// PostgreSQL 18 keeps NOT NULL as a constraint of its own, named
+		// table_column_not_null when the DDL gives no name: the column's
+		// null = false says it, and the rebuilt database gets the same name.
+		table, rest, _ := strings.Cut(o.def, " NOT NULL ")
+		col := findColumn(s, table, strings.Trim(rest, `"`))
+		return col != nil && !col.Null && o.name == table+"_"+col.Name+"_not_null"
 	case o.kind == "sequence":
 		if _, owner, ok := strings.Cut(o.def, " owned by "); ok {
 			t, c, _ := strings.Cut(owner, ".")

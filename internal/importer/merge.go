@@ -3,6 +3,7 @@ package importer
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,6 +52,7 @@ func Single(im *Imported, all []string) *Result {
 	}
 	for _, t := range im.Schema.Tables {
 		r.keyTypes(t, d, all)
+		r.valueRanges(im, t)
 	}
 	// Every object came from d: any may be renamed.
 	r.distinctNames(d, nil)
@@ -123,6 +125,33 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		return false
 	}
 	n := 0
+	// The names the dialects know the object by, where other than the
+	// model's, for the note.
+	var ov compiler.Overrides
+	switch subj.Kind {
+	case "check":
+		if i := slices.IndexFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Checks[i].Overrides
+		}
+	case "foreign key":
+		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.ForeignKeys[i].Overrides
+		}
+	case "index":
+		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Indexes[i].Overrides
+		}
+	case "unique":
+		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Uniques[i].Overrides
+		}
+	}
+	var own []string
+	for _, d := range slices.Sorted(maps.Keys(ov)) {
+		if o := ov[d]; o != nil && o.Name != "" && o.Name != subj.Name {
+			own = append(own, o.Name+" on "+d)
+		}
+	}
 	switch subj.Kind {
 	case "table":
 		n = len(r.Schema.Tables)
@@ -158,6 +187,9 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 	what := subj.Kind + " " + subj.Name
 	if subj.Kind == "default" || subj.Kind == "identity" {
 		what = "column " + subj.Name + ": " + subj.Kind
+	}
+	if len(own) > 0 {
+		what += " (" + strings.Join(own, ", ") + ")"
 	}
 	r.note(t.Name, "%s: left out of the model, which refuses it: %s", what, why)
 	return true
@@ -285,6 +317,38 @@ func line(table, note string) string {
 	return table + ": " + note
 }
 
+// rangeReader is declared in dialects, with the other parts of a dialect.
+type rangeReader = dialects.RangeReader
+
+// valueRanges gives the columns of t, read from im's dialect alone, whose
+// type's range the other dialects' type does not keep, a CHECK of it there,
+// so that they take the same values; the dialect's own type needs none.
+func (r *Result) valueRanges(im *Imported, t *compiler.Table) {
+	rr, ok := im.Dialect.(rangeReader)
+	raw := im.raw[t.Name]
+	if !ok || raw == nil {
+		return
+	}
+	d := im.Dialect.Name()
+	for _, c := range raw.Columns {
+		col := t.Column(c.Name)
+		text := rr.ValueRange(c)
+		if col == nil || text == "" || col.Overrides[d] == nil || col.Overrides[d].RawType == "" || col.Generated != nil {
+			continue
+		}
+		n, err := expr.Parse(text)
+		if err != nil {
+			continue
+		}
+		name := t.Name + "_" + c.Name + "_range"
+		if slices.ContainsFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == name }) {
+			continue
+		}
+		t.Checks = append(t.Checks, &compiler.Check{Name: name, Expr: n, Source: text, Overrides: compiler.Overrides{d: {Dialect: d, Skip: true}}})
+		r.note(t.Name, "column %s: check %s keeps %s's range (%s) where the column is %s", c.Name, name, col.Overrides[d].RawType, text, col.Type)
+	}
+}
+
 // keyTyper is declared in dialects, with the other parts of a dialect.
 type keyTyper = dialects.KeyTyper
 
@@ -383,6 +447,7 @@ func Merge(a, b *Imported) *Result {
 // mergeObjects takes the extensions of both databases (TiDB has none), and
 // their views: one raw block per view name, with each dialect's statement.
 func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...any)) {
+	mergeEnums(s, a)
 	for _, e := range append(slices.Clone(a.Extensions), b.Extensions...) {
 		if !slices.ContainsFunc(s.Extensions, func(x *compiler.Extension) bool { return x.Name == e.Name }) {
 			s.Extensions = append(s.Extensions, e)
@@ -617,8 +682,21 @@ func mergeForeignKeys(t, ta, tb *compiler.Table, da, db string, say func(string,
 		ref)
 	for _, p := range pairs {
 		fa, fb := p[0], p[1]
+		if !sameAction(fa.OnDelete, fb.OnDelete) || !sameAction(fa.OnUpdate, fb.OnUpdate) {
+			// Each database keeps its own key: one key of the model would
+			// change what the other does.
+			fa.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+			fb.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
+			if fb.Name == fa.Name {
+				fb.Overrides[db] = &compiler.Override{Dialect: db, Name: fb.Name}
+				fb.Name += "_" + db
+			}
+			t.ForeignKeys = append(t.ForeignKeys, fb)
+			say("foreign key %s of %s has other actions on %s than on %s; each keeps its own (%s on %s)", fa.Name, t.Name, da, db, fb.Overrides.NameIn(db, fb.Name), db)
+			continue
+		}
 		if fa.OnDelete != fb.OnDelete || fa.OnUpdate != fb.OnUpdate {
-			say("foreign key %s of %s has other actions on %s than on %s; %s's are kept", fa.Name, t.Name, da, db, da)
+			say("foreign key %s of %s: %s's actions are kept, which mean %s's (RESTRICT and NO ACTION differ only for deferred keys)", fa.Name, t.Name, da, db)
 		}
 		rename(fa.Overrides, db, fa.Name, fb.Name)
 	}
@@ -631,6 +709,17 @@ func mergeForeignKeys(t, ta, tb *compiler.Table, da, db string, say func(string,
 		t.ForeignKeys = append(t.ForeignKeys, f)
 		say("foreign key %s of %s exists only on %s", f.Name, t.Name, db)
 	}
+}
+
+// identityFolder is declared in dialects, with the other parts of a dialect.
+type identityFolder = dialects.IdentityFolder
+
+// sameAction reports whether two referential actions mean the same for a
+// key checked at once: NO ACTION and RESTRICT differ only when a key's
+// check is deferred.
+func sameAction(a, b compiler.Action) bool {
+	immediate := func(x compiler.Action) bool { return x == compiler.NoAction || x == compiler.Restrict }
+	return a == b || immediate(a) && immediate(b)
 }
 
 // indexKey is what an index is: uniqueness, parts and predicate; "" for one
@@ -753,8 +842,15 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(
 			only = db
 		}
 		// An identity on one side only would number rows on one database
-		// alone: the column stays a plain integer, with the difference named.
+		// alone: the column stays a plain integer, with the difference
+		// named; a raw type of b's keeps numbering there where b says how.
 		ca.Identity = nil
+		f, ok := dialectByName(db).(identityFolder)
+		if o := ca.Overrides[db]; only == db && ok && o != nil && o.RawType != "" {
+			o.RawType = f.FoldIdentity(o.RawType)
+			say("column %s.%s is an identity on %s only; it is kept a plain column, numbered on %s by its type there (%s)", table, ca.Name, only, db, o.RawType)
+			break
+		}
 		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
 	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
 		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
@@ -819,4 +915,24 @@ func uuidShape(t *compiler.Table, n expr.Node) string {
 		return ""
 	}
 	return col.Name
+}
+
+// mergeEnums keeps a's enums (the columns a pairs with b's keep a's
+// enum, which b's renders alike: the same values) and adds the enums of
+// columns that only b has, renamed where a's name is taken by another enum.
+func mergeEnums(s, a *compiler.Schema) {
+	s.Enums = slices.Clone(a.Enums)
+	for _, t := range s.Tables {
+		for _, c := range t.Columns {
+			e := c.Type.Enum
+			if c.Type.Kind != compiler.TypeEnum || e == nil || slices.Contains(s.Enums, e) {
+				continue
+			}
+			base := e.Name
+			for i := 2; s.Enum(e.Name) != nil; i++ {
+				e.Name = fmt.Sprintf("%s_%d", base, i)
+			}
+			s.Enums = append(s.Enums, e)
+		}
+	}
 }

@@ -31,6 +31,14 @@ type checkTexter = dialects.CheckTexter
 // columnClauser is declared in dialects, with the other parts of a dialect.
 type columnClauser = dialects.ColumnClauser
 
+// rawTypeNoter, onUpdateFolder and columnCollator are declared in
+// dialects, with the other parts of a dialect.
+type (
+	rawTypeNoter   = dialects.RawTypeNoter
+	onUpdateFolder = dialects.OnUpdateFolder
+	columnCollator = dialects.ColumnCollator
+)
+
 // identityReader is declared in dialects, with the other parts of a dialect.
 type identityReader = dialects.IdentityReader
 
@@ -130,6 +138,13 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	imp, _ := d.(dialects.Importer)
 	if imp == nil {
 		return nil, fmt.Errorf("the %s dialect cannot import", d.Name())
+	}
+	// The database's enum types first, in its order (as the generated DDL
+	// created them), used or not.
+	for _, o := range s.Objects {
+		if e, ok := o.(*schema.EnumType); ok {
+			im.Schema.Enums = append(im.Schema.Enums, &compiler.Enum{Name: e.T, Values: slices.Clone(e.Values)})
+		}
 	}
 	var deferrable map[[2]string]bool
 	if dr, ok := d.(deferrableReader); ok {
@@ -277,6 +292,26 @@ func (im *Imported) objects(od dialects.ObjectDialect, objs *dialects.Objects, p
 	}
 }
 
+// enum returns the model's enum for a column's enum type: the database's
+// named type, or, for a dialect whose enums have no name (TiDB's
+// ENUM(...)), a new enum named after the table and column.
+func (im *Imported) enum(table, column string, e *compiler.Enum) *compiler.Enum {
+	if e.Name != "" {
+		if have := im.Schema.Enum(e.Name); have != nil {
+			return have
+		}
+		im.Schema.Enums = append(im.Schema.Enums, e)
+		return e
+	}
+	name := table + "_" + column
+	for i := 2; im.Schema.Enum(name) != nil; i++ {
+		name = fmt.Sprintf("%s_%s_%d", table, column, i)
+	}
+	e.Name = name
+	im.Schema.Enums = append(im.Schema.Enums, e)
+	return e
+}
+
 func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Table {
 	d := im.Dialect.Name()
 	ct := &compiler.Table{Name: t.Name, Overrides: compiler.Overrides{}}
@@ -296,6 +331,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 	for _, c := range t.Columns {
 		col := &compiler.Column{Name: c.Name, Null: c.Type.Null, Overrides: compiler.Overrides{}}
 		typ, raw, ok := imp.NeutralType(c.Type)
+		if ok && typ.Kind == compiler.TypeEnum {
+			typ.Enum = im.enum(t.Name, c.Name, typ.Enum)
+		}
 		var clause, why string
 		if cc, is := im.Dialect.(columnClauser); is {
 			clause, why = cc.ColumnClause(c)
@@ -308,6 +346,12 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				generated = append(generated, pending{col, gen, full})
 			}
 		}
+		if cc, is := im.Dialect.(columnCollator); is && ok && clause == "" {
+			if collated := cc.CollatedType(t, c); collated != "" {
+				// The column's own collation is its dialect's: its type.
+				clause, why, raw = " ", "its collation is not its table's", collated
+			}
+		}
 		if ou, is := im.Dialect.(onUpdater); is && ou.OnUpdate(c, typ) {
 			col.OnUpdate = true
 		}
@@ -318,8 +362,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			// The type is neutral, but what follows it in the column's
 			// definition is the dialect's own: keep both as its raw type.
 			col.Type = typ
-			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw + " " + clause}
-			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw+" "+clause, typ)
+			raw = strings.TrimSpace(raw + " " + clause)
+			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
+			im.note(t.Name, "column %s: %s; kept as a %s type override %q, %s elsewhere", c.Name, why, d, raw, typ)
 		default:
 			// No neutral type means the same: keep the dialect's, and give the
 			// other dialects the closest neutral type the dialect names (text
@@ -332,14 +377,18 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				raw += " " + clause
 			}
 			col.Overrides[d] = &compiler.Override{Dialect: d, RawType: raw}
-			im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
+			if rn, ok := im.Dialect.(rawTypeNoter); ok && rn.RawTypeWhy(c.Type) != "" {
+				im.note(t.Name, "column %s: %s is %s; kept as a %s override, %s elsewhere", c.Name, raw, rn.RawTypeWhy(c.Type), d, col.Type)
+			} else {
+				im.note(t.Name, "column %s: %s has no neutral type; kept as a %s override, %s elsewhere", c.Name, raw, d, col.Type)
+			}
 		}
 		if ir, is := im.Dialect.(identityReader); is {
 			if col.Identity = ir.Identity(t, c); col.Identity != nil {
 				if o := col.Overrides[d]; o != nil {
 					// A serial: the notes say why the type stays the dialect's.
 					im.Notes[t.Name] = im.Notes[t.Name][:len(im.Notes[t.Name])-1]
-					im.note(t.Name, "column %s: %s is an identity; its type stays a %s override, which numbers the rows itself", c.Name, o.RawType, d)
+					im.note(t.Name, "column %s: an identity of type %s, which stays a %s override", c.Name, o.RawType, d)
 				}
 				if n, ok := ir.(identityNoter); ok {
 					if msg := n.IdentityNote(t); msg != "" {
@@ -348,12 +397,19 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 				}
 			}
 		}
+		if f, is := im.Dialect.(onUpdateFolder); is && col.OnUpdate && col.Overrides[d] != nil && col.Overrides[d].RawType != "" {
+			col.Overrides[d].RawType = f.FoldOnUpdate(col.Overrides[d].RawType, col.Type)
+		}
 		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
 			if o := col.Overrides[d]; ok && (o == nil || o.RawType != "" && o.Default == "" && col.Generated == nil) && fits(def, col.Type) {
 				// A raw type's default is neutral too where it fits the
-				// type the other dialects get: they keep it.
+				// type the other dialects get: they keep it, and the
+				// dialect its own text.
 				col.Default = def
+				if o != nil {
+					o.Default = raw
+				}
 			} else if raw != "" {
 				o := col.Overrides[d]
 				if o == nil {
@@ -523,6 +579,9 @@ func fits(d *compiler.Default, t compiler.Type) bool {
 	case compiler.DefaultString:
 		if (t.Kind == compiler.TypeVarchar || t.Kind == compiler.TypeChar) && len([]rune(d.Value)) > t.Args[0] {
 			return false
+		}
+		if t.Kind == compiler.TypeEnum {
+			return t.Enum != nil && slices.Contains(t.Enum.Values, d.Value)
 		}
 		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock
 	}

@@ -1,6 +1,9 @@
 package importer
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -21,7 +24,31 @@ func (r *Result) inferSettings(read ...*Imported) {
 			set[k] = v
 		}
 		if si, ok := im.Dialect.(settingsInferrer); ok {
+			// A setting may stand for raw types read (exact_strings for a
+			// collation): the notes and summary lines about those go with them.
+			raw := map[*compiler.Column]string{}
+			for _, t := range r.Schema.Tables {
+				for _, c := range t.Columns {
+					if o := c.Overrides[d]; o != nil && o.RawType != "" {
+						raw[c] = t.Name
+					}
+				}
+			}
+			before := map[*compiler.Column]string{}
+			for c := range raw {
+				before[c] = c.Overrides[d].RawType
+			}
 			inferred, notes := si.InferSettings(r.Schema, im.raw)
+			for c, table := range raw {
+				if o := c.Overrides[d]; o != nil && o.RawType != "" {
+					continue
+				}
+				stale := func(s string) bool {
+					return strings.Contains(s, c.Name) && strings.Contains(strings.ToLower(s), strings.ToLower(before[c]))
+				}
+				r.Notes[table] = slices.DeleteFunc(r.Notes[table], stale)
+				r.Summary = slices.DeleteFunc(r.Summary, stale)
+			}
 			for _, n := range notes {
 				r.Summary = append(r.Summary, d+": "+n)
 			}

@@ -57,7 +57,7 @@ func runApply(t *testing.T, tg migration.Target, db *dbtest.DB) (*migration.Appl
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: time.Minute, Progress: &out})
+	res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute, Progress: &out})
 	t.Logf("apply to %s:\n%s", db.Name, out.String())
 	return res, err
 }
@@ -332,7 +332,7 @@ func TestConcurrentApply(t *testing.T) {
 				wg.Go(func() {
 					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 					defer cancel()
-					results[i], errs[i] = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: time.Minute, Notices: &notices[i]})
+					results[i], errs[i] = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute, Notices: &notices[i]})
 				})
 			}
 			wg.Wait()
@@ -342,7 +342,7 @@ func TestConcurrentApply(t *testing.T) {
 					t.Fatalf("apply %d: %v", i, errs[i])
 				}
 				applied += len(results[i].Files)
-				if strings.Contains(notices[i].String(), "waiting up to 1m0s") {
+				if strings.Contains(notices[i].String(), "waiting up to 10m0s") {
 					waited++
 				}
 				if results[i].To != "20260101000003" {

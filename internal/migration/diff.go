@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,16 +125,32 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 		})
 	}
 	wg.Wait()
-	if err := joinDistinct(errs...); err != nil {
-		return nil, err
+	if errs := distinct(errs); len(errs) > 0 {
+		return nil, &PlanError{Errs: errs}
 	}
 	return out, nil
 }
+
+// PlanError is Plan failing for one target or more, each error once (its
+// text is errors.Join's).
+type PlanError struct{ Errs []error }
+
+func (e *PlanError) Error() string { return errors.Join(e.Errs...).Error() }
+
+// Unwrap returns the targets' errors.
+func (e *PlanError) Unwrap() []error { return e.Errs }
 
 // joinDistinct joins errs, leaving out those whose message an earlier one
 // has: work done concurrently on one dev server fails alike, and the user
 // should read the cause once.
 func joinDistinct(errs ...error) error {
+	if out := distinct(errs); len(out) > 0 {
+		return errors.Join(out...)
+	}
+	return nil
+}
+
+func distinct(errs []error) []error {
 	var out []error
 	seen := map[string]bool{}
 	for _, err := range errs {
@@ -143,7 +160,7 @@ func joinDistinct(errs ...error) error {
 		seen[err.Error()] = true
 		out = append(out, err)
 	}
-	return errors.Join(out...)
+	return out
 }
 
 // planTarget diffs what the database reports for the replayed directory
@@ -421,8 +438,10 @@ func NewFile(targets []Target, name string, now time.Time) ([]string, error) {
 }
 
 // splitGenerated takes out of both states the columns that become
-// generated, which Atlas refuses to diff (PostgreSQL's driver) or plan: they
-// are dropped and added again (generatedByDropAdd), by table name.
+// generated, or get another expression or stored setting, which Atlas
+// refuses to diff (PostgreSQL's driver: "changing the generation expression
+// ... is not supported") or plan: they are dropped and added again, their
+// values computed again, by table name.
 func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column {
 	out := map[string][]*schema.Column{}
 	for _, dt := range desired.Tables {
@@ -432,7 +451,7 @@ func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column
 		}
 		for _, dc := range slices.Clone(dt.Columns) {
 			cc, ok := ct.Column(dc.Name)
-			if !ok || isGenerated(cc) || !isGenerated(dc) {
+			if !ok || !isGenerated(dc) || isGenerated(cc) && sameGenerated(cc, dc) {
 				continue
 			}
 			out[dt.Name] = append(out[dt.Name], cc, dc)
@@ -468,6 +487,22 @@ func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *s
 		}
 	}
 	return changes
+}
+
+// sameGenerated reports whether two generated columns, both as a database
+// printed them, have the same expression and stored setting.
+func sameGenerated(a, b *schema.Column) bool {
+	ga, gb := generatedOf(a), generatedOf(b)
+	return ga != nil && gb != nil && ga.Expr == gb.Expr && strings.EqualFold(ga.Type, gb.Type)
+}
+
+func generatedOf(c *schema.Column) *schema.GeneratedExpr {
+	for _, a := range c.Attrs {
+		if g, ok := a.(*schema.GeneratedExpr); ok {
+			return g
+		}
+	}
+	return nil
 }
 
 func isGenerated(c *schema.Column) bool {

@@ -37,7 +37,7 @@ func interruptDuring(t *testing.T, db *sql.DB, tg migration.Target, url, like st
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: url, LockTimeout: time.Minute})
+		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: url, LockTimeout: 10 * time.Minute})
 		done <- err
 	}()
 	waitActive(t, db, like, done)
@@ -225,7 +225,7 @@ func TestInterruptCancelsOnServerTiDB(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: time.Minute})
+		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 		done <- err
 	}()
 	running := func() int {
@@ -272,7 +272,7 @@ func TestInterruptCancelsOnServerTiDB(t *testing.T) {
 	if changed != 0 {
 		t.Errorf("the killed UPDATE changed %d rows", changed)
 	}
-	res, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, LockTimeout: time.Minute})
+	res, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 	if err != nil {
 		t.Fatalf("the apply after the interrupt: %v", err)
 	}

@@ -1,7 +1,9 @@
 package migration
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // What Atlas does not plan, schemagen plans around its changes:
@@ -82,6 +85,28 @@ func (e *RawError) Error() string {
 	return fmt.Sprintf("raw %q (%s): %s", e.Name, e.Dialect, e.Problem)
 }
 
+// Refused reports whether err is migrate diff refusing a change that no
+// migration file could make (a *hazard.Refusal from a dialect's planner, or
+// a *RawError): the change is named and nothing is written. Of errors
+// joined (one per target), every one must be a refusal.
+func Refused(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pe *PlanError
+	if errors.As(err, &pe) {
+		for _, e := range pe.Errs {
+			if !Refused(e) {
+				return false
+			}
+		}
+		return true
+	}
+	var r *hazard.Refusal
+	var raw *RawError
+	return errors.As(err, &r) || errors.As(err, &raw)
+}
+
 // objectPlan is what planObjects adds around the planned table changes.
 type objectPlan struct{ before, after []*migrate.Change }
 
@@ -149,6 +174,34 @@ func planObjects(d dialects.Dialect, x *dialects.Exprs, cur, want *dialects.Obje
 	}
 	for _, v := range dropOrder(drop, cur.ViewReads) {
 		p.before = append(p.before, &migrate.Change{Cmd: od.DropView(v), Comment: fmt.Sprintf("drop view %q", v)})
+	}
+	// Triggers the model writes (on_update): one gone or changed is dropped
+	// first, with its function, while its table still has its old name;
+	// one new or changed is created after the table changes.
+	if td, ok := d.(dialects.TriggerDialect); ok {
+		for _, name := range slices.Sorted(maps.Keys(cur.Triggers)) {
+			tr := cur.Triggers[name]
+			if w, kept := want.Triggers[name]; !kept || w != tr {
+				for _, stmt := range td.DropTrigger(tr.Table, name) {
+					p.before = append(p.before, &migrate.Change{Cmd: stmt, Comment: fmt.Sprintf("drop trigger %q of table %q (on_update)", name, tr.Table)})
+				}
+			}
+		}
+		tables := map[string]bool{}
+		for _, name := range slices.Sorted(maps.Keys(want.Triggers)) {
+			tr := want.Triggers[name]
+			if c, had := cur.Triggers[name]; had && c == tr || tables[tr.Table] {
+				continue
+			}
+			tables[tr.Table] = true
+			stmts := x.After[tr.Table]
+			if len(stmts) == 0 {
+				return p, &RawError{Name: name, Dialect: d.Name(), Problem: fmt.Sprintf("the generated DDL makes trigger %q on table %q, but the model writes no statements for it", name, tr.Table)}
+			}
+			for _, stmt := range stmts {
+				p.after = append(p.after, &migrate.Change{Cmd: stmt, Comment: fmt.Sprintf("create trigger %q of table %q and its function (on_update)", name, tr.Table)})
+			}
+		}
 	}
 	// Views to create, and the other raw statements, in the model's order.
 	create := map[string]bool{}

@@ -72,7 +72,7 @@ func TestTiDBPrecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	opts := migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001", LockTimeout: time.Minute}
+	opts := migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001", LockTimeout: 10 * time.Minute}
 	_, err = migration.Apply(ctx, tg, opts)
 	var pe *migration.PrecheckError
 	if !errors.As(err, &pe) {

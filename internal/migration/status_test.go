@@ -67,12 +67,12 @@ func TestStatus(t *testing.T) {
 			if st.NotClean == "" || len(st.Pending) != 3 {
 				t.Errorf("status of a database with tables: %+v", st)
 			}
-			_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, LockTimeout: time.Minute})
+			_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, LockTimeout: 10 * time.Minute})
 			var nc *migration.NotCleanError
 			if !errors.As(err, &nc) {
 				t.Fatalf("first apply to a database with tables: %v", err)
 			}
-			res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, Baseline: "20260101000001", LockTimeout: time.Minute})
+			res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, Baseline: "20260101000001", LockTimeout: 10 * time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}

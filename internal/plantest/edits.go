@@ -3,6 +3,7 @@ package plantest
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/schemagen/schemagen/internal/difftest"
 )
@@ -47,17 +48,53 @@ var Kinds = []EditKind{
 	{"drop_foreign_key", 1, dropForeignKey},
 	{"change_fk_actions", 2, changeFKActions},
 	{"change_deferrable", 2, changeDeferrable},
+	// Issue 19's constructs (everyday.go).
+	{"add_generated", 2, addGenerated},
+	{"make_generated", 1, makeGenerated},
+	{"make_plain", 1, makePlain},
+	{"toggle_stored", 1, toggleStored},
+	{"add_identity_table", 1, addIdentityTable},
+	{"toggle_identity", 1, toggleIdentity},
+	{"uuid_default", 1, uuidDefault},
+	{"on_update", 2, onUpdate},
+	{"rename_table", 1, renameTable},
+	{"rename_column", 2, renameColumn},
+	// Not tables (objects.go).
+	{"toggle_extension", 1, toggleExtension},
+	{"add_view", 2, addView},
+	{"change_view", 1, changeView},
+	{"drop_view", 1, dropView},
+	{"add_vector", 1, addVector},
+	// Enums.
+	{"add_enum_column", 2, addEnumColumn},
+	{"change_enum_values", 3, changeEnumValues},
+	{"change_to_enum", 1, changeToEnum},
+	{"drop_unused_enums", 1, dropUnusedEnums},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
 // edit).
-func drawEdit(g *difftest.Gen, m *difftest.Model) *Edit {
+func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool) *Edit {
+	// The enum edits are drawn by a generator of their own, seeded by the
+	// model and the try, so that the other kinds' draws of each seed stay as
+	// they were.
+	eg := difftest.NewGen(modelSeed(m) + uint64(try))
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) })
+	if eg.Chance(0.15) {
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
+	}
+	if len(only) > 0 {
+		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
+	}
 	total := 0
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		total += k.Weight
 	}
+	if total == 0 {
+		return nil
+	}
 	n := g.N(total)
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		if n -= k.Weight; n < 0 {
 			e := k.Draw(g, m)
 			if e != nil {
@@ -67,6 +104,17 @@ func drawEdit(g *difftest.Gen, m *difftest.Model) *Edit {
 		}
 	}
 	return nil
+}
+
+func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
+
+// modelSeed is a seed drawn from the model's text (FNV-1a).
+func modelSeed(m *difftest.Model) uint64 {
+	h := uint64(14695981039346656037)
+	for _, b := range []byte(m.HCL()) {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
 }
 
 // The helpers below find a model's parts by name.
@@ -107,9 +155,9 @@ func referenced(m *difftest.Model, name string) bool {
 func freeName(m *difftest.Model, prefix string) string {
 	used := map[string]bool{}
 	for _, t := range m.Tables {
-		used[t.Name] = true
+		used[t.Name], used[t.RenamedFrom] = true, true
 		for _, c := range t.Cols {
-			used[c.Name] = true
+			used[c.Name], used[c.RenamedFrom] = true, true
 		}
 		for _, x := range t.Checks {
 			used[x.Name] = true
@@ -123,6 +171,9 @@ func freeName(m *difftest.Model, prefix string) string {
 		for _, x := range t.FKs {
 			used[x.Name] = true
 		}
+	}
+	for _, r := range m.Raws {
+		used[r.Name] = true
 	}
 	for i := 0; ; i++ {
 		if n := fmt.Sprintf("%s%d", prefix, i); !used[n] {
@@ -205,6 +256,7 @@ func dropTable(g *difftest.Gen, m *difftest.Model) *Edit {
 		for _, o := range m.Tables {
 			o.FKs = slices.DeleteFunc(o.FKs, func(fk difftest.FK) bool { return fk.RefTable == name })
 		}
+		dropViewsOf(m, name)
 		return true
 	}}
 }

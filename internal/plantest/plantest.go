@@ -46,6 +46,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -74,9 +76,18 @@ type Runner struct {
 	TempDir string
 	// RowsPerStep is how many INSERTs are tried after each step.
 	RowsPerStep int
+	// Kinds, when set, are the only edit kinds drawn, by name (a run
+	// aimed at some constructs).
+	Kinds map[string]bool
+	// Only, when set, is the one dialect the runner migrates (for a change
+	// the other refuses).
+	Only string
 
 	mu    sync.Mutex
 	Stats Stats
+	// Refusals are migrate diff's refusals (hazard.Refusal, migration.
+	// RawError), in the order met.
+	Refusals []error
 }
 
 // Stats count a run's work.
@@ -86,13 +97,16 @@ type Stats struct {
 	DataReasons map[string]int
 	// EditKinds counts the edits applied, by kind.
 	EditKinds map[string]int
+	// Time is the time spent, by phase of a step (plan, apply, compare,
+	// rows), over every step run.
+	Time map[string]time.Duration
 }
 
 func (r *Runner) count(f func(s *Stats)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.Stats.DataReasons == nil {
-		r.Stats.DataReasons, r.Stats.EditKinds = map[string]int{}, map[string]int{}
+		r.Stats.DataReasons, r.Stats.EditKinds, r.Stats.Time = map[string]int{}, map[string]int{}, map[string]time.Duration{}
 	}
 	f(&r.Stats)
 }
@@ -107,8 +121,14 @@ func (s Stats) String() string {
 	for _, k := range slices.Sorted(maps.Keys(s.DataReasons)) {
 		reasons = append(reasons, fmt.Sprintf("%s %d", k, s.DataReasons[k]))
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d applies stopped by existing rows (%s) and checked without rows; %d tables' rows checked",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked)
+	var times []string
+	for _, k := range []string{"plan", "apply", "compare", "rows"} {
+		if d, ok := s.Time[k]; ok {
+			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
+		}
+	}
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked; time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -228,12 +248,12 @@ func (r *Runner) drawStep(g *difftest.Gen, m *difftest.Model) (*difftest.Model, 
 		var e *Edit
 		var cand *difftest.Model
 		for tries := 0; tries < 20 && e == nil; tries++ {
-			e = drawEdit(g, next)
+			e = drawEdit(g, next, tries, r.Kinds)
 			if e == nil {
 				continue
 			}
 			cand = next.Clone()
-			if !e.Apply(cand) || gen.CompileSource("schema.hcl", []byte(cand.HCL())).Failed() {
+			if !e.Apply(cand) || !viewsValid(cand) || gen.CompileSource("schema.hcl", []byte(cand.HCL())).Failed() {
 				r.count(func(s *Stats) { s.CompileRefused++ })
 				e = nil
 			}
@@ -277,6 +297,9 @@ func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution,
 		if l.targets, err = migration.Targets(cfg, nil); err != nil {
 			ev.close()
 			return nil, err
+		}
+		if r.Only != "" {
+			l.targets = slices.DeleteFunc(l.targets, func(t migration.Target) bool { return t.Dialect.Name() != r.Only })
 		}
 		for _, t := range l.targets {
 			var pair [2]*scratch.DB
@@ -327,16 +350,6 @@ env "tidb" {
 `, pg, ti)
 }
 
-// refusedError is migrate diff refusing a change, naming it: the step is
-// not applied.
-func refusal(err error) bool {
-	var msg string
-	if err != nil {
-		msg = err.Error()
-	}
-	return strings.Contains(msg, "cannot plan") || strings.Contains(msg, "refuse")
-}
-
 // run makes one step to model m: generate, migrate diff for both
 // lineages, apply, compare, check rows, insert rows.
 func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failure, error) {
@@ -351,6 +364,17 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	}
 	model := migration.Model(res.Outputs)
 	planned := make([][]*migration.Planned, len(ev.lineages))
+	phase, began := "plan", time.Now()
+	lap := func(next string) {
+		d := time.Since(began)
+		r.count(func(s *Stats) { s.Time[phase] += d })
+		phase, began = next, time.Now()
+	}
+	defer lap("")
+	// Both lineages are planned at once: the dev servers' latency, not
+	// the CPU, bounds the work.
+	errs := make([]error, len(ev.lineages))
+	var pwg sync.WaitGroup
 	for i, l := range ev.lineages {
 		if err := os.WriteFile(filepath.Join(l.dir, "schema.hcl"), src, 0o644); err != nil {
 			return nil, err
@@ -358,20 +382,28 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		if err := gen.Write(filepath.Join(l.dir, "generated"), res.Files()); err != nil {
 			return nil, err
 		}
-		p, err := migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
-		if err != nil {
-			if refusal(err) {
+		pwg.Go(func() {
+			planned[i], errs[i] = migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
+		})
+	}
+	pwg.Wait()
+	for i, l := range ev.lineages {
+		if err := errs[i]; err != nil {
+			if migration.Refused(err) {
 				r.count(func(s *Stats) { s.DiffRefused++ })
+				r.mu.Lock()
+				r.Refusals = append(r.Refusals, err)
+				r.mu.Unlock()
 				ev.refused = true
 				return nil, nil
 			}
 			return fail("diff "+l.name()+" "+errorKind(err), "migrate diff (%s) failed: %v", l.name(), err), nil
 		}
-		planned[i] = p
 	}
+	lap("rows")
 	// Rows before the step, in the columns the step keeps.
 	newShape := shapeOf(res.Schema)
-	kept := keptColumns(ev.shape, newShape)
+	kept, keptAfter := keptColumns(ev.shape, newShape)
 	before := map[string][]string{}
 	if ev.shape != nil {
 		if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
@@ -397,8 +429,15 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		for _, w := range written {
 			l.written[w] = true
 		}
+		if f, err := dropsRenamed(written, ev.shape, newShape); err != nil || f != "" {
+			if err != nil {
+				return nil, err
+			}
+			return fail("rename drops", "%s: a rename is planned as a drop: %s", l.name(), f), nil
+		}
 		r.count(func(s *Stats) { s.Files += len(written) })
 	}
+	lap("apply")
 	// Apply: schemagen's apply and Atlas's executor, both dialects at once.
 	var (
 		mu       sync.Mutex
@@ -433,42 +472,35 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		slices.SortFunc(failures, func(a, b *Failure) int { return strings.Compare(a.Kind, b.Kind) })
 		return failures[0], nil
 	}
-	// Compare with fresh databases built from generated/.
-	for _, t := range ev.lineages[0].targets {
-		want, wantDefer, err := ev.fresh(ctx, t, res.Outputs[t.Dialect.Name()].SQL)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range ev.lineages {
-			for i, db := range l.dbs[t.Dialect.Name()] {
-				if db == nil {
-					continue
-				}
-				got, gotDefer, drv, err := inspect(ctx, t.Dialect, db)
-				if err != nil {
-					return nil, err
-				}
-				changes, err := drv.SchemaDiff(got, want, schema.DiffNormalized())
-				if err != nil {
-					return nil, err
-				}
-				if len(changes) > 0 {
-					return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
-				}
-				if !maps.Equal(gotDefer, wantDefer) {
-					return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
-				}
-			}
+	lap("compare")
+	// Compare with fresh databases built from generated/, both dialects at
+	// once.
+	targets := ev.lineages[0].targets
+	found := make([]*Failure, len(targets))
+	cerrs := make([]error, len(targets))
+	var cwg sync.WaitGroup
+	for k, t := range targets {
+		cwg.Go(func() { found[k], cerrs[k] = ev.compare(ctx, t, res.Outputs[t.Dialect.Name()].SQL, fail) })
+	}
+	cwg.Wait()
+	if err := errors.Join(cerrs...); err != nil {
+		return nil, err
+	}
+	for _, f := range found {
+		if f != nil {
+			return f, nil
 		}
 	}
+	lap("rows")
 	// Rows kept.
 	if ev.shape != nil {
 		var lost *Failure
 		if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
-			rs, err := readRows(ctx, db, d, kept)
+			rs, err := readRows(ctx, db, d, keptAfter)
 			if err != nil {
 				return err
 			}
+			rs = byOldName(rs, kept, keptAfter)
 			for t, v := range rs {
 				key := fmt.Sprintf("%s %s %d %s", l.name(), d, i, t)
 				old, ok := before[key]
@@ -498,6 +530,40 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 			s.EditKinds[e.Kind]++
 		}
 	})
+	return nil, nil
+}
+
+// compare builds the generated DDL src of target t's dialect on a fresh
+// database and compares every target database of that dialect with it.
+func (ev *evolution) compare(ctx context.Context, t migration.Target, src []byte, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+	want, wantDefer, err := ev.fresh(ctx, t, src)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range ev.lineages {
+		for i, db := range l.dbs[t.Dialect.Name()] {
+			if db == nil {
+				continue
+			}
+			got, gotDefer, drv, err := inspect(ctx, t.Dialect, db)
+			if err != nil {
+				return nil, err
+			}
+			changes, err := drv.SchemaDiff(got, want, schema.DiffNormalized())
+			if err != nil {
+				return nil, err
+			}
+			if len(changes) > 0 {
+				return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
+			}
+			if g, w := objectsOf(got), objectsOf(want); !reflect.DeepEqual(g, w) {
+				return fail("objects "+t.Dialect.Name(), "%s %s applied by %s: objects (extensions, views, triggers) %+v, a fresh database's %+v", l.name(), t.Dialect.Name(), applier(i), g, w), nil
+			}
+			if !maps.Equal(gotDefer, wantDefer) {
+				return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
+			}
+		}
+	}
 	return nil, nil
 }
 
@@ -579,6 +645,13 @@ func dataError(err error) (string, bool) {
 	return "", false
 }
 
+// transient reports whether err is TiDB's "Information schema is changed
+// during the execution of the statement" (8028), which a DDL elsewhere on
+// the shared server causes, whatever the plan: TiDB says to try again.
+func transient(err error) bool {
+	return strings.Contains(err.Error(), "Error 8028")
+}
+
 // apply applies the pending files of lineage l for target t to its
 // database i (0: schemagen's apply, 1: Atlas's executor). When existing
 // rows stop it, the whole directory is applied to a new database without
@@ -591,7 +664,12 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 		return nil, nil
 	}
 	reason, ok := dataError(err)
-	if !ok || ev.shape == nil {
+	if transient(err) {
+		// Not the plan's: the whole directory is applied to a new
+		// database instead.
+		reason, ok = "transient "+errorKind(err), true
+	}
+	if !ok || ev.shape == nil && !transient(err) {
 		return &Failure{Kind: fmt.Sprintf("apply %s %s %s", d, l.name(), errorKind(err)), What: fmt.Sprintf("%s %s: applying by %s failed: %v", l.name(), d, applier(i), err)}, nil
 	}
 	ev.r.count(func(s *Stats) { s.DataRefused++; s.DataReasons[d+" "+reason]++ })
@@ -616,7 +694,9 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 // nothing: it runs the files of only (by path), every file when only is nil.
 func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, only map[string]bool) error {
 	if i == 0 {
-		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: migration.DefaultLockTimeout})
+		// TiDB's lock (GET_LOCK, as the Atlas CLI takes it) is the
+		// server's, which every evolution and test on it shares.
+		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 		return err
 	}
 	dir, err := migration.OpenDir(t.Env.Dir, false)
@@ -691,6 +771,15 @@ func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.S
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if od, ok := d.(dialects.ObjectDialect); ok {
+		// What Atlas does not inspect: extensions, views and the triggers
+		// the model writes.
+		objs, err := od.ReadObjects(ctx, db.DB)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		s.Attrs = append(s.Attrs, &objectsAttr{o: objs})
+	}
 	def := map[[2]string]bool{}
 	if d.Name() == postgres.Name {
 		if def, err = (postgres.Dialect{}).DeferrableKeys(ctx, db.DB); err != nil {
@@ -700,11 +789,34 @@ func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.S
 	return s, def, drv, nil
 }
 
+// objectsAttr carries a database's Objects on its inspected schema, for the
+// oracle's comparison (Atlas's diff does not look at it).
+type objectsAttr struct {
+	schema.Attr
+	o *dialects.Objects
+}
+
+func objectsOf(s *schema.Schema) *dialects.Objects {
+	for _, a := range s.Attrs {
+		if o, ok := a.(*objectsAttr); ok {
+			return o.o
+		}
+	}
+	return nil
+}
+
 // shapeOf is the compiled model's tables, columns and keys: enough to
 // draw rows and read them.
 func shapeOf(s *compiler.Schema) *difftest.Model {
 	m := difftest.Shape(s)
 	for i, t := range s.Tables {
+		m.Tables[i].RenamedFrom = t.RenamedFrom
+		for k, c := range t.Columns {
+			// Rows are compared on one database, before and after: every
+			// value exactly, those the database made (now(), uuid()) too.
+			mc := m.Tables[i].Cols[k]
+			mc.RenamedFrom, mc.Now, mc.Random = c.RenamedFrom, false, false
+		}
 		if t.PrimaryKey != nil {
 			m.Tables[i].PK = slices.Clone(t.PrimaryKey.Columns)
 		} else if len(t.Columns) > 0 {
@@ -719,28 +831,125 @@ func shapeOf(s *compiler.Schema) *difftest.Model {
 }
 
 // keptColumns is, for every table of both shapes, the columns of old that
-// new has with the same type: the ones whose rows the step must keep.
-func keptColumns(old, new *difftest.Model) *difftest.Model {
-	out := &difftest.Model{}
+// new has with the same type: the ones whose rows the step must keep. A
+// table or column new renames (renamed_from) is followed: after is the
+// same tables and columns by their new names, in the same order.
+func keptColumns(old, new *difftest.Model) (before, after *difftest.Model) {
+	before, after = &difftest.Model{}, &difftest.Model{}
 	if old == nil {
-		return out
+		return before, after
 	}
 	for _, ot := range old.Tables {
 		nt := new.Table(ot.Name)
+		if nt == nil || nt.RenamedFrom != "" && nt.RenamedFrom != ot.Name && old.Table(nt.RenamedFrom) != nil {
+			nt = nil
+			for _, t := range new.Tables {
+				if t.RenamedFrom == ot.Name && old.Table(t.Name) == nil {
+					nt = t
+				}
+			}
+		}
 		if nt == nil {
 			continue
 		}
-		kt := &difftest.Table{Name: ot.Name}
+		bt, at := &difftest.Table{Name: ot.Name}, &difftest.Table{Name: nt.Name}
 		for _, oc := range ot.Cols {
-			if nc := nt.Col(oc.Name); nc != nil && nc.Type.String() == oc.Type.String() {
-				kt.Cols = append(kt.Cols, oc)
+			nc := nt.Col(oc.Name)
+			if nc == nil || nc.RenamedFrom != "" && nc.RenamedFrom != oc.Name && ot.Col(nc.RenamedFrom) != nil {
+				nc = nil
+				for _, c := range nt.Cols {
+					if c.RenamedFrom == oc.Name && ot.Col(c.Name) == nil {
+						nc = c
+					}
+				}
+			}
+			// Generated values are computed again, from columns the step
+			// may change; an on_update column keeps its values (a
+			// migration's own UPDATE must not move them).
+			if nc != nil && nc.Type.String() == oc.Type.String() && nc.As == "" && oc.As == "" {
+				bt.Cols = append(bt.Cols, oc)
+				at.Cols = append(at.Cols, nc)
 			}
 		}
-		if len(kt.Cols) > 0 {
-			out.Tables = append(out.Tables, kt)
+		if len(bt.Cols) > 0 {
+			before.Tables = append(before.Tables, bt)
+			after.Tables = append(after.Tables, at)
+		}
+	}
+	return before, after
+}
+
+// dropsRenamed returns the first statement of the files that drops a table
+// or column the step renames ("" for none): a rename must keep the rows.
+func dropsRenamed(files []string, old, new *difftest.Model) (string, error) {
+	tables, cols := renamed(old, new)
+	if len(tables) == 0 && len(cols) == 0 {
+		return "", nil
+	}
+	quoted := func(s, name string) bool {
+		return strings.Contains(s, `"`+name+`"`) || strings.Contains(s, "`"+name+"`")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		stmts, err := migrate.Stmts(string(b))
+		if err != nil {
+			return "", err
+		}
+		drops := func(s, what, name string) bool {
+			return regexp.MustCompile(`(?i)DROP\s+` + what + `\s+(IF\s+EXISTS\s+)?(\S+\.)?["` + "`" + `]` + regexp.QuoteMeta(name) + `["` + "`" + `]`).MatchString(s)
+		}
+		for _, st := range stmts {
+			for _, t := range tables {
+				if drops(st.Text, "TABLE", t) {
+					return st.Text, nil
+				}
+			}
+			for _, c := range cols {
+				if quoted(st.Text, c[0]) && drops(st.Text, "COLUMN", c[1]) {
+					return st.Text, nil
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// byOldName keys rows read by the tables of after by the names before
+// gives the same tables.
+func byOldName(rows map[string][]string, before, after *difftest.Model) map[string][]string {
+	out := map[string][]string{}
+	for i, t := range after.Tables {
+		if v, ok := rows[t.Name]; ok {
+			out[before.Tables[i].Name] = v
 		}
 	}
 	return out
+}
+
+// renamed is what a step renames: tables by their former names, and
+// columns as table and former name, from shape old to shape new.
+func renamed(old, new *difftest.Model) (tables []string, cols [][2]string) {
+	if old == nil {
+		return nil, nil
+	}
+	for _, nt := range new.Tables {
+		if nt.RenamedFrom != "" && old.Table(nt.RenamedFrom) != nil && old.Table(nt.Name) == nil {
+			tables = append(tables, nt.RenamedFrom)
+		}
+		for _, c := range nt.Cols {
+			ot := old.Table(nt.Name)
+			if ot == nil && nt.RenamedFrom != "" {
+				ot = old.Table(nt.RenamedFrom)
+			}
+			if c.RenamedFrom != "" && ot != nil && ot.Col(c.RenamedFrom) != nil && ot.Col(c.Name) == nil {
+				cols = append(cols, [2]string{nt.Name, c.RenamedFrom})
+			}
+		}
+	}
+	return tables, cols
 }
 
 func readRows(ctx context.Context, db *scratch.DB, d string, m *difftest.Model) (map[string][]string, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,28 +37,87 @@ func TestPlanOracle(t *testing.T) {
 	steps := int(envInt(t, "SCHEMAGEN_PLANTEST_STEPS", 4))
 	seed := envInt(t, "SCHEMAGEN_PLANTEST_SEED", 1)
 	r := plantest.NewRunner(t)
+	if k := os.Getenv("SCHEMAGEN_PLANTEST_KINDS"); k != "" {
+		r.Kinds = map[string]bool{}
+		for _, name := range strings.Split(k, ",") {
+			r.Kinds[strings.TrimSpace(name)] = true
+		}
+	}
 	ctx := context.Background()
 	start := time.Now()
-	found := 0
-	for i := range models {
-		s := seed*1_000_003 + i
-		f, err := r.Evolve(ctx, s, steps)
+	// Evolutions run side by side (SCHEMAGEN_PLANTEST_PARALLEL): each has
+	// its own databases, and the servers' latency bounds a step more than
+	// the CPU does.
+	parallel := max(int(envInt(t, "SCHEMAGEN_PLANTEST_PARALLEL", 2)), 1)
+	stop := int(envInt(t, "SCHEMAGEN_PLANTEST_STOP", 3))
+	type result struct {
+		f   *plantest.Failure
+		err error
+	}
+	results := make([]result, models)
+	next := make(chan uint64)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Go(func() {
+			for i := range next {
+				s := seed*1_000_003 + i
+				f, err := r.Evolve(ctx, s, steps)
+				results[i] = result{f, err}
+				if models > 20 {
+					status := "ok"
+					switch {
+					case err != nil:
+						status = "FAILS (the oracle): " + err.Error()
+					case f != nil:
+						status = "FAILS: " + f.What
+					}
+					t.Logf("evolution %d (seed %d): %s, after %s", i, s, status, time.Since(start).Round(time.Second))
+				}
+			}
+		})
+	}
+	// SCHEMAGEN_PLANTEST_FOR bounds a long run's time (a Go duration): no
+	// evolution starts after it, and the run ends as a short one does.
+	var until time.Time
+	if d := os.Getenv("SCHEMAGEN_PLANTEST_FOR"); d != "" {
+		dur, err := time.ParseDuration(d)
 		if err != nil {
-			t.Fatalf("evolution %d (seed %d): %v", i, s, err)
+			t.Fatalf("SCHEMAGEN_PLANTEST_FOR=%q: %v", d, err)
+		}
+		until = start.Add(dur)
+	}
+	ran := models
+	for i := range models {
+		if !until.IsZero() && time.Now().After(until) {
+			ran = i
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	found := 0
+	for i, res := range results {
+		s := seed*1_000_003 + uint64(i)
+		f, err := res.f, res.err
+		if err != nil {
+			t.Errorf("evolution %d (seed %d): the oracle failed: %v", i, s, err)
+			continue
 		}
 		if f == nil {
 			continue
 		}
 		found++
+		if found > stop {
+			t.Errorf("evolution %d (seed %d) fails, not shrunk (SCHEMAGEN_PLANTEST_STOP=%d): %s", i, s, stop, f.What)
+			continue
+		}
 		t.Logf("evolution %d (seed %d): %s; shrinking", i, s, f.What)
 		f, err = r.Shrink(ctx, f, 40)
 		if err != nil {
 			t.Fatalf("shrinking evolution %d (seed %d): %v", i, s, err)
 		}
 		t.Errorf("evolution %d (SCHEMAGEN_PLANTEST_SEED=%d, evolution seed %d) fails; regression test:\n\n%s", i, seed, s, f.Regression(fmt.Sprintf("Regression%d", s)))
-		if found >= 3 {
-			t.Fatal("stopping after 3 failures")
-		}
 	}
-	t.Logf("%d evolutions of up to %d steps in %s: %s", models, steps, time.Since(start).Round(time.Millisecond), r.Stats)
+	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", ran, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
 }

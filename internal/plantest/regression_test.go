@@ -272,3 +272,56 @@ table "t1" {
 }
 `)
 }
+
+// A new table whose foreign key references its own unique index: Atlas put
+// the key inside CREATE TABLE, before the index, which PostgreSQL refuses
+// (42830). Found by TestLintOwnMigrations over the differential tester's
+// models, which now draw such keys.
+func TestRegressionNewTableSelfKeyToUniqueIndex(t *testing.T) {
+	plantest.Replay(t, 1025, `
+table "t0" {
+  column "id0" {
+    type = smallint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`, `
+table "t0" {
+  column "id0" {
+    type = smallint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+table "t1" {
+  column "id0" {
+    type = smallint
+  }
+  column "k0" {
+    type = smallint
+    null = true
+  }
+  column "r0_0" {
+    type = smallint
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk0" {
+    columns     = ["r0_0"]
+    ref_table   = "t1"
+    ref_columns = ["k0"]
+    on_delete   = "cascade"
+  }
+  index "t1_uq0" {
+    unique  = true
+    columns = ["k0"]
+  }
+}
+`)
+}

@@ -30,4 +30,7 @@ func Replay(t *testing.T, rowSeed uint64, before, after string) {
 	if f != nil {
 		t.Fatalf("%s", f.What)
 	}
+	if len(r.Refusals) > 0 {
+		t.Fatalf("migrate diff refused the change, so nothing was applied: %v", r.Refusals)
+	}
 }

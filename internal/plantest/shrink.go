@@ -48,7 +48,7 @@ func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, 
 				return false, nil
 			}
 		}
-		if gen.CompileSource("schema.hcl", []byte(after.HCL())).Failed() || len(before.Tables) > 0 && gen.CompileSource("schema.hcl", []byte(before.HCL())).Failed() {
+		if !viewsValid(before) || !viewsValid(after) || gen.CompileSource("schema.hcl", []byte(after.HCL())).Failed() || len(before.Tables) > 0 && gen.CompileSource("schema.hcl", []byte(before.HCL())).Failed() {
 			return false, nil
 		}
 		budget--

@@ -141,10 +141,11 @@ func (p *Project) Diff(name string, opts ...migration.PlanOption) map[string][]s
 
 // Apply applies the pending migrations of a dialect to the database at url.
 // It waits for the lock: on TiDB GET_LOCK names are server-wide, so applies
-// to other databases of the test server take turns.
+// to other databases of the test server take turns, and a busy shared
+// server can hold them past the one minute users wait by default.
 func (p *Project) Apply(dialect, url string) {
 	p.T.Helper()
-	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url, LockTimeout: migration.DefaultLockTimeout}); err != nil {
+	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url, LockTimeout: 10 * time.Minute}); err != nil {
 		p.T.Fatalf("migrate apply: %v", err)
 	}
 }

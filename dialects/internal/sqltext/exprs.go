@@ -24,6 +24,7 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
 		Renames:    sc.Renames,
+		After:      map[string][]string{},
 	}
 	for _, e := range sc.Extensions {
 		x.Extensions = append(x.Extensions, e.Name)
@@ -35,6 +36,9 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL)})
 	}
 	for _, t := range sc.Tables {
+		for _, stmt := range t.After {
+			x.After[t.Name] = append(x.After[t.Name], TrimStmt(stmt))
+		}
 		for _, c := range t.Columns {
 			if c.Default != "" {
 				x.Defaults[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.Default
@@ -93,7 +97,12 @@ func UseExprs(s *schema.Schema, x *dialects.Exprs, u Using) {
 		for _, a := range t.Attrs {
 			if c, ok := a.(*schema.Check); ok {
 				if e, ok := x.Checks[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok {
-					c.Expr = e
+					// The DDL writes CHECK (e). Atlas writes CHECK e when e
+					// is wrapped in parentheses already, and TiDB keeps
+					// the text as written: ((a) OR (b)) would lose a pair
+					// against the generated DDL (the plan oracle, seed
+					// 7000023).
+					c.Expr = "(" + e + ")"
 				}
 			}
 		}

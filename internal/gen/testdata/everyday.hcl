@@ -2,6 +2,10 @@
 # model that applies on both databases and behaves the same there
 # (TestEveryday*).
 
+enum "order_status" {
+  values = ["pending", "paid", "shipped", "cancelled"]
+}
+
 table "products" {
   column "id" {
     type    = uuid
@@ -77,6 +81,10 @@ table "order_lines" {
     as     = "qty >= 10"
     stored = false
   }
+  column "status" {
+    type    = enum.order_status
+    default = "pending"
+  }
   column "placed_at" {
     type    = datetime(3)
     default = now()
@@ -102,6 +110,9 @@ table "order_lines" {
   }
   index "order_lines_label_idx" {
     columns = ["label"]
+  }
+  index "order_lines_status_idx" {
+    columns = ["status", "placed_at"]
   }
 }
 
@@ -131,8 +142,15 @@ table "invoices" {
   column "total" {
     type = decimal(12,2)
   }
+  column "status" {
+    type = enum.order_status
+    null = true
+  }
   primary_key {
     columns = ["id"]
+  }
+  check "invoices_status_ck" {
+    expr = "status IS NULL OR status <> 'cancelled' OR total = 0"
   }
   foreign_key "invoices_account_fk" {
     columns     = ["account_id"]

@@ -15,7 +15,9 @@ CREATE TABLE `invoices` (
   `id` INT NOT NULL AUTO_INCREMENT,
   `account_id` BIGINT NOT NULL,
   `total` DECIMAL(12,2) NOT NULL,
+  `status` ENUM('pending', 'paid', 'shipped', 'cancelled'),
   PRIMARY KEY (`id`),
+  CONSTRAINT `invoices_status_ck` CHECK (`status` IS NULL OR `status` <> 'cancelled' OR `total` = 0),
   CONSTRAINT `invoices_total_ck` CHECK (`total` >= 0),
   CONSTRAINT `invoices_account_fk` FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`)
 ) AUTO_INCREMENT = 1000 AUTO_ID_CACHE = 1;
@@ -74,6 +76,7 @@ CREATE TABLE `order_lines` (
   `total` DECIMAL(14,2) AS (`price` * `qty`) STORED NOT NULL,
   `label` VARCHAR(64) COLLATE utf8mb4_0900_bin AS (CONCAT((CONCAT(LOWER(`sku`), '-')), 'line')) VIRTUAL NOT NULL,
   `bulk` TINYINT(1) AS (`qty` >= 10) VIRTUAL NOT NULL,
+  `status` ENUM('pending', 'paid', 'shipped', 'cancelled') NOT NULL DEFAULT 'pending',
   `placed_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   `changed_at` DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),
   PRIMARY KEY (`id`),
@@ -84,5 +87,6 @@ CREATE TABLE `order_lines` (
   CONSTRAINT `order_lines_total_ck` CHECK (`total` < 1000000),
   CONSTRAINT `order_lines_product_fk` FOREIGN KEY (`product_id`) REFERENCES `products` (`id`),
   INDEX `order_lines_label_idx` (`label`),
+  INDEX `order_lines_status_idx` (`status`, `placed_at`),
   INDEX `order_lines_total_idx` (`total`)
 );

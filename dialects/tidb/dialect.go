@@ -12,12 +12,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
@@ -53,11 +55,17 @@ type Settings struct {
 	// ValueDomains adds the CHECKs of Rules.Domains, which keep columns to
 	// the values PostgreSQL stores too.
 	ValueDomains bool
+	// Charset and Collation are the tables' own (DEFAULT CHARSET and
+	// COLLATE of each CREATE TABLE), where a database imported has others
+	// than the server's default; "" for the default.
+	Charset, Collation string
 }
 
 // defaults are the settings of a model without a dialect "tidb" block: the
 // ones under which it means the same as on PostgreSQL.
 var defaults = Settings{UUIDCheck: true, ExactStrings: true, ValueDomains: true}
+
+var charsetName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 // decodeSettings reads the dialect block.
 func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
@@ -76,8 +84,20 @@ func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 			field = &set.ExactStrings
 		case "value_domains":
 			field = &set.ValueDomains
+		case "charset", "collation":
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() || v.IsNull() || v.Type() != cty.String || !charsetName.MatchString(v.AsString()) {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid setting (tidb)", Detail: fmt.Sprintf("%s must be the name of a %s of TiDB's, such as %q.", name, name, map[string]string{"charset": "utf8mb4", "collation": "utf8mb4_bin"}[name]), Subject: a.Expr.Range().Ptr()})
+				continue
+			}
+			if name == "charset" {
+				set.Charset = v.AsString()
+			} else {
+				set.Collation = v.AsString()
+			}
+			continue
 		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check, exact_strings and value_domains.", name), Subject: a.NameRange.Ptr()})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported setting (tidb)", Detail: fmt.Sprintf("The tidb dialect has no setting %q; it has uuid_check, exact_strings, value_domains, charset and collation.", name), Subject: a.NameRange.Ptr()})
 			continue
 		}
 		v, d := dialects.BoolSetting(Name, a)
@@ -313,6 +333,13 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		if n, ok := typeNotes[typ.Kind]; ok {
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
+	}
+	if known && typ.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") && !c.Overrides.Accepts(Name, compiler.AcceptEnumFirstValue) {
+		// Found by the differential tester: TiDB gives an INSERT that
+		// leaves out a NOT NULL ENUM column without a default its first
+		// value, in strict mode too; PostgreSQL refuses the row.
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", String(typ.Enum.Values[0]))
+		l.rec.Warnf(c.TypeRange, "Enum column without a default", "An INSERT that leaves out %s.%s gets the enum's first value, %s, on TiDB, where PostgreSQL refuses the row. Give the column a default, or make every INSERT write it (to acknowledge it: tidb { accept = [%q] }).", t.Name, c.Name, String(typ.Enum.Values[0]), compiler.AcceptEnumFirstValue)
 	}
 	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
 		lc.Type += " COLLATE " + exactCollation
@@ -1189,6 +1216,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
 	l.identity(t, lt)
+	if l.set.Charset != "" {
+		lt.Options = append(lt.Options, "DEFAULT CHARSET = "+l.set.Charset)
+	}
+	if l.set.Collation != "" {
+		lt.Options = append(lt.Options, "COLLATE = "+l.set.Collation)
+	}
 	l.timeRange(t, lt)
 	l.domains(t, lt)
 	if !l.set.UUIDCheck {

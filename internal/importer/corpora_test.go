@@ -1,0 +1,328 @@
+package importer_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"ariga.io/atlas/sql/migrate"
+
+	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+// corpora returns the folder of the public two-dialect schemas
+// (../shared/corpora from the checkout's root, found upward). Under CI a
+// missing folder fails the test; otherwise it skips, saying why.
+func corpora(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ; ; dir = filepath.Dir(dir) {
+		c := filepath.Join(dir, "..", "shared", "corpora")
+		if st, err := os.Stat(c); err == nil && st.IsDir() {
+			return c
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("the public corpora (../shared/corpora) are not found upward of the checkout")
+	}
+	t.Skip("the public corpora (../shared/corpora) are not found upward of the checkout")
+	return ""
+}
+
+var (
+	delimiter  = regexp.MustCompile(`(?im)^DELIMITER\s+(\S+)\s*$`)
+	routine    = regexp.MustCompile(`(?is)^\s*CREATE\s+(DEFINER\s*=\s*\S+\s+)?(TRIGGER|PROCEDURE|FUNCTION)\s+` + "`?" + `(\w+)`)
+	ownDB      = regexp.MustCompile(`(?is)^\s*(DROP|CREATE)\s+(DATABASE|SCHEMA)\b|^\s*USE\s`)
+	psqlMeta   = regexp.MustCompile(`(?m)^\\.*$`)
+	pgOwnDB    = regexp.MustCompile(`(?is)^\s*(DROP|CREATE)\s+DATABASE\b`)
+	dumpHeader = regexp.MustCompile(`(?is)^\s*ALTER\s+(PROCEDURAL\s+LANGUAGE|\S+\s+\S+\s+OWNER\s+TO)\b|^\s*(ALTER\s+\S+\s+\S+\s+)?OWNER\s+TO\b|^\s*(REVOKE|GRANT|COMMENT\s+ON\s+SCHEMA)\b`)
+)
+
+// loadMySQL runs a MySQL-dialect script, as the mysql client would, on one
+// connection of db: DELIMITER lines change the statement delimiter, the
+// script's own database statements (DROP/CREATE DATABASE, USE) are left
+// out, and so are triggers and routines, which TiDB refuses; names
+// qualified by the script's database (own) name the test's. It returns
+// what it left out, as "kind name".
+func loadMySQL(t *testing.T, db *dbtest.DB, file, own string) []string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own != "" {
+		src = regexp.MustCompile(`\b`+own+`\.`).ReplaceAll(src, nil)
+	}
+	var stmts, skipped []string
+	add := func(text, delim string) {
+		for text != "" {
+			i := statementEnd(text, delim)
+			stmt := stripComments(text[:i])
+			text = text[min(len(text), i+len(delim)):]
+			switch {
+			case stmt == "":
+			case ownDB.MatchString(stmt):
+			case routine.MatchString(stmt):
+				m := routine.FindStringSubmatch(stmt)
+				skipped = append(skipped, strings.ToLower(m[2])+" "+m[3])
+			default:
+				stmts = append(stmts, stmt)
+			}
+		}
+	}
+	// DELIMITER is a line of its own: the text between two is split by
+	// the delimiter the first set.
+	text, delim := string(src), ";"
+	for {
+		m := delimiter.FindStringSubmatchIndex(text)
+		if m == nil {
+			add(text, delim)
+			break
+		}
+		add(text[:m[0]], delim)
+		delim, text = text[m[2]:m[3]], text[m[1]:]
+	}
+	run(t, db, stmts)
+	return skipped
+}
+
+// statementEnd finds the end of the statement at the start of text: the
+// first delim outside quotes and comments.
+func statementEnd(text, delim string) int {
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote != '`' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case strings.HasPrefix(text[i:], "--") || c == '#':
+			if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+				i += j
+			} else {
+				return len(text)
+			}
+		case strings.HasPrefix(text[i:], "/*") && !strings.HasPrefix(text[i:], "/*!"):
+			if j := strings.Index(text[i:], "*/"); j >= 0 {
+				i += j + 1
+			} else {
+				return len(text)
+			}
+		case strings.HasPrefix(text[i:], delim):
+			return i
+		}
+	}
+	return len(text)
+}
+
+var lineComment = regexp.MustCompile(`(?m)^\s*(--|#).*$`)
+
+func stripComments(stmt string) string {
+	stmt = lineComment.ReplaceAllString(stmt, "")
+	for {
+		i := strings.Index(stmt, "/*")
+		if i < 0 || strings.HasPrefix(stmt[i:], "/*!") {
+			break
+		}
+		j := strings.Index(stmt[i:], "*/")
+		if j < 0 {
+			break
+		}
+		stmt = stmt[:i] + stmt[i+j+2:]
+	}
+	return strings.TrimSpace(stmt)
+}
+
+// loadPostgres runs a PostgreSQL script, as psql would, on one connection
+// of db: psql's meta-commands (\c) and the script's own database
+// statements are left out, and so are ownership and privilege statements,
+// which name roles of another server.
+func loadPostgres(t *testing.T, db *dbtest.DB, file string) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := migrate.Stmts(psqlMeta.ReplaceAllString(string(src), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stmts []string
+	for _, s := range list {
+		text := stripComments(s.Text)
+		if text == "" || pgOwnDB.MatchString(text) || dumpHeader.MatchString(text) {
+			continue
+		}
+		stmts = append(stmts, text)
+	}
+	run(t, db, stmts)
+}
+
+func run(t *testing.T, db *dbtest.DB, stmts []string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, s := range stmts {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			t.Fatalf("%v\n%.600s", err, s)
+		}
+	}
+}
+
+// TestImportChinook imports the public Chinook pair, with its data loaded
+// (about 15,000 rows on each), from both databases at once: PostgreSQL's
+// snake_case tables and TiDB's PascalCase ones are different tables to the
+// merge, each said in the summary to exist on one dialect only. The model
+// compiles; generated and applied to fresh databases, it gives back each
+// original object for object (tables, columns with types, nullability and
+// defaults, indexes, checks and foreign keys, by name and by definition),
+// and Atlas finds no difference.
+func TestImportChinook(t *testing.T) {
+	t.Parallel()
+	dir := corpora(t)
+	pg, ti := dbtest.Postgres(t), dbtest.TiDB(t)
+	loadPostgres(t, pg, filepath.Join(dir, "chinook", "Chinook_PostgreSql_AutoIncrementPKs.sql"))
+	if skipped := loadMySQL(t, ti, filepath.Join(dir, "chinook", "Chinook_MySql_AutoIncrementPKs.sql"), ""); len(skipped) > 0 {
+		t.Fatalf("the Chinook script has routines TiDB refuses, which this test does not expect: %v", skipped)
+	}
+	for db, table := range map[*dbtest.DB]string{pg: "track", ti: "Track"} {
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM " + table).Scan(&n); err != nil || n < 3000 {
+			t.Fatalf("%s has %d rows (%v): the data is not loaded", table, n, err)
+		}
+	}
+	r, _, out := importAndCompile(t, pg.URL, ti.URL)
+	for _, line := range r.Summary {
+		if strings.Contains(line, "has no neutral type") {
+			t.Errorf("summary: %s", line)
+		}
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		orig := map[string]*dbtest.DB{"postgres": pg, "tidb": ti}[d]
+		rebuilt := dbtest.New(t, d)
+		testproject.RunSQL(t, rebuilt, out.Outputs[d].SQL)
+		if objs := compareDatabases(t, all.Get(d), orig, rebuilt, nil); countTables(objs) != 11 {
+			t.Errorf("%s: %d tables, want Chinook's 11", d, countTables(objs))
+		}
+	}
+}
+
+// TestImportSakila imports the public Sakila pair (MySQL's script, less
+// the triggers and routines TiDB refuses, and PostgreSQL's dump) from both
+// databases at once. The model compiles with no edit, and the summary
+// names no id, unsigned integer or timestamp as having no neutral type:
+// PostgreSQL's sequences that are serials in all but their ownership and
+// TiDB's unsigned AUTO_INCREMENT columns are identities, unsigned integers
+// and TIMESTAMP keep their types as TiDB's own, with the neutral type that
+// means them elsewhere.
+func TestImportSakila(t *testing.T) {
+	t.Parallel()
+	dir := corpora(t)
+	pg, ti := dbtest.Postgres(t), dbtest.TiDB(t)
+	loadPostgres(t, pg, filepath.Join(dir, "sakila", "postgres-sakila-schema.sql"))
+	skipped := loadMySQL(t, ti, filepath.Join(dir, "sakila", "mysql-sakila-schema.sql"), "sakila")
+	if len(skipped) != 9 {
+		t.Errorf("left out of TiDB's Sakila: %v, want its 3 triggers and 6 routines", skipped)
+	}
+	r, model, out := importAndCompile(t, pg.URL, ti.URL)
+	noNeutral := regexp.MustCompile(`column (\w+_id|last_update|\w+_date): .* has no neutral type|unsigned.* has no neutral type|timestamp.* has no neutral type`)
+	for _, line := range r.Summary {
+		if noNeutral.MatchString(line) {
+			t.Errorf("summary: %s", line)
+		}
+	}
+	ids := 0
+	for _, tb := range r.Schema.Tables {
+		for _, c := range tb.Columns {
+			if c.Identity != nil {
+				ids++
+			}
+		}
+	}
+	// Every table's own id, but payment's, whose sequence PostgreSQL's
+	// partitions share, and the link tables', which have none.
+	if ids != 12 {
+		t.Errorf("%d identity columns, want 12:\n%s", ids, model)
+	}
+
+	// TiDB's side rebuilt is the original, object for object, but what
+	// the summary says was left out: Sakila's payment.rental_id is NOT
+	// NULL on PostgreSQL with ON DELETE SET NULL, which the model refuses.
+	leftOut := leftOutOf(r.Summary, "tidb")
+	if want := []string{"payment fk fk_payment_rental"}; !slices.Equal(leftOut, want) {
+		t.Errorf("left out of tidb: %q, want %q", leftOut, want)
+	}
+	// The columns whose nullability or default differ between Sakila's
+	// two scripts, which the model cannot keep per dialect: the summary
+	// says PostgreSQL's are kept.
+	differ := keptOther(r.Summary)
+	if want := []string{"customer column active", "payment column rental_id"}; !slices.Equal(differ, want) {
+		t.Errorf("columns that differ between the dialects: %q, want %q", differ, want)
+	}
+	leftOut = append(leftOut, differ...)
+	rebuilt := dbtest.TiDB(t)
+	testproject.RunSQL(t, rebuilt, out.Outputs["tidb"].SQL)
+	compareDatabases(t, all.Get("tidb"), ti, rebuilt, leftOut)
+}
+
+// leftOutOf lists the checks and foreign keys the summary says were left
+// out of dialect d, or of the model, as "table kind name" with d's own
+// name for them.
+func leftOutOf(summary []string, d string) []string {
+	var out []string
+	for _, line := range summary {
+		table, rest, _ := strings.Cut(line, ": ")
+		for _, kind := range []string{"check", "foreign key"} {
+			name, ok := strings.CutPrefix(rest, kind+" ")
+			if !ok || !strings.Contains(rest, ": left out of "+d) && !strings.Contains(rest, ": left out of the model") {
+				continue
+			}
+			name, _, _ = strings.Cut(name, ":")
+			name, _, _ = strings.Cut(name, " (")
+			if _, own, ok := strings.Cut(rest, "left out of "+d+" ("); ok {
+				name, _, _ = strings.Cut(own, " there)")
+			} else if m := regexp.MustCompile(`\((?:[^)]*, )?(\S+) on ` + d + `[,)]`).FindStringSubmatch(rest); m != nil {
+				name = m[1]
+			}
+			out = append(out, table+" "+map[string]string{"check": "check", "foreign key": "fk"}[kind]+" "+name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+var keptOtherLine = regexp.MustCompile(`^column (\w+)\.(\w+) (is nullable on one dialect only|has different defaults on)`)
+
+// keptOther lists the columns, as "table column name", whose nullability
+// or default the summary says differ between the dialects, one's kept.
+func keptOther(summary []string) []string {
+	var out []string
+	for _, line := range summary {
+		if m := keptOtherLine.FindStringSubmatch(line); m != nil && !slices.Contains(out, m[1]+" column "+m[2]) {
+			out = append(out, m[1]+" column "+m[2])
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,85 @@
+package importer_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/importer"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+// TestImportKeepsSettings imports a TiDB database that schemagen built with
+// exact_strings and uuid_check (written, though they are the defaults): the
+// settings come back as the defaults, every COLLATE utf8mb4_0900_bin becomes
+// them again, and generating from the imported
+// model gives TiDB's DDL byte for byte. (The import read them as columns
+// of TiDB's own type before, and lost the setting.) A unique key is a unique
+// index here: TiDB reads both alike, and a TiDB import writes the index.
+func TestImportKeepsSettings(t *testing.T) {
+	t.Parallel()
+	src := []byte(`dialect "tidb" {
+  exact_strings = true
+  uuid_check    = true
+}
+
+table "users" {
+  column "id" {
+    type = uuid
+  }
+  column "email" {
+    type = varchar(200)
+  }
+  column "bio" {
+    type = text
+    null = true
+  }
+  column "code" {
+    type = char(4)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "users_email_key" {
+    unique  = true
+    columns = ["email"]
+  }
+}
+`)
+	first := gen.CompileSource("schema.hcl", src)
+	if first.Failed() {
+		t.Fatal(first.Diags)
+	}
+	db := dbtest.TiDB(t)
+	testproject.RunSQL(t, db, first.Outputs["tidb"].SQL)
+	r, err := importer.Import(context.Background(), []string{db.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := compiler.Write(r.Schema, r.Notes)
+	second := gen.CompileSource("schema.hcl", model)
+	if second.Failed() {
+		t.Fatalf("%v\n%s", second.Diags, model)
+	}
+	if want, got := string(first.Outputs["tidb"].SQL), string(second.Outputs["tidb"].SQL); got != want {
+		t.Errorf("tidb: generated again from the imported model differs at %s\nmodel:\n%s", testproject.FirstDiff(want, got), model)
+	}
+	// Both are the defaults: the imported model keeps them by leaving them
+	// out, and no column keeps the collation as a type of its own.
+	if ds := r.Schema.Dialect["tidb"]; ds != nil {
+		for _, name := range []string{"exact_strings", "uuid_check"} {
+			if ds.Attrs[name] != nil {
+				t.Errorf("the imported model sets %s, the default:\n%s", name, model)
+			}
+		}
+	}
+	for _, tb := range r.Schema.Tables {
+		for _, c := range tb.Columns {
+			if o := c.Overrides["tidb"]; o != nil && o.RawType != "" {
+				t.Errorf("%s.%s keeps TiDB type %s, which exact_strings gives it:\n%s", tb.Name, c.Name, o.RawType, model)
+			}
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package plantest
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/schemagen/schemagen/internal/difftest"
+)
+
+// The edit kinds of what is not a table: extensions, raw statements
+// (views), and the dimensionless vector type.
+
+// extensions are extensions every PostgreSQL server ships (contrib); the
+// model's TiDB DDL leaves them out.
+var extensions = []string{"citext", "pgcrypto", "hstore", "pg_trgm", "btree_gin"}
+
+func toggleExtension(g *difftest.Gen, m *difftest.Model) *Edit {
+	e := extensions[g.N(len(extensions))]
+	on := !slices.Contains(m.Extensions, e)
+	return &Edit{What: fmt.Sprintf("set extension %q to %v", e, on), Apply: func(m *difftest.Model) bool {
+		if slices.Contains(m.Extensions, e) == on {
+			return false
+		}
+		if on {
+			m.Extensions = append(m.Extensions, e)
+		} else {
+			m.Extensions = slices.DeleteFunc(m.Extensions, func(x string) bool { return x == e })
+		}
+		return true
+	}}
+}
+
+// viewSQL is the raw statements of a view of cols of table, per dialect.
+func viewSQL(name, table string, cols []string) (pg, ti string) {
+	q := func(quote string, xs []string) string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = quote + x + quote
+		}
+		return strings.Join(out, ", ")
+	}
+	return fmt.Sprintf(`CREATE VIEW "%s" AS SELECT %s FROM "%s"`, name, q(`"`, cols), table),
+		fmt.Sprintf("CREATE VIEW `%s` AS SELECT %s FROM `%s`", name, q("`", cols), table)
+}
+
+var viewForm = regexp.MustCompile(`^CREATE VIEW "([^"]+)" AS SELECT (.+) FROM "([^"]+)"$`)
+
+// viewsValid reports whether every view of m reads a table and columns m
+// has (an edit that breaks one is drawn again).
+func viewsValid(m *difftest.Model) bool {
+	for _, r := range m.Raws {
+		v := viewForm.FindStringSubmatch(r.Postgres)
+		if v == nil {
+			continue
+		}
+		t := m.Table(v[3])
+		if t == nil || strings.ContainsAny(v[3], "`") {
+			return false
+		}
+		for _, c := range strings.Split(v[2], ", ") {
+			if t.Col(strings.Trim(c, `"`)) == nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pickColumns draws one to three columns of t.
+func pickColumns(g *difftest.Gen, t *difftest.Table) []string {
+	var cols []string
+	for range 1 + g.N(3) {
+		c := t.Cols[g.N(len(t.Cols))].Name
+		if !slices.Contains(cols, c) && !strings.ContainsAny(c, "`\"") {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+func addView(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || strings.ContainsAny(t.Name, "`\"") {
+		return nil
+	}
+	cols := pickColumns(g, t)
+	if len(cols) == 0 {
+		return nil
+	}
+	name := freeName(m, "v")
+	pg, ti := viewSQL(name, t.Name, cols)
+	return &Edit{What: fmt.Sprintf("add view %s of %s%v", name, t.Name, cols), Apply: func(m *difftest.Model) bool {
+		if slices.ContainsFunc(m.Raws, func(r difftest.Raw) bool { return r.Name == name }) {
+			return false
+		}
+		m.Raws = append(m.Raws, difftest.Raw{Name: name, Postgres: pg, TiDB: ti})
+		return true
+	}}
+}
+
+// pickView returns a view of m, its table and its index in m.Raws.
+func pickView(g *difftest.Gen, m *difftest.Model) (string, string) {
+	var names, tables []string
+	for _, r := range m.Raws {
+		if v := viewForm.FindStringSubmatch(r.Postgres); v != nil {
+			names, tables = append(names, r.Name), append(tables, v[3])
+		}
+	}
+	if len(names) == 0 {
+		return "", ""
+	}
+	i := g.N(len(names))
+	return names[i], tables[i]
+}
+
+func changeView(g *difftest.Gen, m *difftest.Model) *Edit {
+	name, table := pickView(g, m)
+	t := m.Table(table)
+	if t == nil {
+		return nil
+	}
+	cols := pickColumns(g, t)
+	if len(cols) == 0 {
+		return nil
+	}
+	pg, ti := viewSQL(name, table, cols)
+	return &Edit{What: fmt.Sprintf("change view %s to %s%v", name, table, cols), Apply: func(m *difftest.Model) bool {
+		i := slices.IndexFunc(m.Raws, func(r difftest.Raw) bool { return r.Name == name })
+		if i < 0 {
+			return false
+		}
+		m.Raws[i].Postgres, m.Raws[i].TiDB = pg, ti
+		return true
+	}}
+}
+
+func dropView(g *difftest.Gen, m *difftest.Model) *Edit {
+	name, _ := pickView(g, m)
+	if name == "" {
+		return nil
+	}
+	return &Edit{What: "drop view " + name, Apply: func(m *difftest.Model) bool {
+		n := len(m.Raws)
+		m.Raws = slices.DeleteFunc(m.Raws, func(r difftest.Raw) bool { return r.Name == name })
+		return len(m.Raws) < n
+	}}
+}
+
+// dropViewsOf removes the views that read table name (which goes).
+func dropViewsOf(m *difftest.Model, name string) {
+	m.Raws = slices.DeleteFunc(m.Raws, func(r difftest.Raw) bool {
+		v := viewForm.FindStringSubmatch(r.Postgres)
+		return v != nil && v[3] == name
+	})
+}
+
+// addVector adds a vector column, with or without a dimension: TiDB's
+// VECTOR; on PostgreSQL TEXT, since pgvector is not installed here (its
+// path through migrations is TestVectorThroughMigrationsPostgres's).
+func addVector(g *difftest.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	typ := []difftest.Type{{Name: "vector"}, {Name: "vector", Args: []int{3}}}[g.N(2)]
+	c := &difftest.Col{Name: freeName(m, "vec"), Type: typ, Null: true, Override: "postgres {\n  type = \"TEXT\"\n}"}
+	return onTable(fmt.Sprintf("add column %s %s to %s", c.Name, typ, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		t.Cols = append(t.Cols, cloneCol(c))
+		return true
+	})
+}
