@@ -20,9 +20,9 @@ import (
 )
 
 // readBackSeeds is how many of the differential tester's random models the
-// read-back test loads into TiDB: about 80 tables with expressions, every kind
+// read-back test loads into TiDB: about 100 tables with expressions, every kind
 // of CHECK atom, expression index and generated column the generator draws.
-const readBackSeeds = 60
+const readBackSeeds = 120
 
 // TestReadBackGenerated loads the CHECKs and expression indexes of the
 // differential tester's random models into a real TiDB, reads back the text

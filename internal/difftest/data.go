@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -100,7 +101,10 @@ func (g *dataGen) lit(c *Col) string {
 	}
 	for range 20 {
 		v := pick(g.rnd, vs)
-		if literalFits(v, c.Type) && !(c.Type.Name == "double" && strings.ContainsAny(v.S, "eE")) {
+		// Values the checker refuses for the column (special numbers, which
+		// no literal writes; strings longer than the column) are drawn again.
+		long := len(c.Type.Args) > 0 && (c.Type.Name == "char" || c.Type.Name == "varchar") && utf8.RuneCountInString(v.S) > c.Type.Args[0]
+		if literalFits(v, c.Type) && !special(v.S) && !long && !(c.Type.Name == "double" && strings.ContainsAny(v.S, "eE")) {
 			if c.Type.Name == "bool" {
 				return strings.ToUpper(v.S)
 			}
@@ -458,6 +462,11 @@ func (r *Runner) RunData(ctx context.Context, m *Model, fill []Stmt, migs []Migr
 		_, te := ti.ExecContext(ctx, tq)
 		if (pe == nil) != (te == nil) {
 			return nil, nil // a row one database takes alone: TestDifferential's to report
+		}
+		if pe != nil {
+			if _, err := realignIdentity(ctx, pg, ti, shaped.Table(s.Table)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if d, err := sameRows(ctx, pg, ti, shaped, "the rows inserted before the migrations"); d != nil || err != nil {

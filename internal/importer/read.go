@@ -347,7 +347,15 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			}
 		}
 		if cc, is := im.Dialect.(columnCollator); is && ok && clause == "" {
-			if collated := cc.CollatedType(t, c); collated != "" {
+			collated, n := cc.CollatedType(t, c), len(generated)
+			switch {
+			case collated == "":
+			case n > 0 && generated[n-1].col == col:
+				// A generated column keeps its collation in the raw type it
+				// keeps when its expression is not portable; a portable one
+				// gets it from the dialect's settings, as any column does.
+				generated[n-1].raw = collated + strings.TrimPrefix(generated[n-1].raw, raw)
+			default:
 				// The column's own collation is its dialect's: its type.
 				clause, why, raw = " ", "its collation is not its table's", collated
 			}
