@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
@@ -66,6 +67,10 @@ func (Dialect) HazardCodes() []hazard.Code {
 func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
 	// Refusals first: Atlas's planner fails on some of them with errors
 	// that do not say what to write instead.
+	changes, err := collationRebuilds(changes)
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range changes {
 		if mt, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range mt.Changes {
@@ -167,6 +172,89 @@ func refusal(t *schema.Table, sc schema.Change) error {
 		}
 	}
 	return nil
+}
+
+// collationRebuilds drops and adds again the indexes over a column whose
+// collation changes (exact_strings turned on or off): TiDB cannot change
+// the collation of a column an index covers (error 8200). The drops go
+// before the MODIFY COLUMN (baseOrder), the adds after it. A column of the
+// primary key, which TiDB cannot drop, and of a foreign key, whose columns
+// TiDB requires to have the same collation on both sides (3780) and whose
+// index it cannot drop (1553), are refused.
+func collationRebuilds(changes []schema.Change) ([]schema.Change, error) {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		touched := map[string]bool{}
+		for _, sc := range mt.Changes {
+			switch x := sc.(type) {
+			case *schema.DropIndex:
+				touched[x.I.Name] = true
+			case *schema.AddIndex:
+				touched[x.I.Name] = true
+			case *schema.ModifyIndex:
+				touched[x.From.Name], touched[x.To.Name] = true, true
+			}
+		}
+		var adds []schema.Change
+		for _, sc := range slices.Clone(mt.Changes) {
+			mc, ok := sc.(*schema.ModifyColumn)
+			if !ok || !mc.Change.Is(schema.ChangeCollate) {
+				continue
+			}
+			refuse := func(what, reason string) error {
+				return &hazard.Refusal{Database: "TiDB", Table: mt.T.Name, Change: fmt.Sprintf("a change of the collation of column %q (exact_strings)", mc.To.Name),
+					Reason:  fmt.Sprintf("the column is part of %s, and %s", what, reason),
+					Instead: `Keep the collation the database has (exact_strings = false in the dialect "tidb" block), or change it in a migration written by hand that drops the key, modifies the columns and creates the key again`}
+			}
+			if keyed(mt.T, mc.To.Name) != "" {
+				return nil, refuse("foreign key "+strconv.Quote(keyed(mt.T, mc.To.Name)), "TiDB requires a foreign key's columns to have the collation of the columns they reference (error 3780) and cannot drop an index a foreign key needs (1553)")
+			}
+			if pk := mt.T.PrimaryKey; pk != nil && slices.ContainsFunc(pk.Parts, func(p *schema.IndexPart) bool { return p.C != nil && p.C.Name == mc.To.Name }) {
+				return nil, refuse("the primary key", "TiDB cannot change the collation of a column an index covers (error 8200) and cannot drop the primary key of a clustered table (8200)")
+			}
+			for _, idx := range mc.From.Indexes {
+				if touched[idx.Name] || idx.Table != nil && idx.Table.PrimaryKey == idx {
+					continue
+				}
+				to, ok := mt.T.Index(idx.Name)
+				if !ok {
+					continue
+				}
+				touched[idx.Name] = true
+				mt.Changes = append(mt.Changes, &schema.DropIndex{I: idx})
+				adds = append(adds, &schema.AddIndex{I: to})
+			}
+		}
+		mt.Changes = append(mt.Changes, adds...)
+	}
+	return changes, nil
+}
+
+// keyed returns the name of a foreign key of t, or of a table of its schema
+// that references t, over column col, or "".
+func keyed(t *schema.Table, col string) string {
+	has := func(cs []*schema.Column) bool {
+		return slices.ContainsFunc(cs, func(c *schema.Column) bool { return c.Name == col })
+	}
+	for _, fk := range t.ForeignKeys {
+		if has(fk.Columns) {
+			return fk.Symbol
+		}
+	}
+	if t.Schema == nil {
+		return ""
+	}
+	for _, o := range t.Schema.Tables {
+		for _, fk := range o.ForeignKeys {
+			if fk.RefTable != nil && fk.RefTable.Name == t.Name && has(fk.RefColumns) {
+				return fk.Symbol
+			}
+		}
+	}
+	return ""
 }
 
 // generated reports whether c is a generated column, and whether STORED.

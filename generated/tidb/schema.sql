@@ -3,7 +3,6 @@
 -- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.
 
 -- columns id, deletion_job_id: uuid as CHAR(36)
--- columns tenant_id, slug, name, description, icon_ref, lifecycle_state: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- columns name, description: text as TEXT (at most 65,535 bytes on TiDB)
 -- columns deleting_at, created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- check knowledge_spaces_icon_ref_ck: regex match as REGEXP
@@ -14,13 +13,13 @@
 -- column deletion_job_id: CHECK knowledge_spaces_deletion_job_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `knowledge_spaces` (
   `id` CHAR(36) NOT NULL,
-  `tenant_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
-  `slug` VARCHAR(160) COLLATE utf8mb4_0900_bin NOT NULL,
-  `name` TEXT COLLATE utf8mb4_0900_bin NOT NULL,
-  `description` TEXT COLLATE utf8mb4_0900_bin,
-  `icon_ref` VARCHAR(72) COLLATE utf8mb4_0900_bin,
+  `tenant_id` VARCHAR(255) NOT NULL,
+  `slug` VARCHAR(160) NOT NULL,
+  `name` TEXT NOT NULL,
+  `description` TEXT,
+  `icon_ref` VARCHAR(72),
   `revision` INT NOT NULL,
-  `lifecycle_state` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `lifecycle_state` VARCHAR(16) NOT NULL,
   `deletion_job_id` CHAR(36),
   `deleting_at` DATETIME(3),
   `created_at` DATETIME(3) NOT NULL,
@@ -38,7 +37,6 @@ CREATE TABLE `knowledge_spaces` (
 );
 
 -- columns id, knowledge_space_id, lease_token: uuid as CHAR(36)
--- columns tenant_id, kind, run_state, worker_id, last_error_code, last_error_message: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- column last_error_message: text as TEXT (at most 65,535 bytes on TiDB)
 -- check knowledge_space_profile_backfills_lease_token_ck: regex match as REGEXP
@@ -52,22 +50,22 @@ CREATE TABLE `knowledge_spaces` (
 -- column lease_token: CHECK knowledge_space_profile_backfills_lease_token_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `knowledge_space_profile_backfills` (
   `id` CHAR(36) NOT NULL,
-  `tenant_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
+  `tenant_id` VARCHAR(255) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,
-  `kind` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `kind` VARCHAR(16) NOT NULL,
   `source_manifest_version` INT NOT NULL,
   `source_snapshot` JSON NOT NULL,
   `source_snapshot_digest` CHAR(64) NOT NULL,
-  `run_state` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `run_state` VARCHAR(16) NOT NULL,
   `execution_attempts` INT NOT NULL,
   `max_execution_attempts` INT NOT NULL,
-  `worker_id` VARCHAR(255) COLLATE utf8mb4_0900_bin,
+  `worker_id` VARCHAR(255),
   `lease_token` CHAR(36),
   `lease_expires_at` DATETIME(3),
   `heartbeat_at` DATETIME(3),
   `row_version` INT NOT NULL,
-  `last_error_code` VARCHAR(64) COLLATE utf8mb4_0900_bin,
-  `last_error_message` TEXT COLLATE utf8mb4_0900_bin,
+  `last_error_code` VARCHAR(64),
+  `last_error_message` TEXT,
   `created_at` DATETIME(3) NOT NULL,
   `updated_at` DATETIME(3) NOT NULL,
   `completed_at` DATETIME(3),
@@ -91,7 +89,6 @@ CREATE TABLE `knowledge_space_profile_backfills` (
 );
 
 -- columns id, knowledge_space_id: uuid as CHAR(36)
--- columns tenant_id, kind, state, plugin_id, provider, model, vector_space_id, created_by_subject_id, failure_code, failure_message: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- column failure_message: text as TEXT (at most 65,535 bytes on TiDB)
 -- columns created_at, updated_at, activated_at, superseded_at, failed_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- column created_at: CHECK knowledge_space_profile_revisions_created_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
@@ -103,23 +100,23 @@ CREATE TABLE `knowledge_space_profile_backfills` (
 -- column knowledge_space_id: no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key knowledge_space_profile_revisions_space_fk, which has a referential action, and the key limits the column to checked values [omitted]
 CREATE TABLE `knowledge_space_profile_revisions` (
   `id` CHAR(36) NOT NULL,
-  `tenant_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
+  `tenant_id` VARCHAR(255) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,
-  `kind` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `kind` VARCHAR(16) NOT NULL,
   `revision` INT NOT NULL,
-  `state` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `state` VARCHAR(16) NOT NULL,
   `snapshot` JSON NOT NULL,
   `snapshot_digest` CHAR(64) NOT NULL,
   `capability_snapshot` JSON NOT NULL,
   `capability_snapshot_digest` CHAR(64) NOT NULL,
-  `plugin_id` VARCHAR(256) COLLATE utf8mb4_0900_bin NOT NULL,
-  `provider` VARCHAR(256) COLLATE utf8mb4_0900_bin NOT NULL,
-  `model` VARCHAR(256) COLLATE utf8mb4_0900_bin NOT NULL,
-  `vector_space_id` VARCHAR(87) COLLATE utf8mb4_0900_bin,
+  `plugin_id` VARCHAR(256) NOT NULL,
+  `provider` VARCHAR(256) NOT NULL,
+  `model` VARCHAR(256) NOT NULL,
+  `vector_space_id` VARCHAR(87),
   `dimension` INT,
-  `created_by_subject_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
-  `failure_code` VARCHAR(64) COLLATE utf8mb4_0900_bin,
-  `failure_message` TEXT COLLATE utf8mb4_0900_bin,
+  `created_by_subject_id` VARCHAR(255) NOT NULL,
+  `failure_code` VARCHAR(64),
+  `failure_message` TEXT,
   `created_at` DATETIME(3) NOT NULL,
   `updated_at` DATETIME(3) NOT NULL,
   `activated_at` DATETIME(3),
@@ -145,7 +142,6 @@ CREATE TABLE `knowledge_space_profile_revisions` (
 );
 
 -- columns id, knowledge_space_id, profile_revision_id: uuid as CHAR(36)
--- columns tenant_id, kind: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- columns created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- column created_at: CHECK knowledge_space_profile_heads_created_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
 -- column updated_at: CHECK knowledge_space_profile_heads_updated_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
@@ -154,9 +150,9 @@ CREATE TABLE `knowledge_space_profile_revisions` (
 -- column profile_revision_id: CHECK knowledge_space_profile_heads_profile_revision_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `knowledge_space_profile_heads` (
   `id` CHAR(36) NOT NULL,
-  `tenant_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
+  `tenant_id` VARCHAR(255) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,
-  `kind` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `kind` VARCHAR(16) NOT NULL,
   `profile_revision_id` CHAR(36) NOT NULL,
   `active_revision` INT NOT NULL,
   `row_version` INT NOT NULL,
@@ -176,7 +172,6 @@ CREATE TABLE `knowledge_space_profile_heads` (
 
 -- columns id, knowledge_space_id: uuid as CHAR(36)
 -- columns type, name, uri: text as TEXT (at most 65,535 bytes on TiDB)
--- columns type, status, name, uri, credential_ref: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- columns created_at, updated_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
 -- column credential_ref: type varchar(255) instead of text [override]
 -- index sources_credential_backfill_discovery_idx: WHERE credential_ref IS NULL dropped: TiDB has no partial indexes, so the index covers all rows
@@ -188,16 +183,16 @@ CREATE TABLE `knowledge_space_profile_heads` (
 CREATE TABLE `sources` (
   `id` CHAR(36) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,
-  `type` TEXT COLLATE utf8mb4_0900_bin NOT NULL,
-  `status` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
-  `name` TEXT COLLATE utf8mb4_0900_bin NOT NULL,
-  `uri` TEXT COLLATE utf8mb4_0900_bin NOT NULL,
+  `type` TEXT NOT NULL,
+  `status` VARCHAR(16) NOT NULL,
+  `name` TEXT NOT NULL,
+  `uri` TEXT NOT NULL,
   `metadata` JSON NOT NULL,
   `permission_scope` JSON NOT NULL,
   `version` INT NOT NULL,
   `created_at` DATETIME(3) NOT NULL,
   `updated_at` DATETIME(3) NOT NULL,
-  `credential_ref` VARCHAR(255) COLLATE utf8mb4_0900_bin,
+  `credential_ref` VARCHAR(255),
   PRIMARY KEY (`id`),
   CONSTRAINT `sources_created_at_range_ck` CHECK (`created_at` >= '0001-01-01'),
   CONSTRAINT `sources_id_uuid_ck` CHECK (`id` REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$'),
@@ -211,7 +206,6 @@ CREATE TABLE `sources` (
 
 -- columns id, knowledge_space_id, source_id, lease_token: uuid as CHAR(36)
 -- columns tenant_id, candidate_credential_ref: type varchar(255) instead of text [override]
--- columns tenant_id, candidate_credential_ref, run_state, worker_id, last_error_code, last_error_message: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- column run_state: type varchar(16) instead of text [override]
 -- columns worker_id, last_error_code, last_error_message: text as TEXT (at most 65,535 bytes on TiDB)
 -- columns lease_expires_at, heartbeat_at, created_at, updated_at, completed_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
@@ -225,21 +219,21 @@ CREATE TABLE `sources` (
 -- column lease_token: CHECK source_credential_backfills_lease_token_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `source_credential_backfills` (
   `id` CHAR(36) NOT NULL,
-  `tenant_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
+  `tenant_id` VARCHAR(255) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,
   `source_id` CHAR(36) NOT NULL,
   `source_version` INT NOT NULL,
-  `candidate_credential_ref` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
+  `candidate_credential_ref` VARCHAR(255) NOT NULL,
   `secret_fingerprint` CHAR(64) NOT NULL,
-  `run_state` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
-  `worker_id` TEXT COLLATE utf8mb4_0900_bin,
+  `run_state` VARCHAR(16) NOT NULL,
+  `worker_id` TEXT,
   `lease_token` CHAR(36),
   `lease_expires_at` DATETIME(3),
   `heartbeat_at` DATETIME(3),
   `retry_count` INT NOT NULL,
   `row_version` INT NOT NULL,
-  `last_error_code` TEXT COLLATE utf8mb4_0900_bin,
-  `last_error_message` TEXT COLLATE utf8mb4_0900_bin,
+  `last_error_code` TEXT,
+  `last_error_message` TEXT,
   `created_at` DATETIME(3) NOT NULL,
   `updated_at` DATETIME(3) NOT NULL,
   `completed_at` DATETIME(3),
@@ -266,7 +260,6 @@ CREATE TABLE `source_credential_backfills` (
 
 -- columns id, knowledge_space_id, source_id, lease_token: uuid as CHAR(36)
 -- columns tenant_id, credential_ref, operation_id: type varchar(255) instead of text [override]
--- columns tenant_id, credential_ref, operation_id, purpose, state, worker_id, last_error_code, last_error_message: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
 -- columns purpose, worker_id, last_error_code, last_error_message: text as TEXT (at most 65,535 bytes on TiDB)
 -- column state: type varchar(16) instead of text [override]
 -- columns recover_after, next_delete_at, lease_expires_at, heartbeat_at, created_at, updated_at, deleted_at: timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)
@@ -283,24 +276,24 @@ CREATE TABLE `source_credential_backfills` (
 -- column lease_token: CHECK source_secret_lifecycle_refs_lease_token_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 CREATE TABLE `source_secret_lifecycle_refs` (
   `id` CHAR(36) NOT NULL,
-  `tenant_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
+  `tenant_id` VARCHAR(255) NOT NULL,
   `knowledge_space_id` CHAR(36) NOT NULL,
   `source_id` CHAR(36) NOT NULL,
-  `credential_ref` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
-  `operation_id` VARCHAR(255) COLLATE utf8mb4_0900_bin NOT NULL,
-  `purpose` TEXT COLLATE utf8mb4_0900_bin NOT NULL,
-  `state` VARCHAR(16) COLLATE utf8mb4_0900_bin NOT NULL,
+  `credential_ref` VARCHAR(255) NOT NULL,
+  `operation_id` VARCHAR(255) NOT NULL,
+  `purpose` TEXT NOT NULL,
+  `state` VARCHAR(16) NOT NULL,
   `source_version` INT,
   `recover_after` DATETIME(3) NOT NULL,
   `next_delete_at` DATETIME(3),
-  `worker_id` TEXT COLLATE utf8mb4_0900_bin,
+  `worker_id` TEXT,
   `lease_token` CHAR(36),
   `lease_expires_at` DATETIME(3),
   `heartbeat_at` DATETIME(3),
   `delete_attempts` INT NOT NULL,
   `row_version` INT NOT NULL,
-  `last_error_code` TEXT COLLATE utf8mb4_0900_bin,
-  `last_error_message` TEXT COLLATE utf8mb4_0900_bin,
+  `last_error_code` TEXT,
+  `last_error_message` TEXT,
   `created_at` DATETIME(3) NOT NULL,
   `updated_at` DATETIME(3) NOT NULL,
   `deleted_at` DATETIME(3),

@@ -70,6 +70,8 @@ var Kinds = []EditKind{
 	{"change_enum_values", 3, changeEnumValues},
 	{"change_to_enum", 1, changeToEnum},
 	{"drop_unused_enums", 1, dropUnusedEnums},
+	// Dialect settings (objects.go).
+	{"change_setting", 1, changeSetting},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -78,10 +80,14 @@ func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool)
 	// The enum edits are drawn by a generator of their own, seeded by the
 	// model and the try, so that the other kinds' draws of each seed stay as
 	// they were.
+	// So are the settings' edits, when no enum edit is drawn.
 	eg := difftest.NewGen(modelSeed(m) + uint64(try))
-	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) })
-	if eg.Chance(0.15) {
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) })
+	switch {
+	case eg.Chance(0.15):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
+	case eg.Chance(0.08):
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isSettingKind(k) }), eg
 	}
 	if len(only) > 0 {
 		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
@@ -107,6 +113,8 @@ func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool)
 }
 
 func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
+
+func isSettingKind(k EditKind) bool { return k.Name == "change_setting" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {

@@ -32,6 +32,36 @@ func toggleExtension(g *difftest.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
+// changeSetting sets one dialect setting of m (uuid_check, exact_strings,
+// value_domains) to another of left out (the default, on), true or false:
+// what a project does when it turns a default off or back on, or writes it
+// out. migrate diff must then plan the CHECKs and collations each adds or
+// drops, or refuse what TiDB cannot change in place.
+func changeSetting(g *difftest.Gen, m *difftest.Model) *Edit {
+	fields := []struct {
+		name string
+		f    func(*difftest.Model) *string
+	}{
+		{"uuid_check", func(m *difftest.Model) *string { return &m.UUIDCheck }},
+		{"exact_strings", func(m *difftest.Model) *string { return &m.ExactStrings }},
+		{"value_domains", func(m *difftest.Model) *string { return &m.ValueDomains }},
+	}
+	f := fields[g.N(len(fields))]
+	values := slices.DeleteFunc([]string{"", "true", "false"}, func(v string) bool { return v == *f.f(m) })
+	v := values[g.N(len(values))]
+	what := v
+	if v == "" {
+		what = "left out (the default)"
+	}
+	return &Edit{What: fmt.Sprintf("set %s to %s", f.name, what), Apply: func(m *difftest.Model) bool {
+		if *f.f(m) == v {
+			return false
+		}
+		*f.f(m) = v
+		return true
+	}}
+}
+
 // viewSQL is the raw statements of a view of cols of table, per dialect.
 func viewSQL(name, table string, cols []string) (pg, ti string) {
 	q := func(quote string, xs []string) string {

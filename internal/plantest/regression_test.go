@@ -325,3 +325,123 @@ table "t1" {
 }
 `)
 }
+
+// TestRegressionCollationIndexed: exact_strings turned on (the default)
+// for a table whose varchar columns are in an index and a unique index.
+// TiDB cannot change the collation of a column an index covers (8200;
+// found by the repository's own migration after the default changed): the
+// indexes are dropped before the MODIFY COLUMN and added again after it.
+func TestRegressionCollationIndexed(t *testing.T) {
+	before := `
+dialect "tidb" {
+  exact_strings = false
+}
+
+table "t1" {
+  column "id0" {
+    type = int
+  }
+  column "c1" {
+    type = varchar(20)
+  }
+  column "c2" {
+    type = text
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t1_c1_idx" {
+    columns = ["c1", "id0"]
+  }
+  unique "t1_c1_key" {
+    columns = ["c1"]
+  }
+}
+`
+	r := plantest.NewRunner(t)
+	f, err := r.Reproduce(context.Background(), 7919047515, before, strings.Replace(before, "dialect \"tidb\" {\n  exact_strings = false\n}\n", "", 1), "exact_strings on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("%s", f.What)
+	}
+	if r.Stats.DiffRefused != 0 || r.Stats.Files == 0 {
+		t.Fatalf("migrate diff refused the change or wrote no file: %+v", r.Stats)
+	}
+}
+
+// TestCollationKeyRefused: the collation of a varchar column of a foreign
+// key, or of the primary key, cannot change on TiDB in place (3780, 1553,
+// 8200): migrate diff refuses it, naming the key and exact_strings.
+func TestCollationKeyRefused(t *testing.T) {
+	for name, before := range map[string]string{
+		"foreign key": `
+dialect "tidb" {
+  exact_strings = false
+}
+
+table "p" {
+  column "id" {
+    type = int
+  }
+  column "code" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "p_code_key" {
+    columns = ["code"]
+  }
+}
+
+table "c" {
+  column "id" {
+    type = int
+  }
+  column "code" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "c_code_fkey" {
+    columns     = ["code"]
+    ref_table   = "p"
+    ref_columns = ["code"]
+  }
+}
+`,
+		"primary key": `
+dialect "tidb" {
+  exact_strings = false
+}
+
+table "p" {
+  column "code" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["code"]
+  }
+}
+`,
+	} {
+		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			after := strings.Replace(before, "dialect \"tidb\" {\n  exact_strings = false\n}\n", "", 1)
+			r := plantest.NewRunner(t)
+			f, err := r.Reproduce(context.Background(), 7919047515, before, after, "exact_strings on")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f != nil {
+				t.Fatalf("%s", f.What)
+			}
+			if r.Stats.DiffRefused == 0 {
+				t.Fatal("migrate diff planned the collation change instead of refusing it")
+			}
+		})
+	}
+}
