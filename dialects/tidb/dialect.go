@@ -1397,7 +1397,7 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
 		}
 		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it")
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
 	}
 }
 

@@ -87,8 +87,8 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	st := r.Stats
-	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s)",
-		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample)
+	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s); identity realigned after %d INSERTs both refused",
+		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample, st.Realigned)
 }
 
 func firstLine(s string) string {

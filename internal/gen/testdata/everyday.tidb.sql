@@ -3,14 +3,14 @@
 -- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.
 
 -- column name: COLLATE utf8mb4_0900_bin: trailing spaces count, as on PostgreSQL (exact_strings)
--- column id: identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it
+-- column id: identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ
 CREATE TABLE `accounts` (
   `id` BIGINT NOT NULL AUTO_INCREMENT,
   `name` VARCHAR(80) COLLATE utf8mb4_0900_bin NOT NULL,
   PRIMARY KEY (`id`)
 ) AUTO_ID_CACHE = 1;
 
--- column id: identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it
+-- column id: identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ
 CREATE TABLE `invoices` (
   `id` INT NOT NULL AUTO_INCREMENT,
   `account_id` BIGINT NOT NULL,
