@@ -567,6 +567,11 @@ func (Dialect) CollatedType(t *schema.Table, c *schema.Column) string {
 	if cc == "" || strings.EqualFold(cc, tc) {
 		return ""
 	}
+	if st, ok := c.Type.Type.(*schema.StringType); ok && (st.T == "varchar" || st.T == "text") && strings.EqualFold(cc, exactCollation) {
+		// exact_strings' own (on by default): InferSettings decides, once
+		// every column is read, whether the setting stands for it.
+		return ""
+	}
 	return tidbType(c.Type) + " COLLATE " + cc
 }
 

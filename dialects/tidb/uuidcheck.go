@@ -168,7 +168,7 @@ func inferUUIDCheck(s *compiler.Schema, raw map[string]*schema.Table, set map[st
 
 func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map[string]cty.Value, notes []string) []string {
 	var exact, padded []string
-	var plain []*compiler.Column
+	var plain, own []*compiler.Column
 	for _, t := range s.Tables {
 		rt := raw[t.Name]
 		if rt == nil || t.Overrides.Skipped(Name) {
@@ -197,6 +197,9 @@ func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map
 				}
 				if collationOf(rc.Attrs, collationOf(rt.Attrs, "")) == exactCollation {
 					exact = append(exact, t.Name+"."+c.Name)
+					if collationOf(rt.Attrs, "") != exactCollation {
+						own = append(own, c)
+					}
 				} else {
 					padded = append(padded, t.Name+"."+c.Name)
 				}
@@ -205,6 +208,18 @@ func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map
 	}
 	if len(padded) > 0 {
 		set["exact_strings"] = cty.False
+		// The columns with exact_strings' collation keep it as their type.
+		for _, c := range own {
+			if c.Overrides == nil {
+				c.Overrides = compiler.Overrides{}
+			}
+			o := c.Overrides[Name]
+			if o == nil {
+				o = &compiler.Override{Dialect: Name}
+				c.Overrides[Name] = o
+			}
+			o.RawType = Type(c.Type) + " COLLATE " + exactCollation
+		}
 		n := "exact_strings = false: " + list(padded) + " have the collation of their table, which compares otherwise than PostgreSQL (TiDB's default utf8mb4_bin ignores trailing spaces)"
 		if len(exact) > 0 {
 			n += "; " + list(exact) + " keep " + exactCollation + " as their own type"
