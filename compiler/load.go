@@ -3,6 +3,7 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -723,7 +724,7 @@ func (l *loader) checkAccept(kind, name string, o Overrides, has map[string]bool
 	for _, d := range overrideDialects(o) {
 		for _, a := range o[d].Accept {
 			if _, applies := has[a]; !applies {
-				l.errorf(o[d].Range, "Nothing to accept", "%s %q cannot accept %q; %s accepts %s.", kind, name, a, article(strings.ToLower(kind)), quotedList(sortedKeys(has)))
+				l.errorf(o[d].Range, "Nothing to accept", "%s %q cannot accept %q; %s accepts %s.", kind, name, a, article(strings.ToLower(kind)), quotedList(slices.Sorted(maps.Keys(has))))
 				continue
 			}
 			if !has[a] {
@@ -738,15 +739,6 @@ func article(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func overrideDialects(o Overrides) []string {
@@ -824,13 +816,7 @@ type enumLabel struct {
 func enumLabels(t *Table, n expr.Node) []enumLabel {
 	var out []enumLabel
 	enumOf := func(x expr.Node) *Enum {
-		for {
-			p, ok := x.(*expr.Paren)
-			if !ok {
-				break
-			}
-			x = p.X
-		}
+		x = expr.Unparen(x)
 		col, ok := x.(*expr.Column)
 		if !ok {
 			return nil
@@ -841,13 +827,7 @@ func enumLabels(t *Table, n expr.Node) []enumLabel {
 		return nil
 	}
 	add := func(e *Enum, x expr.Node) {
-		for {
-			p, ok := x.(*expr.Paren)
-			if !ok {
-				break
-			}
-			x = p.X
-		}
+		x = expr.Unparen(x)
 		if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitString && e != nil {
 			out = append(out, enumLabel{lit, e})
 		}

@@ -35,3 +35,21 @@ type Database interface {
 	// the data (an AUTO_INCREMENT counter, CREATE TABLE text holding one).
 	Volatile(a schema.Attr) bool
 }
+
+// ServerWarning is a server setting under which the generated DDL would not
+// mean what it says.
+type ServerWarning struct {
+	Kind ServerWarningKind
+	// Text says it in a sentence, with what to do.
+	Text string
+}
+
+// ServerWarningKind tells what a server setting does to the DDL.
+type ServerWarningKind int
+
+// The kinds of server warnings.
+const (
+	// ChecksIgnored: the server accepts CHECK constraints and does not
+	// enforce them.
+	ChecksIgnored ServerWarningKind = iota + 1
+)

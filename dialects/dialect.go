@@ -13,29 +13,57 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
-// Dialect lowers the neutral model to one database's DDL.
+// Dialect is one database, as a few small parts: its name and the parts
+// every command needs. Each consumer asks for the part it uses. The optional
+// parts (Online, Sessions, Importer and the import hooks of import.go,
+// RuleBook, ObjectDialect, DataRenderer) are asked for with a type
+// assertion to the part, declared in this package.
 type Dialect interface {
 	// Name is the dialect's name in schema.hcl, atlas.hcl and generated/.
 	Name() string
-	Database
+	Gen
+	DB
+	Atlas
 	Lint
-	Describer
+}
+
+// Gen lowers and renders the model, and reads back what the database prints
+// of it.
+type Gen interface {
 	// Generate lowers and renders the schema. Errors mean that the model's
 	// meaning cannot be kept in this dialect; warnings are kept in Output too.
 	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)
+	// ParseExpr reads an expression as this dialect's database reports it
+	// (PostgreSQL's pg_get_constraintdef / pg_get_expr text, TiDB's
+	// CHECK_CLAUSE text) back into a portable expression over the columns
+	// cols knows, or fails when it has no portable form.
+	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
+	Describer
+}
+
+// DB reaches the dialect's databases: URLs, dev servers, the revisions
+// table and the server settings that change what the DDL means.
+type DB interface {
+	Database
+	// Revisions returns the migration history of the database conn is
+	// connected to, in the Atlas CLI's revisions table (see Revisions).
+	Revisions(conn schema.ExecQuerier) Revisions
+	// ServerWarnings reads the server settings under which the generated DDL
+	// would not mean what it says (TiDB with CHECKs disabled). It only
+	// reads.
+	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]ServerWarning, error)
+}
+
+// Atlas is the dialect's side of Atlas: its driver, its statement scanner
+// and the states it stores.
+type Atlas interface {
 	// OpenAtlas returns the Atlas driver for a connection (*sql.DB, *sql.Conn
 	// or *sql.Tx) to a database of this dialect, seeing everything the
 	// dialect's DDL can declare.
 	OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error)
-	// Renormalizes reports whether the text the database reports for an
-	// expression can change again when that text is executed (PostgreSQL
-	// rewrites `x IN (...)` once more, for example): two databases built from
-	// different texts of one expression may then report different texts.
-	// Migrations avoid it by holding the model's text (see Exprs).
-	Renormalizes() bool
 	// ScanStmts splits a migration file or DDL script into statements as the
 	// Atlas CLI's driver for this dialect does. Every command that reads a
 	// migration directory splits it with this one scanner.
@@ -45,19 +73,10 @@ type Dialect interface {
 	// statements planned from s hold the generated DDL's text rather than the
 	// text the database printed back.
 	UseExprs(s *schema.Schema, x *Exprs)
-	// Revisions returns the migration history of the database conn is
-	// connected to, in the Atlas CLI's revisions table (see Revisions).
-	Revisions(conn schema.ExecQuerier) Revisions
 	// MarshalState and UnmarshalState store an inspected schema as Atlas's
 	// HCL and read it back, such that it diffs as the original does.
 	MarshalState(s *schema.Schema) ([]byte, error)
 	UnmarshalState(b []byte) (*schema.Schema, error)
-	// ServerWarnings reads the server settings under which the generated DDL
-	// would not mean what it says (TiDB with CHECKs disabled), one sentence
-	// each. It only reads.
-	ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error)
-	// ParseExpr reads an expression as this dialect's database reports it (PostgreSQL's pg_get_constraintdef / pg_get_expr text, TiDB's CHECK_CLAUSE text) back into a portable expression over the columns cols knows, or fails when it has no portable form.
-	ParseExpr(text string, cols expr.Resolver) (expr.Node, error)
 }
 
 // Online is implemented by dialects that know the hazards of what they plan
@@ -67,10 +86,14 @@ type Online interface {
 	// change per statement, each with its hazards. online selects the forms
 	// that keep writes going; opts are passed to drv.PlanChanges.
 	PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error)
-	// StmtHazards are the hazards of statement i of a migration file, which
-	// made changes (read by replaying it) to tables that held rows before.
-	StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard
-	// HazardCodes describes every code StmtHazards and PlanStmts report.
+	// StmtForm reads how statement i of a migration file does what its
+	// changes say (the statements before it set the session it runs in).
+	StmtForm(stmts []string, i int) hazard.Form
+	// Hazards are the hazards of a statement in form f, which made changes
+	// (read by replaying it) to tables that held rows before. PlanStmts
+	// gives its statements the hazards this maps the form it chose to.
+	Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard
+	// HazardCodes describes every code Hazards and PlanStmts report.
 	HazardCodes() []hazard.Code
 	// Resume prepares the session conn to run todo, the statements of a
 	// file that an earlier apply did not finish, after skipped, the ones it

@@ -1,9 +1,13 @@
 package dialects
 
 import (
+	"context"
+
 	"ariga.io/atlas/sql/schema"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
 )
 
 // Importer reads what a database of the dialect reports back into neutral
@@ -45,4 +49,128 @@ type IndexFacts struct {
 	HasPredicate bool
 	// Unique: the index is a unique constraint's, not an index of its own.
 	Unique bool
+}
+
+// The import hooks: optional parts of a dialect that the importer asks for,
+// each for one thing only some databases need read back.
+
+// KeyTyper is implemented by dialects that cannot index some neutral
+// types (TiDB: text): the type a column of neutral type t gets there when
+// a key or index uses it, and whether t is one.
+type KeyTyper interface {
+	KeyType(t compiler.Type) (compiler.Type, bool)
+}
+
+// TypeReader is implemented by dialects that read some types back as
+// another neutral type they render alike (TiDB's DATETIME(6) is timestamp(6)
+// and datetime): SameType reports whether a renders as b does.
+type TypeReader interface {
+	SameType(a, b compiler.Type) bool
+}
+
+// CaseKeyer is implemented by dialects that lower a partial unique index
+// through generated columns CASE WHEN <predicate> THEN <part> END: CaseKey
+// splits such a column's expression, CaseKeyType gives the type the dialect
+// gives the column for value n ("" when it cannot lower n).
+type CaseKeyer interface {
+	CaseKey(gen string) (when, then string, ok bool)
+	CaseKeyType(t *compiler.Table, n expr.Node) string
+}
+
+// DeferrableReader is implemented by dialects whose foreign keys can be
+// deferred, which Atlas does not inspect: it returns, by table and key name,
+// whether each deferrable key is initially deferred.
+type DeferrableReader interface {
+	DeferrableKeys(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]bool, error)
+}
+
+// CheckTexter is implemented by dialects that store a CHECK's text as
+// written: it returns the text to write for the database to store stored
+// again, and whether the portable expression n would be stored differently.
+type CheckTexter interface {
+	CheckText(stored string, n expr.Node) (string, bool)
+}
+
+// ColumnClauser is implemented by dialects whose columns can carry what the
+// model has no attribute for (identity, AUTO_INCREMENT, a generated
+// expression): the SQL that follows the column's type, which the import then
+// keeps in a raw type override, with why.
+type ColumnClauser interface {
+	ColumnClause(c *schema.Column) (sql, why string)
+}
+
+// IdentityReader is implemented by dialects whose columns can be numbered by
+// the database: the identity that column c of table t is, or nil.
+type IdentityReader interface {
+	Identity(t *schema.Table, c *schema.Column) *compiler.Identity
+}
+
+// IdentityNoter is implemented by dialects whose identities may be numbered
+// otherwise than the model's: what a reviewer must know of table t's.
+type IdentityNoter interface {
+	IdentityNote(t *schema.Table) string
+}
+
+// OnUpdater is implemented by dialects whose columns carry on_update in
+// their definition (TiDB's ON UPDATE CURRENT_TIMESTAMP): it reports whether
+// c is set on update as the model's on_update = now() sets a column of
+// neutral type t.
+type OnUpdater interface {
+	OnUpdate(c *schema.Column, t compiler.Type) bool
+}
+
+// OnUpdateReader is implemented by dialects that set on_update columns by
+// objects of their own (PostgreSQL's triggers): it marks the columns of
+// tables that such objects, as the dialect makes them, set on update, and
+// describes the objects it does not recognise, by table.
+type OnUpdateReader interface {
+	ReadOnUpdate(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error)
+}
+
+// OwnChecker is implemented by dialects that add CHECKs of their own to
+// keep a construct's meaning (TiDB's range of time columns): it reports
+// whether check c of table t, in the model read so far, is one.
+type OwnChecker interface {
+	OwnCheck(t *compiler.Table, c *schema.Check) bool
+	// OwnChecks names the CHECKs the lowering adds to t, with the column
+	// each keeps: a column without its CHECK in the database is not the
+	// neutral construct.
+	OwnChecks(t *compiler.Table) map[string]string
+}
+
+// GeneratedTexter is implemented by dialects that print a generated
+// column's expression as written: PortableGenerated reports whether text,
+// the expression of a column of type typ (as the dialect spells it),
+// prints as the portable expression read from it would.
+type GeneratedTexter interface {
+	PortableGenerated(typ, text string) bool
+}
+
+// GeneratedKeyer is implemented by dialects that index some expressions
+// through a VIRTUAL generated column: the column's type for expression n of
+// table t, or "" when the dialect indexes n otherwise.
+type GeneratedKeyer interface {
+	GeneratedKeyType(t *compiler.Table, n expr.Node) string
+}
+
+// SerialFixer is implemented by dialects where Atlas reads some columns as
+// serials that are not (PostgreSQL: a nextval default of a sequence the
+// column does not own): it turns them back into their integer and default.
+type SerialFixer interface {
+	FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error
+}
+
+// RawObjectReader is implemented by dialects whose databases hold objects
+// the model has no construct for (sequences, functions, triggers): each
+// with the statement that creates it, and a description of each object it
+// cannot create, saying why.
+type RawObjectReader interface {
+	ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]RawObject, []string, error)
+}
+
+// SettingsInferrer is implemented by dialects whose settings a model read
+// back can stand for (TiDB's uuid_check, when every column it would check
+// has its CHECK already): the settings, and notes for the summary.
+type SettingsInferrer interface {
+	InferSettings(s *compiler.Schema) (map[string]cty.Value, []string)
 }

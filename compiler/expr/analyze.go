@@ -249,7 +249,7 @@ func (a *analyzer) caseKind(n *Case) Kind {
 	for i, x := range results {
 		k := a.kind(x)
 		kinds[i] = k
-		if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+		if lit, ok := Unparen(x).(*Literal); ok && lit.Kind == LitString {
 			continue // checked against the others' kind below
 		}
 		switch {
@@ -265,7 +265,7 @@ func (a *analyzer) caseKind(n *Case) Kind {
 		}
 	}
 	for i, x := range results {
-		if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+		if lit, ok := Unparen(x).(*Literal); ok && lit.Kind == LitString {
 			switch {
 			case result == KindUnknown:
 				result = KindString
@@ -431,7 +431,7 @@ func portableEscapes(p string) string {
 // literalOf checks a string literal compared with a value of kind k: it must
 // be a value both databases read the same way.
 func (a *analyzer) literalOf(n Node, k Kind) {
-	lit, ok := unparen(n).(*Literal)
+	lit, ok := Unparen(n).(*Literal)
 	if !ok || lit.Kind != LitString {
 		return
 	}
@@ -440,7 +440,8 @@ func (a *analyzer) literalOf(n Node, k Kind) {
 	}
 }
 
-func unparen(n Node) Node {
+// Unparen returns n without the parentheses around it.
+func Unparen(n Node) Node {
 	for {
 		p, ok := n.(*Paren)
 		if !ok {
@@ -598,7 +599,7 @@ func (a *analyzer) wantNumber(x Node, what string) Kind {
 const enumOrder = "enum values cannot be ordered portably: PostgreSQL orders them by their declaration, TiDB compares an enum with a string as text; compare with =, <> or IN"
 
 func isStringLit(n Node) bool {
-	lit, ok := unparen(n).(*Literal)
+	lit, ok := Unparen(n).(*Literal)
 	return ok && lit.Kind == LitString
 }
 

@@ -169,7 +169,7 @@ func atomic(n Node) bool {
 // text renders n where a string is needed (SQL); arg tells that n is a
 // function argument, which needs no parentheses.
 func (r renderer) text(n Node, arg bool) string {
-	if c, ok := unparen(n).(*Column); ok {
+	if c, ok := Unparen(n).(*Column); ok {
 		return r.s.TextOperand(r.column(c), c.Kind)
 	}
 	if arg {
@@ -408,7 +408,7 @@ func (r renderer) tableRef(t *TableRef) {
 // kindOf is the kind of an analyzed expression's value, where renderers
 // need it.
 func kindOf(n Node) Kind {
-	switch n := unparen(n).(type) {
+	switch n := Unparen(n).(type) {
 	case *Column:
 		return n.Kind
 	case *Literal:

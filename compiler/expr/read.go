@@ -53,7 +53,7 @@ var portable = &Reader{
 // Parse parses src as a portable expression. Nodes carry their offsets in
 // src, parentheses are kept as Paren nodes, and errors are *Error.
 func Parse(src string) (Node, error) {
-	raw, err := ParseTerm(Portable, src)
+	raw, err := parseTerm(Portable, src)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +62,10 @@ func Parse(src string) (Node, error) {
 
 // Reader gives the terms of a grammar their portable meaning: the portable
 // language's own, or that of the expressions one dialect's database reports
-// back (ParseTerm with Grammar, then the dialect's rules below).
+// back (parseTerm with Grammar, then the dialect's rules below).
 type Reader struct {
 	Grammar *Grammar
-	// Binary maps the grammar's binary operators (as TermBinary names them)
+	// Binary maps the grammar's binary operators (as termBinary names them)
 	// to portable operators; any other operator is an error.
 	Binary map[string]Op
 	// Functions maps the dialect's function names to portable functions
@@ -146,7 +146,7 @@ func (r *Reader) Read(text string, cols Resolver) (Node, error) {
 }
 
 func (r *Reader) read(text string, cols Resolver) (Node, error) {
-	raw, err := ParseTerm(r.Grammar, text)
+	raw, err := parseTerm(r.Grammar, text)
 	if err != nil {
 		return nil, err
 	}
@@ -186,15 +186,15 @@ func (r *Reader) lower(rd *Read, raw *Term) (Node, error) {
 func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 	at := pos(raw.Off)
 	switch raw.Kind {
-	case TermColumn:
+	case termColumn:
 		return &Column{pos: at, Name: raw.Text, Table: raw.Qual}, nil
-	case TermExists:
+	case termExists:
 		q, err := r.lowerSelect(rd, raw.Sub)
 		if err != nil {
 			return nil, err
 		}
 		return &Exists{at, q}, nil
-	case TermInSelect:
+	case termInSelect:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
@@ -204,9 +204,9 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			return nil, err
 		}
 		return &InSelect{pos(x.Offset()), x, q, raw.Text == "not in"}, nil
-	case TermString:
+	case termString:
 		return &Literal{at, LitString, raw.Text}, nil
-	case TermNumber:
+	case termNumber:
 		if strings.ContainsAny(raw.Text, "eE") {
 			return nil, rd.Errorf(raw, "the number %s has an exponent, which portable expressions do not write", raw.Text)
 		}
@@ -215,11 +215,11 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			v = "0" + v
 		}
 		return &Literal{at, LitNumber, v}, nil
-	case TermBool:
+	case termBool:
 		return &Literal{at, LitBool, raw.Text}, nil
-	case TermNull:
+	case termNull:
 		return &Literal{at, LitNull, ""}, nil
-	case TermUnary:
+	case termUnary:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
@@ -237,7 +237,7 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			return &Neg{at, x}, nil
 		}
 		return nil, rd.Errorf(raw, "the prefix operator %s has no portable form", raw.Text)
-	case TermBinary:
+	case termBinary:
 		if b := r.between(raw); b != nil {
 			return r.lower(rd, b)
 		}
@@ -254,27 +254,27 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			return nil, err
 		}
 		return &Binary{pos(l.Offset()), op, l, rr}, nil
-	case TermIsNull:
+	case termIsNull:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
 		}
 		return &IsNull{pos(x.Offset()), x, raw.Text == "is not null"}, nil
-	case TermIn:
+	case termIn:
 		args, err := r.lowerAll(rd, raw.Args)
 		if err != nil {
 			return nil, err
 		}
 		return &In{pos(args[0].Offset()), args[0], args[1:], raw.Text == "not in"}, nil
-	case TermBetween:
+	case termBetween:
 		args, err := r.lowerAll(rd, raw.Args)
 		if err != nil {
 			return nil, err
 		}
 		return &Between{pos(args[0].Offset()), args[0], args[1], args[2], raw.Text == "not between"}, nil
-	case TermCall:
+	case termCall:
 		return r.call(rd, raw)
-	case TermCast:
+	case termCast:
 		if r.Cast == nil {
 			return nil, rd.Errorf(raw, "casts have no portable form")
 		}
@@ -288,10 +288,10 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 		rd.Unifying = rd.unified[raw]
 		defer func() { rd.Unifying = false }()
 		return r.Cast(rd, x, raw.Text, raw)
-	case TermCase:
+	case termCase:
 		// The database casts the results to one type, as COALESCE's arguments.
 		for i, a := range raw.Args {
-			if a.Kind == TermCast && (i%2 == 1 || raw.Text == "else" && i == len(raw.Args)-1) {
+			if a.Kind == termCast && (i%2 == 1 || raw.Text == "else" && i == len(raw.Args)-1) {
 				if rd.unified == nil {
 					rd.unified = map[*Term]bool{}
 				}
@@ -310,9 +310,9 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			c.Whens = append(c.Whens, When{args[i], args[i+1]})
 		}
 		return c, nil
-	case TermArray:
+	case termArray:
 		return nil, rd.Errorf(raw, "arrays have no portable form")
-	case TermQuantified:
+	case termQuantified:
 		var not bool
 		switch raw.Text {
 		case "= any":
@@ -343,7 +343,7 @@ func (r *Reader) between(t *Term) *Term {
 		return nil
 	}
 	l := t.Args[0]
-	if !l.Group() || l.Kind != TermBinary || l.Text != t.Text {
+	if !l.Group() || l.Kind != termBinary || l.Text != t.Text {
 		return nil
 	}
 	lo, hi := l.Args[0], l.Args[1]
@@ -351,11 +351,11 @@ func (r *Reader) between(t *Term) *Term {
 	if t.Text == "or" {
 		ops, text = [2]string{"<", ">"}, "not between"
 	}
-	if lo.Kind != TermBinary || hi.Kind != TermBinary || lo.Text != ops[0] || hi.Text != ops[1] || !lo.Args[0].Same(hi.Args[0]) {
+	if lo.Kind != termBinary || hi.Kind != termBinary || lo.Text != ops[0] || hi.Text != ops[1] || !lo.Args[0].Same(hi.Args[0]) {
 		return nil
 	}
-	b := &Term{Kind: TermBetween, Text: text, Args: []*Term{lo.Args[0], lo.Args[1], hi.Args[1]}, Off: l.Off}
-	return &Term{Kind: TermBinary, Text: t.Text, Args: []*Term{b, t.Args[1]}, Off: t.Off}
+	b := &Term{Kind: termBetween, Text: text, Args: []*Term{lo.Args[0], lo.Args[1], hi.Args[1]}, Off: l.Off}
+	return &Term{Kind: termBinary, Text: t.Text, Args: []*Term{b, t.Args[1]}, Off: t.Off}
 }
 
 func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]Node, error) {
@@ -374,9 +374,9 @@ func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]Node, error) {
 // element when the array is cast (ARRAY[...]::text[]).
 func (r *Reader) elements(rd *Read, raw *Term) ([]Node, error) {
 	switch raw.Kind {
-	case TermArray:
+	case termArray:
 		return r.lowerAll(rd, raw.Args)
-	case TermCast:
+	case termCast:
 		elem, ok := strings.CutSuffix(raw.Text, "[]")
 		if !ok || r.Cast == nil {
 			break
@@ -405,7 +405,7 @@ func (r *Reader) call(rd *Read, raw *Term) (Node, error) {
 	}
 	if known && Functions[name].Variadic {
 		for _, a := range raw.Args {
-			if a.Kind == TermCast {
+			if a.Kind == termCast {
 				if rd.unified == nil {
 					rd.unified = map[*Term]bool{}
 				}

@@ -112,7 +112,7 @@ func (p *parser) qualified(t token) (*Term, bool, error) {
 	if t.kind == tQuotedIdent {
 		qual = t.raw
 	}
-	return &Term{Kind: TermColumn, Text: name, Qual: qual, Off: t.off}, true, nil
+	return &Term{Kind: termColumn, Text: name, Qual: qual, Off: t.off}, true, nil
 }
 
 // selectBody reads SELECT items [FROM t [alias] {[INNER|LEFT [OUTER]] JOIN t [alias] ON cond}] [WHERE cond].
@@ -441,7 +441,7 @@ func (p *parser) columnName() (*Term, error) {
 	if c.kind == tQuotedIdent {
 		name = c.raw
 	}
-	return &Term{Kind: TermColumn, Text: name, Off: c.off}, nil
+	return &Term{Kind: termColumn, Text: name, Off: c.off}, nil
 }
 
 // where reads the optional WHERE of UPDATE and DELETE, refusing the word
@@ -934,7 +934,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 			return
 		}
 	}
-	if lit, ok := unparen(x).(*Literal); ok && lit.Kind == LitString {
+	if lit, ok := Unparen(x).(*Literal); ok && lit.Kind == LitString {
 		switch col.Kind {
 		case KindString, KindUUID, KindTime, KindDate, KindClock, KindEnum:
 			a.literalOf(x, col.Kind)
@@ -960,7 +960,7 @@ func (a *analyzer) assignable(x Node, k Kind, col *CatalogColumn, table string) 
 // constant returns the value of x when it is a literal number (with its
 // sign) or string.
 func constant(x Node) (value string, number, ok bool) {
-	switch n := unparen(x).(type) {
+	switch n := Unparen(x).(type) {
 	case *Literal:
 		switch n.Kind {
 		case LitNumber:

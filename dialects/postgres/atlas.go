@@ -79,13 +79,9 @@ func checkVersion(conn schema.ExecQuerier) error {
 	return nil
 }
 
-// Renormalizes implements dialects.Dialect: PostgreSQL's deparsed CHECKs,
-// defaults and predicates are not always stable when parsed again.
-func (Dialect) Renormalizes() bool { return true }
-
 // ServerWarnings implements dialects.Dialect: no PostgreSQL setting changes
 // what the generated DDL means.
-func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]string, error) {
+func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]dialects.ServerWarning, error) {
 	return nil, nil
 }
 

@@ -7,75 +7,75 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // PostgreSQL's hazard codes. The lock each names is the one PostgreSQL's
 // documentation gives for the statement (ALTER TABLE, CREATE INDEX) and that
 // hazards_test.go observes in pg_locks.
 const (
-	CodeIndex         = "PG101" // CREATE INDEX: SHARE, blocks writes for the build
-	CodeUnique        = "PG102" // a new unique index or constraint fails on duplicates
-	CodeCheck         = "PG103" // ADD CHECK: ACCESS EXCLUSIVE for the scan
-	CodeForeignKey    = "PG104" // ADD FOREIGN KEY: SHARE ROW EXCLUSIVE for the scan
-	CodeSetNotNull    = "PG105" // SET NOT NULL: ACCESS EXCLUSIVE for the scan
-	CodeColumnType    = "PG106" // ALTER COLUMN TYPE: rewrite under ACCESS EXCLUSIVE
-	CodeDrop          = "PG107" // data lost
-	CodeValidate      = "PG108" // VALIDATE CONSTRAINT: scans, blocks no writes
-	CodeConcurrent    = "PG109" // CREATE INDEX CONCURRENTLY: scans, blocks no writes
-	CodeStrongLock    = "PG110" // brief ACCESS EXCLUSIVE without lock_timeout
-	CodeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
-	CodeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
+	codeIndex         = "PG101" // CREATE INDEX: SHARE, blocks writes for the build
+	codeUnique        = "PG102" // a new unique index or constraint fails on duplicates
+	codeCheck         = "PG103" // ADD CHECK: ACCESS EXCLUSIVE for the scan
+	codeForeignKey    = "PG104" // ADD FOREIGN KEY: SHARE ROW EXCLUSIVE for the scan
+	codeSetNotNull    = "PG105" // SET NOT NULL: ACCESS EXCLUSIVE for the scan
+	codeColumnType    = "PG106" // ALTER COLUMN TYPE: rewrite under ACCESS EXCLUSIVE
+	codeDrop          = "PG107" // data lost
+	codeValidate      = "PG108" // VALIDATE CONSTRAINT: scans, blocks no writes
+	codeConcurrent    = "PG109" // CREATE INDEX CONCURRENTLY: scans, blocks no writes
+	codeStrongLock    = "PG110" // brief ACCESS EXCLUSIVE without lock_timeout
+	codeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
+	codeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
 )
 
 // HazardCodes implements dialects.Online.
 func (Dialect) HazardCodes() []hazard.Code {
 	return []hazard.Code{
-		{Code: CodeIndex, Dialect: "postgres", Severe: true, Title: "CREATE INDEX without CONCURRENTLY on an existing table",
+		{Code: codeIndex, Dialect: "postgres", Severe: true, Title: "CREATE INDEX without CONCURRENTLY on an existing table",
 			Help:    "Takes a SHARE lock for the whole build: INSERT, UPDATE and DELETE wait until the index is built. Use CREATE INDEX CONCURRENTLY in a file marked `-- atlas:txmode none` (what `migrate diff` writes unless --plain).",
 			Example: `CREATE INDEX "docs_title_idx" ON "docs" ("title");`},
-		{Code: CodeUnique, Dialect: "postgres", Title: "New unique index or constraint on an existing table",
+		{Code: codeUnique, Dialect: "postgres", Title: "New unique index or constraint on an existing table",
 			Help:    "Fails when existing rows hold duplicates (a concurrent build then leaves an invalid index, which the next `migrate apply` drops and rebuilds). Look for duplicates first.",
 			Example: `CREATE UNIQUE INDEX CONCURRENTLY "docs_slug_key" ON "docs" ("slug");`},
-		{Code: CodeCheck, Dialect: "postgres", Severe: true, Title: "ADD CHECK validated in the same statement",
+		{Code: codeCheck, Dialect: "postgres", Severe: true, Title: "ADD CHECK validated in the same statement",
 			Help:    "Scans the table under an ACCESS EXCLUSIVE lock: reads and writes wait for the scan, and it fails on a row breaking the CHECK. Add it NOT VALID, then VALIDATE CONSTRAINT in a later transaction.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_title_ck" CHECK (char_length(title) > 0);`},
-		{Code: CodeForeignKey, Dialect: "postgres", Severe: true, Title: "ADD FOREIGN KEY validated in the same statement",
+		{Code: codeForeignKey, Dialect: "postgres", Severe: true, Title: "ADD FOREIGN KEY validated in the same statement",
 			Help:    "Scans the table under a SHARE ROW EXCLUSIVE lock on both tables: writes to either wait for the scan, and it fails on an orphan row. Add it NOT VALID, then VALIDATE CONSTRAINT in a later transaction.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id");`},
-		{Code: CodeSetNotNull, Dialect: "postgres", Severe: true, Title: "SET NOT NULL scanning the table",
+		{Code: codeSetNotNull, Dialect: "postgres", Severe: true, Title: "SET NOT NULL scanning the table",
 			Help:    "Scans the table under ACCESS EXCLUSIVE (reads and writes wait) and fails on a NULL. Add CHECK (col IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL uses it and does not scan.",
 			Example: `ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;`},
-		{Code: CodeColumnType, Dialect: "postgres", Severe: true, Title: "Column type change that rewrites or checks every row",
+		{Code: codeColumnType, Dialect: "postgres", Severe: true, Title: "Column type change that rewrites or checks every row",
 			Help:    "Rewrites the table (and its indexes) under ACCESS EXCLUSIVE; a narrower type fails on values that do not fit, and a numeric given a smaller scale rounds every value silently (20.05 becomes 20.1 at scale 1). Add a new column, backfill it in batches, switch readers and writers, drop the old one.",
 			Example: `ALTER TABLE "docs" ALTER COLUMN "n" TYPE bigint;`},
-		{Code: CodeDrop, Dialect: "postgres", Title: "Dropping a table or column", CoveredBy: "DS102, DS103",
+		{Code: codeDrop, Dialect: "postgres", Title: "Dropping a table or column", CoveredBy: "DS102, DS103",
 			Help:    "Its data is lost. Written above the statement in migration files; `migrate lint` reports it as DS102 or DS103. Stop using it first; drop it in a later release with a nolint reason.",
 			Example: `ALTER TABLE "docs" DROP COLUMN "body";`},
-		{Code: CodeValidate, Dialect: "postgres", Title: "VALIDATE CONSTRAINT",
+		{Code: codeValidate, Dialect: "postgres", Title: "VALIDATE CONSTRAINT",
 			Help:    "Scans the table under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes; fails on a row breaking the constraint (which then stays NOT VALID, and `migrate status` lists it). Fix the rows, then apply again.",
 			Example: `ALTER TABLE "docs" VALIDATE CONSTRAINT "docs_title_ck";`},
-		{Code: CodeConcurrent, Dialect: "postgres", Title: "CREATE INDEX CONCURRENTLY",
+		{Code: codeConcurrent, Dialect: "postgres", Title: "CREATE INDEX CONCURRENTLY",
 			Help:    "Builds the index under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes, in two scans; it cannot run in a transaction (the file must say `-- atlas:txmode none`). Interrupted, it leaves an invalid index, which the next `migrate apply` drops and rebuilds.",
 			Example: `CREATE INDEX CONCURRENTLY "docs_title_idx" ON "docs" ("title");`},
-		{Code: CodeStrongLock, Dialect: "postgres", Title: "ACCESS EXCLUSIVE lock without lock_timeout",
+		{Code: codeStrongLock, Dialect: "postgres", Title: "ACCESS EXCLUSIVE lock without lock_timeout",
 			Help:    "Held briefly, but while the statement waits for it behind a long transaction every read and write of the table queues behind it. Set lock_timeout earlier in the file (online plans do: `SET lock_timeout = '" + LockTimeout + "'`).",
 			Example: `ALTER TABLE "docs" ADD COLUMN "note" text NULL;`},
-		{Code: CodeUniqueConstr, Dialect: "postgres", Severe: true, Title: "ADD UNIQUE constraint building its index",
+		{Code: codeUniqueConstr, Dialect: "postgres", Severe: true, Title: "ADD UNIQUE constraint building its index",
 			Help:    "Builds the index under ACCESS EXCLUSIVE: reads and writes wait for the build. Build a unique index CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_slug_key" UNIQUE ("slug");`},
-		{Code: CodeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
+		{Code: codeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
 			Help:    "Takes SHARE ROW EXCLUSIVE on both tables, briefly: writes to either queue behind it while it waits for the lock. Set lock_timeout earlier in the file.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") NOT VALID;`},
 	}
 }
 
 func briefLock(table string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeStrongLock, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief}
+	return hazard.Hazard{Code: codeStrongLock, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief}
 }
 
 func fkBriefLock(table string, fk *schema.ForeignKey) hazard.Hazard {
-	return hazard.Hazard{Code: CodeFKBriefShared, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.Brief,
+	return hazard.Hazard{Code: codeFKBriefShared, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.Brief,
 		Text: fmt.Sprintf("also on %s", fk.RefTable.Name)}
 }
 
@@ -83,41 +83,41 @@ func indexHazards(table string, idx *schema.Index, concurrently, constraint bool
 	var hs []hazard.Hazard
 	switch {
 	case concurrently:
-		hs = append(hs, hazard.Hazard{Code: CodeConcurrent, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true})
+		hs = append(hs, hazard.Hazard{Code: codeConcurrent, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true})
 	case constraint:
-		hs = append(hs, hazard.Hazard{Code: CodeUniqueConstr, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true})
+		hs = append(hs, hazard.Hazard{Code: codeUniqueConstr, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true})
 	default:
-		hs = append(hs, hazard.Hazard{Code: CodeIndex, Table: table, Lock: "SHARE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true})
+		hs = append(hs, hazard.Hazard{Code: codeIndex, Table: table, Lock: "SHARE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true})
 	}
 	if idx.Unique {
-		hs = append(hs, hazard.Hazard{Code: CodeUnique, Table: table, CanFail: true, Text: "existing duplicates make it fail"})
+		hs = append(hs, hazard.Hazard{Code: codeUnique, Table: table, CanFail: true, Text: "existing duplicates make it fail"})
 	}
 	return hs
 }
 
 func checkHazard(table, name string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeCheck, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true}
+	return hazard.Hazard{Code: codeCheck, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true}
 }
 
 func fkHazard(table string, fk *schema.ForeignKey) hazard.Hazard {
-	return hazard.Hazard{Code: CodeForeignKey, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true, CanFail: true,
+	return hazard.Hazard{Code: codeForeignKey, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true, CanFail: true,
 		Text: fmt.Sprintf("also locks %s", fk.RefTable.Name)}
 }
 
 func validateHazard(table string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeValidate, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true, CanFail: true}
+	return hazard.Hazard{Code: codeValidate, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true, CanFail: true}
 }
 
 func notNullHazard(table, column string, proven bool) hazard.Hazard {
 	if proven {
 		return briefLock(table)
 	}
-	return hazard.Hazard{Code: CodeSetNotNull, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true,
+	return hazard.Hazard{Code: codeSetNotNull, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true,
 		Text: fmt.Sprintf("a NULL in %s makes it fail", column)}
 }
 
 func dropHazard(table, text string) hazard.Hazard {
-	return hazard.Hazard{Code: CodeDrop, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief, LosesData: true, Text: text}
+	return hazard.Hazard{Code: codeDrop, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief, LosesData: true, Text: text}
 }
 
 // columnHazards are the hazards of a column change other than SET NOT NULL.
@@ -125,7 +125,7 @@ func columnHazards(table string, c *schema.ModifyColumn) []hazard.Hazard {
 	if !c.Change.Is(schema.ChangeType) || binaryCompatible(c.From.Type.Type, c.To.Type.Type) {
 		return []hazard.Hazard{briefLock(table)}
 	}
-	h := hazard.Hazard{Code: CodeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
+	h := hazard.Hazard{Code: codeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
 		Rewrite: true, Scan: true, CanFail: true, Text: fmt.Sprintf("column %s becomes %s", c.To.Name, typeName(c.To.Type))}
 	if dc, ok := hazard.DecimalNarrowing(c.From.Type.Type, c.To.Type.Type); ok {
 		h.CanFail, h.LosesData = dc.CanFail, dc.Rounds
@@ -163,26 +163,35 @@ func binaryCompatible(from, to schema.Type) bool {
 	return false
 }
 
-// StmtHazards implements dialects.Online for statements of migration files:
-// the changes say what the statement did, its words how (CONCURRENTLY,
-// NOT VALID, VALIDATE CONSTRAINT), and the statements before it whether
+// StmtForm implements dialects.Online for statements of migration files:
+// its words say how it does what its changes say (CONCURRENTLY, NOT VALID,
+// VALIDATE CONSTRAINT, USING INDEX), the statements before it whether
 // lock_timeout is set.
-func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard {
+func (Dialect) StmtForm(stmts []string, i int) hazard.Form {
 	w := words(stmts[i])
-	has := func(seq ...string) bool { return hasSeq(w, seq...) }
-	lockTimeout := false
+	var f hazard.Form
+	if len(w) > 2 {
+		f.Table = w[2].Name
+		f.AlterTable = w[0].Text == "ALTER" && w[1].Text == "TABLE"
+		f.Validate = w[0].Text == "ALTER" && hasSeq(w, "VALIDATE", "CONSTRAINT")
+	}
+	f.Concurrently = hasSeq(w, "CONCURRENTLY")
+	f.NotValid = hasSeq(w, "NOT", "VALID")
+	f.UsingIndex = len(w) > 0 && w[0].Text == "ALTER" && hasSeq(w, "USING", "INDEX")
 	for _, s := range stmts[:i] {
 		if ws := words(s); len(ws) > 0 && ws[0].Text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
-			lockTimeout = true
+			f.LockTimeout = true
 		}
 	}
+	return f
+}
+
+// Hazards implements dialects.Online: the hazards of a statement that made
+// changes (read by replaying it) to tables that held rows before, in form f.
+func (Dialect) Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard {
 	var hs []hazard.Hazard
-	if has("VALIDATE", "CONSTRAINT") && len(w) > 2 && w[0].Text == "ALTER" {
-		table := ""
-		if len(w) > 2 {
-			table = w[2].Name
-		}
-		hs = append(hs, validateHazard(table))
+	if f.Validate {
+		hs = append(hs, validateHazard(f.Table))
 	}
 	for _, c := range changes {
 		switch c := c.(type) {
@@ -190,19 +199,23 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 			hs = append(hs, dropHazard(c.T.Name, "the table and all its rows are lost"))
 		case *schema.ModifyTable:
 			for _, sc := range c.Changes {
-				hs = append(hs, tableChangeHazards(c.T, sc, has("CONCURRENTLY"), has("NOT", "VALID"), w)...)
+				cf := f
+				if mc, ok := sc.(*schema.ModifyColumn); ok {
+					cf.NotNullProven = hasNotNullCheck(c.T, mc.To.Name)
+				}
+				hs = append(hs, changeHazards(c.T, sc, cf)...)
 			}
 		}
 	}
-	if len(hs) == 0 && len(w) > 2 && w[0].Text == "ALTER" && w[1].Text == "TABLE" {
+	if len(hs) == 0 && f.AlterTable {
 		// A change Atlas does not see (ADD CONSTRAINT ... USING INDEX over
 		// a unique index) still takes ALTER TABLE's lock.
-		hs = append(hs, briefLock(w[2].Name))
+		hs = append(hs, briefLock(f.Table))
 	}
-	if lockTimeout {
+	if f.LockTimeout {
 		kept := hs[:0]
 		for _, h := range hs {
-			if h.Code != CodeStrongLock && h.Code != CodeFKBriefShared {
+			if h.Code != codeStrongLock && h.Code != codeFKBriefShared {
 				kept = append(kept, h)
 			}
 		}
@@ -211,48 +224,54 @@ func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []haz
 	return dedupe(hs)
 }
 
-func tableChangeHazards(t *schema.Table, c schema.Change, concurrently, notValid bool, w []word) []hazard.Hazard {
+// changeHazards maps one change of table t, made in form f, to its hazards:
+// the planner passes the form it chose, lint the form it read.
+func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Hazard {
 	name := t.Name
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		// ADD CONSTRAINT ... UNIQUE USING INDEX builds nothing.
-		if hasSeq(w, "USING", "INDEX") && w[0].Text == "ALTER" {
+		if f.UsingIndex {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		_, constraint := uniqueConstraint(c.I.Attrs)
-		return indexHazards(name, c.I, concurrently, constraint && w[0].Text == "ALTER")
+		return indexHazards(name, c.I, f.Concurrently, constraint && f.AlterTable)
 	case *schema.DropIndex:
-		if concurrently {
+		if f.Concurrently {
 			return nil
 		}
 		return []hazard.Hazard{briefLock(name)}
 	case *schema.AddCheck:
-		if notValid {
+		if f.NotValid {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		return []hazard.Hazard{checkHazard(name, c.C.Name)}
 	case *schema.ModifyCheck:
-		if notValid {
+		if f.NotValid {
 			return []hazard.Hazard{briefLock(name)}
 		}
 		return []hazard.Hazard{checkHazard(name, c.To.Name)}
 	case *schema.AddForeignKey:
-		if notValid {
+		if f.NotValid {
 			return []hazard.Hazard{fkBriefLock(name, c.F)}
 		}
 		return []hazard.Hazard{fkHazard(name, c.F)}
 	case *schema.ModifyColumn:
 		var hs []hazard.Hazard
-		if c.Change.Is(schema.ChangeNull) && !c.To.Type.Null {
-			hs = append(hs, notNullHazard(name, c.To.Name, hasNotNullCheck(t, c.To.Name)))
+		setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
+		if setNotNull {
+			hs = append(hs, notNullHazard(name, c.To.Name, f.NotNullProven))
 		}
-		if rest := c.Change &^ schema.ChangeNull; rest != 0 {
+		if rest := c.Change &^ schema.ChangeNull; rest != 0 || !setNotNull {
 			hs = append(hs, columnHazards(name, &schema.ModifyColumn{From: c.From, To: c.To, Change: rest})...)
 		}
 		return hs
 	case *schema.DropColumn:
 		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
 	case *schema.AddColumn, *schema.DropCheck, *schema.DropForeignKey, *schema.ModifyForeignKey, *schema.ModifyIndex:
+		return []hazard.Hazard{briefLock(name)}
+	}
+	if f.AlterTable {
 		return []hazard.Hazard{briefLock(name)}
 	}
 	return nil

@@ -11,9 +11,9 @@ import (
 	"ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/dbtest"
-	"github.com/schemagen/schemagen/internal/hazard"
 )
 
 const hazardSetup = `
@@ -87,7 +87,7 @@ func observe(t *testing.T, db *dbtest.DB, setup, stmt string) (observation, []ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o, d.StmtHazards([]string{stmt}, 0, changes), nil
+	return o, d.Hazards(changes, d.StmtForm([]string{stmt}, 0)), nil
 }
 
 func heldModes(t *testing.T, db *sql.DB, pid int, table string) []string {
@@ -309,7 +309,8 @@ func TestConcurrentIndexObserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := postgres.Dialect{}.StmtHazards([]string{stmt}, 0, changes)
+	d := postgres.Dialect{}
+	hs := d.Hazards(changes, d.StmtForm([]string{stmt}, 0))
 	if got := hazard.Codes(hs); !slices.Equal(got, []string{"PG109"}) {
 		t.Fatalf("codes %v, want [PG109]", got)
 	}

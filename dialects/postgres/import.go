@@ -10,6 +10,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // NeutralType implements dialects.Importer.
@@ -104,18 +105,11 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeBigint}, raw, false
 		}
 	}
-	if m := vectorType.FindStringSubmatch(raw); m != nil {
-		if m[1] == "" {
-			return compiler.Type{Kind: compiler.TypeVector}, raw, true
-		}
-		var n int
-		fmt.Sscan(m[2], &n)
-		return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, raw, true
+	if t, ok := sqltext.VectorType(raw); ok {
+		return t, raw, true
 	}
 	return compiler.Type{}, raw, false
 }
-
-var vectorType = regexp.MustCompile(`^vector(\((\d+)\))?$`)
 
 // postgresType spells an inspected type as PostgreSQL does.
 func postgresType(ct *schema.ColumnType) string {

@@ -11,7 +11,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // LockTimeout is how long a statement of an online plan waits for a strong
@@ -117,9 +117,11 @@ func (p *planner) plan(c schema.Change) ([]hazard.Stmt, error) {
 	return hazard.PlanOne(p.ctx, p.drv, c, p.opts...)
 }
 
-// one plans a single change of table t, with hazards hs on each statement.
-func (p *planner) one(t *schema.Table, c schema.Change, hs ...hazard.Hazard) ([]hazard.Stmt, error) {
+// one plans a single change of table t in form f, with the change's hazards
+// in that form on each statement.
+func (p *planner) one(t *schema.Table, c schema.Change, f hazard.Form) ([]hazard.Stmt, error) {
 	ss, err := p.plan(&schema.ModifyTable{T: t, Changes: []schema.Change{c}})
+	hs := changeHazards(t, c, f)
 	for i := range ss {
 		ss[i].Hazards = append(ss[i].Hazards, hs...)
 	}
@@ -134,11 +136,11 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		if !p.online || c.I.Unique && p.referenced[name] {
 			// A unique key that a new foreign key may need is created with
 			// the table's other changes, before the key.
-			return p.one(t, c, indexHazards(name, c.I, false, constraint)...)
+			return p.one(t, c, hazard.Form{AlterTable: constraint})
 		}
 		idx := *c.I
 		idx.Attrs = withoutUniqueConstraint(idx.Attrs)
-		ss, err := p.one(t, &schema.AddIndex{I: &idx, Extra: append(c.Extra, &postgres.Concurrently{})}, indexHazards(name, c.I, true, false)...)
+		ss, err := p.one(t, &schema.AddIndex{I: &idx, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
 		if err != nil {
 			return nil, err
 		}
@@ -150,52 +152,54 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 				Cmd:     fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", ident(name), ident(c.I.Name), ident(c.I.Name)),
 				Comment: fmt.Sprintf("turn index %q into a unique constraint", c.I.Name),
 				Later:   true,
-				Hazards: []hazard.Hazard{briefLock(name)},
+				Hazards: changeHazards(t, c, hazard.Form{Table: name, AlterTable: true, UsingIndex: true}),
 			})
 		}
 		return ss, nil
 	case *schema.DropIndex:
 		if _, constraint := uniqueConstraint(c.I.Attrs); p.online && !constraint && !p.overDropped(name, c.I) {
-			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})})
+			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
 			for i := range ss {
 				ss[i].NoTx = true
 			}
 			return ss, err
 		}
-		return p.one(t, c, briefLock(name))
+		return p.one(t, c, hazard.Form{})
 	case *schema.AddCheck:
 		if !p.online {
-			return p.one(t, c, checkHazard(name, c.C.Name))
+			return p.one(t, c, hazard.Form{AlterTable: true})
 		}
-		return p.notValid(t, c.C.Name, &schema.AddCheck{C: c.C, Extra: append(c.Extra, &postgres.NotValid{})}, briefLock(name))
+		return p.notValid(t, c.C.Name, &schema.AddCheck{C: c.C, Extra: append(c.Extra, &postgres.NotValid{})})
 	case *schema.ModifyCheck:
 		if !p.online {
-			return p.one(t, c, checkHazard(name, c.To.Name))
+			return p.one(t, c, hazard.Form{AlterTable: true})
 		}
-		drop, err := p.one(t, &schema.DropCheck{C: c.From}, briefLock(name))
+		drop, err := p.one(t, &schema.DropCheck{C: c.From}, hazard.Form{AlterTable: true})
 		if err != nil {
 			return nil, err
 		}
-		add, err := p.notValid(t, c.To.Name, &schema.AddCheck{C: c.To, Extra: []schema.Clause{&postgres.NotValid{}}}, briefLock(name))
+		add, err := p.notValid(t, c.To.Name, &schema.AddCheck{C: c.To, Extra: []schema.Clause{&postgres.NotValid{}}})
 		return append(drop, add...), err
 	case *schema.AddForeignKey:
 		if !p.online {
-			return p.one(t, c, fkHazard(name, c.F))
+			return p.one(t, c, hazard.Form{AlterTable: true})
 		}
-		return p.notValid(t, c.F.Symbol, &schema.AddForeignKey{F: c.F, Extra: append(c.Extra, &postgres.NotValid{})}, fkBriefLock(name, c.F))
+		return p.notValid(t, c.F.Symbol, &schema.AddForeignKey{F: c.F, Extra: append(c.Extra, &postgres.NotValid{})})
 	case *schema.ModifyColumn:
 		return p.modifyColumn(t, c)
 	case *schema.DropColumn:
-		return p.one(t, c, dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name)))
+		return p.one(t, c, hazard.Form{AlterTable: true})
 	default:
-		return p.one(t, c, briefLock(name))
+		// Atlas writes the other changes as ALTER TABLE (a comment as
+		// COMMENT ON, which the plan counts alike).
+		return p.one(t, c, hazard.Form{AlterTable: true})
 	}
 }
 
 // notValid plans a constraint added NOT VALID, then its validation in a
 // later statement, outside the transaction of the strong lock.
-func (p *planner) notValid(t *schema.Table, constraint string, add schema.Change, h hazard.Hazard) ([]hazard.Stmt, error) {
-	ss, err := p.one(t, add, h)
+func (p *planner) notValid(t *schema.Table, constraint string, add schema.Change) ([]hazard.Stmt, error) {
+	ss, err := p.one(t, add, hazard.Form{AlterTable: true, NotValid: true})
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +219,7 @@ func (p *planner) modifyColumn(t *schema.Table, c *schema.ModifyColumn) ([]hazar
 	name := t.Name
 	setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
 	if !setNotNull {
-		return p.one(t, c, columnHazards(name, c)...)
+		return p.one(t, c, hazard.Form{AlterTable: true})
 	}
 	var out []hazard.Stmt
 	from := c.From
@@ -226,7 +230,7 @@ func (p *planner) modifyColumn(t *schema.Table, c *schema.ModifyColumn) ([]hazar
 		typ.Null = true
 		to.Type = &typ
 		mc := &schema.ModifyColumn{From: c.From, To: &to, Change: rest}
-		ss, err := p.one(t, mc, columnHazards(name, mc)...)
+		ss, err := p.one(t, mc, hazard.Form{AlterTable: true})
 		if err != nil {
 			return nil, err
 		}
@@ -236,20 +240,20 @@ func (p *planner) modifyColumn(t *schema.Table, c *schema.ModifyColumn) ([]hazar
 	if !p.online {
 		// A CHECK of the model proving the column is not NULL may be added
 		// by this very migration, not validated yet: assume the scan.
-		ss, err := p.one(t, set, notNullHazard(name, c.To.Name, false))
+		ss, err := p.one(t, set, hazard.Form{AlterTable: true})
 		return append(out, ss...), err
 	}
 	// SET NOT NULL scans the table under ACCESS EXCLUSIVE unless a valid
 	// CHECK proves the column has no NULL (PostgreSQL 12 and later): add one
 	// NOT VALID, validate it without blocking writes, then drop it.
 	check := &schema.Check{Name: notNullCheckName(name, c.To.Name), Expr: ident(c.To.Name) + " IS NOT NULL"}
-	ss, err := p.notValid(t, check.Name, &schema.AddCheck{C: check, Extra: []schema.Clause{&postgres.NotValid{}}}, briefLock(name))
+	ss, err := p.notValid(t, check.Name, &schema.AddCheck{C: check, Extra: []schema.Clause{&postgres.NotValid{}}})
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, ss...)
 	for _, ch := range []schema.Change{set, &schema.DropCheck{C: check}} {
-		ss, err := p.one(t, ch, briefLock(name))
+		ss, err := p.one(t, ch, hazard.Form{AlterTable: true, NotNullProven: true})
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // ParseExpr implements dialects.Dialect: it reads an expression as
@@ -76,12 +77,7 @@ var reader = &expr.Reader{
 
 // not folds PostgreSQL's NOT (a IS DISTINCT FROM b), its form of IS NOT
 // DISTINCT FROM.
-func not(x expr.Node) expr.Node {
-	if b, ok := x.(*expr.Binary); ok && b.Op == expr.OpDistinct {
-		return &expr.Binary{Op: expr.OpNotDistinct, L: b.L, R: b.R}
-	}
-	return &expr.Not{X: x}
-}
+var not = sqltext.Negation(map[expr.Op]expr.Op{expr.OpDistinct: expr.OpNotDistinct})
 
 type family int
 

@@ -16,6 +16,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/describe"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
@@ -99,12 +100,12 @@ var atlasRewrites = []*atlasRewrite{
 // ServerWarnings implements dialects.Dialect: a TiDB whose
 // tidb_enable_check_constraint is off accepts CHECK constraints and ignores
 // them.
-func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
+func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]dialects.ServerWarning, error) {
 	rows, err := conn.QueryContext(ctx, "SELECT @@GLOBAL.tidb_enable_check_constraint")
 	var me *gomysql.MySQLError
 	if errors.As(err, &me) && me.Number == 1193 {
 		// Unknown variable: a TiDB before 7.2, which ignores CHECKs.
-		return []string{"this TiDB has no tidb_enable_check_constraint (before v7.2): it accepts CHECK constraints and silently ignores them"}, nil
+		return []dialects.ServerWarning{{Kind: dialects.ChecksIgnored, Text: "this TiDB has no tidb_enable_check_constraint (before v7.2): it accepts CHECK constraints and silently ignores them"}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tidb: reading tidb_enable_check_constraint: %w", err)
@@ -122,7 +123,7 @@ func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]s
 	if on == "1" || strings.EqualFold(on, "ON") {
 		return nil, nil
 	}
-	return []string{"tidb_enable_check_constraint is OFF: this TiDB accepts CHECK constraints and silently ignores them (SET GLOBAL tidb_enable_check_constraint = ON)"}, nil
+	return []dialects.ServerWarning{{Kind: dialects.ChecksIgnored, Text: "tidb_enable_check_constraint is OFF: this TiDB accepts CHECK constraints and silently ignores them (SET GLOBAL tidb_enable_check_constraint = ON)"}}, nil
 }
 
 // MarshalState implements dialects.Dialect.
@@ -173,9 +174,6 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 	}
 	return s, nil
 }
-
-// Renormalizes implements dialects.Dialect: TiDB's normalised text is stable.
-func (Dialect) Renormalizes() bool { return false }
 
 // atlasDriver inspects through the inspecting driver and diffs, plans and
 // applies through Atlas's driver for TiDB as it is, the plain driver. The

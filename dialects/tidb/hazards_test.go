@@ -13,9 +13,9 @@ import (
 
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/tidb"
 	"github.com/schemagen/schemagen/internal/dbtest"
-	"github.com/schemagen/schemagen/internal/hazard"
 )
 
 const tidbRows = 8192
@@ -113,7 +113,7 @@ func observeTiDB(t *testing.T, db *dbtest.DB, setup, stmt string) (tidbObservati
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o, tidb.Dialect{}.StmtHazards([]string{stmt}, 0, changes), nil
+	return o, tidb.Dialect{}.Hazards(changes, hazard.Form{}), nil
 }
 
 type ddlJob struct {

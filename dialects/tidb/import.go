@@ -110,18 +110,11 @@ func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) 
 			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
 		}
 	}
-	if m := vectorType.FindStringSubmatch(strings.ToLower(raw)); m != nil {
-		if m[1] == "" {
-			return compiler.Type{Kind: compiler.TypeVector}, raw, true
-		}
-		var n int
-		fmt.Sscan(m[2], &n)
-		return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, raw, true
+	if t, ok := sqltext.VectorType(strings.ToLower(raw)); ok {
+		return t, raw, true
 	}
 	return compiler.Type{}, raw, false
 }
-
-var vectorType = regexp.MustCompile(`^vector(\((\d+)\))?$`)
 
 func tidbType(ct *schema.ColumnType) string {
 	if s, err := mysql.FormatType(ct.Type); err == nil && s != "" {
@@ -411,7 +404,7 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 // gives the generated column that holds n in table t, in the form Atlas
 // reports column types, or "" when it cannot lower n.
 func (Dialect) CaseKeyType(t *compiler.Table, n expr.Node) string {
-	if c, ok := unparen(n).(*expr.Column); ok {
+	if c, ok := expr.Unparen(n).(*expr.Column); ok {
 		col := t.Column(c.Name)
 		if col == nil {
 			return ""

@@ -2,7 +2,6 @@ package tidb
 
 import (
 	"errors"
-	"regexp"
 	"slices"
 	"strconv"
 
@@ -94,8 +93,6 @@ var postgresOnlyTypes = map[string]string{
 // OneSchema implements dialects.Lint: a connection sees its database.
 func (Dialect) OneSchema() bool { return true }
 
-var syntaxAt = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*)"\s*$`)
-
 // ReadError implements dialects.Lint: errors 1064 and 1149 are syntax
 // errors, located by line, column and the text near.
 func (Dialect) ReadError(err error) (dialects.StmtError, bool) {
@@ -108,7 +105,7 @@ func (Dialect) ReadError(err error) (dialects.StmtError, bool) {
 		return e, true
 	}
 	e.Msg = "syntax error"
-	if m := syntaxAt.FindStringSubmatch(me.Message); m != nil {
+	if m := syntaxNear.FindStringSubmatch(me.Message); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Col, _ = strconv.Atoi(m[2])
 		e.Near = m[3]

@@ -22,11 +22,11 @@ var defaultMode = func() mysql.SQLMode {
 	return m
 }()
 
-// ParseStmt parses one statement with TiDB's parser, the one the server runs
+// parseStmt parses one statement with TiDB's parser, the one the server runs
 // (LintStmt reports what it rejects). A statement it rejects gets the line,
 // column and text near the error that the server's error 1064 gives (see
 // ReadError), and the character position where the error starts (Rune).
-func (Dialect) ParseStmt(text string) (dialects.StmtError, bool) {
+func (Dialect) parseStmt(text string) (dialects.StmtError, bool) {
 	_, err := parse(text, defaultMode)
 	if err == nil {
 		return dialects.StmtError{}, false
@@ -64,7 +64,7 @@ var stmtSyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)
 // then checks only by their text. A statement that a lexical SG103 already
 // explains does not get it (see LintStmt).
 func (d Dialect) syntaxFinding(text string) (dialects.StmtFinding, bool) {
-	e, bad := d.ParseStmt(text)
+	e, bad := d.parseStmt(text)
 	if !bad || !e.Syntax {
 		return dialects.StmtFinding{}, false
 	}

@@ -11,7 +11,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // TiDB's hazard codes. TiDB's DDL is online: no statement blocks other
@@ -101,9 +101,13 @@ func primaryKeyChange(t *schema.Table, sc schema.Change) error {
 	return nil
 }
 
-// StmtHazards implements dialects.Online: TiDB's hazards follow from the
-// changes alone.
-func (Dialect) StmtHazards(stmts []string, i int, changes []schema.Change) []hazard.Hazard {
+// StmtForm implements dialects.Online: TiDB runs every statement in one
+// form, online.
+func (Dialect) StmtForm([]string, int) hazard.Form { return hazard.Form{} }
+
+// Hazards implements dialects.Online: TiDB's hazards follow from the changes
+// alone.
+func (Dialect) Hazards(changes []schema.Change, _ hazard.Form) []hazard.Hazard {
 	var hs []hazard.Hazard
 	for _, c := range changes {
 		switch c := c.(type) {

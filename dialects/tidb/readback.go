@@ -16,6 +16,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
 // This file reads what TiDB prints back (CHECK_CLAUSE, generated column and
@@ -450,17 +451,7 @@ func (c *converter) call(x *ast.FuncCallExpr) (expr.Node, error) {
 // not folds the forms TiDB writes with NOT: NOT (a <=> b) for IS DISTINCT
 // FROM and NOT (x REGEXP p) for !~. Only those: NOT over their negations
 // stays, so that the expression renders as the text it was read from.
-func not(x expr.Node) expr.Node {
-	if b, ok := x.(*expr.Binary); ok {
-		switch b.Op {
-		case expr.OpNotDistinct:
-			return &expr.Binary{Op: expr.OpDistinct, L: b.L, R: b.R}
-		case expr.OpRegex:
-			return &expr.Binary{Op: expr.OpNotRegex, L: b.L, R: b.R}
-		}
-	}
-	return &expr.Not{X: x}
-}
+var not = sqltext.Negation(map[expr.Op]expr.Op{expr.OpNotDistinct: expr.OpDistinct, expr.OpRegex: expr.OpNotRegex})
 
 // portableJSONType maps JSON_TYPE's results to portable JSON type names;
 // the numbers are "number" only together (see jsonTypes).

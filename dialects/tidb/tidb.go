@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,8 +53,8 @@ type Settings struct {
 	ExactStrings bool
 }
 
-// DecodeSettings reads the dialect block.
-func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
+// decodeSettings reads the dialect block.
+func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 	var set Settings
 	var diags hcl.Diagnostics
 	ds := s.Dialect[Name]
@@ -86,7 +87,7 @@ func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
 	rec := &sqltext.Recorder{Dialect: Name}
-	set, diags := DecodeSettings(s)
+	set, diags := decodeSettings(s)
 	rec.Diags = append(rec.Diags, diags...)
 	l := &lowerer{rec: rec, set: set, schema: s}
 	rules.Names(s, Name, limits, rec)
@@ -887,7 +888,7 @@ func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compile
 		bad += "()"
 	}
 	if bad != "" {
-		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB does not allow %s in an expression index (error 8200); of the portable functions its expression indexes may call only %s. Index a column instead, give TiDB its own form: tidb { sql = \"CREATE INDEX ...\" }, or leave the index out of TiDB: tidb { skip = true }.", bad, strings.Join(sortedKeys(limits.ExprIndexFunctions), "(), ")+"()")
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "TiDB does not allow %s in an expression index (error 8200); of the portable functions its expression indexes may call only %s. Index a column instead, give TiDB its own form: tidb { sql = \"CREATE INDEX ...\" }, or leave the index out of TiDB: tidb { skip = true }.", bad, strings.Join(slices.Sorted(maps.Keys(limits.ExprIndexFunctions)), "(), ")+"()")
 		return
 	}
 	// TiDB keeps an expression key part in a hidden column of the type it
@@ -902,14 +903,14 @@ func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compile
 		}
 	}
 	// A CASE of strings is as long as its longest result.
-	if c, ok := unparen(p.Expr).(*expr.Case); ok && (c.Kind == expr.KindString || c.Kind == expr.KindUUID) {
+	if c, ok := expr.Unparen(p.Expr).(*expr.Case); ok && (c.Kind == expr.KindString || c.Kind == expr.KindUUID) {
 		if chars, ok := stringSize(t, c); !ok || 4*chars > limits.MaxKeyBytes {
 			l.rec.Errorf(p.Range, "Key too long", "The expression key part of index %q may take more than TiDB's %d bytes (error 1071): a result of its CASE is text or a long varchar. Give the results a varchar(n) with 4 * n <= %d, or leave the index out of TiDB: tidb { skip = true }.", idx.Name, limits.MaxKeyBytes, limits.MaxKeyBytes)
 		}
 		return
 	}
 	// lower() and upper() keep their argument's size; other results are small.
-	call, ok := unparen(p.Expr).(*expr.Call)
+	call, ok := expr.Unparen(p.Expr).(*expr.Call)
 	if !ok || call.Name != "lower" && call.Name != "upper" {
 		return
 	}
@@ -929,25 +930,6 @@ func (l *lowerer) exprKeyPart(t *compiler.Table, idx *compiler.Index, p *compile
 	if size > limits.MaxKeyBytes {
 		l.rec.Errorf(p.Range, "Key too long", "The expression key part of index %q may take more than TiDB's %d bytes (error 1071): it is over text or a long varchar. Index a varchar(n) column with 4 * n <= %d, or leave the index out of TiDB: tidb { skip = true }.", idx.Name, limits.MaxKeyBytes, limits.MaxKeyBytes)
 	}
-}
-
-func unparen(n expr.Node) expr.Node {
-	for {
-		p, ok := n.(*expr.Paren)
-		if !ok {
-			return n
-		}
-		n = p.X
-	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // arithmetic reports whether n computes with +, -, *, %, unary - or abs.

@@ -17,14 +17,7 @@ var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
 // its hex classes in any order), or "". A class without upper or lower case
 // letters tests something else: TiDB's REGEXP is case-sensitive here.
 func uuidShapeOf(t *compiler.Table, n expr.Node) string {
-	for {
-		p, ok := n.(*expr.Paren)
-		if !ok {
-			break
-		}
-		n = p.X
-	}
-	b, ok := n.(*expr.Binary)
+	b, ok := expr.Unparen(n).(*expr.Binary)
 	if !ok || b.Op != expr.OpRegex {
 		return ""
 	}

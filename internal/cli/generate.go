@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,7 +155,7 @@ files already replaced are restored.
 			if a.quiet {
 				return nil
 			}
-			for _, p := range sortedKeys(files) {
+			for _, p := range slices.Sorted(maps.Keys(files)) {
 				fmt.Fprintf(a.Stdout, "wrote %s\n", p)
 			}
 			return nil
@@ -193,7 +194,7 @@ hides them). Writes nothing.
 				return err
 			}
 			var stale []string
-			for _, p := range sortedKeys(files) {
+			for _, p := range slices.Sorted(maps.Keys(files)) {
 				got, err := os.ReadFile(p)
 				if err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err
@@ -210,7 +211,7 @@ hides them). Writes nothing.
 			}
 			if len(stale) == 0 {
 				if !a.quiet {
-					fmt.Fprintf(a.Stdout, "up to date with %s: %s\n", strings.Join(paths, ", "), strings.Join(sortedKeys(files), ", "))
+					fmt.Fprintf(a.Stdout, "up to date with %s: %s\n", strings.Join(paths, ", "), strings.Join(slices.Sorted(maps.Keys(files)), ", "))
 				}
 				return nil
 			}
@@ -222,13 +223,4 @@ hides them). Writes nothing.
 	cmd.Flags().StringVar(&a.migrate.config, "config", atlasconf.DefaultFile, "the project configuration, whose envs' directories hold the rendered data migrations")
 	cmd.Flags().BoolVarP(&a.quiet, "quiet", "q", false, "print errors only: no warnings, nothing when up to date")
 	return cmd
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -211,8 +211,13 @@ func (c *checker) run(ctx context.Context, rawURL string, r *Report) error {
 	if err != nil {
 		return fmt.Errorf("inspecting %s: %w", devdb.Host(rawURL), err)
 	}
-	if r.ServerWarnings, err = t.Dialect.ServerWarnings(ctx, conn); err != nil {
+	warnings, err := t.Dialect.ServerWarnings(ctx, conn)
+	if err != nil {
 		return err
+	}
+	r.ServerWarnings = nil
+	for _, w := range warnings {
+		r.ServerWarnings = append(r.ServerWarnings, w.Text)
 	}
 	files, err := c.history(ctx, conn, r)
 	if err != nil {

@@ -2,7 +2,6 @@ package drift
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -112,14 +111,6 @@ func collation(attrs []schema.Attr) string {
 		}
 	}
 	return ""
-}
-
-func readFile(name string) ([]byte, error) {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("%w (run `schemagen generate` first)", err)
-	}
-	return b, nil
 }
 
 func matchAny(patterns []string, name string) bool {

@@ -285,12 +285,8 @@ func line(table, note string) string {
 	return table + ": " + note
 }
 
-// keyTyper is implemented by dialects that cannot index some neutral
-// types (TiDB: text): the type a column of neutral type t gets there when
-// a key or index uses it, and whether t is one.
-type keyTyper interface {
-	KeyType(t compiler.Type) (compiler.Type, bool)
-}
+// keyTyper is declared in dialects, with the other parts of a dialect.
+type keyTyper = dialects.KeyTyper
 
 // keyTypes gives the columns of t read from dialect d that its keys and
 // indexes use, in each other dialect that cannot index their type, the
@@ -729,12 +725,8 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 	}
 }
 
-// typeReader is implemented by dialects that read some types back as
-// another neutral type they render alike (TiDB's DATETIME(6) is timestamp(6)
-// and datetime): SameType reports whether a renders as b does.
-type typeReader interface {
-	SameType(a, b compiler.Type) bool
-}
+// typeReader is declared in dialects, with the other parts of a dialect.
+type typeReader = dialects.TypeReader
 
 func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(string, ...any)) {
 	oa, ob := ca.Overrides[da], cb.Overrides[db]

@@ -9,16 +9,11 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
 )
 
-// caseKeyer is implemented by dialects that lower a partial unique index
-// through generated columns CASE WHEN <predicate> THEN <part> END: CaseKey
-// splits such a column's expression, CaseKeyType gives the type the dialect
-// gives the column for value n ("" when it cannot lower n).
-type caseKeyer interface {
-	CaseKey(gen string) (when, then string, ok bool)
-	CaseKeyType(t *compiler.Table, n expr.Node) string
-}
+// caseKeyer is declared in dialects, with the other parts of a dialect.
+type caseKeyer = dialects.CaseKeyer
 
 // caseColumn is a VIRTUAL generated column CASE WHEN when THEN value END.
 type caseColumn struct {

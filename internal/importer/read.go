@@ -21,74 +21,32 @@ import (
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
-// deferrableReader is implemented by dialects whose foreign keys can be
-// deferred, which Atlas does not inspect: it returns, by table and key name,
-// whether each deferrable key is initially deferred.
-type deferrableReader interface {
-	DeferrableKeys(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]bool, error)
-}
+// deferrableReader is declared in dialects, with the other parts of a dialect.
+type deferrableReader = dialects.DeferrableReader
 
-// checkTexter is implemented by dialects that store a CHECK's text as
-// written: it returns the text to write for the database to store stored
-// again, and whether the portable expression n would be stored differently.
-type checkTexter interface {
-	CheckText(stored string, n expr.Node) (string, bool)
-}
+// checkTexter is declared in dialects, with the other parts of a dialect.
+type checkTexter = dialects.CheckTexter
 
-// columnClauser is implemented by dialects whose columns can carry what the
-// model has no attribute for (identity, AUTO_INCREMENT, a generated
-// expression): the SQL that follows the column's type, which the import then
-// keeps in a raw type override, with why.
-type columnClauser interface {
-	ColumnClause(c *schema.Column) (sql, why string)
-}
+// columnClauser is declared in dialects, with the other parts of a dialect.
+type columnClauser = dialects.ColumnClauser
 
-// identityReader is implemented by dialects whose columns can be numbered by
-// the database: the identity that column c of table t is, or nil.
-type identityReader interface {
-	Identity(t *schema.Table, c *schema.Column) *compiler.Identity
-}
+// identityReader is declared in dialects, with the other parts of a dialect.
+type identityReader = dialects.IdentityReader
 
-// identityNoter is implemented by dialects whose identities may be numbered
-// otherwise than the model's: what a reviewer must know of table t's.
-type identityNoter interface {
-	IdentityNote(t *schema.Table) string
-}
+// identityNoter is declared in dialects, with the other parts of a dialect.
+type identityNoter = dialects.IdentityNoter
 
-// onUpdater is implemented by dialects whose columns carry on_update in
-// their definition (TiDB's ON UPDATE CURRENT_TIMESTAMP): it reports whether
-// c is set on update as the model's on_update = now() sets a column of
-// neutral type t.
-type onUpdater interface {
-	OnUpdate(c *schema.Column, t compiler.Type) bool
-}
+// onUpdater is declared in dialects, with the other parts of a dialect.
+type onUpdater = dialects.OnUpdater
 
-// onUpdateReader is implemented by dialects that set on_update columns by
-// objects of their own (PostgreSQL's triggers): it marks the columns of
-// tables that such objects, as the dialect makes them, set on update, and
-// describes the objects it does not recognise, by table.
-type onUpdateReader interface {
-	ReadOnUpdate(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error)
-}
+// onUpdateReader is declared in dialects, with the other parts of a dialect.
+type onUpdateReader = dialects.OnUpdateReader
 
-// ownChecker is implemented by dialects that add CHECKs of their own to
-// keep a construct's meaning (TiDB's range of time columns): it reports
-// whether check c of table t, in the model read so far, is one.
-type ownChecker interface {
-	OwnCheck(t *compiler.Table, c *schema.Check) bool
-	// OwnChecks names the CHECKs the lowering adds to t, with the column
-	// each keeps: a column without its CHECK in the database is not the
-	// neutral construct.
-	OwnChecks(t *compiler.Table) map[string]string
-}
+// ownChecker is declared in dialects, with the other parts of a dialect.
+type ownChecker = dialects.OwnChecker
 
-// generatedTexter is implemented by dialects that print a generated
-// column's expression as written: PortableGenerated reports whether text,
-// the expression of a column of type typ (as the dialect spells it),
-// prints as the portable expression read from it would.
-type generatedTexter interface {
-	PortableGenerated(typ, text string) bool
-}
+// generatedTexter is declared in dialects, with the other parts of a dialect.
+type generatedTexter = dialects.GeneratedTexter
 
 func generatedExpr(c *schema.Column) *schema.GeneratedExpr {
 	for _, a := range c.Attrs {
@@ -99,12 +57,8 @@ func generatedExpr(c *schema.Column) *schema.GeneratedExpr {
 	return nil
 }
 
-// generatedKeyer is implemented by dialects that index some expressions
-// through a VIRTUAL generated column: the column's type for expression n of
-// table t, or "" when the dialect indexes n otherwise.
-type generatedKeyer interface {
-	GeneratedKeyType(t *compiler.Table, n expr.Node) string
-}
+// generatedKeyer is declared in dialects, with the other parts of a dialect.
+type generatedKeyer = dialects.GeneratedKeyer
 
 // Imported is one database read back: the model in its dialect's terms and
 // what could not be kept neutral.
@@ -219,20 +173,11 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	return im, nil
 }
 
-// serialFixer is implemented by dialects where Atlas reads some columns as
-// serials that are not (PostgreSQL: a nextval default of a sequence the
-// column does not own): it turns them back into their integer and default.
-type serialFixer interface {
-	FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error
-}
+// serialFixer is declared in dialects, with the other parts of a dialect.
+type serialFixer = dialects.SerialFixer
 
-// rawObjectReader is implemented by dialects whose databases hold objects
-// the model has no construct for (sequences, functions, triggers): each
-// with the statement that creates it, and a description of each object it
-// cannot create, saying why.
-type rawObjectReader interface {
-	ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error)
-}
+// rawObjectReader is declared in dialects, with the other parts of a dialect.
+type rawObjectReader = dialects.RawObjectReader
 
 // rawObjects adds the raw objects to the model as raw blocks of the
 // dialect: the late ones (triggers, after the views), or the others. A

@@ -2,17 +2,13 @@ package importer
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
 )
 
-// settingsInferrer is implemented by dialects whose settings a model read
-// back can stand for (TiDB's uuid_check, when every column it would check
-// has its CHECK already): the settings, and notes for the summary.
-type settingsInferrer interface {
-	InferSettings(s *compiler.Schema) (map[string]cty.Value, []string)
-}
+// settingsInferrer is declared in dialects, with the other parts of a dialect.
+type settingsInferrer = dialects.SettingsInferrer
 
 // inferSettings gives the model the dialect block of each dialect read that
 // infers settings from it.

@@ -9,7 +9,7 @@ import (
 	"ariga.io/atlas/sql/sqlcheck"
 
 	"github.com/schemagen/schemagen/dialects/all"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/online"
 )
 

@@ -528,7 +528,7 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 
 // fillsItself reports generated columns and those d's database fills
 // (identity, AUTO_INCREMENT).
-func fillsItself(d dialects.Dialect, c *schema.Column) bool {
+func fillsItself(d dialects.Lint, c *schema.Column) bool {
 	for _, a := range c.Attrs {
 		if _, ok := a.(*schema.GeneratedExpr); ok || d.FillsColumn(a) {
 			return true
@@ -726,5 +726,8 @@ func askChecks(ctx context.Context, t migration.Target, url string, db *sql.DB) 
 		defer db.Close()
 	}
 	warnings, err := t.Dialect.ServerWarnings(ctx, db)
-	return len(warnings) > 0, err
+	for _, w := range warnings {
+		off = off || w.Kind == dialects.ChecksIgnored
+	}
+	return off, err
 }

@@ -12,7 +12,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
-	"github.com/schemagen/schemagen/internal/hazard"
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // TxModeNone is the Atlas CLI's directive for a file run outside a
@@ -62,7 +62,7 @@ func Plan(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name stri
 // changes replaying it made, or nil for a dialect that knows none.
 func Hazards(d dialects.Dialect, stmts []string, i int, changes []schema.Change) []hazard.Hazard {
 	if o, ok := d.(dialects.Online); ok {
-		return o.StmtHazards(stmts, i, changes)
+		return o.Hazards(changes, o.StmtForm(stmts, i))
 	}
 	return nil
 }

@@ -14,22 +14,12 @@ type Syntax = expr.Syntax
 // Expr renders a portable expression in a dialect's syntax (expr.SQL).
 func Expr(s Syntax, n expr.Node) string { return expr.SQL(s, n) }
 
-func unparen(n expr.Node) expr.Node {
-	for {
-		p, ok := n.(*expr.Paren)
-		if !ok {
-			return n
-		}
-		n = p.X
-	}
-}
-
 // UsesAsText reports whether n applies a string operation (LIKE, regex, ||,
 // a string function) directly to a column of kind k.
 func UsesAsText(n expr.Node, k expr.Kind) bool {
 	found := false
 	isK := func(x expr.Node) bool {
-		c, ok := unparen(x).(*expr.Column)
+		c, ok := expr.Unparen(x).(*expr.Column)
 		return ok && c.Kind == k
 	}
 	expr.Walk(n, func(n expr.Node) bool {
@@ -50,4 +40,19 @@ func UsesAsText(n expr.Node, k expr.Kind) bool {
 		return !found
 	})
 	return found
+}
+
+// Negation is NOT for a dialect that writes the negation of some binary
+// operators as NOT over them: folds maps each such operator to its
+// negation, into which NOT over it folds. NOT over anything else stays, so
+// that the expression renders as the text it was read from.
+func Negation(folds map[expr.Op]expr.Op) func(expr.Node) expr.Node {
+	return func(x expr.Node) expr.Node {
+		if b, ok := x.(*expr.Binary); ok {
+			if op, ok := folds[b.Op]; ok {
+				return &expr.Binary{Op: op, L: b.L, R: b.R}
+			}
+		}
+		return &expr.Not{X: x}
+	}
 }

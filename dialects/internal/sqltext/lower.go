@@ -2,6 +2,7 @@ package sqltext
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -340,4 +341,22 @@ func tableNotes(all []dialects.Decision, table string) []string {
 		notes = append(notes, g.String())
 	}
 	return notes
+}
+
+// vectorType is how both databases spell a vector column's type.
+var vectorType = regexp.MustCompile(`^vector(\((\d+)\))?$`)
+
+// VectorType reads a vector column's type as the database spells it
+// ("vector" or "vector(n)", in lower case) into the neutral type.
+func VectorType(raw string) (compiler.Type, bool) {
+	m := vectorType.FindStringSubmatch(raw)
+	if m == nil {
+		return compiler.Type{}, false
+	}
+	if m[1] == "" {
+		return compiler.Type{Kind: compiler.TypeVector}, true
+	}
+	var n int
+	fmt.Sscan(m[2], &n)
+	return compiler.Type{Kind: compiler.TypeVector, Args: []int{n}}, true
 }

@@ -215,3 +215,27 @@ func (c DecimalChange) Text(col string) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// Form is how a statement does what its changes say: what the planner chose
+// when it wrote the statement, or what lint read in a migration file's
+// statement. A dialect maps a change and its form to hazards with one
+// function, for both.
+type Form struct {
+	// Table is the table the statement names (ALTER TABLE t).
+	Table string
+	// AlterTable: the statement is an ALTER TABLE of Table.
+	AlterTable bool
+	// Concurrently: the index is built or dropped without blocking writes.
+	Concurrently bool
+	// NotValid: the constraint is added without checking existing rows.
+	NotValid bool
+	// Validate: the statement validates a constraint added NOT VALID.
+	Validate bool
+	// UsingIndex: the constraint is made from an existing index.
+	UsingIndex bool
+	// NotNullProven: a valid CHECK proves the column a SET NOT NULL makes
+	// NOT NULL holds no NULL, so the database need not scan.
+	NotNullProven bool
+	// LockTimeout: an earlier statement of the session set a lock timeout.
+	LockTimeout bool
+}
