@@ -195,77 +195,6 @@ type lowerer struct {
 	generated []*sqltext.Column
 }
 
-// Type returns the TiDB type of a neutral type.
-func Type(t compiler.Type) string {
-	switch t.Kind {
-	case compiler.TypeUUID:
-		return "CHAR(36)"
-	case compiler.TypeText:
-		return "TEXT"
-	case compiler.TypeVarchar:
-		return fmt.Sprintf("VARCHAR(%d)", t.Args[0])
-	case compiler.TypeChar:
-		return fmt.Sprintf("CHAR(%d)", t.Args[0])
-	case compiler.TypeSmallint:
-		return "SMALLINT"
-	case compiler.TypeInt:
-		return "INT"
-	case compiler.TypeBigint:
-		return "BIGINT"
-	case compiler.TypeBool:
-		return "TINYINT(1)"
-	case compiler.TypeDouble:
-		return "DOUBLE"
-	case compiler.TypeDecimal:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Args[0], t.Args[1])
-	case compiler.TypeTimestamp, compiler.TypeDatetime:
-		return fmt.Sprintf("DATETIME(%d)", precision(t))
-	case compiler.TypeTime:
-		return fmt.Sprintf("TIME(%d)", precision(t))
-	case compiler.TypeFloat:
-		return "FLOAT"
-	case compiler.TypeDate:
-		return "DATE"
-	case compiler.TypeJSON:
-		return "JSON"
-	case compiler.TypeBytes:
-		return "LONGBLOB"
-	case compiler.TypeVector:
-		if len(t.Args) == 0 {
-			return "VECTOR"
-		}
-		return fmt.Sprintf("VECTOR(%d)", t.Args[0])
-	case compiler.TypeEnum:
-		q := make([]string, len(t.Enum.Values))
-		for i, v := range t.Enum.Values {
-			q[i] = String(v)
-		}
-		return "ENUM(" + strings.Join(q, ", ") + ")"
-	}
-	return "?"
-}
-
-// precision is the fractional seconds a time type keeps on TiDB: timestamp
-// keeps milliseconds unless given, as the hand-written schemas did; datetime
-// and time keep microseconds, as on PostgreSQL.
-func precision(t compiler.Type) int {
-	if t.Kind == compiler.TypeTimestamp {
-		return t.Arg(0, timestampPrecision)
-	}
-	return t.Arg(0, 6)
-}
-
-var typeNotes = map[compiler.TypeKind]string{
-	compiler.TypeDatetime:  "datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)",
-	compiler.TypeTime:      "time as TIME with a CHECK of PostgreSQL's range, 00:00:00 to 24:00:00 (TiDB's own reaches -838:59:59 to 838:59:59)",
-	compiler.TypeFloat:     "float as FLOAT (4-byte IEEE float)",
-	compiler.TypeUUID:      "uuid as CHAR(36)",
-	compiler.TypeText:      "text as TEXT (at most 65,535 bytes on TiDB)",
-	compiler.TypeBool:      "bool as TINYINT(1)",
-	compiler.TypeTimestamp: "timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)",
-	compiler.TypeBytes:     "bytes as LONGBLOB",
-}
-
 // keyBytes is the most bytes a value of t takes in an index key (utf8mb4).
 func keyBytes(t compiler.Type) int {
 	switch t.Kind {
@@ -313,7 +242,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", typ, c.Type)
 	default:
 		lc.Type = Type(typ)
-		if n, ok := typeNotes[typ.Kind]; ok {
+		if n := types.Note(typ.Kind); n != "" {
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}
