@@ -11,6 +11,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
 )
@@ -26,24 +27,18 @@ func (Dialect) Name() string { return Name }
 
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
-	rec := &sqltext.Recorder{Dialect: Name}
-	if ds := s.Dialect[Name]; ds != nil {
-		for _, a := range ds.Attrs {
-			rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
+	return generate.Generate(s, generation)
+}
+
+var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
+	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
+		if ds := s.Dialect[Name]; ds != nil {
+			for _, a := range ds.Attrs {
+				rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
+			}
 		}
-	}
-	l := &lowerer{rec: rec, schema: s}
-	rules.Names(s, Name, limits, rec)
-	rules.Indexes(s, Name, limits, rec)
-	rules.Types(s, Name, limits, rec)
-	rules.Limits(s, Name, limits, rec)
-	rules.RawIndexes(s, Name, limits, rec)
-	sc := sqltext.Build(s, l, rec)
-	rules.Tables(s, Name, limits, sc, rec)
-	if rec.Diags.HasErrors() {
-		return nil, rec.Diags
-	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+		return &lowerer{rec: rec, schema: s}
+	},
 }
 
 var style = sqltext.Style{Ident: Ident, String: String}

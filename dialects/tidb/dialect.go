@@ -24,6 +24,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
@@ -105,22 +106,16 @@ func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
-	rec := &sqltext.Recorder{Dialect: Name}
-	set, diags := decodeSettings(s)
-	rec.Diags = append(rec.Diags, diags...)
-	l := &lowerer{rec: rec, set: set, schema: s}
-	rules.Names(s, Name, limits, rec)
-	rules.Indexes(s, Name, limits, rec)
-	rules.Types(s, Name, limits, rec)
-	rules.Limits(s, Name, limits, rec)
-	rules.RawIndexes(s, Name, limits, rec)
-	sc := sqltext.Build(s, l, rec)
-	rules.Tables(s, Name, limits, sc, rec)
-	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
-	if rec.Diags.HasErrors() {
-		return nil, rec.Diags
-	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+	return generate.Generate(s, generation)
+}
+
+var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
+	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
+		set, diags := decodeSettings(s)
+		rec.Diags = append(rec.Diags, diags...)
+		return &lowerer{rec: rec, set: set, schema: s}
+	},
+	Header: "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n",
 }
 
 var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true, InlineIndexes: true}
