@@ -511,8 +511,6 @@ var actions = map[compiler.Action]string{
 	compiler.Cascade: "CASCADE", compiler.SetNull: "SET NULL",
 }
 
-// actionColumns returns the columns of t's foreign keys that have a
-// referential action on TiDB: a CHECK may not use them there.
 // nullableOther returns a nullable column of t's foreign key fk other than
 // col, or "".
 func nullableOther(t *compiler.Table, fk, col string) string {
@@ -529,6 +527,8 @@ func nullableOther(t *compiler.Table, fk, col string) string {
 	return ""
 }
 
+// actionColumns returns the columns of t's foreign keys that have a
+// referential action on TiDB: a CHECK may not use them there.
 func actionColumns(t *compiler.Table) map[string]string {
 	cols := map[string]string{}
 	for _, fk := range t.ForeignKeys {
@@ -540,6 +540,22 @@ func actionColumns(t *compiler.Table) map[string]string {
 		}
 	}
 	return cols
+}
+
+// storedFrom returns a STORED generated column of t on TiDB computed from
+// any of cols, or "".
+func storedFrom(t *compiler.Table, cols []string) string {
+	for _, c := range t.Columns {
+		if g := c.Generated; g == nil || !g.Stored || g.Expr == nil || c.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, name := range expr.Columns(c.Generated.Expr) {
+			if slices.Contains(cols, name) {
+				return c.Name
+			}
+		}
+	}
+	return ""
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
@@ -572,6 +588,9 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		if s := actions[a.action]; s != "" {
 			body += " " + a.clause + " " + s
 		}
+	}
+	if g := storedFrom(t, fk.Columns); g != "" && (actions[fk.OnDelete] != "" || actions[fk.OnUpdate] != "") {
+		l.rec.Errorf(fk.Range, "Referential action TiDB refuses", "TiDB refuses foreign key %q with a referential action (CASCADE, SET NULL) because stored generated column %q is computed from its columns (error 1215). Make %q computed when read (stored = false), drop the action, or leave the foreign key out of TiDB: tidb { skip = true }.", fk.Name, g, g)
 	}
 	if fk.Deferrable {
 		if !fk.Overrides.Accepts(Name, compiler.AcceptDeferrable) {
