@@ -463,15 +463,21 @@ func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...a
 			ra.SQL[db] = r.SQL[db]
 			continue
 		}
-		say("view %s exists only on %s", r.Name, db)
+		if isView(r) {
+			say("view %s exists only on %s", r.Name, db)
+		}
 		s.Raw = append(s.Raw, r)
 	}
 	for _, r := range a.Raw {
-		if _, ok := r.SQL[db]; !ok {
+		if _, ok := r.SQL[db]; !ok && isView(r) {
 			say("view %s exists only on %s", r.Name, da)
 		}
 	}
 }
+
+// isView tells a view's raw block (named as the view) from the other raw
+// objects (named "kind name"), which their dialect's summary names already.
+func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 
 func mergeTable(ta, tb *compiler.Table, da, db string, say func(string, ...any)) *compiler.Table {
 	t := ta

@@ -50,6 +50,9 @@ type onUpdater = dialects.OnUpdater
 // onUpdateReader is declared in dialects, with the other parts of a dialect.
 type onUpdateReader = dialects.OnUpdateReader
 
+// notNullReader is declared in dialects, with the other parts of a dialect.
+type notNullReader = dialects.NotNullReader
+
 // ownChecker is declared in dialects, with the other parts of a dialect.
 type ownChecker = dialects.OwnChecker
 
@@ -118,8 +121,9 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			tables = append(tables, t)
 		}
 	}
+	var serialNotes map[string][]string
 	if sf, ok := d.(serialFixer); ok {
-		if err := sf.FixSerials(ctx, conn, tables); err != nil {
+		if serialNotes, err = sf.FixSerials(ctx, conn, tables); err != nil {
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
 	}
@@ -128,6 +132,11 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			redact.URL(url), map[bool]string{true: " matching " + strings.Join(patterns, ", "), false: ""}[len(patterns) > 0])
 	}
 	im := &Imported{Dialect: d, Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}, raw: map[string]*schema.Table{}, drv: drv}
+	for table, ns := range serialNotes {
+		for _, n := range ns {
+			im.note(table, "%s", n)
+		}
+	}
 	imp, _ := d.(dialects.Importer)
 	if imp == nil {
 		return nil, fmt.Errorf("the %s dialect cannot import", d.Name())
@@ -157,6 +166,17 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	}
 	if r, ok := d.(onUpdateReader); ok {
 		notes, err := r.ReadOnUpdate(ctx, conn, im.Schema.Tables)
+		if err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+		for table, ns := range notes {
+			for _, n := range ns {
+				im.note(table, "%s", n)
+			}
+		}
+	}
+	if r, ok := d.(notNullReader); ok {
+		notes, err := r.ReadNotNulls(ctx, conn, im.Schema.Tables)
 		if err != nil {
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
@@ -197,7 +217,8 @@ type rawObjectReader = dialects.RawObjectReader
 // rawObjects adds the raw objects to the model as raw blocks of the
 // dialect: the late ones (triggers, after the views), or the others. A
 // trigger of a table not imported is left out, with a note. It returns the
-// names of the functions added, without their arguments.
+// names of the functions and aggregates added, without their arguments: the
+// views that call them can be kept.
 func (im *Imported) rawObjects(objs []dialects.RawObject, late bool) map[string]bool {
 	tables := map[string]bool{}
 	for _, t := range im.Schema.Tables {
@@ -216,7 +237,7 @@ func (im *Imported) rawObjects(objs []dialects.RawObject, late bool) map[string]
 			im.note("", "%s %s left out: it is for %s, which is not imported", o.Kind, o.Name, strings.Join(o.Tables, ", "))
 			continue
 		}
-		if o.Kind == "function" {
+		if o.Kind == "function" || o.Kind == "aggregate" {
 			name, _, _ := strings.Cut(o.Name, "(")
 			functions[name] = true
 		}
