@@ -49,6 +49,10 @@ type IndexFacts struct {
 	HasPredicate bool
 	// Unique: the index is a unique constraint's, not an index of its own.
 	Unique bool
+	// Own are the index's clauses the model has no construct for
+	// (PostgreSQL's INCLUDE, NULLS NOT DISTINCT), as the database writes
+	// them: the dialect keeps its own statement of the index.
+	Own []string
 }
 
 // The import hooks: optional parts of a dialect that the importer asks for,

@@ -807,6 +807,10 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		}
 		if key(ia, false) != key(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
+		} else if ia.Unique && (ia.Where == nil) != (ib.Where == nil) && len(ib.Parts) > 0 {
+			// A unique index's predicate is what it keeps unique: the model's
+			// makes the same uniqueness on both.
+			say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
 		}
 	}
 	for _, x := range onlyA {

@@ -662,7 +662,7 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		where = n
 		plain = false
 	}
-	if unique && plain && using == "" {
+	if unique && plain && using == "" && len(facts.Own) == 0 {
 		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}
 		for _, p := range parts {
 			u.Columns = append(u.Columns, p.Column)
@@ -674,9 +674,26 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 	if using != "" {
 		ci.Attrs = append(ci.Attrs, &compiler.IndexMethod{Name: using})
 	}
-	if !readable {
-		// Keep the statement that creates it, as the database's driver plans it.
-		ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
+	if !readable || len(facts.Own) > 0 {
+		// Keep the statement that creates it, as the database's driver plans
+		// it; an index with clauses the model cannot hold keeps its neutral
+		// form too, for the other dialects.
+		what := "the unique index"
+		if unique {
+			what = "the unique constraint"
+		} else if !idx.Unique {
+			what = "the index"
+		}
+		if readable {
+			note := ""
+			if slices.Contains(facts.Own, "NULLS NOT DISTINCT") {
+				note = ", which allows repeated NULLs"
+			}
+			im.note(t.Name, "index %s: %s has no construct in the model: kept as %s's statement; the other dialects get %s without it%s",
+				idx.Name, strings.Join(facts.Own, " and "), d, what, note)
+		} else {
+			ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
+		}
 		sql := ""
 		plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
 		if err == nil && len(plan.Changes) == 1 {
