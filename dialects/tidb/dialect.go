@@ -26,6 +26,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
 // Name is the dialect's name in schema.hcl and atlas.hcl.
@@ -135,16 +136,6 @@ func String(s string) string {
 
 var literalEscaper = strings.NewReplacer(`\`, `\\`, "'", "''")
 
-// jsonTypes maps portable JSON type names to JSON_TYPE's results.
-var jsonTypes = map[string][]string{
-	"object":  {"OBJECT"},
-	"array":   {"ARRAY"},
-	"string":  {"STRING"},
-	"number":  {"INTEGER", "UNSIGNED INTEGER", "DOUBLE", "DECIMAL"},
-	"boolean": {"BOOLEAN"},
-	"null":    {"NULL"},
-}
-
 type syntax struct{}
 
 func (syntax) Ident(s string) string  { return Ident(s) }
@@ -177,7 +168,7 @@ func (syntax) Concat(l, r string) string { return "CONCAT(" + l + ", " + r + ")"
 func (syntax) JSONType(x string, types []string, not bool) string {
 	var names []string
 	for _, t := range types {
-		for _, n := range jsonTypes[t] {
+		for _, n := range readback.JSONTypes[t] {
 			names = append(names, String(n))
 		}
 	}
@@ -339,7 +330,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
 		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
-		e, _ := dotAll(g.Expr)
+		e, _ := readback.DotAll(g.Expr)
 		lc.GeneratedExpr = sqltext.Expr(syntax{}, e)
 		kind := "STORED"
 		if !g.Stored {
@@ -443,7 +434,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	if changed {
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
 	}
-	if e, changed = dotAll(e); changed {
+	if e, changed = readback.DotAll(e); changed {
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
 	}
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntax{}, e)), true
@@ -511,8 +502,6 @@ var actions = map[compiler.Action]string{
 	compiler.Cascade: "CASCADE", compiler.SetNull: "SET NULL",
 }
 
-// actionColumns returns the columns of t's foreign keys that have a
-// referential action on TiDB: a CHECK may not use them there.
 // nullableOther returns a nullable column of t's foreign key fk other than
 // col, or "".
 func nullableOther(t *compiler.Table, fk, col string) string {
@@ -529,6 +518,8 @@ func nullableOther(t *compiler.Table, fk, col string) string {
 	return ""
 }
 
+// actionColumns returns the columns of t's foreign keys that have a
+// referential action on TiDB: a CHECK may not use them there.
 func actionColumns(t *compiler.Table) map[string]string {
 	cols := map[string]string{}
 	for _, fk := range t.ForeignKeys {
@@ -540,6 +531,22 @@ func actionColumns(t *compiler.Table) map[string]string {
 		}
 	}
 	return cols
+}
+
+// storedFrom returns a STORED generated column of t on TiDB computed from
+// any of cols, or "".
+func storedFrom(t *compiler.Table, cols []string) string {
+	for _, c := range t.Columns {
+		if g := c.Generated; g == nil || !g.Stored || g.Expr == nil || c.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, name := range expr.Columns(c.Generated.Expr) {
+			if slices.Contains(cols, name) {
+				return c.Name
+			}
+		}
+	}
+	return ""
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
@@ -572,6 +579,9 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		if s := actions[a.action]; s != "" {
 			body += " " + a.clause + " " + s
 		}
+	}
+	if g := storedFrom(t, fk.Columns); g != "" && (actions[fk.OnDelete] != "" || actions[fk.OnUpdate] != "") {
+		l.rec.Errorf(fk.Range, "Referential action TiDB refuses", "TiDB refuses foreign key %q with a referential action (CASCADE, SET NULL) because stored generated column %q is computed from its columns (error 1215). Make %q computed when read (stored = false), drop the action, or leave the foreign key out of TiDB: tidb { skip = true }.", fk.Name, g, g)
 	}
 	if fk.Deferrable {
 		if !fk.Overrides.Accepts(Name, compiler.AcceptDeferrable) {
@@ -853,7 +863,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 		l.rec.Errorf(p.Range, "Partial index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps partial index %q there through generated columns CASE WHEN <predicate> THEN <part> END, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
 		return ""
 	}
-	where, _ := dotAll(idx.Where)
+	where, _ := readback.DotAll(idx.Where)
 	if i == 0 {
 		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), where)
 	}

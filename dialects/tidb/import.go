@@ -14,6 +14,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
 // NeutralType implements dialects.Importer. CHAR(36) is read as uuid, the
@@ -411,7 +412,7 @@ func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
 // END (no ELSE), the form of a partial unique index's key part
 // (partialColumn); when and then are printed back as TiDB writes them.
 func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
-	x, err := parseTiDBExpr(gen, defaultMode)
+	x, err := readback.ParseExpr(gen, readback.DefaultMode)
 	if err != nil {
 		return "", "", false
 	}
@@ -428,7 +429,7 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 	if !ok || c.Value != nil || c.ElseClause != nil || len(c.WhenClauses) != 1 {
 		return "", "", false
 	}
-	return restore(c.WhenClauses[0].Expr), restore(c.WhenClauses[0].Result), true
+	return readback.Restore(c.WhenClauses[0].Expr), readback.Restore(c.WhenClauses[0].Result), true
 }
 
 // CaseKeyType implements the importer's caseKeyer: the type partialColumn

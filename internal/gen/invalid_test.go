@@ -401,6 +401,20 @@ func TestInvalidModels(t *testing.T) {
     ref_columns = ["id"]
     on_delete   = "set_default"
   }`), `TiDB does not support SET DEFAULT`, `"items_space_fk"`},
+		{"cascade over a column a stored generated column uses, on TiDB", table(`  column "space_ref" {
+    type = uuid
+    null = true
+  }
+  column "has_space" {
+    type = bool
+    as   = "space_ref IS NOT NULL"
+  }
+  foreign_key "items_space_ref_fk" {
+    columns     = ["space_ref"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_update   = "set_null"
+  }`), `stored generated column "has_space" is computed from its columns (error 1215)`, `"items_space_ref_fk"`},
 		{"raw block without SQL", base + `raw "ext" {
   position = "before_tables"
 }`, `A raw block needs SQL for at least one dialect`, `raw "ext"`},

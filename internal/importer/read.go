@@ -86,6 +86,22 @@ type Imported struct {
 	}
 }
 
+// rawType returns the type of column of table as the database spells it,
+// or "".
+func (im *Imported) rawType(table, column string) string {
+	imp, ok := im.Dialect.(dialects.Importer)
+	t := im.raw[table]
+	if !ok || t == nil {
+		return ""
+	}
+	c, ok := t.Column(column)
+	if !ok {
+		return ""
+	}
+	_, raw, _ := imp.NeutralType(c.Type)
+	return raw
+}
+
 func (im *Imported) note(table, format string, args ...any) {
 	im.Notes[table] = append(im.Notes[table], fmt.Sprintf(format, args...))
 }
