@@ -427,7 +427,8 @@ func Merge(a, b *Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, ta)
 			continue
 		}
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, da, db, say))
+		rawB := func(column string) string { return b.rawType(ta.Name, column) }
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, da, db, rawB, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -463,17 +464,25 @@ func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...a
 			ra.SQL[db] = r.SQL[db]
 			continue
 		}
-		say("view %s exists only on %s", r.Name, db)
+		if isView(r) {
+			say("view %s exists only on %s", r.Name, db)
+		}
 		s.Raw = append(s.Raw, r)
 	}
 	for _, r := range a.Raw {
-		if _, ok := r.SQL[db]; !ok {
+		if _, ok := r.SQL[db]; !ok && isView(r) {
 			say("view %s exists only on %s", r.Name, da)
 		}
 	}
 }
 
-func mergeTable(ta, tb *compiler.Table, da, db string, say func(string, ...any)) *compiler.Table {
+// isView tells a view's raw block (named as the view) from the other raw
+// objects (named "kind name"), which their dialect's summary names already.
+func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
+
+// mergeTable merges b's table tb into a's ta; rawB gives the type of a
+// column of tb in b's own SQL.
+func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) string, say func(string, ...any)) *compiler.Table {
 	t := ta
 	// Columns.
 	bc := map[string]*compiler.Column{}
@@ -488,7 +497,7 @@ func mergeTable(ta, tb *compiler.Table, da, db string, say func(string, ...any))
 			say("column %s.%s exists only on %s", t.Name, ca.Name, da)
 			continue
 		}
-		mergeColumn(t.Name, ca, cb, da, db, say)
+		mergeColumn(t.Name, ca, cb, da, db, rawB, say)
 	}
 	for _, c := range tb.Columns {
 		if bc[c.Name] != nil {
@@ -801,6 +810,10 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		}
 		if key(ia, false) != key(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
+		} else if ia.Unique && (ia.Where == nil) != (ib.Where == nil) && len(ib.Parts) > 0 {
+			// A unique index's predicate is what it keeps unique: the model's
+			// makes the same uniqueness on both.
+			say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
 		}
 	}
 	for _, x := range onlyA {
@@ -817,7 +830,7 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 // typeReader is declared in dialects, with the other parts of a dialect.
 type typeReader = dialects.TypeReader
 
-func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(string, ...any)) {
+func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func(column string) string, say func(string, ...any)) {
 	oa, ob := ca.Overrides[da], cb.Overrides[db]
 	tr, _ := dialectByName(db).(typeReader)
 	switch {
@@ -830,6 +843,13 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(
 	case oa != nil && oa.RawType != "":
 		ca.Type = cb.Type
 		say("column %s.%s is %s on %s and %s on %s", table, ca.Name, oa.RawType, da, cb.Type, db)
+	case cb.Type.Kind == compiler.TypeEnum && ca.Type.Kind != compiler.TypeEnum && rawB(ca.Name) != "":
+		// An override cannot make a column an enum, and an enum neutral
+		// type would create a type a's database does not have: b keeps
+		// its enum as its own SQL.
+		raw := rawB(ca.Name)
+		ca.Overrides[db] = &compiler.Override{Dialect: db, RawType: raw}
+		say("column %s.%s is %s on %s and %s on %s; %s's is kept as its own type (write type = enum.NAME for both to make it an enum on both)", table, ca.Name, ca.Type, da, raw, db, db)
 	case ca.Type.Kind != cb.Type.Kind || !slices.Equal(ca.Type.Args, cb.Type.Args):
 		nt := cb.Type
 		ca.Overrides[db] = &compiler.Override{Dialect: db, Type: &nt}
@@ -869,7 +889,11 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, say func(
 	if ca.OnUpdate != cb.OnUpdate {
 		say("column %s.%s is set on update on one dialect only; %s's on_update is kept", table, ca.Name, da)
 	}
-	if (ca.Default == nil) != (cb.Default == nil) || ca.Default != nil && *ca.Default != *cb.Default {
+	if oa := ca.Overrides[da]; ca.Default == nil && cb.Default != nil && oa != nil && oa.Default != "" && ca.Overrides[db] != nil && ca.Overrides[db].RawType != "" {
+		// a's default is its own SQL and b's column its own type: b's
+		// neutral default is b's, which a's override replaces.
+		ca.Default = cb.Default
+	} else if (ca.Default == nil) != (cb.Default == nil) || ca.Default != nil && *ca.Default != *cb.Default {
 		say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)
 	}
 	if ob != nil && ob.Default != "" {

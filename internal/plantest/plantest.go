@@ -55,11 +55,14 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/atlasconf"
+	"github.com/schemagen/schemagen/internal/datamig"
 	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
@@ -93,6 +96,9 @@ type Runner struct {
 // Stats count a run's work.
 type Stats struct {
 	Evolutions, Steps, Edits, CompileRefused, DiffRefused, Files, DataRefused, RowsChecked int
+	// DataMigrations are the data migrations placed between steps and
+	// applied; DataMigrationsRefused those the checker refused.
+	DataMigrations, DataMigrationsRefused int
 	// DataReasons counts applies that existing rows stopped, by reason.
 	DataReasons map[string]int
 	// EditKinds counts the edits applied, by kind.
@@ -122,13 +128,13 @@ func (s Stats) String() string {
 		reasons = append(reasons, fmt.Sprintf("%s %d", k, s.DataReasons[k]))
 	}
 	var times []string
-	for _, k := range []string{"plan", "apply", "compare", "rows"} {
+	for _, k := range []string{"data", "plan", "apply", "compare", "rows"} {
 		if d, ok := s.Time[k]; ok {
 			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
 		}
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked; time by phase: %s",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, strings.Join(times, ", "))
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked; time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -179,7 +185,10 @@ type evolution struct {
 	step     int
 	// refused is set when migrate diff refused the last step.
 	refused bool
-	mu      sync.Mutex
+	// data is the model of the last step, over which a data migration is
+	// drawn before the next one (nil: none, as when reproducing).
+	data *difftest.Model
+	mu   sync.Mutex
 }
 
 // Evolve draws a model of seed and evolves it through steps steps. It
@@ -209,6 +218,7 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 		return f, err
 	}
 	for step := 1; step <= steps; step++ {
+		ev.data = m
 		next, edits := r.drawStep(g, m)
 		if next == nil {
 			continue
@@ -364,13 +374,21 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	}
 	model := migration.Model(res.Outputs)
 	planned := make([][]*migration.Planned, len(ev.lineages))
-	phase, began := "plan", time.Now()
+	phase, began := "data", time.Now()
 	lap := func(next string) {
 		d := time.Since(began)
 		r.count(func(s *Stats) { s.Time[phase] += d })
 		phase, began = next, time.Now()
 	}
 	defer lap("")
+	if f, err := ev.dataStep(ctx); f != nil || err != nil {
+		if f != nil {
+			f.RowSeed, f.Step = ev.rowSeed, ev.step
+			f.What = fmt.Sprintf("before step %d (%s): ", ev.step, describe(edits)) + f.What
+		}
+		return f, err
+	}
+	lap("plan")
 	// Both lineages are planned at once: the dev servers' latency, not
 	// the CPU, bounds the work.
 	errs := make([]error, len(ev.lineages))
@@ -624,12 +642,95 @@ func (ev *evolution) eachDB(f func(l *lineage, d string, i int, db *scratch.DB) 
 	return nil
 }
 
+// dataStep places a portable data migration between the last step and the
+// next, as a user writes one: drawn by the data tester over the last
+// step's model, written to migrations/portable at a version between the
+// two steps' files, rendered by generate's RenderPortable (checked against
+// the schema the directory reaches at that version) and applied to every
+// database, with its rows. It requires that the checker's verdict over the
+// schema at the file's version is its verdict over the last step's model,
+// and that the file applies or is stopped by the rows alone; later steps
+// then plan and apply over directories holding it.
+func (ev *evolution) dataStep(ctx context.Context) (*Failure, error) {
+	// Before every other step: each replays the directories at the file's
+	// version and applies it, on both lineages.
+	if ev.data == nil || ev.shape == nil || ev.step%2 == 0 {
+		return nil, nil
+	}
+	migs := difftest.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)
+	text := []byte(migs[0].Text())
+	prev := gen.CompileSource("schema.hcl", []byte(ev.data.HCL()))
+	if prev.Failed() {
+		return nil, fmt.Errorf("plantest: the last step's model does not compile: %v", prev.Diags)
+	}
+	_, want := datamig.Compile("data.sql", text, prev.Schema)
+	name := fmt.Sprintf("data%d", ev.step)
+	for _, l := range ev.lineages {
+		version := l.now.Add(30 * time.Second).Format("20060102150405")
+		path := filepath.Join(l.dir, "migrations", "portable", version+"_"+name+".sql")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			return nil, err
+		}
+		rendered, diags, err := migration.RenderPortable(ctx, ev.r.Dev, l.targets)
+		if err != nil {
+			return &Failure{Kind: "data render", What: fmt.Sprintf("%s: generate could not render the data migration %s:\n%s\n%v", l.name(), path, text, err)}, nil
+		}
+		if diags.HasErrors() != want.HasErrors() {
+			return &Failure{Kind: "data model", What: fmt.Sprintf("%s: the data migration\n%s\nchecked against the schema at version %s: %v; against the last step's model: %v", l.name(), text, version, diags, want)}, nil
+		}
+		if diags.HasErrors() {
+			ev.r.count(func(s *Stats) { s.DataMigrationsRefused++ })
+			if err := os.Remove(path); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := gen.Write("", rendered.Files); err != nil {
+			return nil, err
+		}
+		l.written, l.replaced = map[string]bool{}, map[string]bool{}
+		for p := range rendered.Files {
+			if filepath.Base(p) != migrate.HashFileName {
+				l.written[p] = true
+			}
+		}
+		ev.r.count(func(s *Stats) { s.DataMigrations++ })
+		for _, t := range l.targets {
+			for i := range 2 {
+				if l.dbs[t.Dialect.Name()][i] == nil {
+					continue
+				}
+				f, err := ev.apply(ctx, l, t, i, name)
+				if err != nil {
+					return nil, err
+				}
+				if f != nil {
+					f.Kind = "data " + f.Kind
+					f.What += "\nthe data migration:\n" + string(text)
+					return f, nil
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
 // dataError reports whether err is rows breaking what a statement adds (a
 // constraint, NOT NULL, a narrower type), or a pre-check finding such rows.
 func dataError(err error) (string, bool) {
 	var pe *migration.PrecheckError
 	if errors.As(err, &pe) {
 		return "pre-check", true
+	}
+	// A data migration's guard that the rows make fail (PostgreSQL's
+	// RAISE, TiDB's refused setting: see dialects/*/data.go).
+	var pg *pgconn.PgError
+	var my *mysql.MySQLError
+	if errors.As(err, &pg) && pg.Code == "P0001" || errors.As(err, &my) && my.Number == 1231 {
+		return "guard", true
 	}
 	switch k := difftest.Classify(err); k {
 	case "not-null", "unique", "foreign-key", "check", "data":

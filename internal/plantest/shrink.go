@@ -38,6 +38,10 @@ func (r *Runner) Reproduce(ctx context.Context, rowSeed uint64, before, after st
 // the step's, then parts of the model before it removed one at a time.
 // budget bounds the number of runs.
 func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, error) {
+	if strings.HasPrefix(f.Kind, "data ") {
+		// Reproduce runs no data migration: the failure is its own record.
+		return f, nil
+	}
 	try := func(before *difftest.Model, edits []*Edit) (bool, error) {
 		if budget <= 0 {
 			return false, nil
