@@ -678,7 +678,9 @@ func (g *rnd) enumValue(c *Col) Value {
 	if c.Null && g.chance(0.15) {
 		return null()
 	}
-	vs := edges(c.Type)
+	// A label with a trailing space is a documented difference (TiDB
+	// pads), drawn only in a Full survey (Model.differs).
+	vs := slices.DeleteFunc(edges(c.Type), func(v Value) bool { return !Full && strings.HasSuffix(v.S, " ") })
 	if g.chance(0.7) {
 		vs = vals(c.Type.Values...)
 	}
