@@ -29,6 +29,7 @@ var concerns = map[string]string{
 	"parse.go":       "ParseExpr: expression text as the database prints it, read into the model",
 	"revisions.go":   "the revision table",
 	"rules.go":       "the dialect's limits and rules",
+	"types.go":       "one table of types, from which Type and NeutralType derive",
 }
 
 // dialectPackages are the packages compared: the two real dialects.

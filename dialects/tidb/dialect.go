@@ -24,6 +24,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
@@ -105,22 +106,16 @@ func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
-	rec := &sqltext.Recorder{Dialect: Name}
-	set, diags := decodeSettings(s)
-	rec.Diags = append(rec.Diags, diags...)
-	l := &lowerer{rec: rec, set: set, schema: s}
-	rules.Names(s, Name, limits, rec)
-	rules.Indexes(s, Name, limits, rec)
-	rules.Types(s, Name, limits, rec)
-	rules.Limits(s, Name, limits, rec)
-	rules.RawIndexes(s, Name, limits, rec)
-	sc := sqltext.Build(s, l, rec)
-	rules.Tables(s, Name, limits, sc, rec)
-	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
-	if rec.Diags.HasErrors() {
-		return nil, rec.Diags
-	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+	return generate.Generate(s, generation)
+}
+
+var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
+	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
+		set, diags := decodeSettings(s)
+		rec.Diags = append(rec.Diags, diags...)
+		return &lowerer{rec: rec, set: set, schema: s}
+	},
+	Header: "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n",
 }
 
 var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true, InlineIndexes: true}
@@ -195,77 +190,6 @@ type lowerer struct {
 	generated []*sqltext.Column
 }
 
-// Type returns the TiDB type of a neutral type.
-func Type(t compiler.Type) string {
-	switch t.Kind {
-	case compiler.TypeUUID:
-		return "CHAR(36)"
-	case compiler.TypeText:
-		return "TEXT"
-	case compiler.TypeVarchar:
-		return fmt.Sprintf("VARCHAR(%d)", t.Args[0])
-	case compiler.TypeChar:
-		return fmt.Sprintf("CHAR(%d)", t.Args[0])
-	case compiler.TypeSmallint:
-		return "SMALLINT"
-	case compiler.TypeInt:
-		return "INT"
-	case compiler.TypeBigint:
-		return "BIGINT"
-	case compiler.TypeBool:
-		return "TINYINT(1)"
-	case compiler.TypeDouble:
-		return "DOUBLE"
-	case compiler.TypeDecimal:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Args[0], t.Args[1])
-	case compiler.TypeTimestamp, compiler.TypeDatetime:
-		return fmt.Sprintf("DATETIME(%d)", precision(t))
-	case compiler.TypeTime:
-		return fmt.Sprintf("TIME(%d)", precision(t))
-	case compiler.TypeFloat:
-		return "FLOAT"
-	case compiler.TypeDate:
-		return "DATE"
-	case compiler.TypeJSON:
-		return "JSON"
-	case compiler.TypeBytes:
-		return "LONGBLOB"
-	case compiler.TypeVector:
-		if len(t.Args) == 0 {
-			return "VECTOR"
-		}
-		return fmt.Sprintf("VECTOR(%d)", t.Args[0])
-	case compiler.TypeEnum:
-		q := make([]string, len(t.Enum.Values))
-		for i, v := range t.Enum.Values {
-			q[i] = String(v)
-		}
-		return "ENUM(" + strings.Join(q, ", ") + ")"
-	}
-	return "?"
-}
-
-// precision is the fractional seconds a time type keeps on TiDB: timestamp
-// keeps milliseconds unless given, as the hand-written schemas did; datetime
-// and time keep microseconds, as on PostgreSQL.
-func precision(t compiler.Type) int {
-	if t.Kind == compiler.TypeTimestamp {
-		return t.Arg(0, timestampPrecision)
-	}
-	return t.Arg(0, 6)
-}
-
-var typeNotes = map[compiler.TypeKind]string{
-	compiler.TypeDatetime:  "datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)",
-	compiler.TypeTime:      "time as TIME with a CHECK of PostgreSQL's range, 00:00:00 to 24:00:00 (TiDB's own reaches -838:59:59 to 838:59:59)",
-	compiler.TypeFloat:     "float as FLOAT (4-byte IEEE float)",
-	compiler.TypeUUID:      "uuid as CHAR(36)",
-	compiler.TypeText:      "text as TEXT (at most 65,535 bytes on TiDB)",
-	compiler.TypeBool:      "bool as TINYINT(1)",
-	compiler.TypeTimestamp: "timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)",
-	compiler.TypeBytes:     "bytes as LONGBLOB",
-}
-
 // keyBytes is the most bytes a value of t takes in an index key (utf8mb4).
 func keyBytes(t compiler.Type) int {
 	switch t.Kind {
@@ -313,7 +237,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", typ, c.Type)
 	default:
 		lc.Type = Type(typ)
-		if n, ok := typeNotes[typ.Kind]; ok {
+		if n := types.Note(typ.Kind); n != "" {
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}
