@@ -604,6 +604,18 @@ func mergeUniques(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		say("unique constraint %s of %s exists only on %s", k.name, t.Name, da)
 	}
 	for _, k := range onlyB {
+		if k.u != nil && slices.ContainsFunc(ta.Indexes, func(x *compiler.Index) bool {
+			return x.Unique && slices.Equal(plainColumns(x), k.cols)
+		}) {
+			// b's unique key, which a holds as a unique index (TiDB cannot
+			// tell them apart): paired with a's index, with the indexes.
+			x := &compiler.Index{Name: k.u.Name, Unique: true, Overrides: k.u.Overrides, Range: k.u.Range}
+			for _, c := range k.cols {
+				x.Parts = append(x.Parts, &compiler.IndexPart{Column: c})
+			}
+			tb.Indexes = append(tb.Indexes, x)
+			continue
+		}
 		if k.u != nil {
 			k.u.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
 			t.Uniques = append(t.Uniques, k.u)
