@@ -188,7 +188,17 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		desired.Close()
 	}()
 	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files) })
-	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src) })
+	var c planConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	wg.Go(func() {
+		if c.desired != nil {
+			desired, errs[1] = c.desired(ctx, t, p.src)
+			return
+		}
+		desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src)
+	})
 	wg.Wait()
 	if err := joinDistinct(errs[:]...); err != nil {
 		return nil, nil, err
@@ -324,18 +334,40 @@ func newState(ctx context.Context, dev *scratch.Dev, t Target, load func(migrate
 		s.Close()
 		return nil, err
 	}
-	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
+	if err := s.read(ctx, t); err != nil {
 		s.Close()
 		return nil, err
 	}
-	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
-		if s.Objects, err = od.ReadObjects(ctx, s.Driver); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
 	return s, nil
 }
+
+// read inspects the state's database.
+func (s *State) read(ctx context.Context, t Target) (err error) {
+	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
+		return err
+	}
+	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
+		if s.Objects, err = od.ReadObjects(ctx, s.Driver); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reread inspects the database of state s again, for a caller that hands
+// one loaded state to several plans (DesiredFrom): the State it returns is
+// a new inspection, which a plan may change, and its Close leaves the
+// database to s.
+func Reread(ctx context.Context, t Target, s *State) (*State, error) {
+	n := &State{Driver: s.Driver}
+	if err := n.read(ctx, t); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// DB is the scratch database the state was read from.
+func (s *State) DB() *scratch.DB { return s.db }
 
 // PlanOptions are the options of every plan schemagen writes: no schema
 // qualifier (a file applies to any database) and indented statements.

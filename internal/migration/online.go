@@ -20,7 +20,19 @@ import (
 // PlanOption configures Plan.
 type PlanOption func(*planConfig)
 
-type planConfig struct{ plain bool }
+type planConfig struct {
+	plain   bool
+	desired func(ctx context.Context, t Target, src []byte) (*State, error)
+}
+
+// DesiredFrom makes Plan take each target's desired state from load, given
+// the generated DDL src it would load, instead of loading src on a scratch
+// database of its own: a caller that plans several directories to one
+// model loads it once (the plan oracle; see Reread). The State load returns
+// is the plan's to change and Close.
+func DesiredFrom(load func(ctx context.Context, t Target, src []byte) (*State, error)) PlanOption {
+	return func(c *planConfig) { c.desired = load }
+}
 
 // Plain plans what Atlas plans, statement by statement with its hazards,
 // instead of the online plan (concurrent index builds, constraints added

@@ -40,6 +40,7 @@
 package plantest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -389,6 +390,24 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		return f, err
 	}
 	lap("plan")
+	// The generated DDL is loaded once for each dialect: both lineages'
+	// plans and the comparison read the same database.
+	generated, f, err := ev.loadGenerated(ctx, res, fail)
+	defer func() {
+		for _, st := range generated {
+			st.Close()
+		}
+	}()
+	if f != nil || err != nil {
+		return f, err
+	}
+	desired := migration.DesiredFrom(func(ctx context.Context, t migration.Target, src []byte) (*migration.State, error) {
+		d := t.Dialect.Name()
+		if !bytes.Equal(src, res.Outputs[d].SQL) {
+			return nil, fmt.Errorf("plantest: migrate diff of %s would load DDL that is not the model's", d)
+		}
+		return migration.Reread(ctx, t, generated[d])
+	})
 	// Both lineages are planned at once: the dev servers' latency, not
 	// the CPU, bounds the work.
 	errs := make([]error, len(ev.lineages))
@@ -401,7 +420,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 			return nil, err
 		}
 		pwg.Go(func() {
-			planned[i], errs[i] = migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
+			planned[i], errs[i] = migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain), desired)
 		})
 	}
 	pwg.Wait()
@@ -498,7 +517,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	cerrs := make([]error, len(targets))
 	var cwg sync.WaitGroup
 	for k, t := range targets {
-		cwg.Go(func() { found[k], cerrs[k] = ev.compare(ctx, t, res.Outputs[t.Dialect.Name()].SQL, fail) })
+		cwg.Go(func() { found[k], cerrs[k] = ev.compare(ctx, t, generated[t.Dialect.Name()].DB(), fail) })
 	}
 	cwg.Wait()
 	if err := errors.Join(cerrs...); err != nil {
@@ -551,10 +570,37 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	return nil, nil
 }
 
-// compare builds the generated DDL src of target t's dialect on a fresh
-// database and compares every target database of that dialect with it.
-func (ev *evolution) compare(ctx context.Context, t migration.Target, src []byte, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
-	want, wantDefer, err := ev.fresh(ctx, t, src)
+// loadGenerated loads the generated DDL of every dialect on a new scratch
+// database, as migrate diff would.
+func (ev *evolution) loadGenerated(ctx context.Context, res *gen.Result, fail func(kind, format string, args ...any) *Failure) (map[string]*migration.State, *Failure, error) {
+	targets := ev.lineages[0].targets
+	states := make([]*migration.State, len(targets))
+	errs := make([]error, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		wg.Go(func() {
+			states[i], errs[i] = migration.SQLState(ctx, ev.r.Dev, t, t.Env.Src, res.Outputs[t.Dialect.Name()].SQL)
+		})
+	}
+	wg.Wait()
+	out := map[string]*migration.State{}
+	for i, t := range targets {
+		if states[i] != nil {
+			out[t.Dialect.Name()] = states[i]
+		}
+	}
+	for i, t := range targets {
+		if errs[i] != nil {
+			return out, fail("diff "+errorKind(errs[i]), "the generated DDL of %s does not load: %v", t.Dialect.Name(), errs[i]), nil
+		}
+	}
+	return out, nil, nil
+}
+
+// compare reads again the database db holding the generated DDL of target
+// t's dialect and compares every target database of that dialect with it.
+func (ev *evolution) compare(ctx context.Context, t migration.Target, db *scratch.DB, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+	want, wantDefer, _, err := inspect(ctx, t.Dialect, db)
 	if err != nil {
 		return nil, err
 	}
@@ -841,24 +887,6 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 		return err
 	}
 	return nil
-}
-
-// fresh builds the generated DDL on a new database and inspects it.
-func (ev *evolution) fresh(ctx context.Context, t migration.Target, src []byte) (*schema.Schema, map[[2]string]bool, error) {
-	db, err := ev.r.Dev.Scratch(ctx, t.Dialect, t.Env.Dev)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer db.Close()
-	drv, err := t.Dialect.OpenAtlas(db.DB)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := scratch.Exec(ctx, drv, t.Env.Src, src); err != nil {
-		return nil, nil, fmt.Errorf("plantest: the generated DDL does not load: %w", err)
-	}
-	s, def, _, err := inspect(ctx, t.Dialect, db)
-	return s, def, err
 }
 
 // inspect is Atlas's inspection of db and, on PostgreSQL, the deferrable
