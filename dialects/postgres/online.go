@@ -30,6 +30,11 @@ func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sche
 	if err != nil {
 		return nil, err
 	}
+	if q, ok := drv.(schema.ExecQuerier); ok {
+		if err := typeChanges(ctx, q, changes); err != nil {
+			return nil, err
+		}
+	}
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
 	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
