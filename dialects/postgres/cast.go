@@ -17,7 +17,7 @@ import (
 // (implicitly, or by assignment: the same type with other modifiers, a
 // pg_cast entry of either context, any type to a string type by its text),
 // 'e' when only an explicit cast converts it (a pg_cast entry of that
-// context, a string type to any type by its text), and ” when nothing
+// context, a string type to any type by its text), and the empty text when nothing
 // does.
 const castContext = `SELECT CASE
   WHEN s = t THEN 'a'
