@@ -23,6 +23,17 @@ type PlanOption func(*planConfig)
 type planConfig struct {
 	plain   bool
 	desired func(ctx context.Context, t Target, src []byte) (*State, error)
+	current func(ctx context.Context, t Target, dirPath string, files []migrate.File) (*State, error)
+}
+
+// CurrentFrom makes Plan take each target's current state from replay,
+// given the directory's files, instead of replaying them all on a scratch
+// database of its own: a caller that plans one directory step after step
+// replays only the files each step adds (the plan oracle). Replay must
+// fail as DirState does. The State it returns is the plan's to change and
+// Close.
+func CurrentFrom(replay func(ctx context.Context, t Target, dirPath string, files []migrate.File) (*State, error)) PlanOption {
+	return func(c *planConfig) { c.current = replay }
 }
 
 // DesiredFrom makes Plan take each target's desired state from load, given

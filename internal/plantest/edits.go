@@ -70,6 +70,7 @@ var Kinds = []EditKind{
 	{"change_enum_values", 3, changeEnumValues},
 	{"change_to_enum", 1, changeToEnum},
 	{"drop_unused_enums", 1, dropUnusedEnums},
+	{"enum_key", 1, enumKey},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
