@@ -154,12 +154,16 @@ type DB struct {
 	drop func() error
 	// keep, when set, empties the database for reuse and reports whether
 	// it was kept (else it is dropped).
-	keep func() bool
+	keep   func() bool
+	closed atomic.Bool
 }
 
 // Close closes and drops the database (or, with Dev.Reuse, empties it for
 // the next Scratch).
 func (s *DB) Close() error {
+	if s.closed.Swap(true) {
+		return nil // a database kept twice would be handed out twice
+	}
 	err := s.DB.Close()
 	if s.keep != nil && s.keep() {
 		return err
