@@ -49,6 +49,10 @@ type IndexFacts struct {
 	HasPredicate bool
 	// Unique: the index is a unique constraint's, not an index of its own.
 	Unique bool
+	// Own are the index's clauses the model has no construct for
+	// (PostgreSQL's INCLUDE, NULLS NOT DISTINCT), as the database writes
+	// them: the dialect keeps its own statement of the index.
+	Own []string
 }
 
 // The import hooks: optional parts of a dialect that the importer asks for,
@@ -127,6 +131,13 @@ type OnUpdateReader interface {
 	ReadOnUpdate(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error)
 }
 
+// NotNullReader is implemented by dialects whose NOT NULL is a constraint
+// of its own, with a name and a state (PostgreSQL 18): notes, by table, on
+// those that the model's null = false does not make as they are.
+type NotNullReader interface {
+	ReadNotNulls(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error)
+}
+
 // OwnChecker is implemented by dialects that add CHECKs of their own to
 // keep a construct's meaning (TiDB's range of time columns): it reports
 // whether check c of table t, in the model read so far, is one.
@@ -156,8 +167,10 @@ type GeneratedKeyer interface {
 // SerialFixer is implemented by dialects where Atlas reads some columns as
 // serials that are not (PostgreSQL: a nextval default of a sequence the
 // column does not own): it turns them back into their integer and default.
+// Its notes, per table, name what a serial kept as one makes otherwise than
+// the database has it (a sequence no column owns).
 type SerialFixer interface {
-	FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error
+	FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) (map[string][]string, error)
 }
 
 // RawObjectReader is implemented by dialects whose databases hold objects

@@ -50,6 +50,7 @@ var parts = map[string]reflect.Type{
 	"IdentityNoter":    typeOf[dialects.IdentityNoter](),
 	"OnUpdater":        typeOf[dialects.OnUpdater](),
 	"OnUpdateReader":   typeOf[dialects.OnUpdateReader](),
+	"NotNullReader":    typeOf[dialects.NotNullReader](),
 	"OwnChecker":       typeOf[dialects.OwnChecker](),
 	"GeneratedTexter":  typeOf[dialects.GeneratedTexter](),
 	"GeneratedKeyer":   typeOf[dialects.GeneratedKeyer](),
@@ -73,7 +74,7 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
 	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
 }
 

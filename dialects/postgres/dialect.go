@@ -11,6 +11,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
 )
@@ -26,24 +27,18 @@ func (Dialect) Name() string { return Name }
 
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
-	rec := &sqltext.Recorder{Dialect: Name}
-	if ds := s.Dialect[Name]; ds != nil {
-		for _, a := range ds.Attrs {
-			rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
+	return generate.Generate(s, generation)
+}
+
+var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
+	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
+		if ds := s.Dialect[Name]; ds != nil {
+			for _, a := range ds.Attrs {
+				rec.Errorf(a.NameRange, "Unsupported setting", "The postgres dialect has no settings.")
+			}
 		}
-	}
-	l := &lowerer{rec: rec, schema: s}
-	rules.Names(s, Name, limits, rec)
-	rules.Indexes(s, Name, limits, rec)
-	rules.Types(s, Name, limits, rec)
-	rules.Limits(s, Name, limits, rec)
-	rules.RawIndexes(s, Name, limits, rec)
-	sc := sqltext.Build(s, l, rec)
-	rules.Tables(s, Name, limits, sc, rec)
-	if rec.Diags.HasErrors() {
-		return nil, rec.Diags
-	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+		return &lowerer{rec: rec, schema: s}
+	},
 }
 
 var style = sqltext.Style{Ident: Ident, String: String}
@@ -162,72 +157,6 @@ type lowerer struct {
 	schema *compiler.Schema
 }
 
-// Type returns the PostgreSQL type of a neutral type.
-func Type(t compiler.Type) string {
-	switch t.Kind {
-	case compiler.TypeUUID:
-		return "UUID"
-	case compiler.TypeText:
-		return "TEXT"
-	case compiler.TypeVarchar:
-		return fmt.Sprintf("VARCHAR(%d)", t.Args[0])
-	case compiler.TypeChar:
-		return fmt.Sprintf("CHAR(%d)", t.Args[0])
-	case compiler.TypeSmallint:
-		return "SMALLINT"
-	case compiler.TypeInt:
-		return "INTEGER"
-	case compiler.TypeBigint:
-		return "BIGINT"
-	case compiler.TypeBool:
-		return "BOOLEAN"
-	case compiler.TypeDouble:
-		return "DOUBLE PRECISION"
-	case compiler.TypeDecimal:
-		return fmt.Sprintf("NUMERIC(%d,%d)", t.Args[0], t.Args[1])
-	case compiler.TypeTimestamp:
-		if len(t.Args) == 1 {
-			return fmt.Sprintf("TIMESTAMPTZ(%d)", t.Args[0])
-		}
-		return "TIMESTAMPTZ"
-	case compiler.TypeDate:
-		return "DATE"
-	case compiler.TypeJSON:
-		return "JSONB"
-	case compiler.TypeBytes:
-		return "BYTEA"
-	case compiler.TypeVector:
-		if len(t.Args) == 0 {
-			return "vector"
-		}
-		return fmt.Sprintf("vector(%d)", t.Args[0])
-	case compiler.TypeTime:
-		if len(t.Args) == 1 {
-			return fmt.Sprintf("TIME(%d)", t.Args[0])
-		}
-		return "TIME"
-	case compiler.TypeFloat:
-		return "REAL"
-	case compiler.TypeDatetime:
-		if len(t.Args) == 1 {
-			return fmt.Sprintf("TIMESTAMP(%d)", t.Args[0])
-		}
-		return "TIMESTAMP"
-	case compiler.TypeEnum:
-		return Ident(t.Enum.Name)
-	}
-	return "?"
-}
-
-var typeNotes = map[compiler.TypeKind]string{
-	compiler.TypeTimestamp: "timestamp as TIMESTAMPTZ (an instant; microsecond precision unless given)",
-	compiler.TypeJSON:      "json as JSONB (normalised binary JSON)",
-	compiler.TypeVector:    "vector needs the pgvector extension (CREATE EXTENSION vector)",
-	compiler.TypeFloat:     "float as REAL (4-byte IEEE float)",
-	compiler.TypeDatetime:  "datetime as TIMESTAMP (wall-clock time without a time zone; microsecond precision unless given)",
-	compiler.TypeTime:      "time as TIME (a time of day, 00:00:00 to 24:00:00; microsecond precision unless given)",
-}
-
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
 	lc := &sqltext.Column{Name: c.Name, Type: Type(c.Type), NotNull: !c.Null, Comment: c.Comment}
 	o := c.Overrides.For(Name)
@@ -239,7 +168,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		lc.Type = Type(*o.Type)
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.Type, c.Type)
 	default:
-		if n, ok := typeNotes[c.Type.Kind]; ok {
+		if n := types.Note(c.Type.Kind); n != "" {
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}

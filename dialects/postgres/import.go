@@ -4,123 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
-
-// NeutralType implements dialects.Importer.
-func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) {
-	raw := postgresType(ct)
-	switch t := ct.Type.(type) {
-	case *schema.UUIDType:
-		return compiler.Type{Kind: compiler.TypeUUID}, raw, true
-	case *schema.StringType:
-		switch t.T {
-		case "text":
-			return compiler.Type{Kind: compiler.TypeText}, raw, true
-		case "character varying", "varchar":
-			if t.Size > 0 {
-				return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, true
-			}
-		case "character", "char", "bpchar":
-			if t.Size > 0 && t.Size <= 255 {
-				return compiler.Type{Kind: compiler.TypeChar, Args: []int{t.Size}}, raw, true
-			}
-			if t.Size > 255 {
-				// Wider than TiDB's CHAR: a varchar holds the values.
-				return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, false
-			}
-		}
-	case *schema.IntegerType:
-		switch t.T {
-		case "smallint":
-			return compiler.Type{Kind: compiler.TypeSmallint}, raw, true
-		case "integer":
-			return compiler.Type{Kind: compiler.TypeInt}, raw, true
-		case "bigint":
-			return compiler.Type{Kind: compiler.TypeBigint}, raw, true
-		}
-	case *schema.BoolType:
-		return compiler.Type{Kind: compiler.TypeBool}, raw, true
-	case *schema.FloatType:
-		switch t.T {
-		case "double precision":
-			return compiler.Type{Kind: compiler.TypeDouble}, raw, true
-		case "real":
-			return compiler.Type{Kind: compiler.TypeFloat}, raw, true
-		}
-	case *schema.DecimalType:
-		if t.Precision > 0 && t.Precision <= 65 && t.Scale <= 30 {
-			return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{t.Precision, t.Scale}}, raw, true
-		}
-		// numeric without precision, or wider than the model's decimal:
-		// the widest decimal elsewhere, which rounds what it cannot hold.
-		return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{65, 30}}, raw, false
-	case *schema.TimeType:
-		switch t.T {
-		case "timestamp with time zone", "timestamptz":
-			if t.Precision == nil || *t.Precision == 6 {
-				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{*t.Precision}}, raw, true
-		case "timestamp without time zone", "timestamp":
-			if t.Precision == nil || *t.Precision == 6 {
-				return compiler.Type{Kind: compiler.TypeDatetime}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeDatetime, Args: []int{*t.Precision}}, raw, true
-		case "time without time zone", "time":
-			if t.Precision == nil || *t.Precision == 6 {
-				return compiler.Type{Kind: compiler.TypeTime}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeTime, Args: []int{*t.Precision}}, raw, true
-		case "date":
-			return compiler.Type{Kind: compiler.TypeDate}, raw, true
-		}
-	case *schema.EnumType:
-		return compiler.Type{Kind: compiler.TypeEnum, Enum: &compiler.Enum{Name: t.T, Values: slices.Clone(t.Values)}}, raw, true
-	case *schema.JSONType:
-		if t.T == "jsonb" {
-			return compiler.Type{Kind: compiler.TypeJSON}, raw, true
-		}
-		// json keeps its text as written; elsewhere it is json.
-		return compiler.Type{Kind: compiler.TypeJSON}, raw, false
-	case *schema.BinaryType:
-		if t.T == "bytea" {
-			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
-		}
-	}
-	if t, ok := ct.Type.(*postgres.SerialType); ok {
-		// The integer, which Identity makes an identity; the serial type
-		// stays PostgreSQL's override, so that the database keeps its
-		// sequence default.
-		switch t.T {
-		case "smallserial", "serial2":
-			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
-		case "serial", "serial4":
-			return compiler.Type{Kind: compiler.TypeInt}, raw, false
-		case "bigserial", "serial8":
-			return compiler.Type{Kind: compiler.TypeBigint}, raw, false
-		}
-	}
-	if t, ok := sqltext.VectorType(raw); ok {
-		return t, raw, true
-	}
-	return compiler.Type{}, raw, false
-}
-
-// postgresType spells an inspected type as PostgreSQL does.
-func postgresType(ct *schema.ColumnType) string {
-	if s, err := postgres.FormatType(ct.Type); err == nil && s != "" {
-		return s
-	}
-	return ct.Raw
-}
 
 var (
 	castLiteral = regexp.MustCompile(`^'((?:[^']|'')*)'(?:::[a-z ]+(?:\(\d+\))?)?$`)

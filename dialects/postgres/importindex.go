@@ -14,8 +14,9 @@ import (
 func (Dialect) ModelTerms() bool { return true }
 
 // ReadIndex implements dialects.Importer: operator classes other than the
-// default, a method other than btree, the predicate, and whether a UNIQUE
-// constraint owns the index.
+// default, a method other than btree, the predicate, whether a UNIQUE
+// constraint owns the index, and its INCLUDE and NULLS NOT DISTINCT, which
+// the model has no construct for.
 func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 	var f dialects.IndexFacts
 	for i, p := range idx.Parts {
@@ -36,6 +37,16 @@ func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 			}
 		case *postgres.IndexPredicate:
 			f.Predicate, f.HasPredicate = a.P, true
+		case *postgres.IndexInclude:
+			var cols []string
+			for _, c := range a.Columns {
+				cols = append(cols, Ident(c.Name))
+			}
+			f.Own = append(f.Own, "INCLUDE ("+strings.Join(cols, ", ")+")")
+		case *postgres.IndexNullsDistinct:
+			if !a.V {
+				f.Own = append(f.Own, "NULLS NOT DISTINCT")
+			}
 		case *postgres.Constraint:
 			// Foreign keys that rest on the index are listed too.
 			f.Unique = f.Unique || a.IsUnique() && a.N == idx.Name

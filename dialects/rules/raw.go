@@ -9,8 +9,10 @@ import (
 
 // RawIndexes checks the raw statements that stand for indexes in dialect d
 // (`d { sql = "..." }`): one CREATE [UNIQUE] INDEX statement that creates the
-// index of that name on its own table, so that the model's names, scopes
-// and dependencies stay true of what the database gets.
+// index of that name on its own table (or, for a unique index, an ALTER
+// TABLE that adds a UNIQUE constraint of that name to it), so that the
+// model's names, scopes and dependencies stay true of what the database
+// gets.
 func RawIndexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 	for _, t := range s.Tables {
 		if t.Overrides.Skipped(d) {
@@ -52,6 +54,9 @@ func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) 
 	}
 	kw := func(w word, k string) bool { return !w.quoted && strings.EqualFold(w.text, k) }
 	w, _ := next()
+	if kw(w, "alter") && idx.Unique {
+		return uniqueConstraint(next, kw, r, idx, table)
+	}
 	if !kw(w, "create") {
 		return "is not a CREATE INDEX statement."
 	}
@@ -100,6 +105,46 @@ func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) 
 	}
 	if !same(r, w, table) {
 		return "creates the index on another table (" + w.text + ")."
+	}
+	return ""
+}
+
+// uniqueConstraint checks, after its ALTER, a statement that adds a unique
+// constraint, which a unique index of the model may stand for (PostgreSQL's
+// UNIQUE NULLS NOT DISTINCT): ALTER TABLE [ONLY] table ADD CONSTRAINT name
+// UNIQUE.
+func uniqueConstraint(next func() (word, bool), kw func(word, string) bool, r *dialects.Rules, idx *compiler.Index, table string) string {
+	const not = "is not a CREATE INDEX statement, nor an ALTER TABLE that adds a UNIQUE constraint."
+	if w, _ := next(); !kw(w, "table") {
+		return not
+	}
+	w, _ := next()
+	if kw(w, "only") {
+		w, _ = next()
+	}
+	// A qualified name: the last part is the table.
+	for {
+		dot, ok := next()
+		if !ok || dot.quoted || dot.text != "." {
+			if !same(r, w, table) {
+				return "creates the index on another table (" + w.text + ")."
+			}
+			w = dot
+			break
+		}
+		w, _ = next()
+	}
+	if !kw(w, "add") {
+		return not
+	}
+	if w, _ = next(); !kw(w, "constraint") {
+		return not
+	}
+	if name, _ := next(); !same(r, name, idx.Name) {
+		return "creates an index of another name (" + name.text + ")."
+	}
+	if w, _ = next(); !kw(w, "unique") {
+		return not
 	}
 	return ""
 }

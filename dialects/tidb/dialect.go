@@ -24,8 +24,10 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
 // Name is the dialect's name in schema.hcl and atlas.hcl.
@@ -104,22 +106,16 @@ func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 
 // Generate implements dialects.Dialect.
 func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) {
-	rec := &sqltext.Recorder{Dialect: Name}
-	set, diags := decodeSettings(s)
-	rec.Diags = append(rec.Diags, diags...)
-	l := &lowerer{rec: rec, set: set, schema: s}
-	rules.Names(s, Name, limits, rec)
-	rules.Indexes(s, Name, limits, rec)
-	rules.Types(s, Name, limits, rec)
-	rules.Limits(s, Name, limits, rec)
-	rules.RawIndexes(s, Name, limits, rec)
-	sc := sqltext.Build(s, l, rec)
-	rules.Tables(s, Name, limits, sc, rec)
-	sc.Header += "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n"
-	if rec.Diags.HasErrors() {
-		return nil, rec.Diags
-	}
-	return &dialects.Output{SQL: sc.Write(style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+	return generate.Generate(s, generation)
+}
+
+var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
+	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
+		set, diags := decodeSettings(s)
+		rec.Diags = append(rec.Diags, diags...)
+		return &lowerer{rec: rec, set: set, schema: s}
+	},
+	Header: "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n",
 }
 
 var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true, InlineIndexes: true}
@@ -134,16 +130,6 @@ func String(s string) string {
 }
 
 var literalEscaper = strings.NewReplacer(`\`, `\\`, "'", "''")
-
-// jsonTypes maps portable JSON type names to JSON_TYPE's results.
-var jsonTypes = map[string][]string{
-	"object":  {"OBJECT"},
-	"array":   {"ARRAY"},
-	"string":  {"STRING"},
-	"number":  {"INTEGER", "UNSIGNED INTEGER", "DOUBLE", "DECIMAL"},
-	"boolean": {"BOOLEAN"},
-	"null":    {"NULL"},
-}
 
 type syntax struct{}
 
@@ -177,7 +163,7 @@ func (syntax) Concat(l, r string) string { return "CONCAT(" + l + ", " + r + ")"
 func (syntax) JSONType(x string, types []string, not bool) string {
 	var names []string
 	for _, t := range types {
-		for _, n := range jsonTypes[t] {
+		for _, n := range readback.JSONTypes[t] {
 			names = append(names, String(n))
 		}
 	}
@@ -202,77 +188,6 @@ type lowerer struct {
 	// generated are the VIRTUAL columns the table's indexes need for
 	// expressions TiDB cannot index directly, added by Finish.
 	generated []*sqltext.Column
-}
-
-// Type returns the TiDB type of a neutral type.
-func Type(t compiler.Type) string {
-	switch t.Kind {
-	case compiler.TypeUUID:
-		return "CHAR(36)"
-	case compiler.TypeText:
-		return "TEXT"
-	case compiler.TypeVarchar:
-		return fmt.Sprintf("VARCHAR(%d)", t.Args[0])
-	case compiler.TypeChar:
-		return fmt.Sprintf("CHAR(%d)", t.Args[0])
-	case compiler.TypeSmallint:
-		return "SMALLINT"
-	case compiler.TypeInt:
-		return "INT"
-	case compiler.TypeBigint:
-		return "BIGINT"
-	case compiler.TypeBool:
-		return "TINYINT(1)"
-	case compiler.TypeDouble:
-		return "DOUBLE"
-	case compiler.TypeDecimal:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Args[0], t.Args[1])
-	case compiler.TypeTimestamp, compiler.TypeDatetime:
-		return fmt.Sprintf("DATETIME(%d)", precision(t))
-	case compiler.TypeTime:
-		return fmt.Sprintf("TIME(%d)", precision(t))
-	case compiler.TypeFloat:
-		return "FLOAT"
-	case compiler.TypeDate:
-		return "DATE"
-	case compiler.TypeJSON:
-		return "JSON"
-	case compiler.TypeBytes:
-		return "LONGBLOB"
-	case compiler.TypeVector:
-		if len(t.Args) == 0 {
-			return "VECTOR"
-		}
-		return fmt.Sprintf("VECTOR(%d)", t.Args[0])
-	case compiler.TypeEnum:
-		q := make([]string, len(t.Enum.Values))
-		for i, v := range t.Enum.Values {
-			q[i] = String(v)
-		}
-		return "ENUM(" + strings.Join(q, ", ") + ")"
-	}
-	return "?"
-}
-
-// precision is the fractional seconds a time type keeps on TiDB: timestamp
-// keeps milliseconds unless given, as the hand-written schemas did; datetime
-// and time keep microseconds, as on PostgreSQL.
-func precision(t compiler.Type) int {
-	if t.Kind == compiler.TypeTimestamp {
-		return t.Arg(0, timestampPrecision)
-	}
-	return t.Arg(0, 6)
-}
-
-var typeNotes = map[compiler.TypeKind]string{
-	compiler.TypeDatetime:  "datetime as DATETIME (wall-clock time without a time zone; microsecond precision unless given)",
-	compiler.TypeTime:      "time as TIME with a CHECK of PostgreSQL's range, 00:00:00 to 24:00:00 (TiDB's own reaches -838:59:59 to 838:59:59)",
-	compiler.TypeFloat:     "float as FLOAT (4-byte IEEE float)",
-	compiler.TypeUUID:      "uuid as CHAR(36)",
-	compiler.TypeText:      "text as TEXT (at most 65,535 bytes on TiDB)",
-	compiler.TypeBool:      "bool as TINYINT(1)",
-	compiler.TypeTimestamp: "timestamp as DATETIME (no time zone: the application stores UTC; millisecond precision unless given)",
-	compiler.TypeBytes:     "bytes as LONGBLOB",
 }
 
 // keyBytes is the most bytes a value of t takes in an index key (utf8mb4).
@@ -322,7 +237,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", typ, c.Type)
 	default:
 		lc.Type = Type(typ)
-		if n, ok := typeNotes[typ.Kind]; ok {
+		if n := types.Note(typ.Kind); n != "" {
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
 		}
 	}
@@ -339,7 +254,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
 		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
-		e, _ := dotAll(g.Expr)
+		e, _ := readback.DotAll(g.Expr)
 		lc.GeneratedExpr = sqltext.Expr(syntax{}, e)
 		kind := "STORED"
 		if !g.Stored {
@@ -443,7 +358,7 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	if changed {
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
 	}
-	if e, changed = dotAll(e); changed {
+	if e, changed = readback.DotAll(e); changed {
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
 	}
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntax{}, e)), true
@@ -511,8 +426,6 @@ var actions = map[compiler.Action]string{
 	compiler.Cascade: "CASCADE", compiler.SetNull: "SET NULL",
 }
 
-// actionColumns returns the columns of t's foreign keys that have a
-// referential action on TiDB: a CHECK may not use them there.
 // nullableOther returns a nullable column of t's foreign key fk other than
 // col, or "".
 func nullableOther(t *compiler.Table, fk, col string) string {
@@ -529,6 +442,8 @@ func nullableOther(t *compiler.Table, fk, col string) string {
 	return ""
 }
 
+// actionColumns returns the columns of t's foreign keys that have a
+// referential action on TiDB: a CHECK may not use them there.
 func actionColumns(t *compiler.Table) map[string]string {
 	cols := map[string]string{}
 	for _, fk := range t.ForeignKeys {
@@ -540,6 +455,37 @@ func actionColumns(t *compiler.Table) map[string]string {
 		}
 	}
 	return cols
+}
+
+// decimalLeadsKey reports whether fk references one decimal column that
+// leads its table's primary key of more columns (clustered on TiDB).
+func decimalLeadsKey(s *compiler.Schema, fk *compiler.ForeignKey) bool {
+	ref := s.Table(fk.RefTable)
+	if ref == nil || len(fk.RefColumns) != 1 || ref.PrimaryKey == nil || len(ref.PrimaryKey.Columns) < 2 || ref.PrimaryKey.Columns[0] != fk.RefColumns[0] {
+		return false
+	}
+	c := ref.Column(fk.RefColumns[0])
+	if c == nil {
+		return false
+	}
+	typ, known := effectiveType(c)
+	return known && typ.Kind == compiler.TypeDecimal
+}
+
+// storedFrom returns a STORED generated column of t on TiDB computed from
+// any of cols, or "".
+func storedFrom(t *compiler.Table, cols []string) string {
+	for _, c := range t.Columns {
+		if g := c.Generated; g == nil || !g.Stored || g.Expr == nil || c.Overrides.Skipped(Name) {
+			continue
+		}
+		for _, name := range expr.Columns(c.Generated.Expr) {
+			if slices.Contains(cols, name) {
+				return c.Name
+			}
+		}
+	}
+	return ""
 }
 
 func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltext.Constraint, bool) {
@@ -572,6 +518,12 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		if s := actions[a.action]; s != "" {
 			body += " " + a.clause + " " + s
 		}
+	}
+	if decimalLeadsKey(l.schema, fk) {
+		l.rec.Errorf(fk.RefRange, "Foreign key TiDB checks wrongly", "Foreign key %q references decimal column %s.%s alone, which leads that table's primary key of %d columns: TiDB checks such a key against the clustered primary key and finds no row for any value, so every INSERT and UPDATE that sets it fails (error 1452; found by the differential tester, seed 778). Reference a key that does not lead with a lone decimal column, or leave the foreign key out of TiDB: tidb { skip = true }.", fk.Name, fk.RefTable, fk.RefColumns[0], len(l.schema.Table(fk.RefTable).PrimaryKey.Columns))
+	}
+	if g := storedFrom(t, fk.Columns); g != "" && (actions[fk.OnDelete] != "" || actions[fk.OnUpdate] != "") {
+		l.rec.Errorf(fk.Range, "Referential action TiDB refuses", "TiDB refuses foreign key %q with a referential action (CASCADE, SET NULL) because stored generated column %q is computed from its columns (error 1215). Make %q computed when read (stored = false), drop the action, or leave the foreign key out of TiDB: tidb { skip = true }.", fk.Name, g, g)
 	}
 	if fk.Deferrable {
 		if !fk.Overrides.Accepts(Name, compiler.AcceptDeferrable) {
@@ -853,7 +805,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 		l.rec.Errorf(p.Range, "Partial index TiDB cannot keep", "TiDB has no partial indexes; schemagen keeps partial index %q there through generated columns CASE WHEN <predicate> THEN <part> END, which need a value of a known type (a column without a raw type override, or a string or integer expression of known length). Leave the index out of TiDB with tidb { skip = true }, or give TiDB its own statement: tidb { sql = \"...\" }.", idx.Name)
 		return ""
 	}
-	where, _ := dotAll(idx.Where)
+	where, _ := readback.DotAll(idx.Where)
 	if i == 0 {
 		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), where)
 	}
@@ -1250,6 +1202,10 @@ func (l *lowerer) timeRange(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		if fk, ok := action[c.Name]; ok {
+			if other := nullableOther(t, fk, c.Name); other != "" {
+				l.rec.Errorf(c.Range, "Time range TiDB cannot keep", "TiDB cannot keep %s.%s in PostgreSQL's time range (00:00:00 to 24:00:00): it forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store times PostgreSQL refuses (found by the differential tester, seed 778). Make %s not null, or drop the action.", t.Name, c.Name, fk, other, other)
+				continue
+			}
 			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no CHECK of the time range: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
 			continue
 		}

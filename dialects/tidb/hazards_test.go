@@ -256,6 +256,7 @@ func TestTiDBUnfinished(t *testing.T) {
 			t.Fatal("the index was built before it could be paused, 5 times")
 		}
 		done, id = pauseAddIndex(t, db.DB)
+		t.Logf("attempt %d: paused job %d", attempt, id)
 		if id == 0 {
 			if _, err := db.Exec("ALTER TABLE items DROP INDEX items_title_idx"); err != nil {
 				t.Fatal(err)
@@ -305,6 +306,22 @@ func pauseJob(db *sql.DB, id int64) bool {
 
 func pauseAddIndex(t *testing.T, db *sql.DB) (chan error, int64) {
 	t.Helper()
+	// A transaction that has read items holds TiDB's metadata lock on it,
+	// so the job cannot move past its first state until it ends: the job
+	// is paused while it waits, however fast the machine.
+	ctx := context.Background()
+	hold, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	if _, err := hold.ExecContext(ctx, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hold.ExecContext(ctx, "SELECT id FROM items LIMIT 1"); err != nil {
+		t.Fatal(err)
+	}
+	defer hold.ExecContext(ctx, "COMMIT")
 	done := make(chan error, 1)
 	go func() {
 		_, err := db.Exec("ALTER TABLE items ADD INDEX items_title_idx (title)")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -14,136 +13,9 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
-
-// NeutralType implements dialects.Importer. CHAR(36) is read as uuid, the
-// type schemagen writes it for.
-func (Dialect) NeutralType(ct *schema.ColumnType) (compiler.Type, string, bool) {
-	raw := tidbType(ct)
-	switch t := ct.Type.(type) {
-	case *schema.StringType:
-		switch t.T {
-		case "text":
-			return compiler.Type{Kind: compiler.TypeText}, raw, true
-		case "tinytext", "mediumtext", "longtext":
-			return compiler.Type{Kind: compiler.TypeText}, raw, false
-		case "varchar":
-			return compiler.Type{Kind: compiler.TypeVarchar, Args: []int{t.Size}}, raw, t.Size > 0
-		case "char":
-			if t.Size == 36 {
-				return compiler.Type{Kind: compiler.TypeUUID}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeChar, Args: []int{t.Size}}, raw, t.Size > 0
-		}
-	case *schema.BoolType:
-		return compiler.Type{Kind: compiler.TypeBool}, raw, true
-	case *schema.IntegerType:
-		if t.Unsigned {
-			// No neutral type counts: the other dialects get the next wider
-			// integer, which holds every value.
-			switch t.T {
-			case "tinyint":
-				return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
-			case "smallint", "mediumint":
-				return compiler.Type{Kind: compiler.TypeInt}, raw, false
-			case "int":
-				return compiler.Type{Kind: compiler.TypeBigint}, raw, false
-			case "bigint":
-				return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{20, 0}}, raw, false
-			}
-			break
-		}
-		switch t.T {
-		case "mediumint":
-			return compiler.Type{Kind: compiler.TypeInt}, raw, false
-		case "smallint":
-			return compiler.Type{Kind: compiler.TypeSmallint}, raw, true
-		case "int":
-			return compiler.Type{Kind: compiler.TypeInt}, raw, true
-		case "bigint":
-			return compiler.Type{Kind: compiler.TypeBigint}, raw, true
-		case "tinyint":
-			if strings.HasPrefix(raw, "tinyint(1)") {
-				return compiler.Type{Kind: compiler.TypeBool}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
-		}
-	case *schema.FloatType:
-		switch t.T {
-		case "double":
-			return compiler.Type{Kind: compiler.TypeDouble}, raw, true
-		case "float":
-			if t.Precision == 0 {
-				return compiler.Type{Kind: compiler.TypeFloat}, raw, true
-			}
-		}
-	case *schema.DecimalType:
-		if t.Precision > 0 && !t.Unsigned {
-			return compiler.Type{Kind: compiler.TypeDecimal, Args: []int{t.Precision, t.Scale}}, raw, true
-		}
-	case *schema.TimeType:
-		switch t.T {
-		case "datetime":
-			p := 0
-			if t.Precision != nil {
-				p = *t.Precision
-			}
-			if p == timestampPrecision {
-				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, true
-		case "time":
-			p := 0
-			if t.Precision != nil {
-				p = *t.Precision
-			}
-			if p == 6 {
-				return compiler.Type{Kind: compiler.TypeTime}, raw, true
-			}
-			return compiler.Type{Kind: compiler.TypeTime, Args: []int{p}}, raw, true
-		case "date":
-			return compiler.Type{Kind: compiler.TypeDate}, raw, true
-		case "timestamp":
-			// An instant, which TiDB converts from and to the session's
-			// time zone: the model's timestamp means it; TIMESTAMP's own
-			// range (1970 to 2038) stays TiDB's type.
-			p := 0
-			if t.Precision != nil {
-				p = *t.Precision
-			}
-			if p == 6 {
-				return compiler.Type{Kind: compiler.TypeTimestamp}, raw, false
-			}
-			return compiler.Type{Kind: compiler.TypeTimestamp, Args: []int{p}}, raw, false
-		case "year":
-			return compiler.Type{Kind: compiler.TypeSmallint}, raw, false
-		}
-	case *schema.JSONType:
-		return compiler.Type{Kind: compiler.TypeJSON}, raw, true
-	case *schema.EnumType:
-		// Unnamed: the importer names it after its table and column, or
-		// pairs it with another database's enum of the same values.
-		return compiler.Type{Kind: compiler.TypeEnum, Enum: &compiler.Enum{Values: slices.Clone(t.Values)}}, raw, true
-	case *schema.BinaryType:
-		switch t.T {
-		case "longblob":
-			return compiler.Type{Kind: compiler.TypeBytes}, raw, true
-		case "tinyblob", "blob", "mediumblob":
-			return compiler.Type{Kind: compiler.TypeBytes}, raw, false
-		}
-	}
-	if t, ok := sqltext.VectorType(strings.ToLower(raw)); ok {
-		return t, raw, true
-	}
-	return compiler.Type{}, raw, false
-}
-
-func tidbType(ct *schema.ColumnType) string {
-	if s, err := mysql.FormatType(ct.Type); err == nil && s != "" {
-		return s
-	}
-	return ct.Raw
-}
 
 var (
 	currentTime = regexp.MustCompile(`(?i)^current_timestamp(\((\d)\))?$`)
@@ -211,7 +83,7 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 // integer column is an identity, starting at the table's AUTO_INCREMENT (the
 // next id TiDB gives, which is the start on a table without rows).
 func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
-	if !autoIncrement(c) {
+	if !atlasdrv.AutoIncrement(c) {
 		return nil
 	}
 	if !identityType(c) {
@@ -239,7 +111,7 @@ func identityType(c *schema.Column) bool {
 // table without AUTO_ID_CACHE = 1, which TiDB cannot add to it.
 func (Dialect) IdentityNote(t *schema.Table) string {
 	for _, a := range t.Attrs {
-		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, AutoIDCache) {
+		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, atlasdrv.AutoIDCache) {
 			return ""
 		}
 	}
@@ -251,7 +123,7 @@ func (Dialect) IdentityNote(t *schema.Table) string {
 // identity), a generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
-	if autoIncrement(c) && !identityType(c) {
+	if atlasdrv.AutoIncrement(c) && !identityType(c) {
 		clauses = append(clauses, "AUTO_INCREMENT")
 		why = append(why, "an AUTO_INCREMENT column")
 	}
@@ -411,7 +283,7 @@ func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
 // END (no ELSE), the form of a partial unique index's key part
 // (partialColumn); when and then are printed back as TiDB writes them.
 func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
-	x, err := parseTiDBExpr(gen, defaultMode)
+	x, err := readback.ParseExpr(gen, readback.DefaultMode)
 	if err != nil {
 		return "", "", false
 	}
@@ -428,7 +300,7 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 	if !ok || c.Value != nil || c.ElseClause != nil || len(c.WhenClauses) != 1 {
 		return "", "", false
 	}
-	return restore(c.WhenClauses[0].Expr), restore(c.WhenClauses[0].Result), true
+	return readback.Restore(c.WhenClauses[0].Expr), readback.Restore(c.WhenClauses[0].Result), true
 }
 
 // CaseKeyType implements the importer's caseKeyer: the type partialColumn

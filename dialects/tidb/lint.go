@@ -3,7 +3,6 @@ package tidb
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,11 +13,11 @@ import (
 	_ "ariga.io/atlas/sql/mysql/mysqlcheck" // registers Atlas's analyzers for MySQL/TiDB
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
-	pmysql "github.com/pingcap/tidb/pkg/parser/mysql"
 
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
 // AtlasLint implements dialects.Lint: Atlas's MySQL driver and analyzers.
@@ -110,7 +109,7 @@ func (Dialect) ReadError(err error) (dialects.StmtError, bool) {
 		return e, true
 	}
 	e.Msg = "syntax error"
-	if m := syntaxNear.FindStringSubmatch(me.Message); m != nil {
+	if m := readback.SyntaxNear.FindStringSubmatch(me.Message); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Col, _ = strconv.Atoi(m[2])
 		e.Near = m[3]
@@ -143,31 +142,21 @@ func (Dialect) FillsColumn(a schema.Attr) bool {
 	return ok
 }
 
-// defaultMode is TiDB's default sql_mode, under which a server that nobody
-// configured parses statements.
-var defaultMode = func() pmysql.SQLMode {
-	m, err := pmysql.GetSQLMode(pmysql.DefaultSQLMode)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}()
-
 // parseStmt parses one statement with TiDB's parser, the one the server runs
 // (LintStmt reports what it rejects). A statement it rejects gets the line,
 // column and text near the error that the server's error 1064 gives (see
-// ReadError), and the character position where the error starts (Rune).
+// readback.ReadError), and the character position where the error starts (Rune).
 func (Dialect) parseStmt(text string) (dialects.StmtError, bool) {
-	_, err := parse(text, defaultMode)
+	_, err := readback.Parse(text, readback.DefaultMode)
 	if err == nil {
 		return dialects.StmtError{}, false
 	}
-	if re, ok := err.(*ReadError); ok {
+	if re, ok := err.(*readback.ReadError); ok {
 		// Not the server's syntax error: the parser here failed.
 		return dialects.StmtError{Msg: re.Msg}, true
 	}
 	e := dialects.StmtError{Syntax: true, Msg: "syntax error"}
-	m := stmtSyntaxNear.FindStringSubmatch(err.Error())
+	m := readback.SyntaxNear.FindStringSubmatch(err.Error())
 	if m == nil {
 		e.Msg = err.Error()
 		return e, true
@@ -186,8 +175,6 @@ func (Dialect) parseStmt(text string) (dialects.StmtError, bool) {
 	}
 	return e, true
 }
-
-var stmtSyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)"(?:\(total length (\d+)\))?\s*$`)
 
 // syntaxFinding is SG103 for a statement TiDB's parser rejects, at the
 // position the server's syntax error would give, found without the dev

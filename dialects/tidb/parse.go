@@ -2,12 +2,13 @@ package tidb
 
 import (
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
 // ParseExpr implements dialects.Dialect: it reads an expression as TiDB
 // reports it (CHECK_CLAUSE of information_schema.tidb_check_constraints, the
 // EXPRESSION of an index part, a generated column's expression) with TiDB's
-// own parser (see readback.go).
+// own parser (see package readback).
 //
 // a <=> b becomes IS NOT DISTINCT FROM and NOT (a <=> b) IS DISTINCT FROM,
 // REGEXP the regex match, CONCAT(a, b) a || b, and JSON_TYPE's type names
@@ -15,5 +16,5 @@ import (
 // DECIMAL together). Any other function or operator, a cast or a COLLATE is
 // an error.
 func (Dialect) ParseExpr(text string, cols expr.Resolver) (expr.Node, error) {
-	return readBack(text, cols)
+	return readback.Expr(text, cols)
 }

@@ -2,17 +2,6 @@ package tidb
 
 import "testing"
 
-func TestHasDot(t *testing.T) {
-	for p, want := range map[string]bool{
-		`a.b`: true, `^.$`: true, `\.`: false, `[.]`: false, `[^.]`: false, `[].]`: false,
-		`[^].]x`: false, `[a].`: true, `\\.`: true, `abc`: false, `[[:digit:]].`: true,
-	} {
-		if got := hasDot(p); got != want {
-			t.Errorf("hasDot(%q) = %v, want %v", p, got, want)
-		}
-	}
-}
-
 func TestBaseType(t *testing.T) {
 	for sql, want := range map[string]string{
 		"INT": "int", "int AUTO_INCREMENT": "int", "integer": "int", "smallint unsigned AUTO_INCREMENT": "smallint unsigned",

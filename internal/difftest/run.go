@@ -272,7 +272,7 @@ func classify(err error) string {
 			return "not-null"
 		case "23505":
 			return "unique"
-		case "23503":
+		case "23503", "23001": // 23001: a RESTRICT action refused it
 			return "foreign-key"
 		case "23514":
 			return "check"

@@ -401,6 +401,59 @@ func TestInvalidModels(t *testing.T) {
     ref_columns = ["id"]
     on_delete   = "set_default"
   }`), `TiDB does not support SET DEFAULT`, `"items_space_fk"`},
+		{"cascade over a column a stored generated column uses, on TiDB", table(`  column "space_ref" {
+    type = uuid
+    null = true
+  }
+  column "has_space" {
+    type = bool
+    as   = "space_ref IS NOT NULL"
+  }
+  foreign_key "items_space_ref_fk" {
+    columns     = ["space_ref"]
+    ref_table   = "spaces"
+    ref_columns = ["id"]
+    on_update   = "set_null"
+  }`), `stored generated column "has_space" is computed from its columns (error 1215)`, `"items_space_ref_fk"`},
+		{"time column of a cascading key whose other column is nullable, on TiDB", base + `table "slots" {
+  column "id" {
+    type = int
+  }
+  column "starts" {
+    type = time
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "slots_starts_uq" {
+    columns = ["starts", "id"]
+  }
+}
+
+table "bookings" {
+  column "id" {
+    type = int
+  }
+  column "starts" {
+    type = time
+    null = true
+  }
+  column "slot_id" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "bookings_slot_fk" {
+    columns     = ["starts", "slot_id"]
+    ref_table   = "slots"
+    ref_columns = ["starts", "id"]
+    on_delete   = "cascade"
+  }
+}`, `the key does not check rows where slot_id is NULL`, `"starts" {
+    type = time
+    null = true`},
 		{"raw block without SQL", base + `raw "ext" {
   position = "before_tables"
 }`, `A raw block needs SQL for at least one dialect`, `raw "ext"`},

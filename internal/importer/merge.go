@@ -464,15 +464,21 @@ func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...a
 			ra.SQL[db] = r.SQL[db]
 			continue
 		}
-		say("view %s exists only on %s", r.Name, db)
+		if isView(r) {
+			say("view %s exists only on %s", r.Name, db)
+		}
 		s.Raw = append(s.Raw, r)
 	}
 	for _, r := range a.Raw {
-		if _, ok := r.SQL[db]; !ok {
+		if _, ok := r.SQL[db]; !ok && isView(r) {
 			say("view %s exists only on %s", r.Name, da)
 		}
 	}
 }
+
+// isView tells a view's raw block (named as the view) from the other raw
+// objects (named "kind name"), which their dialect's summary names already.
+func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 
 // mergeTable merges b's table tb into a's ta; rawB gives the type of a
 // column of tb in b's own SQL.
@@ -598,6 +604,18 @@ func mergeUniques(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		say("unique constraint %s of %s exists only on %s", k.name, t.Name, da)
 	}
 	for _, k := range onlyB {
+		if k.u != nil && slices.ContainsFunc(ta.Indexes, func(x *compiler.Index) bool {
+			return x.Unique && slices.Equal(plainColumns(x), k.cols)
+		}) {
+			// b's unique key, which a holds as a unique index (TiDB cannot
+			// tell them apart): paired with a's index, with the indexes.
+			x := &compiler.Index{Name: k.u.Name, Unique: true, Overrides: k.u.Overrides, Range: k.u.Range}
+			for _, c := range k.cols {
+				x.Parts = append(x.Parts, &compiler.IndexPart{Column: c})
+			}
+			tb.Indexes = append(tb.Indexes, x)
+			continue
+		}
 		if k.u != nil {
 			k.u.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
 			t.Uniques = append(t.Uniques, k.u)
@@ -804,6 +822,10 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		}
 		if key(ia, false) != key(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
+		} else if ia.Unique && (ia.Where == nil) != (ib.Where == nil) && len(ib.Parts) > 0 {
+			// A unique index's predicate is what it keeps unique: the model's
+			// makes the same uniqueness on both.
+			say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
 		}
 	}
 	for _, x := range onlyA {

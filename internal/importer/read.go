@@ -50,6 +50,9 @@ type onUpdater = dialects.OnUpdater
 // onUpdateReader is declared in dialects, with the other parts of a dialect.
 type onUpdateReader = dialects.OnUpdateReader
 
+// notNullReader is declared in dialects, with the other parts of a dialect.
+type notNullReader = dialects.NotNullReader
+
 // ownChecker is declared in dialects, with the other parts of a dialect.
 type ownChecker = dialects.OwnChecker
 
@@ -134,8 +137,9 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			tables = append(tables, t)
 		}
 	}
+	var serialNotes map[string][]string
 	if sf, ok := d.(serialFixer); ok {
-		if err := sf.FixSerials(ctx, conn, tables); err != nil {
+		if serialNotes, err = sf.FixSerials(ctx, conn, tables); err != nil {
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
 	}
@@ -144,6 +148,11 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			redact.URL(url), map[bool]string{true: " matching " + strings.Join(patterns, ", "), false: ""}[len(patterns) > 0])
 	}
 	im := &Imported{Dialect: d, Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}, raw: map[string]*schema.Table{}, drv: drv}
+	for table, ns := range serialNotes {
+		for _, n := range ns {
+			im.note(table, "%s", n)
+		}
+	}
 	imp, _ := d.(dialects.Importer)
 	if imp == nil {
 		return nil, fmt.Errorf("the %s dialect cannot import", d.Name())
@@ -173,6 +182,17 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	}
 	if r, ok := d.(onUpdateReader); ok {
 		notes, err := r.ReadOnUpdate(ctx, conn, im.Schema.Tables)
+		if err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
+		}
+		for table, ns := range notes {
+			for _, n := range ns {
+				im.note(table, "%s", n)
+			}
+		}
+	}
+	if r, ok := d.(notNullReader); ok {
+		notes, err := r.ReadNotNulls(ctx, conn, im.Schema.Tables)
 		if err != nil {
 			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
@@ -213,7 +233,8 @@ type rawObjectReader = dialects.RawObjectReader
 // rawObjects adds the raw objects to the model as raw blocks of the
 // dialect: the late ones (triggers, after the views), or the others. A
 // trigger of a table not imported is left out, with a note. It returns the
-// names of the functions added, without their arguments.
+// names of the functions and aggregates added, without their arguments: the
+// views that call them can be kept.
 func (im *Imported) rawObjects(objs []dialects.RawObject, late bool) map[string]bool {
 	tables := map[string]bool{}
 	for _, t := range im.Schema.Tables {
@@ -232,7 +253,7 @@ func (im *Imported) rawObjects(objs []dialects.RawObject, late bool) map[string]
 			im.note("", "%s %s left out: it is for %s, which is not imported", o.Kind, o.Name, strings.Join(o.Tables, ", "))
 			continue
 		}
-		if o.Kind == "function" {
+		if o.Kind == "function" || o.Kind == "aggregate" {
 			name, _, _ := strings.Cut(o.Name, "(")
 			functions[name] = true
 		}
@@ -657,7 +678,7 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		where = n
 		plain = false
 	}
-	if unique && plain && using == "" {
+	if unique && plain && using == "" && len(facts.Own) == 0 {
 		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}
 		for _, p := range parts {
 			u.Columns = append(u.Columns, p.Column)
@@ -669,9 +690,26 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 	if using != "" {
 		ci.Attrs = append(ci.Attrs, &compiler.IndexMethod{Name: using})
 	}
-	if !readable {
-		// Keep the statement that creates it, as the database's driver plans it.
-		ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
+	if !readable || len(facts.Own) > 0 {
+		// Keep the statement that creates it, as the database's driver plans
+		// it; an index with clauses the model cannot hold keeps its neutral
+		// form too, for the other dialects.
+		what := "the unique index"
+		if unique {
+			what = "the unique constraint"
+		} else if !idx.Unique {
+			what = "the index"
+		}
+		if readable {
+			note := ""
+			if slices.Contains(facts.Own, "NULLS NOT DISTINCT") {
+				note = ", which allows repeated NULLs"
+			}
+			im.note(t.Name, "index %s: %s has no construct in the model: kept as %s's statement; the other dialects get %s without it%s",
+				idx.Name, strings.Join(facts.Own, " and "), d, what, note)
+		} else {
+			ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
+		}
 		sql := ""
 		plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
 		if err == nil && len(plan.Changes) == 1 {

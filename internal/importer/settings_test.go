@@ -15,8 +15,9 @@ import (
 // exact_strings and uuid_check: the settings come back, every COLLATE
 // utf8mb4_0900_bin becomes them again, and generating from the imported
 // model gives TiDB's DDL byte for byte. (The import read them as columns
-// of TiDB's own type before, and lost the setting.) A unique key is a unique
-// index here: TiDB reads both alike, and a TiDB import writes the index.
+// of TiDB's own type before, and lost the setting.) The unique key is a
+// unique constraint here: TiDB reads a constraint and a unique index alike,
+// and a TiDB import writes the constraint (TestImportTiDBUniqueKeys).
 func TestImportKeepsSettings(t *testing.T) {
 	t.Parallel()
 	src := []byte(`dialect "tidb" {
@@ -41,8 +42,7 @@ table "users" {
   primary_key {
     columns = ["id"]
   }
-  index "users_email_key" {
-    unique  = true
+  unique "users_email_key" {
     columns = ["email"]
   }
 }

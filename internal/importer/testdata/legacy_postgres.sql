@@ -89,3 +89,12 @@ CREATE VIEW customer_orders AS
   SELECT c.email, count(o.id) AS orders
   FROM customers c LEFT JOIN orders o ON o.customer_id = c.id
   GROUP BY c.email;
+
+-- Support tickets: numbered by a sequence named as a serial's, but with a
+-- bound of its own, and with a NOT NULL named by hand, which PostgreSQL 18
+-- keeps as a constraint of that name (earlier versions ignore the name).
+CREATE SEQUENCE tickets_id_seq MAXVALUE 99999;
+CREATE TABLE tickets (
+  id integer NOT NULL DEFAULT nextval('tickets_id_seq') PRIMARY KEY,
+  subject text CONSTRAINT tickets_subject_required NOT NULL
+);

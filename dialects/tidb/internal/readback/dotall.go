@@ -1,4 +1,4 @@
-package tidb
+package readback
 
 import (
 	"strings"
@@ -6,11 +6,11 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 )
 
-// dotAll rewrites regex matches whose pattern has a `.` (outside a bracket
+// DotAll rewrites regex matches whose pattern has a `.` (outside a bracket
 // expression) to start with (?s): PostgreSQL's `.` matches a newline, TiDB's
 // (Go's RE2 syntax) does not unless the s flag is set. The model's tree is
 // shared between dialects, so changed nodes are copies.
-func dotAll(n expr.Node) (expr.Node, bool) {
+func DotAll(n expr.Node) (expr.Node, bool) {
 	changed := false
 	var walk func(n expr.Node) expr.Node
 	walk = func(n expr.Node) expr.Node {
@@ -80,10 +80,10 @@ func hasDot(p string) bool {
 	return false
 }
 
-// undoDotAll removes the (?s) dotAll added to a pattern with `.`, so that an
+// UndoDotAll removes the (?s) DotAll added to a pattern with `.`, so that an
 // expression TiDB reports back reads as the model wrote it. n is a tree just
 // read, not shared.
-func undoDotAll(n expr.Node) {
+func UndoDotAll(n expr.Node) {
 	expr.Walk(n, func(n expr.Node) bool {
 		if b, ok := n.(*expr.Binary); ok && (b.Op == expr.OpRegex || b.Op == expr.OpNotRegex) {
 			if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitString {

@@ -1,4 +1,12 @@
-package tidb
+// Package readback reads what TiDB prints back (CHECK_CLAUSE, generated column and
+// index part expressions) with TiDB's own parser, the one that made the
+// text, and converts TiDB's syntax tree into a portable expression. Only the
+// conversion is ours: what the text means is what TiDB says it means.
+//
+// The parser needs a driver for its literals; the standalone parser module
+// has one, test_driver, which keeps values as TiDB's parser reads them
+// (strings decoded, decimals with their digits as written).
+package readback
 
 import (
 	"fmt"
@@ -18,15 +26,6 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
-
-// This file reads what TiDB prints back (CHECK_CLAUSE, generated column and
-// index part expressions) with TiDB's own parser, the one that made the
-// text, and converts TiDB's syntax tree into a portable expression. Only the
-// conversion is ours: what the text means is what TiDB says it means.
-//
-// The parser needs a driver for its literals; the standalone parser module
-// has one, test_driver, which keeps values as TiDB's parser reads them
-// (strings decoded, decimals with their digits as written).
 
 // ReadError is an expression TiDB reports that cannot be read or has no
 // portable form.
@@ -48,20 +47,43 @@ func (e *ReadError) Error() string {
 	return fmt.Sprintf("cannot read expression %q: %s (at %q)", e.Text, e.Msg, near)
 }
 
+// DefaultMode is TiDB's default sql_mode, under which a server that nobody
+// configured parses statements.
+var DefaultMode = func() mysql.SQLMode {
+	m, err := mysql.GetSQLMode(mysql.DefaultSQLMode)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}()
+
+// JSONTypes maps portable JSON type names to JSON_TYPE's results.
+var JSONTypes = map[string][]string{
+	"object":  {"OBJECT"},
+	"array":   {"ARRAY"},
+	"string":  {"STRING"},
+	"number":  {"INTEGER", "UNSIGNED INTEGER", "DOUBLE", "DECIMAL"},
+	"boolean": {"BOOLEAN"},
+	"null":    {"NULL"},
+}
+
 // parsers reuses TiDB parsers, which are not safe for concurrent use.
 var parsers = sync.Pool{New: func() any { return parser.New() }}
 
-// syntaxNear reads the position out of the parser's syntax errors.
-var syntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*)"\s*$`)
+// SyntaxNear reads the position out of the syntax errors of TiDB's parser,
+// and of the server (1064), which prints them: the line, the column, the
+// text from there to the statement's end and, where the parser cut that
+// text at 2048 bytes, its whole length.
+var SyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)"(?:\(total length (\d+)\))?\s*$`)
 
 // selectPrefix wraps an expression into the statement TiDB's parser reads.
 const selectPrefix = "SELECT "
 
-// parseTiDBExpr parses text as one expression with TiDB's parser in the SQL
+// ParseExpr parses text as one expression with TiDB's parser in the SQL
 // mode given (TiDB restores stored expressions so that they read the same
 // under its default mode, backslash escapes on).
-func parseTiDBExpr(text string, mode mysql.SQLMode) (x ast.ExprNode, err error) {
-	stmts, err := parse(selectPrefix+text, mode)
+func ParseExpr(text string, mode mysql.SQLMode) (x ast.ExprNode, err error) {
+	stmts, err := Parse(selectPrefix+text, mode)
 	if re, ok := err.(*ReadError); ok {
 		re.Text = text
 		return nil, re
@@ -71,7 +93,7 @@ func parseTiDBExpr(text string, mode mysql.SQLMode) (x ast.ExprNode, err error) 
 	}
 	if err != nil {
 		msg := err.Error()
-		if m := syntaxNear.FindStringSubmatch(msg); m != nil {
+		if m := SyntaxNear.FindStringSubmatch(msg); m != nil {
 			if m[3] == "" {
 				return nil, &ReadError{Text: text, Msg: "TiDB's parser rejects it: unexpected end of expression"}
 			}
@@ -99,10 +121,10 @@ func parseTiDBExpr(text string, mode mysql.SQLMode) (x ast.ExprNode, err error) 
 	return f.Expr, nil
 }
 
-// parse parses SQL with a pooled parser. The parser's literal driver panics
+// Parse parses SQL with a pooled parser. The parser's literal driver panics
 // on some input (a decimal of more than 81 digits): a panic is a *ReadError,
 // and that parser is not reused.
-func parse(sql string, mode mysql.SQLMode) (stmts []ast.StmtNode, err error) {
+func Parse(sql string, mode mysql.SQLMode) (stmts []ast.StmtNode, err error) {
 	p := parsers.Get().(*parser.Parser)
 	defer func() {
 		if r := recover(); r != nil {
@@ -118,24 +140,24 @@ func parse(sql string, mode mysql.SQLMode) (stmts []ast.StmtNode, err error) {
 
 var leadingCheck = regexp.MustCompile(`(?i)^\s*check\s*\(`)
 
-// readBack reads an expression as TiDB reports it into its portable,
+// Expr reads an expression as TiDB reports it into its portable,
 // analyzed form, without Paren nodes, or an error naming what has no
 // portable form.
-func readBack(text string, cols expr.Resolver) (expr.Node, error) {
+func Expr(text string, cols expr.Resolver) (expr.Node, error) {
 	src := text
 	// SHOW CREATE TABLE writes CHECK (...).
 	if loc := leadingCheck.FindStringIndex(src); loc != nil {
 		src = src[loc[1]-1:]
 	}
-	x, err := parseTiDBExpr(src, defaultMode)
+	x, err := ParseExpr(src, DefaultMode)
 	if err != nil {
 		err.(*ReadError).Text = text
 		return nil, err
 	}
 	if strings.Contains(src, "||") {
 		// || is OR or CONCAT by sql_mode: TiDB itself never prints it.
-		y, err := parseTiDBExpr(src, defaultMode|mysql.ModePipesAsConcat)
-		if err != nil || restore(x) != restore(y) {
+		y, err := ParseExpr(src, DefaultMode|mysql.ModePipesAsConcat)
+		if err != nil || Restore(x) != Restore(y) {
 			return nil, &ReadError{Text: text, Msg: "the operator || has no portable form (TiDB reads it as OR or as CONCAT by sql_mode)"}
 		}
 	}
@@ -144,7 +166,7 @@ func readBack(text string, cols expr.Resolver) (expr.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	undoDotAll(n)
+	UndoDotAll(n)
 	if n, err = c.jsonTypeNames(n); err != nil {
 		return nil, err
 	}
@@ -168,8 +190,8 @@ func readBack(text string, cols expr.Resolver) (expr.Node, error) {
 	return n, nil
 }
 
-// restore prints a node of TiDB's tree as TiDB writes it.
-func restore(n ast.Node) string {
+// Restore prints a node of TiDB's tree as TiDB writes it.
+func Restore(n ast.Node) string {
 	var b strings.Builder
 	if err := n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes, &b)); err != nil {
 		return fmt.Sprintf("%T", n)
@@ -188,7 +210,7 @@ type converter struct {
 func (c *converter) errorf(at ast.Node, format string, args ...any) error {
 	e := &ReadError{Text: c.text, Msg: fmt.Sprintf(format, args...)}
 	if at != nil {
-		e.Near = restore(at)
+		e.Near = Restore(at)
 	}
 	return e
 }
@@ -398,7 +420,7 @@ func (c *converter) value(v *driver.ValueExpr) (expr.Node, error) {
 		}
 		return &expr.Literal{Kind: expr.LitNumber, Value: s}, nil
 	case driver.KindFloat32, driver.KindFloat64:
-		return nil, c.errorf(v, "the number %s has an exponent, which portable expressions do not write", restore(v))
+		return nil, c.errorf(v, "the number %s has an exponent, which portable expressions do not write", Restore(v))
 	case driver.KindString:
 		if v.Type.GetFlag()&mysql.UnderScoreCharsetFlag != 0 {
 			if cs := strings.ToLower(v.Type.GetCharset()); !slices.Contains(introducers, cs) {
@@ -454,9 +476,9 @@ func (c *converter) call(x *ast.FuncCallExpr) (expr.Node, error) {
 var not = sqltext.Negation(map[expr.Op]expr.Op{expr.OpNotDistinct: expr.OpDistinct, expr.OpRegex: expr.OpNotRegex})
 
 // portableJSONType maps JSON_TYPE's results to portable JSON type names;
-// the numbers are "number" only together (see jsonTypes).
+// the numbers are "number" only together (see JSONTypes).
 func portableJSONType(name string) string {
-	for p, names := range jsonTypes {
+	for p, names := range JSONTypes {
 		if len(names) == 1 && names[0] == name {
 			return p
 		}
@@ -472,7 +494,7 @@ func isJSONType(n expr.Node) bool {
 // jsonTypeNames rewrites the type names compared with JSON_TYPE into the
 // portable names, so that analysis makes JSONType nodes of them.
 func (c *converter) jsonTypeNames(n expr.Node) (expr.Node, error) {
-	numbers := jsonTypes["number"]
+	numbers := JSONTypes["number"]
 	var err error
 	expr.Walk(n, func(n expr.Node) bool {
 		if err != nil {

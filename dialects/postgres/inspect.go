@@ -17,12 +17,14 @@ import (
 // sequence of the schema: whether the column owns it (serial, identity),
 // and whether it is a serial's in all but the ownership, as hand-written
 // scripts and old dumps make them: named as serial names it, used by that
-// default alone, counting from 1 by 1 without bounds of its own.
+// default alone, counting from 1 by 1 without bounds of its own (its
+// type's largest value, no cache).
 const sequenceDefaults = `WITH defaults AS (
-  SELECT c.relname, a.attname, pg_get_expr(ad.adbin, ad.adrelid) AS def, s.oid AS seq,
+  SELECT c.relname, a.attname, pg_get_expr(ad.adbin, ad.adrelid) AS def, s.oid AS seq, s.relname AS seqname, format_type(q.seqtypid, NULL) AS seqtype,
     COALESCE(pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)::regclass = s.oid, false) AS owned,
     s.relname = c.relname || '_' || a.attname || '_seq'
-      AND q.seqstart = 1 AND q.seqincrement = 1 AND q.seqmin = 1 AND NOT q.seqcycle
+      AND q.seqstart = 1 AND q.seqincrement = 1 AND q.seqmin = 1 AND NOT q.seqcycle AND q.seqcache = 1
+      AND q.seqmax = CASE q.seqtypid WHEN 'int2'::regtype THEN 32767 WHEN 'int4'::regtype THEN 2147483647 ELSE 9223372036854775807 END
       AND (SELECT count(*) FROM pg_depend u WHERE u.refobjid = s.oid AND u.classid = 'pg_attrdef'::regclass) = 1 AS serial
   FROM pg_attrdef ad
   JOIN pg_class c ON c.oid = ad.adrelid
@@ -40,45 +42,62 @@ const sequenceDefaults = `WITH defaults AS (
 // share, one that starts at 1000) is its integer with its nextval default,
 // so that the model does not make it a new sequence of its own. A
 // sequence that is a serial's in all but the ownership (sequenceDefaults)
-// stays a serial: the model's identity gives the same column and sequence.
-func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) error {
-	rows, err := conn.QueryContext(ctx, sequenceDefaults+`SELECT relname, attname, def, owned OR serial FROM defaults`)
+// stays a serial: the model's identity gives the same column and numbers,
+// from a sequence the column owns, of the column's integer type; a note
+// says so.
+func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) (map[string][]string, error) {
+	rows, err := conn.QueryContext(ctx, sequenceDefaults+`SELECT relname, attname, def, owned, serial, seqname, seqtype FROM defaults`)
 	if err != nil {
-		return fmt.Errorf("postgres: reading sequence defaults: %w", err)
+		return nil, fmt.Errorf("postgres: reading sequence defaults: %w", err)
 	}
 	type col struct{ table, column string }
+	type unowned struct{ seq, typ string }
 	shared := map[col]string{}
+	adopted := map[col]unowned{}
 	for rows.Next() {
 		var c col
-		var def string
-		var owned bool
-		if err := rows.Scan(&c.table, &c.column, &def, &owned); err != nil {
+		var def, seq, typ string
+		var owned, serial bool
+		if err := rows.Scan(&c.table, &c.column, &def, &owned, &serial, &seq, &typ); err != nil {
 			rows.Close()
-			return err
+			return nil, err
 		}
-		if !owned {
+		switch {
+		case owned:
+		case serial:
+			adopted[c] = unowned{seq, typ}
+		default:
 			shared[c] = def
 		}
 	}
 	if err := closeRows(rows); err != nil {
-		return err
+		return nil, err
 	}
+	notes := map[string][]string{}
 	for _, t := range tables {
 		for _, c := range t.Columns {
-			def, ok := shared[col{t.Name, c.Name}]
 			st, serial := c.Type.Type.(*postgres.SerialType)
-			if !ok || !serial {
+			if !serial {
 				continue
 			}
 			it := &schema.IntegerType{T: map[string]string{"smallserial": "smallint", "serial2": "smallint", "serial": "integer", "serial4": "integer"}[st.T]}
 			if it.T == "" {
 				it.T = "bigint"
 			}
+			if a, ok := adopted[col{t.Name, c.Name}]; ok {
+				notes[t.Name] = append(notes[t.Name], fmt.Sprintf("column %s: sequence %s, which no column owns (%s), is read as the column's identity, "+
+					"which numbers the same and makes it as %s does: owned by the column, of type %s", c.Name, a.seq, a.typ, st.T, it.T))
+				continue
+			}
+			def, ok := shared[col{t.Name, c.Name}]
+			if !ok {
+				continue
+			}
 			c.Type.Type, c.Type.Raw = it, it.T
 			c.Default = &schema.RawExpr{X: def}
 		}
 	}
-	return nil
+	return notes, nil
 }
 
 // ReadRawObjects implements the importer's raw object reading: the
@@ -274,4 +293,49 @@ ORDER BY 1`)
 		left = append(left, fmt.Sprintf("%s %s: left out: the model has no construct for it and schemagen does not read its definition; add it as a raw block before the tables", kind, name))
 	}
 	return objs, left, closeRows(rows)
+}
+
+// ReadNotNulls implements the importer's reading of NOT NULL constraints.
+// PostgreSQL 18 keeps each NOT NULL as a constraint (contype n) with a
+// name, which the DDL may give (CONSTRAINT name NOT NULL) or a rename
+// change, and a state (NOT VALID, NO INHERIT). The model's null = false
+// makes one named <table>_<column>_not_null, valid and inherited: each
+// other one is described, by table. Earlier versions have none.
+func (Dialect) ReadNotNulls(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT c.relname, a.attname, k.conname, k.convalidated, k.connoinherit
+FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+WHERE k.contype = 'n' AND c.relnamespace = current_schema()::regnamespace
+  AND (k.conname <> c.relname || '_' || a.attname || '_not_null' OR NOT k.convalidated OR k.connoinherit)
+ORDER BY 1, 2`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading NOT NULL constraints: %w", err)
+	}
+	imported := map[string]bool{}
+	for _, t := range tables {
+		imported[t.Name] = true
+	}
+	notes := map[string][]string{}
+	for rows.Next() {
+		var table, column, name string
+		var valid, noInherit bool
+		if err := rows.Scan(&table, &column, &name, &valid, &noInherit); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if !imported[table] {
+			continue
+		}
+		var lost []string
+		if def := table + "_" + column + "_not_null"; name != def {
+			lost = append(lost, "its name (it makes "+def+")")
+		}
+		if !valid {
+			lost = append(lost, "NOT VALID (it makes it valid, which fails where rows hold NULL)")
+		}
+		if noInherit {
+			lost = append(lost, "NO INHERIT (it makes it inherited)")
+		}
+		notes[table] = append(notes[table], fmt.Sprintf("column %s: NOT NULL constraint %s: left out; the column's null = false stands for it, without %s", column, name, strings.Join(lost, " and ")))
+	}
+	return notes, closeRows(rows)
 }
