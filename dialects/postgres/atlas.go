@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/describe"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
 )
 
 // OpenAtlas implements dialects.Dialect: Atlas's PostgreSQL driver sees
@@ -28,7 +29,7 @@ func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &atlasDriver{Driver: drv.(*postgres.Driver), conn: conn}, nil
+	return atlasdrv.Open(drv.(*postgres.Driver), conn), nil
 }
 
 // The PostgreSQL major versions schemagen supports: the ones CI tests
@@ -132,3 +133,7 @@ var printer = describe.Printer{
 		return ""
 	},
 }
+
+// uniqueConstraint is the unique constraint an index is made by (the
+// planner and the hazards ask, as the driver does).
+var uniqueConstraint = atlasdrv.UniqueConstraint

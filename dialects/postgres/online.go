@@ -316,15 +316,6 @@ func referencedByNewFKs(changes []schema.Change) map[string]bool {
 	return refs
 }
 
-func uniqueConstraint(attrs []schema.Attr) (*postgres.Constraint, bool) {
-	for _, a := range attrs {
-		if c, ok := a.(*postgres.Constraint); ok && c.IsUnique() {
-			return c, true
-		}
-	}
-	return nil, false
-}
-
 func withoutUniqueConstraint(attrs []schema.Attr) []schema.Attr {
 	var out []schema.Attr
 	for _, a := range attrs {

@@ -14,6 +14,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/describe"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 )
 
 // OpenAtlas implements dialects.Dialect. Atlas's MySQL driver detects TiDB
@@ -28,11 +29,7 @@ import (
 // (TiDB has it); that version is still below Atlas's CHECK gate, whose query
 // TiDB cannot answer.
 func (Dialect) OpenAtlas(conn schema.ExecQuerier) (migrate.Driver, error) {
-	inspector, err := mysql.Open(versionView{conn})
-	if err != nil {
-		return nil, err
-	}
-	return &atlasDriver{inspector: inspector.(*mysql.Driver), conn: conn}, nil
+	return atlasdrv.Open(conn)
 }
 
 // ServerWarnings implements dialects.Dialect: a TiDB whose
@@ -80,7 +77,7 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	vectorTypes(s)
+	atlasdrv.VectorTypes(s)
 	var (
 		charset schema.Charset
 		coll    schema.Collation

@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
@@ -82,7 +83,7 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 // integer column is an identity, starting at the table's AUTO_INCREMENT (the
 // next id TiDB gives, which is the start on a table without rows).
 func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
-	if !autoIncrement(c) {
+	if !atlasdrv.AutoIncrement(c) {
 		return nil
 	}
 	if !identityType(c) {
@@ -110,7 +111,7 @@ func identityType(c *schema.Column) bool {
 // table without AUTO_ID_CACHE = 1, which TiDB cannot add to it.
 func (Dialect) IdentityNote(t *schema.Table) string {
 	for _, a := range t.Attrs {
-		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, AutoIDCache) {
+		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, atlasdrv.AutoIDCache) {
 			return ""
 		}
 	}
@@ -122,7 +123,7 @@ func (Dialect) IdentityNote(t *schema.Table) string {
 // identity), a generated expression.
 func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 	var clauses, why []string
-	if autoIncrement(c) && !identityType(c) {
+	if atlasdrv.AutoIncrement(c) && !identityType(c) {
 		clauses = append(clauses, "AUTO_INCREMENT")
 		why = append(why, "an AUTO_INCREMENT column")
 	}

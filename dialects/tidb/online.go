@@ -14,6 +14,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 )
 
 // PlanStmts implements dialects.Online: one table change per statement, as
@@ -90,7 +91,7 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot add a STORED generated column to an existing table (error 3106)",
 				"Write stored = false (a VIRTUAL column, which TiDB can add; the values read are the same), or add a plain column and fill it in a data migration (schemagen migrate new NAME --data)")
 		}
-		if autoIncrement(c.C) {
+		if atlasdrv.AutoIncrement(c.C) {
 			return refuse(fmt.Sprintf("adding the identity column %q", c.C.Name),
 				"TiDB cannot add AUTO_INCREMENT to an existing table (error 8200)",
 				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
@@ -112,7 +113,7 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot change a VIRTUAL generated column into a stored one (error 3106)",
 				"Add a new plain column, copy the values into it in a data migration (schemagen migrate new NAME --data), then drop the generated column")
 		}
-		switch from, to := autoIncrement(c.From), autoIncrement(c.To); {
+		switch from, to := atlasdrv.AutoIncrement(c.From), atlasdrv.AutoIncrement(c.To); {
 		case !from && to:
 			return refuse(fmt.Sprintf("adding identity to column %q", c.To.Name),
 				"TiDB cannot set AUTO_INCREMENT on an existing column (error 8200)",

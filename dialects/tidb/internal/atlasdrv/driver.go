@@ -1,4 +1,8 @@
-package tidb
+// Package atlasdrv is TiDB's Atlas driver: Atlas's MySQL driver, decorated
+// so that it inspects, diffs and plans what TiDB holds and Atlas's driver
+// misses or gets wrong (CHECKs, expression indexes, vectors, AUTO_ID_CACHE,
+// GET_LOCK's contention). Package tidb's OpenAtlas returns it.
+package atlasdrv
 
 import (
 	"context"
@@ -130,7 +134,7 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 	if err := d.inspectAutoIDCache(ctx, s); err != nil {
 		return nil, err
 	}
-	vectorTypes(s)
+	VectorTypes(s)
 	return s, d.inspectChecks(ctx, s)
 }
 
@@ -144,7 +148,7 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 		if err := d.inspectAutoIDCache(ctx, s); err != nil {
 			return nil, err
 		}
-		vectorTypes(s)
+		VectorTypes(s)
 		if err := d.inspectChecks(ctx, s); err != nil {
 			return nil, err
 		}
@@ -166,13 +170,13 @@ const AutoIDCache = "AUTO_ID_CACHE = 1"
 // DDL's.
 func (d *atlasDriver) inspectAutoIDCache(ctx context.Context, s *schema.Schema) error {
 	for _, t := range s.Tables {
-		if !slices.ContainsFunc(t.Columns, autoIncrement) {
+		if !slices.ContainsFunc(t.Columns, AutoIncrement) {
 			continue
 		}
 		var name, create string
-		q := "SHOW CREATE TABLE " + Ident(t.Name)
+		q := "SHOW CREATE TABLE " + ident(t.Name)
 		if s.Name != "" {
-			q = "SHOW CREATE TABLE " + Ident(s.Name) + "." + Ident(t.Name)
+			q = "SHOW CREATE TABLE " + ident(s.Name) + "." + ident(t.Name)
 		}
 		rows, err := d.conn.QueryContext(ctx, q)
 		if err != nil {
@@ -191,19 +195,19 @@ func (d *atlasDriver) inspectAutoIDCache(ctx context.Context, s *schema.Schema) 
 	return nil
 }
 
-// autoIncrement reports whether c is an AUTO_INCREMENT column.
-func autoIncrement(c *schema.Column) bool {
+// AutoIncrement reports whether c is an AUTO_INCREMENT column.
+func AutoIncrement(c *schema.Column) bool {
 	return slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.AutoIncrement); return ok })
 
 }
 
-// vectorTypes gives TiDB's VECTOR and VECTOR(n) columns a type that Atlas's
+// VectorTypes gives TiDB's VECTOR and VECTOR(n) columns a type that Atlas's
 // MySQL driver (v1.2.3) formats and compares: it reads them as an
 // unsupported type "vector", which it can neither print in a plan ("format
 // type ... unsupported type") nor diff. A spatial type is the one Atlas
 // prints as its own text and compares by that text, which is all a vector
 // column needs: its type is the column's full text, dimension included.
-func vectorTypes(s *schema.Schema) {
+func VectorTypes(s *schema.Schema) {
 	for _, t := range s.Tables {
 		for _, c := range t.Columns {
 			if c.Type == nil {
@@ -462,7 +466,7 @@ func addIdentityChanges(changes []schema.Change, from, to *schema.Table) []schem
 	}
 	for _, tc := range to.Columns {
 		fc, ok := from.Column(tc.Name)
-		if !ok || autoIncrement(fc) == autoIncrement(tc) {
+		if !ok || AutoIncrement(fc) == AutoIncrement(tc) {
 			continue
 		}
 		if mt == nil {
@@ -505,7 +509,7 @@ func splitModifyChecks(changes []schema.Change) []schema.Change {
 // hides: without it Atlas's executor splits files with its generic scanner
 // and would count and hash statements differently from the Atlas CLI.
 func (d *atlasDriver) ScanStmts(input string) ([]*migrate.Stmt, error) {
-	return Dialect{}.ScanStmts(input)
+	return (*mysql.Driver)(nil).ScanStmts(input)
 }
 
 // Lock implements schema.Locker with GET_LOCK, as Atlas's MySQL driver does.
@@ -544,3 +548,24 @@ func lockContention(err error) bool {
 	msg := strings.ToLower(err.Error())
 	return strings.Contains(msg, "pessimistic lock retry limit reached") || strings.Contains(msg, "lock wait timeout")
 }
+
+// Open opens the driver on a connection (see tidb.Dialect.OpenAtlas).
+func Open(conn schema.ExecQuerier) (migrate.Driver, error) {
+	inspector, err := mysql.Open(versionView{conn})
+	if err != nil {
+		return nil, err
+	}
+	return &atlasDriver{inspector: inspector.(*mysql.Driver), conn: conn}, nil
+}
+
+// Rewrites returns how many queries each rewrite of Atlas's SQL has changed
+// so far, by name.
+func Rewrites() map[string]int64 {
+	out := map[string]int64{}
+	for _, r := range atlasRewrites {
+		out[r.name] = r.fired.Load()
+	}
+	return out
+}
+
+func ident(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }

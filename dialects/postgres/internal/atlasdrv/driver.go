@@ -1,9 +1,14 @@
-package postgres
+// Package atlasdrv is PostgreSQL's Atlas driver: Atlas's PostgreSQL driver,
+// decorated so that it inspects, diffs and plans foreign keys'
+// deferrability, identity changes and self-referencing keys, which Atlas's
+// driver misses or orders wrongly. Package postgres's OpenAtlas returns it.
+package atlasdrv
 
 import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
@@ -215,15 +220,15 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 		f(&o)
 	}
 	alter := func(t *schema.Table, fk string, def *Deferrable) string {
-		table := Ident(t.Name)
+		table := ident(t.Name)
 		q := schemaName(t)
 		if o.SchemaQualifier != nil {
 			q = *o.SchemaQualifier
 		}
 		if q != "" {
-			table = Ident(q) + "." + table
+			table = ident(q) + "." + table
 		}
-		return fmt.Sprintf("ALTER TABLE %s ALTER CONSTRAINT %s %s", table, Ident(fk), deferrableClause(def))
+		return fmt.Sprintf("ALTER TABLE %s ALTER CONSTRAINT %s %s", table, ident(fk), deferrableClause(def))
 	}
 	changes = selfKeysAfterIndexes(changes)
 	var atlas []schema.Change
@@ -348,15 +353,15 @@ func identityChange(t *schema.Table, sc *schema.ModifyColumn, qualifier *string)
 	if fok == tok || !sc.Change.Is(schema.ChangeAttr) {
 		return nil, nil, false
 	}
-	table := Ident(t.Name)
+	table := ident(t.Name)
 	q := schemaName(t)
 	if qualifier != nil {
 		q = *qualifier
 	}
 	if q != "" {
-		table = Ident(q) + "." + table
+		table = ident(q) + "." + table
 	}
-	col := Ident(sc.To.Name)
+	col := ident(sc.To.Name)
 	if !tok {
 		return nil, []*migrate.Change{{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s DROP IDENTITY", table, col), Source: sc, Comment: fmt.Sprintf("remove identity from column %q", sc.To.Name)}}, true
 	}
@@ -369,7 +374,7 @@ func identityChange(t *schema.Table, sc *schema.ModifyColumn, qualifier *string)
 	}
 	return []*migrate.Change{
 		{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s ADD GENERATED %s AS IDENTITY (START WITH %d INCREMENT BY %d)", table, col, gen, start, inc), Source: sc, Comment: fmt.Sprintf("make column %q an identity", sc.To.Name)},
-		{Cmd: fmt.Sprintf("SELECT setval(pg_get_serial_sequence(%s, %s), max(%s)) FROM %s HAVING max(%s) >= %d", String(table), String(sc.To.Name), col, table, col, start), Source: sc, Comment: fmt.Sprintf("move the identity of %q past the ids its rows hold", sc.To.Name)},
+		{Cmd: fmt.Sprintf("SELECT setval(pg_get_serial_sequence(%s, %s), max(%s)) FROM %s HAVING max(%s) >= %d", quote(table), quote(sc.To.Name), col, table, col, start), Source: sc, Comment: fmt.Sprintf("move the identity of %q past the ids its rows hold", sc.To.Name)},
 	}, nil, true
 }
 
@@ -439,9 +444,29 @@ func madeByCreateTable(t *schema.Table, cols []*schema.Column) bool {
 		return true
 	}
 	for _, i := range t.Indexes {
-		if _, ok := uniqueConstraint(i.Attrs); ok && i.Unique && same(i.Parts) {
+		if _, ok := UniqueConstraint(i.Attrs); ok && i.Unique && same(i.Parts) {
 			return true
 		}
 	}
 	return false
 }
+
+// Open decorates Atlas's driver for conn (see postgres.Dialect.OpenAtlas).
+func Open(drv *postgres.Driver, conn schema.ExecQuerier) migrate.Driver {
+	return &atlasDriver{Driver: drv, conn: conn}
+}
+
+// UniqueConstraint is the unique constraint an index of attrs is made by,
+// if it is one.
+func UniqueConstraint(attrs []schema.Attr) (*postgres.Constraint, bool) {
+	for _, a := range attrs {
+		if c, ok := a.(*postgres.Constraint); ok && c.IsUnique() {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
