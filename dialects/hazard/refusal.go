@@ -9,7 +9,8 @@ import "fmt"
 type Refusal struct {
 	// Database is the database's display name ("TiDB").
 	Database string
-	// Table is the table changed, Change the change as the user wrote it
+	// Table is the table changed ("" for a change of no table, as an
+	// enum type's), Change the change as the user wrote it
 	// ("adding the STORED generated column \"total\"").
 	Table, Change string
 	// Reason says why the database cannot make it; Instead what to write.
@@ -17,5 +18,9 @@ type Refusal struct {
 }
 
 func (r *Refusal) Error() string {
+	if r.Table == "" {
+		// A change of no one table (an enum type's).
+		return fmt.Sprintf("%s: cannot plan %s: %s. %s", r.Database, r.Change, r.Reason, r.Instead)
+	}
 	return fmt.Sprintf("%s: cannot plan %s of table %q: %s. %s", r.Database, r.Change, r.Table, r.Reason, r.Instead)
 }

@@ -31,6 +31,11 @@ func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sche
 	if err != nil {
 		return nil, err
 	}
+	if q, ok := drv.(schema.ExecQuerier); ok {
+		if err := typeChanges(ctx, q, changes); err != nil {
+			return nil, err
+		}
+	}
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
 	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
@@ -523,8 +528,10 @@ func enumChanges(changes []schema.Change) (added map[string][]string, err error)
 				continue
 			}
 			if msg := enumEdit(from.Values, to.Values); msg != "" {
-				return nil, fmt.Errorf("PostgreSQL: cannot plan the change of enum %q (%s to %s): %s. PostgreSQL only adds values to an enum type. Instead declare a new enum with the values you want (enum %q), change the columns to it (type = enum.%s: the migration converts their values as text, and fails on a row holding a value the new enum lacks: update those rows in a data migration first), and remove the old enum in a later migration",
-					from.T, enumList(from.Values), enumList(to.Values), msg, from.T+"_v2", from.T+"_v2")
+				return nil, &hazard.Refusal{Database: "PostgreSQL",
+					Change:  fmt.Sprintf("the change of enum %q (%s to %s)", from.T, enumList(from.Values), enumList(to.Values)),
+					Reason:  msg + ". PostgreSQL only adds values to an enum type",
+					Instead: fmt.Sprintf("Instead declare a new enum with the values you want (enum %q), change the columns to it (type = enum.%s: the migration converts their values as text, and fails on a row holding a value the new enum lacks: update those rows in a data migration first), and remove the old enum in a later migration", from.T+"_v2", from.T+"_v2")}
 			}
 			for _, v := range to.Values {
 				if !slices.Contains(from.Values, v) {
@@ -600,9 +607,15 @@ func newEnumValueUses(added map[string][]string, stmts []hazard.Stmt) error {
 					continue
 				}
 				if convert {
-					return fmt.Errorf("PostgreSQL: cannot plan a column's change to enum %q in the migration that adds %s to it: PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04), and converting the column may give it. Make two migrations: first add the value (schemagen migrate diff), then change the column in the next one. The statement is:\n%s", enum, lit, s.Cmd)
+					return &hazard.Refusal{Database: "PostgreSQL",
+						Change:  fmt.Sprintf("a column's change to enum %q in the migration that adds %s to it", enum, lit),
+						Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04), and converting the column may give it",
+						Instead: "Make two migrations: first add the value (schemagen migrate diff), then change the column in the next one. The statement is:\n" + s.Cmd}
 				}
-				return fmt.Errorf("PostgreSQL: cannot plan the use of value %s in the migration that adds it to enum %q: PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04). Make two migrations: first add the value (schemagen migrate diff), then use it (a default, a CHECK, an index predicate) in the next one. The statement is:\n%s", lit, enum, s.Cmd)
+				return &hazard.Refusal{Database: "PostgreSQL",
+					Change:  fmt.Sprintf("the use of value %s in the migration that adds it to enum %q", lit, enum),
+					Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04)",
+					Instead: "Make two migrations: first add the value (schemagen migrate diff), then use it (a default, a CHECK, an index predicate) in the next one. The statement is:\n" + s.Cmd}
 			}
 		}
 	}

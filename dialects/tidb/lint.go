@@ -3,7 +3,6 @@ package tidb
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,7 +156,7 @@ func (Dialect) parseStmt(text string) (dialects.StmtError, bool) {
 		return dialects.StmtError{Msg: re.Msg}, true
 	}
 	e := dialects.StmtError{Syntax: true, Msg: "syntax error"}
-	m := stmtSyntaxNear.FindStringSubmatch(err.Error())
+	m := readback.SyntaxNear.FindStringSubmatch(err.Error())
 	if m == nil {
 		e.Msg = err.Error()
 		return e, true
@@ -176,8 +175,6 @@ func (Dialect) parseStmt(text string) (dialects.StmtError, bool) {
 	}
 	return e, true
 }
-
-var stmtSyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)"(?:\(total length (\d+)\))?\s*$`)
 
 // syntaxFinding is SG103 for a statement TiDB's parser rejects, at the
 // position the server's syntax error would give, found without the dev

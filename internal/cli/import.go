@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/importer"
 )
@@ -56,11 +55,11 @@ stdout; nothing is written when a database cannot be read.
 			if err != nil {
 				return err
 			}
-			src := compiler.Write(r.Schema, r.Notes)
+			// The file and its compilation, which import made last.
+			src, check := r.Written()
 			for _, line := range r.Summary {
 				fmt.Fprintln(a.Stderr, "import:", line)
 			}
-			check := gen.CompileSource("imported.hcl", src)
 			if out == "" {
 				a.Stdout.Write(src)
 			} else if err := gen.WriteFile(out, src, 0o644); err != nil {

@@ -608,8 +608,8 @@ var badEnums = [][]string{{"a", "b", "a"}, {"a", "A"}, {"a", ""}, {"a", "b "}}
 
 // enums sometimes declares an enum and gives it to a new column of one or
 // two tables, which inserts fill, updates set and CHECKs and indexes use;
-// now and then the column is the table's second key part of a unique
-// constraint, or a foreign key between two enum columns.
+// now and then the column is the second part of a unique index, or a key
+// (enumKeys).
 func (g *rnd) enums(m *Model, stmts []Stmt) {
 	if !g.chance(0.3) {
 		return
@@ -671,6 +671,38 @@ func (g *rnd) enums(m *Model, stmts []Stmt) {
 				s.Cols, s.Vals = []string{c.Name}, []Value{g.enumValue(c)}
 			}
 		}
+	}
+	g.enumKeys(m, tables)
+}
+
+// enumKeys now and then makes the enum column a key: the last part of the
+// primary key of a table no foreign key references, or a unique key that a
+// foreign key over the second table's enum column references, with its
+// actions (rows are then compared by values PostgreSQL and TiDB order and
+// cascade by the enum's declared order and labels).
+func (g *rnd) enumKeys(m *Model, tables []*Table) {
+	referenced := func(t *Table) bool {
+		for _, o := range m.Tables {
+			for _, fk := range o.FKs {
+				if fk.RefTable == t.Name {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	p := tables[0]
+	switch k := g.n(4); {
+	case k == 0 && !referenced(p):
+		p.Col("st").Null = false
+		p.PK = append(slices.Clone(p.PK), "st")
+	case k == 1 && len(tables) == 2:
+		ch := tables[1]
+		p.Col("st").Null = false
+		p.Uniques = append(p.Uniques, Unique{Name: p.Name + "_st_key", Cols: []string{"st"}})
+		null := ch.Col("st").Null
+		ch.FKs = append(ch.FKs, FK{Name: ch.Name + "_st_fk", Cols: []string{"st"}, RefTable: p.Name, RefCols: []string{"st"},
+			OnDelete: g.action(null), OnUpdate: g.action(null)})
 	}
 }
 

@@ -58,7 +58,15 @@ func Lower(s *compiler.Schema, diags hcl.Diagnostics) *Result {
 		wg.Go(func() { outs[i], perDialect[i] = d.Generate(s) })
 	}
 	wg.Wait()
-	for i, d := range ds {
+	return Lowered(s, diags, outs, perDialect)
+}
+
+// Lowered is Lower's result for a schema loaded without errors that each
+// dialect of all.Dialects() has generated already, in that order: for a
+// caller that needed each dialect's diagnostics apart.
+func Lowered(s *compiler.Schema, diags hcl.Diagnostics, outs []*dialects.Output, perDialect []hcl.Diagnostics) *Result {
+	r := &Result{Schema: s, Outputs: map[string]*dialects.Output{}, Diags: diags}
+	for i, d := range all.Dialects() {
 		r.Diags = append(r.Diags, perDialect[i]...)
 		if outs[i] != nil {
 			r.Outputs[d.Name()] = outs[i]

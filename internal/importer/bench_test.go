@@ -11,7 +11,6 @@ import (
 
 	"ariga.io/atlas/sql/schema"
 
-	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/devdb"
@@ -103,7 +102,8 @@ func BenchmarkImport(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if src := compiler.Write(r.Schema, r.Notes); gen.CompileSource("imported.hcl", src).Failed() {
+			// As the command does: the file written and its compilation.
+			if _, check := r.Written(); check.Failed() {
 				b.Fatal("the imported model does not compile")
 			}
 		}

@@ -568,6 +568,19 @@ func importAndCompile(t *testing.T, urls ...string) (*importer.Result, []byte, *
 		}
 		t.Fatalf("the imported model does not compile:\n%s", strings.Join(msgs, "\n"))
 	}
+	// What import hands the command is this file and this compilation.
+	src, compiled := r.Written()
+	if string(src) != string(model) || compiled.Failed() {
+		t.Fatalf("Written gives another file than Write, or one that does not compile: %v\n%s", compiled.Diags, testproject.FirstDiff(string(model), string(src)))
+	}
+	for d, o := range out.Outputs {
+		if c := compiled.Outputs[d]; c == nil || string(c.SQL) != string(o.SQL) {
+			t.Fatalf("Written's %s DDL is not the file's", d)
+		}
+	}
+	if len(compiled.Outputs) != len(out.Outputs) {
+		t.Fatalf("Written has %d dialects' DDL, the file's compilation %d", len(compiled.Outputs), len(out.Outputs))
+	}
 	return r, model, out
 }
 

@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
@@ -15,7 +16,7 @@ func Import(ctx context.Context, urls []string, patterns []string) (*Result, err
 	if len(urls) == 0 || len(urls) > 2 {
 		return nil, fmt.Errorf("import reads one database, or one of each dialect (got %d URLs)", len(urls))
 	}
-	var read []*Imported
+	var ds []dialects.Dialect
 	seen := map[string]bool{}
 	for _, u := range urls {
 		name, err := devdb.DialectOf(u)
@@ -26,12 +27,21 @@ func Import(ctx context.Context, urls []string, patterns []string) (*Result, err
 			return nil, fmt.Errorf("two %s URLs: import merges one database of each dialect", name)
 		}
 		seen[name] = true
-		d := all.Get(name)
-		im, err := Read(ctx, d, u, patterns)
+		ds = append(ds, all.Get(name))
+	}
+	// The databases are read side by side: each read waits mostly on its
+	// server. The first URL's error is reported first.
+	read := make([]*Imported, len(urls))
+	errs := make([]error, len(urls))
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Go(func() { read[i], errs[i] = Read(ctx, ds[i], u, patterns) })
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		read = append(read, im)
 	}
 	if len(read) == 1 {
 		return Single(read[0], all.Names()), nil

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/internal/gen"
 )
 
 var dialectByName = all.Get
@@ -26,6 +28,10 @@ type Result struct {
 	Summary []string
 	// Notes are written above the tables they name.
 	Notes map[string][]string
+	// source and compiled are the written model and its compilation, from
+	// the last pass of settle (see Written).
+	source   []byte
+	compiled *gen.Result
 }
 
 // Single turns one database's model into the result: objects kept as its
@@ -68,9 +74,14 @@ func Single(im *Imported, all []string) *Result {
 // read, and stay where they are accepted. Each refusal names the object it
 // is about, so one compilation finds them all; a second one confirms, since
 // leaving an object out can only uncover refusals of what used it.
+//
+// Each pass compiles the file as Written gives it, which the last pass
+// keeps: a caller does not write and compile the model once more.
 func (r *Result) settle(all []string) {
+	r.source, r.compiled = nil, nil
 	for range 5 {
-		s, diags := compiler.LoadSource(compiler.Options{Dialects: all}, "import.hcl", compiler.Write(r.Schema, nil))
+		src := compiler.Write(r.Schema, r.Notes)
+		s, diags := compiler.LoadSource(compiler.Options{Dialects: all}, writtenName, src)
 		if diags.HasErrors() {
 			// The model's own rules refuse an object in every dialect:
 			// leave it out of the model, and compile again.
@@ -84,18 +95,26 @@ func (r *Result) settle(all []string) {
 				}
 			}
 			if !changed {
+				if sameNames(all) {
+					r.source, r.compiled = src, gen.Lower(s, diags)
+				}
 				return
 			}
 			continue
 		}
-		changed := false
-		for _, d := range all {
-			dl := dialectByName(d)
-			if dl == nil {
-				continue
+		// Dialects only read the model: they lower it side by side.
+		perDialect := make([]hcl.Diagnostics, len(all))
+		outs := make([]*dialects.Output, len(all))
+		var wg sync.WaitGroup
+		for i, d := range all {
+			if dl := dialectByName(d); dl != nil {
+				wg.Go(func() { outs[i], perDialect[i] = dl.Generate(s) })
 			}
-			_, diags := dl.Generate(s)
-			for _, e := range diags {
+		}
+		wg.Wait()
+		changed := false
+		for i, d := range all {
+			for _, e := range perDialect[i] {
 				if e.Severity != hcl.DiagError {
 					continue
 				}
@@ -105,9 +124,50 @@ func (r *Result) settle(all []string) {
 			}
 		}
 		if !changed {
+			if sameNames(all) {
+				// In the order of the registered dialects, as gen lowers.
+				byName := map[string]int{}
+				for i, d := range all {
+					byName[d] = i
+				}
+				var o []*dialects.Output
+				var pd []hcl.Diagnostics
+				for _, d := range registered() {
+					o, pd = append(o, outs[byName[d]]), append(pd, perDialect[byName[d]])
+				}
+				r.source, r.compiled = src, gen.Lowered(s, diags, o, pd)
+			}
 			return
 		}
 	}
+}
+
+// registered names the dialects gen compiles for (settle's parameter
+// hides the package all).
+var registered = all.Names
+
+// writtenName is the file name of the model import writes, in the
+// compilation's positions.
+const writtenName = "imported.hcl"
+
+// sameNames reports whether names are the registered dialects' names, each
+// once: the compilation gen makes of the written model.
+func sameNames(names []string) bool {
+	a, b := slices.Clone(names), registered()
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// Written returns the model as the file to write, with its notes as
+// comments, and that file compiled as gen compiles it: what import's last
+// compilation made, else made now.
+func (r *Result) Written() ([]byte, *gen.Result) {
+	if r.source != nil {
+		return r.source, r.compiled
+	}
+	src := compiler.Write(r.Schema, r.Notes)
+	return src, gen.CompileSource(writtenName, src)
 }
 
 // deleteNamed removes from *xs the objects named name and returns how many.

@@ -187,8 +187,24 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		current.Close()
 		desired.Close()
 	}()
-	wg.Go(func() { current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files) })
-	wg.Go(func() { desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src) })
+	var c planConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	wg.Go(func() {
+		if c.current != nil {
+			current, errs[0] = c.current(ctx, t, p.Dir.Path(), files)
+			return
+		}
+		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files)
+	})
+	wg.Go(func() {
+		if c.desired != nil {
+			desired, errs[1] = c.desired(ctx, t, p.src)
+			return
+		}
+		desired, errs[1] = SQLState(ctx, dev, t, t.Env.Src, p.src)
+	})
 	wg.Wait()
 	if err := joinDistinct(errs[:]...); err != nil {
 		return nil, nil, err
@@ -284,19 +300,33 @@ func (s *State) Close() {
 // scratch database and inspects the result.
 func DirState(ctx context.Context, dev *scratch.Dev, t Target, dirPath string, files []migrate.File) (*State, error) {
 	return newState(ctx, dev, t, func(drv migrate.Driver) error {
-		sources := make([]string, len(files))
-		for i, f := range files {
-			sources[i] = filepath.Join(dirPath, f.Name())
-		}
-		if err := scratch.Replay(ctx, drv, files, sources); err != nil {
-			var ee *scratch.ExecError
-			if errors.As(err, &ee) {
-				return ReplayFailure(t.Env.Name, err)
-			}
-			return fmt.Errorf("replaying the migration directory: %w", err)
-		}
-		return nil
+		return replayFiles(ctx, t, drv, dirPath, files)
 	})
+}
+
+// ReplayOn replays more files of the directory at dirPath on the database
+// of state s, after those it holds, as DirState would (Reread then reads
+// it). On an error the database is left as the failed file left it.
+func ReplayOn(ctx context.Context, t Target, s *State, dirPath string, files []migrate.File) error {
+	return replayFiles(ctx, t, s.Driver, dirPath, files)
+}
+
+func replayFiles(ctx context.Context, t Target, drv migrate.Driver, dirPath string, files []migrate.File) error {
+	if len(files) == 0 {
+		return nil
+	}
+	sources := make([]string, len(files))
+	for i, f := range files {
+		sources[i] = filepath.Join(dirPath, f.Name())
+	}
+	if err := scratch.Replay(ctx, drv, files, sources); err != nil {
+		var ee *scratch.ExecError
+		if errors.As(err, &ee) {
+			return ReplayFailure(t.Env.Name, err)
+		}
+		return fmt.Errorf("replaying the migration directory: %w", err)
+	}
+	return nil
 }
 
 // SQLState runs a DDL script (a generated file named source) on a new
@@ -324,18 +354,40 @@ func newState(ctx context.Context, dev *scratch.Dev, t Target, load func(migrate
 		s.Close()
 		return nil, err
 	}
-	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
+	if err := s.read(ctx, t); err != nil {
 		s.Close()
 		return nil, err
 	}
-	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
-		if s.Objects, err = od.ReadObjects(ctx, s.Driver); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
 	return s, nil
 }
+
+// read inspects the state's database.
+func (s *State) read(ctx context.Context, t Target) (err error) {
+	if s.Schema, err = scratch.Inspect(ctx, s.Driver); err != nil {
+		return err
+	}
+	if od, ok := t.Dialect.(dialects.ObjectDialect); ok {
+		if s.Objects, err = od.ReadObjects(ctx, s.Driver); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reread inspects the database of state s again, for a caller that hands
+// one loaded state to several plans (DesiredFrom): the State it returns is
+// a new inspection, which a plan may change, and its Close leaves the
+// database to s.
+func Reread(ctx context.Context, t Target, s *State) (*State, error) {
+	n := &State{Driver: s.Driver}
+	if err := n.read(ctx, t); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// DB is the scratch database the state was read from.
+func (s *State) DB() *scratch.DB { return s.db }
 
 // PlanOptions are the options of every plan schemagen writes: no schema
 // qualifier (a file applies to any database) and indented statements.

@@ -20,7 +20,30 @@ import (
 // PlanOption configures Plan.
 type PlanOption func(*planConfig)
 
-type planConfig struct{ plain bool }
+type planConfig struct {
+	plain   bool
+	desired func(ctx context.Context, t Target, src []byte) (*State, error)
+	current func(ctx context.Context, t Target, dirPath string, files []migrate.File) (*State, error)
+}
+
+// CurrentFrom makes Plan take each target's current state from replay,
+// given the directory's files, instead of replaying them all on a scratch
+// database of its own: a caller that plans one directory step after step
+// replays only the files each step adds (the plan oracle). Replay must
+// fail as DirState does. The State it returns is the plan's to change and
+// Close.
+func CurrentFrom(replay func(ctx context.Context, t Target, dirPath string, files []migrate.File) (*State, error)) PlanOption {
+	return func(c *planConfig) { c.current = replay }
+}
+
+// DesiredFrom makes Plan take each target's desired state from load, given
+// the generated DDL src it would load, instead of loading src on a scratch
+// database of its own: a caller that plans several directories to one
+// model loads it once (the plan oracle; see Reread). The State load returns
+// is the plan's to change and Close.
+func DesiredFrom(load func(ctx context.Context, t Target, src []byte) (*State, error)) PlanOption {
+	return func(c *planConfig) { c.desired = load }
+}
 
 // Plain plans what Atlas plans, statement by statement with its hazards,
 // instead of the online plan (concurrent index builds, constraints added

@@ -70,6 +70,7 @@ var Kinds = []EditKind{
 	{"change_enum_values", 3, changeEnumValues},
 	{"change_to_enum", 1, changeToEnum},
 	{"drop_unused_enums", 1, dropUnusedEnums},
+	{"enum_key", 1, enumKey},
 	// Dialect settings (objects.go).
 	{"change_setting", 1, changeSetting},
 }

@@ -170,3 +170,68 @@ func dropUnusedEnums(g *difftest.Gen, m *difftest.Model) *Edit {
 		return len(m.Enums) < n
 	}}
 }
+
+// enumKey makes an enum column a key: an enum column of a table no foreign
+// key references joins its primary key, or a new enum column of one table,
+// unique, is referenced by a foreign key (with actions) over a new enum
+// column of another table or the same one.
+func enumKey(g *difftest.Gen, m *difftest.Model) *Edit {
+	if len(m.Enums) == 0 {
+		return nil
+	}
+	if g.Chance(0.5) {
+		t := pickTable(g, m)
+		if t == nil || referenced(m, t.Name) {
+			return nil
+		}
+		var cands []string
+		for _, c := range nonKey(t) {
+			if c.Type.Name == "enum" && c.As == "" {
+				cands = append(cands, c.Name)
+			}
+		}
+		if len(cands) == 0 {
+			return nil
+		}
+		name := cands[g.N(len(cands))]
+		pk := append(slices.Clone(t.PK), name)
+		return onTable(fmt.Sprintf("set the primary key of %s to %v (enum column %s)", t.Name, pk, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+			for _, n := range pk {
+				c := t.Col(n)
+				if c == nil {
+					return false
+				}
+				c.Null = false
+			}
+			t.PK = slices.Clone(pk)
+			return true
+		})
+	}
+	child, parent := pickTable(g, m), pickTable(g, m)
+	if child == nil {
+		return nil
+	}
+	e := m.Enums[g.N(len(m.Enums))]
+	// Both nullable: rows already there get NULL, which neither the
+	// unique key nor the foreign key checks.
+	key := &difftest.Col{Name: freeName(m, "k"), Type: enumType(e), Null: true}
+	ref := &difftest.Col{Name: freeName(m, "r"), Type: enumType(e), Null: true}
+	uq := difftest.Unique{Name: freeName(m, parent.Name+"_uq"), Cols: []string{key.Name}}
+	fk := difftest.FK{Name: freeName(m, child.Name+"_fk"), Cols: []string{ref.Name}, RefTable: parent.Name, RefCols: []string{key.Name},
+		OnDelete: g.Action(true), OnUpdate: g.Action(true)}
+	return &Edit{What: fmt.Sprintf("add enum %s column %s, unique, to %s and foreign key %s of %s(%s) to it", e.Name, key.Name, parent.Name, fk.Name, child.Name, ref.Name), Apply: func(m *difftest.Model) bool {
+		p, c := m.Table(parent.Name), m.Table(child.Name)
+		i := slices.IndexFunc(m.Enums, func(x difftest.Enum) bool { return x.Name == e.Name })
+		if p == nil || c == nil || i < 0 || p.Col(key.Name) != nil || c.Col(ref.Name) != nil {
+			return false
+		}
+		k, r := cloneCol(key), cloneCol(ref)
+		k.Type, r.Type = enumType(m.Enums[i]), enumType(m.Enums[i])
+		p.Cols = append(p.Cols, k)
+		p.Uniques = append(p.Uniques, uq)
+		c = m.Table(child.Name)
+		c.Cols = append(c.Cols, r)
+		c.FKs = append(c.FKs, fk)
+		return true
+	}}
+}

@@ -19,6 +19,16 @@
 // A failure is shrunk to a small model and one edit and printed as a test
 // for regression_test.go.
 //
+// # Speed
+//
+// A step's cost is mostly DDL on the dev servers (TiDB runs every
+// server's DDL one job at a time). Without changing what is checked, the
+// oracle loads each step's generated DDL once for both lineages' plans and
+// the comparison (migration.DesiredFrom), replays to a kept database only
+// the files a step adds (migration.CurrentFrom; migrate diff replays the
+// same files in the same order on a clean database), and reuses emptied
+// PostgreSQL scratch databases (scratch.Dev.Reuse).
+//
 // # Adding an edit kind
 //
 // Kinds is a table. A new construct gets an EditKind with a name, a weight
@@ -40,6 +50,7 @@
 package plantest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -167,6 +178,58 @@ type lineage struct {
 	// replaced are the databases (dialect and applier) that existing rows
 	// stopped this step, replaced by ones without rows.
 	replaced map[string]bool
+	// replayed are, by dialect, scratch databases holding the directory
+	// replayed so far, to which each step replays only the files it adds
+	// (migrate diff replays them all on a clean database: the same
+	// statements in the same order). mu guards it.
+	replayed map[string]*replayed
+	mu       sync.Mutex
+}
+
+// replayed is a scratch database holding files replayed in order.
+type replayed struct {
+	st    *migration.State
+	files []migrate.File
+}
+
+// current is migrate diff's current state of target t's directory (at
+// dirPath, holding files): its replayed database, once the files it lacks
+// are replayed there. A directory whose earlier files changed is replayed
+// on a new database.
+func (l *lineage) current(ctx context.Context, dev *scratch.Dev, t migration.Target, dirPath string, files []migrate.File) (*migration.State, error) {
+	d := t.Dialect.Name()
+	l.mu.Lock()
+	rp := l.replayed[d]
+	delete(l.replayed, d)
+	l.mu.Unlock()
+	if rp != nil && (len(rp.files) > len(files) || !slices.EqualFunc(rp.files, files[:len(rp.files)], func(a, b migrate.File) bool {
+		return a.Name() == b.Name() && bytes.Equal(a.Bytes(), b.Bytes())
+	})) {
+		rp.st.Close()
+		rp = nil
+	}
+	if rp == nil {
+		st, err := migration.DirState(ctx, dev, t, dirPath, nil)
+		if err != nil {
+			return nil, err
+		}
+		rp = &replayed{st: st}
+	}
+	todo := files[len(rp.files):]
+	if err := migration.ReplayOn(ctx, t, rp.st, dirPath, todo); err != nil {
+		rp.st.Close()
+		return nil, err
+	}
+	rp.files = append(rp.files, todo...)
+	st, err := migration.Reread(ctx, t, rp.st)
+	if err != nil {
+		rp.st.Close()
+		return nil, err
+	}
+	l.mu.Lock()
+	l.replayed[d] = rp
+	l.mu.Unlock()
+	return st, nil
 }
 
 func (l *lineage) name() string {
@@ -292,7 +355,7 @@ func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution,
 		if err != nil {
 			return nil, err
 		}
-		l := &lineage{plain: plain, dir: dir, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dbs: map[string]*[2]*scratch.DB{}}
+		l := &lineage{plain: plain, dir: dir, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dbs: map[string]*[2]*scratch.DB{}, replayed: map[string]*replayed{}}
 		ev.lineages = append(ev.lineages, l)
 		cfgPath := filepath.Join(dir, "atlas.hcl")
 		if err := os.WriteFile(cfgPath, []byte(atlasHCL(r.PostgresURL, r.TiDBURL)), 0o644); err != nil {
@@ -330,6 +393,9 @@ func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution,
 
 func (ev *evolution) close() {
 	for _, l := range ev.lineages {
+		for _, rp := range l.replayed {
+			rp.st.Close()
+		}
 		for _, pair := range l.dbs {
 			for _, db := range pair {
 				if db != nil {
@@ -389,6 +455,24 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		return f, err
 	}
 	lap("plan")
+	// The generated DDL is loaded once for each dialect: both lineages'
+	// plans and the comparison read the same database.
+	generated, f, err := ev.loadGenerated(ctx, res, fail)
+	defer func() {
+		for _, st := range generated {
+			st.Close()
+		}
+	}()
+	if f != nil || err != nil {
+		return f, err
+	}
+	desired := migration.DesiredFrom(func(ctx context.Context, t migration.Target, src []byte) (*migration.State, error) {
+		d := t.Dialect.Name()
+		if !bytes.Equal(src, res.Outputs[d].SQL) {
+			return nil, fmt.Errorf("plantest: migrate diff of %s would load DDL that is not the model's", d)
+		}
+		return migration.Reread(ctx, t, generated[d])
+	})
 	// Both lineages are planned at once: the dev servers' latency, not
 	// the CPU, bounds the work.
 	errs := make([]error, len(ev.lineages))
@@ -401,7 +485,10 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 			return nil, err
 		}
 		pwg.Go(func() {
-			planned[i], errs[i] = migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain))
+			planned[i], errs[i] = migration.Plan(ctx, r.Dev, nil, l.targets, model, name, migration.Plain(l.plain), desired,
+				migration.CurrentFrom(func(ctx context.Context, t migration.Target, dirPath string, files []migrate.File) (*migration.State, error) {
+					return l.current(ctx, r.Dev, t, dirPath, files)
+				}))
 		})
 	}
 	pwg.Wait()
@@ -498,7 +585,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	cerrs := make([]error, len(targets))
 	var cwg sync.WaitGroup
 	for k, t := range targets {
-		cwg.Go(func() { found[k], cerrs[k] = ev.compare(ctx, t, res.Outputs[t.Dialect.Name()].SQL, fail) })
+		cwg.Go(func() { found[k], cerrs[k] = ev.compare(ctx, t, generated[t.Dialect.Name()].DB(), fail) })
 	}
 	cwg.Wait()
 	if err := errors.Join(cerrs...); err != nil {
@@ -551,10 +638,37 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	return nil, nil
 }
 
-// compare builds the generated DDL src of target t's dialect on a fresh
-// database and compares every target database of that dialect with it.
-func (ev *evolution) compare(ctx context.Context, t migration.Target, src []byte, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
-	want, wantDefer, err := ev.fresh(ctx, t, src)
+// loadGenerated loads the generated DDL of every dialect on a new scratch
+// database, as migrate diff would.
+func (ev *evolution) loadGenerated(ctx context.Context, res *gen.Result, fail func(kind, format string, args ...any) *Failure) (map[string]*migration.State, *Failure, error) {
+	targets := ev.lineages[0].targets
+	states := make([]*migration.State, len(targets))
+	errs := make([]error, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		wg.Go(func() {
+			states[i], errs[i] = migration.SQLState(ctx, ev.r.Dev, t, t.Env.Src, res.Outputs[t.Dialect.Name()].SQL)
+		})
+	}
+	wg.Wait()
+	out := map[string]*migration.State{}
+	for i, t := range targets {
+		if states[i] != nil {
+			out[t.Dialect.Name()] = states[i]
+		}
+	}
+	for i, t := range targets {
+		if errs[i] != nil {
+			return out, fail("diff "+errorKind(errs[i]), "the generated DDL of %s does not load: %v", t.Dialect.Name(), errs[i]), nil
+		}
+	}
+	return out, nil, nil
+}
+
+// compare reads again the database db holding the generated DDL of target
+// t's dialect and compares every target database of that dialect with it.
+func (ev *evolution) compare(ctx context.Context, t migration.Target, db *scratch.DB, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+	want, wantDefer, _, err := inspect(ctx, t.Dialect, db)
 	if err != nil {
 		return nil, err
 	}
@@ -841,24 +955,6 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 		return err
 	}
 	return nil
-}
-
-// fresh builds the generated DDL on a new database and inspects it.
-func (ev *evolution) fresh(ctx context.Context, t migration.Target, src []byte) (*schema.Schema, map[[2]string]bool, error) {
-	db, err := ev.r.Dev.Scratch(ctx, t.Dialect, t.Env.Dev)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer db.Close()
-	drv, err := t.Dialect.OpenAtlas(db.DB)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := scratch.Exec(ctx, drv, t.Env.Src, src); err != nil {
-		return nil, nil, fmt.Errorf("plantest: the generated DDL does not load: %w", err)
-	}
-	s, def, _, err := inspect(ctx, t.Dialect, db)
-	return s, def, err
 }
 
 // inspect is Atlas's inspection of db and, on PostgreSQL, the deferrable

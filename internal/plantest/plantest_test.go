@@ -120,4 +120,5 @@ func TestPlanOracle(t *testing.T) {
 		t.Errorf("evolution %d (SCHEMAGEN_PLANTEST_SEED=%d, evolution seed %d) fails; regression test:\n\n%s", i, seed, s, f.Regression(fmt.Sprintf("Regression%d", s)))
 	}
 	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", ran, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
+	t.Logf("scratch databases: %d, %d of them reused", r.Dev.Scratches(), r.Dev.Reused())
 }

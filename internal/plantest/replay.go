@@ -11,7 +11,7 @@ import (
 // NewRunner returns a Runner on the test servers of internal/dbtest.
 func NewRunner(t testing.TB) *Runner {
 	t.Helper()
-	dev := &scratch.Dev{}
+	dev := &scratch.Dev{Reuse: true}
 	t.Cleanup(dev.Close)
 	return &Runner{PostgresURL: dbtest.ServerURL(t, "postgres"), TiDBURL: dbtest.ServerURL(t, "tidb"), Dev: dev, TempDir: t.TempDir()}
 }

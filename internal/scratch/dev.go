@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
@@ -37,13 +38,30 @@ import (
 // configures, else an embedded server started on first use.
 type Dev struct {
 	Progress io.Writer
-	mu       sync.Mutex
-	servers  map[string]*devServer
-	scratch  atomic.Int64
+	// Reuse keeps the scratch databases that can be emptied cheaply
+	// (devdb.Emptiable: PostgreSQL's) when they are closed, emptied and
+	// checked as clean as a new one (devdb.Empty), for the next Scratch on
+	// their server; one that is not is dropped. Close drops them all. For
+	// runs that make many (the plan oracle).
+	Reuse   bool
+	mu      sync.Mutex
+	servers map[string]*devServer
+	// pool are the emptied databases kept for reuse, by server URL.
+	pool    map[string][]*pooled
+	scratch atomic.Int64
+	reused  atomic.Int64
 }
 
-// Scratches is how many scratch databases Dev has made.
+// pooled is an emptied database kept for reuse.
+type pooled struct {
+	name, url, clean string
+}
+
+// Scratches is how many scratch databases Dev has handed out.
 func (d *Dev) Scratches() int64 { return d.scratch.Load() }
+
+// Reused is how many of them were emptied databases (Reuse).
+func (d *Dev) Reused() int64 { return d.reused.Load() }
 
 type devServer struct {
 	once    sync.Once
@@ -56,6 +74,12 @@ type devServer struct {
 func (d *Dev) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	for server, ps := range d.pool {
+		for _, p := range ps {
+			devdb.DropDatabase(context.Background(), server, p.name)
+		}
+	}
+	d.pool = nil
 	for _, s := range d.servers {
 		if s.release != nil {
 			s.release()
@@ -128,11 +152,23 @@ type DB struct {
 	*sql.DB
 	URL  string
 	drop func() error
+	// keep, when set, empties the database for reuse and reports whether
+	// it was kept (else it is dropped).
+	keep   func() bool
+	closed atomic.Bool
 }
 
-// Close closes and drops the database.
+// Close closes and drops the database (or, with Dev.Reuse, empties it for
+// the next Scratch).
 func (s *DB) Close() error {
-	return errors.Join(s.DB.Close(), s.drop())
+	if s.closed.Swap(true) {
+		return nil // a database kept twice would be handed out twice
+	}
+	err := s.DB.Close()
+	if s.keep != nil && s.keep() {
+		return err
+	}
+	return errors.Join(err, s.drop())
 }
 
 // Scratch creates a clean database of dialect on the dev server at the
@@ -144,6 +180,9 @@ func (d *Dev) Scratch(ctx context.Context, dialect dialects.Dialect, configured 
 		return nil, err
 	}
 	d.scratch.Add(1)
+	if db := d.take(server); db != nil {
+		return db, nil
+	}
 	b := make([]byte, 6)
 	rand.Read(b)
 	name := "schemagen_scratch_" + hex.EncodeToString(b)
@@ -156,9 +195,62 @@ func (d *Dev) Scratch(ctx context.Context, dialect dialects.Dialect, configured 
 		devdb.DropDatabase(context.Background(), server, name)
 		return nil, err
 	}
-	return &DB{DB: db, URL: u, drop: func() error {
-		return devdb.DropDatabase(context.Background(), server, name)
-	}}, nil
+	p := &pooled{name: name, url: u}
+	if d.Reuse && devdb.Emptiable(server) {
+		if p.clean, err = devdb.CleanState(ctx, u); err != nil {
+			p.clean = "" // not reused
+		}
+	}
+	return d.handOut(server, p, db), nil
+}
+
+// handOut makes the scratch DB of database p on server, open as db.
+func (d *Dev) handOut(server string, p *pooled, db *sql.DB) *DB {
+	s := &DB{DB: db, URL: p.url, drop: func() error {
+		return devdb.DropDatabase(context.Background(), server, p.name)
+	}}
+	if p.clean != "" {
+		s.keep = func() bool {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if ok, err := devdb.Empty(ctx, p.url, p.clean); err != nil || !ok {
+				return false
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if d.servers == nil {
+				return false // Dev closed
+			}
+			if d.pool == nil {
+				d.pool = map[string][]*pooled{}
+			}
+			d.pool[server] = append(d.pool[server], p)
+			return true
+		}
+	}
+	return s
+}
+
+// take returns an emptied database of server's pool, or nil.
+func (d *Dev) take(server string) *DB {
+	for {
+		d.mu.Lock()
+		ps := d.pool[server]
+		if len(ps) == 0 {
+			d.mu.Unlock()
+			return nil
+		}
+		p := ps[len(ps)-1]
+		d.pool[server] = ps[:len(ps)-1]
+		d.mu.Unlock()
+		db, err := devdb.Open(p.url)
+		if err != nil {
+			devdb.DropDatabase(context.Background(), server, p.name)
+			continue
+		}
+		d.reused.Add(1)
+		return d.handOut(server, p, db)
+	}
 }
 
 // ExecError is a statement a database refused, with where it came from.

@@ -119,33 +119,8 @@ func (tt *Types) SQL(t compiler.Type) string {
 // the table: false for a type of no row, an unsigned integer or decimal,
 // or arguments out of the row's bounds.
 func (tt *Types) Read(st schema.Type) (compiler.Type, bool) {
-	var name string
-	switch t := st.(type) {
-	case *schema.UUIDType:
-		name = t.T
-	case *schema.StringType:
-		name = t.T
-	case *schema.IntegerType:
-		if t.Unsigned {
-			return compiler.Type{}, false
-		}
-		name = t.T
-	case *schema.BoolType:
-		name = t.T
-	case *schema.FloatType:
-		name = t.T
-	case *schema.DecimalType:
-		if t.Unsigned {
-			return compiler.Type{}, false
-		}
-		name = t.T
-	case *schema.TimeType:
-		name = t.T
-	case *schema.JSONType:
-		name = t.T
-	case *schema.BinaryType:
-		name = t.T
-	default:
+	name, ok := inspectedName(st)
+	if !ok {
 		return compiler.Type{}, false
 	}
 	r := tt.byRead[strings.ToLower(name)]
@@ -182,4 +157,31 @@ func (tt *Types) Read(st schema.Type) (compiler.Type, bool) {
 		return compiler.Type{}, false
 	}
 	return out, true
+}
+
+// inspectedName is Atlas's name of an inspected type that may be read back
+// exactly: not of an unsigned integer or decimal, which no neutral type
+// counts.
+func inspectedName(st schema.Type) (string, bool) {
+	switch t := st.(type) {
+	case *schema.IntegerType:
+		return t.T, !t.Unsigned
+	case *schema.DecimalType:
+		return t.T, !t.Unsigned
+	case *schema.UUIDType:
+		return t.T, true
+	case *schema.StringType:
+		return t.T, true
+	case *schema.BoolType:
+		return t.T, true
+	case *schema.FloatType:
+		return t.T, true
+	case *schema.TimeType:
+		return t.T, true
+	case *schema.JSONType:
+		return t.T, true
+	case *schema.BinaryType:
+		return t.T, true
+	}
+	return "", false
 }

@@ -71,8 +71,10 @@ var JSONTypes = map[string][]string{
 var parsers = sync.Pool{New: func() any { return parser.New() }}
 
 // SyntaxNear reads the position out of the syntax errors of TiDB's parser,
-// and of the server (1064), which prints them.
-var SyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*)"\s*$`)
+// and of the server (1064), which prints them: the line, the column, the
+// text from there to the statement's end and, where the parser cut that
+// text at 2048 bytes, its whole length.
+var SyntaxNear = regexp.MustCompile(`line (\d+) column (\d+) near "((?s).*?)"(?:\(total length (\d+)\))?\s*$`)
 
 // selectPrefix wraps an expression into the statement TiDB's parser reads.
 const selectPrefix = "SELECT "

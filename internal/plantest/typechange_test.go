@@ -1,0 +1,118 @@
+package plantest_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+const dated = `
+table "events" {
+  column "id" {
+    type = int
+  }
+  column "at" {
+    type = date
+    null = true
+  }
+  column "code" {
+    type = varchar(20)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+// TestDateToDecimal: PostgreSQL has no conversion from date to numeric, so
+// the ALTER COLUMN ... TYPE numeric that migrate diff wrote failed with
+// 42804 on every database, rows or none. It is now refused at diff, naming
+// the column and saying what to write.
+func TestDateToDecimal(t *testing.T) {
+	r := plantest.NewRunner(t)
+	f, err := r.Reproduce(context.Background(), 1, dated, strings.Replace(dated, "type = date", "type = decimal(10, 2)", 1), "date to decimal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	var ref *hazard.Refusal
+	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
+		t.Fatalf("want one refusal, got %v", r.Refusals)
+	}
+	if ref.Database != "PostgreSQL" || ref.Table != "events" || !strings.Contains(ref.Change, `"at" from date to numeric(10,2)`) || !strings.Contains(ref.Instead, "data migration") {
+		t.Fatalf("the refusal does not name the change and what to write: %v", ref)
+	}
+}
+
+// TestStringToInteger: PostgreSQL converts text to an integer only by an
+// explicit cast, so the plan says USING "code"::integer (before, 42804);
+// rows whose text is no number stop it, as they stop TiDB's MODIFY COLUMN.
+func TestStringToInteger(t *testing.T) {
+	plantest.Replay(t, 1, dated, strings.Replace(dated, "type = varchar(20)", "type = int", 1))
+}
+
+const indexedByExpr = `
+table "items" {
+  column "id" {
+    type = int
+  }
+  column "name" {
+    type = varchar(40)
+    null = true
+  }
+  column "qty" {
+    type = int
+    null = true
+  }
+  column "label" {
+    type   = int
+    as     = "qty + 1"
+    stored = false
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "items_lower_name_idx" {
+    on {
+      expr = "lower(name)"
+    }
+  }
+}
+`
+
+// TestTiDBModifyOfColumnUsedByExpression: TiDB refuses MODIFY COLUMN of a
+// column an expression index (3837) or a generated column (3108) uses
+// (3106), which migrate diff wrote for a change of its nullability (plan
+// oracle, seeds 3000015 and 3000019). It is now a typed refusal that names
+// the index or column and says what to write; PostgreSQL would plan it.
+func TestTiDBModifyOfColumnUsedByExpression(t *testing.T) {
+	for _, tc := range []struct{ name, after, by string }{
+		{"expression index", strings.Replace(indexedByExpr, "type = varchar(40)\n    null = true", "type = varchar(40)\n    null = false\n    default = \"\"", 1), `expression index "items_lower_name_idx"`},
+		{"generated column", strings.Replace(indexedByExpr, "type = int\n    null = true", "type = int\n    null = false\n    default = 0", 1), `generated column "label"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := plantest.NewRunner(t)
+			f, err := r.Reproduce(context.Background(), 1, indexedByExpr, tc.after, tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f != nil {
+				t.Fatalf("a file was written and failed: %s", f.What)
+			}
+			var ref *hazard.Refusal
+			if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
+				t.Fatalf("want one refusal, got %v", r.Refusals)
+			}
+			if ref.Database != "TiDB" || ref.Table != "items" || !strings.Contains(ref.Reason, tc.by) || !strings.Contains(ref.Instead, "three steps") {
+				t.Fatalf("the refusal does not name the change and what to write: %v", ref)
+			}
+		})
+	}
+}
