@@ -434,6 +434,24 @@ var actions = map[compiler.Action]string{
 	compiler.Cascade: "CASCADE", compiler.SetNull: "SET NULL",
 }
 
+// keyLimits reports whether c is a column of a foreign key of t with a
+// referential action (action), where TiDB forbids the CHECK named by what
+// (error 3823). The key limits c to the referenced column's checked values,
+// which is recorded, but only while its other columns cannot be NULL: a
+// NULL turns the key's check off, and refuse reports that.
+func (l *lowerer) keyLimits(t *compiler.Table, c *compiler.Column, action map[string]string, what string, refuse func(fk, other string)) bool {
+	fk, ok := action[c.Name]
+	if !ok {
+		return false
+	}
+	if other := nullableOther(t, fk, c.Name); other != "" {
+		refuse(fk, other)
+		return true
+	}
+	l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", what, fk)
+	return true
+}
+
 // nullableOther returns a nullable column of t's foreign key fk other than
 // col, or "".
 func nullableOther(t *compiler.Table, fk, col string) string {
@@ -1185,15 +1203,9 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		if !known || typ.Kind != compiler.TypeUUID || c.Overrides.Skipped(Name) {
 			continue
 		}
-		if fk, ok := action[c.Name]; ok {
-			// The foreign key already limits it to values of the referenced
-			// column, but only when its other columns cannot be NULL: a NULL
-			// in any of them turns the key's check off.
-			if other := nullableOther(t, fk, c.Name); other != "" {
-				l.rec.Errorf(c.Range, "uuid_check cannot hold", "uuid_check cannot add its CHECK to %s.%s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store malformed UUIDs there that PostgreSQL refuses. Make %s not null, drop the action, or leave uuid_check off.", t.Name, c.Name, fk, other, other)
-				continue
-			}
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
+		if l.keyLimits(t, c, action, "uuid_check CHECK", func(fk, other string) {
+			l.rec.Errorf(c.Range, "uuid_check cannot hold", "uuid_check cannot add its CHECK to %s.%s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store malformed UUIDs there that PostgreSQL refuses. Make %s not null, drop the action, or leave uuid_check off.", t.Name, c.Name, fk, other, other)
+		}) {
 			continue
 		}
 		if shapeChecked(t, c.Name) {
@@ -1221,14 +1233,9 @@ func (l *lowerer) domains(t *compiler.Table, lt *sqltext.Table) {
 		if !ok {
 			continue
 		}
-		if fk, ok := action[c.Name]; ok {
-			// The key limits the column to the referenced column's checked
-			// values, but only when its other columns cannot be NULL.
-			if other := nullableOther(t, fk, c.Name); other != "" {
-				l.rec.Errorf(c.Range, "Value domain cannot hold", "TiDB cannot keep %s.%s to %s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL. Make %s not null, drop the action, or set value_domains = false in dialect \"tidb\".", t.Name, c.Name, dom.Why, fk, other, other)
-				continue
-			}
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no CHECK %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", dom.Suffix, fk)
+		if l.keyLimits(t, c, action, "CHECK "+dom.Suffix, func(fk, other string) {
+			l.rec.Errorf(c.Range, "Value domain cannot hold", "TiDB cannot keep %s.%s to %s: TiDB forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL. Make %s not null, drop the action, or set value_domains = false in dialect \"tidb\".", t.Name, c.Name, dom.Why, fk, other, other)
+		}) {
 			continue
 		}
 		name := l.generatedName(limits.DomainCheckName(t.Name, c.Name, dom), t, c)
@@ -1272,12 +1279,9 @@ func (l *lowerer) timeRange(t *compiler.Table, lt *sqltext.Table) {
 		if !known || typ.Kind != compiler.TypeTime || c.Overrides.Skipped(Name) {
 			continue
 		}
-		if fk, ok := action[c.Name]; ok {
-			if other := nullableOther(t, fk, c.Name); other != "" {
-				l.rec.Errorf(c.Range, "Time range TiDB cannot keep", "TiDB cannot keep %s.%s in PostgreSQL's time range (00:00:00 to 24:00:00): it forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store times PostgreSQL refuses (found by the differential tester, seed 778). Make %s not null, or drop the action.", t.Name, c.Name, fk, other, other)
-				continue
-			}
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no CHECK of the time range: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", fk)
+		if l.keyLimits(t, c, action, "CHECK of the time range", func(fk, other string) {
+			l.rec.Errorf(c.Range, "Time range TiDB cannot keep", "TiDB cannot keep %s.%s in PostgreSQL's time range (00:00:00 to 24:00:00): it forbids CHECKs on columns of foreign key %q, which has a referential action (error 3823), and the key does not check rows where %s is NULL, so TiDB would store times PostgreSQL refuses (found by the differential tester, seed 778). Make %s not null, or drop the action.", t.Name, c.Name, fk, other, other)
+		}) {
 			continue
 		}
 		name := l.generatedName(TimeCheckName(t.Name, c.Name), t, c)
