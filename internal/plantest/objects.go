@@ -62,6 +62,91 @@ func changeSetting(g *difftest.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
+// uuidCheckFK switches uuid_check (on to off, off to on) in the same step
+// as a foreign key with a referential action over uuid columns: a new
+// nullable uuid column of one table, unique, referenced by a new one of
+// another table or the same one, or the actions of such a key already
+// there turned on or off. TiDB forbids the uuid_check CHECK on the key's
+// columns (3823), so the plan must add and drop the CHECKs in an order
+// TiDB accepts, and leave them out where the key has an action.
+func uuidCheckFK(g *difftest.Gen, m *difftest.Model) *Edit {
+	to := "false"
+	if m.UUIDCheck == "false" {
+		to = []string{"", "true"}[g.N(2)]
+	}
+	setting := func(m *difftest.Model) bool {
+		if m.UUIDCheck == to {
+			return false
+		}
+		m.UUIDCheck = to
+		return true
+	}
+	uuidKey := func(t *difftest.Table, fk difftest.FK) bool {
+		for _, c := range fk.Cols {
+			if col := t.Col(c); col == nil || col.Type.Name != "uuid" {
+				return false
+			}
+		}
+		return true
+	}
+	var withKey []*difftest.Table
+	for _, t := range m.Tables {
+		if slices.ContainsFunc(t.FKs, func(fk difftest.FK) bool { return uuidKey(t, fk) }) {
+			withKey = append(withKey, t)
+		}
+	}
+	if len(withKey) > 0 && g.Chance(0.5) {
+		t := withKey[g.N(len(withKey))]
+		var names []string
+		for _, fk := range t.FKs {
+			if uuidKey(t, fk) {
+				names = append(names, fk.Name)
+			}
+		}
+		name := names[g.N(len(names))]
+		i := slices.IndexFunc(t.FKs, func(fk difftest.FK) bool { return fk.Name == name })
+		del, upd := "cascade", g.Action(true)
+		if t.FKs[i].OnDelete == "cascade" || t.FKs[i].OnDelete == "set_null" {
+			del, upd = "", ""
+		}
+		flip := g.Chance(0.7)
+		what := fmt.Sprintf("set foreign key %s.%s on_delete %q on_update %q", t.Name, name, del, upd)
+		if flip {
+			what += fmt.Sprintf(", and uuid_check to %q", to)
+		}
+		return onFK(what, t.Name, name, func(t *difftest.Table, i int) bool {
+			if !uuidKey(t, t.FKs[i]) {
+				return false
+			}
+			t.FKs[i].OnDelete, t.FKs[i].OnUpdate = del, upd
+			return true
+		}).and(func(m *difftest.Model) bool { return !flip || setting(m) })
+	}
+	child, parent := pickTable(g, m), pickTable(g, m)
+	if child == nil {
+		return nil
+	}
+	uuid := difftest.Type{Name: "uuid"}
+	key := &difftest.Col{Name: freeName(m, "k"), Type: uuid, Null: true}
+	ref := &difftest.Col{Name: freeName(m, "r"), Type: uuid, Null: true}
+	uq := difftest.Unique{Name: freeName(m, parent.Name+"_uq"), Cols: []string{key.Name}}
+	fk := difftest.FK{Name: freeName(m, child.Name+"_fk"), Cols: []string{ref.Name}, RefTable: parent.Name, RefCols: []string{key.Name},
+		OnDelete: []string{"cascade", "set_null"}[g.N(2)], OnUpdate: g.Action(true)}
+	return &Edit{What: fmt.Sprintf("add uuid column %s, unique, to %s and foreign key %s of %s(%s) to it on_delete %q on_update %q, and set uuid_check to %q",
+		key.Name, parent.Name, fk.Name, child.Name, ref.Name, fk.OnDelete, fk.OnUpdate, to), Apply: func(m *difftest.Model) bool {
+		p, c := m.Table(parent.Name), m.Table(child.Name)
+		if p == nil || c == nil || p.Col(key.Name) != nil || c.Col(ref.Name) != nil || !setting(m) {
+			return false
+		}
+		p.Cols = append(p.Cols, cloneCol(key))
+		p.Uniques = append(p.Uniques, uq)
+		c = m.Table(child.Name)
+		c.Cols = append(c.Cols, cloneCol(ref))
+		c.FKs = append(c.FKs, fk)
+		return true
+	}}
+}
+
 // viewSQL is the raw statements of a view of cols of table, per dialect.
 func viewSQL(name, table string, cols []string) (pg, ti string) {
 	q := func(quote string, xs []string) string {

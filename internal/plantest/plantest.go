@@ -107,6 +107,8 @@ type Runner struct {
 // Stats count a run's work.
 type Stats struct {
 	Evolutions, Steps, Edits, CompileRefused, DiffRefused, Files, DataRefused, RowsChecked int
+	// RowsKept counts the rows compared before and after steps.
+	RowsKept int
 	// DataMigrations are the data migrations placed between steps and
 	// applied; DataMigrationsRefused those the checker refused.
 	DataMigrations, DataMigrationsRefused int
@@ -114,6 +116,11 @@ type Stats struct {
 	DataReasons map[string]int
 	// EditKinds counts the edits applied, by kind.
 	EditKinds map[string]int
+	// KindSteps counts, by edit kind, the steps holding an edit of that
+	// kind that completed (applied, reached the model, kept the rows),
+	// that migrate diff refused, and that failed: which kinds a run saw
+	// through.
+	KindSteps map[string]*[3]int
 	// Time is the time spent, by phase of a step (plan, apply, compare,
 	// rows), over every step run.
 	Time map[string]time.Duration
@@ -124,8 +131,34 @@ func (r *Runner) count(f func(s *Stats)) {
 	defer r.mu.Unlock()
 	if r.Stats.DataReasons == nil {
 		r.Stats.DataReasons, r.Stats.EditKinds, r.Stats.Time = map[string]int{}, map[string]int{}, map[string]time.Duration{}
+		r.Stats.KindSteps = map[string]*[3]int{}
 	}
 	f(&r.Stats)
+}
+
+// kindSteps counts a step of edits in KindSteps' column i (0 completed,
+// 1 refused by migrate diff, 2 failed), once for each kind it holds.
+func (r *Runner) kindSteps(edits []*Edit, i int) {
+	if len(edits) == 0 {
+		edits = []*Edit{{Kind: "create"}}
+	}
+	r.count(func(s *Stats) {
+		seen := map[string]bool{}
+		for _, e := range edits {
+			k := e.Kind
+			if k == "" {
+				k = "replayed"
+			}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if s.KindSteps[k] == nil {
+				s.KindSteps[k] = &[3]int{}
+			}
+			s.KindSteps[k][i]++
+		}
+	})
 }
 
 // String summarises the stats.
@@ -133,6 +166,11 @@ func (s Stats) String() string {
 	var kinds []string
 	for _, k := range slices.Sorted(maps.Keys(s.EditKinds)) {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, s.EditKinds[k]))
+	}
+	var steps []string
+	for _, k := range slices.Sorted(maps.Keys(s.KindSteps)) {
+		n := s.KindSteps[k]
+		steps = append(steps, fmt.Sprintf("%s %d/%d/%d", k, n[0], n[1], n[2]))
 	}
 	var reasons []string
 	for _, k := range slices.Sorted(maps.Keys(s.DataReasons)) {
@@ -144,8 +182,8 @@ func (s Stats) String() string {
 			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
 		}
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked; time by phase: %s",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, strings.Join(times, ", "))
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -275,6 +313,7 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 	defer ev.close()
 	if f, err := ev.run(ctx, []byte(m.HCL()), nil); f != nil || err != nil {
 		if f != nil {
+			r.kindSteps(nil, 2)
 			f.Seed, f.Before = seed, &difftest.Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, ValueDomains: m.ValueDomains}
 			f.Edits = []*Edit{wholeModel(m)}
 		}
@@ -292,6 +331,7 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 		}
 		if f != nil {
 			f.Seed, f.Before, f.Edits = seed, m, edits
+			r.kindSteps(edits, 2)
 			return f, nil
 		}
 		if ev.refused {
@@ -496,6 +536,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 		if err := errs[i]; err != nil {
 			if migration.Refused(err) {
 				r.count(func(s *Stats) { s.DiffRefused++ })
+				r.kindSteps(edits, 1)
 				r.mu.Lock()
 				r.Refusals = append(r.Refusals, err)
 				r.mu.Unlock()
@@ -612,7 +653,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 				if !ok || l.replaced[fmt.Sprint(d, i)] {
 					continue
 				}
-				r.count(func(s *Stats) { s.RowsChecked++ })
+				r.count(func(s *Stats) { s.RowsChecked++; s.RowsKept += len(old) })
 				if !slices.Equal(old, v) && lost == nil {
 					lost = fail("rows "+d, "%s %s applied by %s: table %s's rows changed in columns the step did not change:\n  before: %q\n  after:  %q", l.name(), d, applier(i), t, old, v)
 				}
@@ -628,6 +669,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failu
 	ev.shape = newShape
 	ev.insertRows(ctx)
 	ev.step++
+	r.kindSteps(edits, 0)
 	r.count(func(s *Stats) {
 		s.Steps++
 		s.Edits += len(edits)
