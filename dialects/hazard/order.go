@@ -17,7 +17,9 @@ import (
 //     dropped only after the index that replaces it is added (TiDB refuses
 //     with 1553 otherwise);
 //   - a key, index or table is dropped only after the foreign keys that
-//     reference or use it;
+//     reference or use it, and a key that kept foreign keys reference only
+//     after the key that replaces it is added; a foreign key to the
+//     columns of a key the plan drops is added after the drop;
 //   - within a table, foreign keys are dropped first, then indexes and
 //     CHECKs, before the columns they cover; columns are added before the
 //     constraints over them.
@@ -82,6 +84,12 @@ func refToken(table string, cols []string) string { return "ref" + keyToken(tabl
 // usesToken names the foreign keys of a table over columns starting an index.
 func usesToken(table string, cols []string) string { return "uses" + prefixToken(table, cols)[6:] }
 
+// goneToken names a key over cols that the plan drops: a foreign key to
+// those columns is added after it is gone, so that the database binds the
+// key to the one that stays (PostgreSQL's foreign keys depend on the index
+// they were created with).
+func goneToken(table string, cols []string) string { return "gone" + keyToken(table, cols)[3:] }
+
 func colToken(table, col string) string { return "col\x00" + table + "\x00" + col }
 
 // indexProvides: an index provides its prefixes and, unique, its key.
@@ -97,11 +105,20 @@ func indexProvides(f *facts, table string, i *schema.Index, primary bool) {
 
 // indexWaits: an index goes after the foreign keys that reference it or
 // use it are dropped, and after the replacements of those it serves that
-// stay (fks: the table's foreign keys after the plan).
-func indexWaits(f *facts, table string, i *schema.Index, fks []*schema.ForeignKey) {
+// stay (fks: the table's foreign keys after the plan; t: the table after
+// the plan, whose schema's foreign keys that still reference the index's
+// key need its replacement first).
+func indexWaits(f *facts, t *schema.Table, i *schema.Index, primary bool, fks []*schema.ForeignKey) {
+	table := t.Name
 	cols, plain := indexCols(i)
 	if plain {
 		f.waits = append(f.waits, refToken(table, cols))
+		if i.Unique || primary {
+			f.releases = append(f.releases, goneToken(table, cols))
+			if referencedAfter(t, cols) {
+				f.needs = append(f.needs, keyToken(table, cols))
+			}
+		}
 	}
 	for k := 1; k <= len(cols); k++ {
 		f.waits = append(f.waits, usesToken(table, cols[:k]))
@@ -114,9 +131,27 @@ func indexWaits(f *facts, table string, i *schema.Index, fks []*schema.ForeignKe
 	}
 }
 
+// referencedAfter reports whether a foreign key of t's schema (after the
+// plan) references cols of t, in any order.
+func referencedAfter(t *schema.Table, cols []string) bool {
+	if t.Schema == nil {
+		return false
+	}
+	key := keyToken(t.Name, cols)
+	for _, o := range t.Schema.Tables {
+		for _, fk := range o.ForeignKeys {
+			if fk.RefTable != nil && fk.RefTable.Name == t.Name && keyToken(t.Name, colNames(fk.RefColumns)) == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func fkNeeds(f *facts, table string, fk *schema.ForeignKey) {
 	if fk.RefTable != nil {
 		f.needs = append(f.needs, keyToken(fk.RefTable.Name, colNames(fk.RefColumns)))
+		f.waits = append(f.waits, goneToken(fk.RefTable.Name, colNames(fk.RefColumns)))
 	}
 	for _, c := range fk.Columns {
 		f.needs = append(f.needs, colToken(table, c.Name))
@@ -171,16 +206,16 @@ func (u *unit) facts() facts {
 			}
 		}
 	case *schema.DropIndex:
-		indexWaits(&f, u.table.Name, c.I, u.table.ForeignKeys)
+		indexWaits(&f, u.table, c.I, false, u.table.ForeignKeys)
 	case *schema.ModifyIndex:
-		indexWaits(&f, u.table.Name, c.From, u.table.ForeignKeys)
+		indexWaits(&f, u.table, c.From, false, u.table.ForeignKeys)
 		indexProvides(&f, u.table.Name, c.To, false)
 	case *schema.AddPrimaryKey:
 		indexProvides(&f, u.table.Name, c.P, true)
 	case *schema.DropPrimaryKey:
-		indexWaits(&f, u.table.Name, c.P, nil)
+		indexWaits(&f, u.table, c.P, true, nil)
 	case *schema.ModifyPrimaryKey:
-		indexWaits(&f, u.table.Name, c.From, nil)
+		indexWaits(&f, u.table, c.From, true, nil)
 		indexProvides(&f, u.table.Name, c.To, true)
 	case *schema.AddForeignKey:
 		fkNeeds(&f, u.table.Name, c.F)

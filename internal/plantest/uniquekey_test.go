@@ -1,0 +1,115 @@
+package plantest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+// Issue 18's first TiDB failure (1822) as the product met it: a history of
+// migrations, one of which adds a unique key to one table and, in the same
+// migration, foreign keys to it from another table and from the same one,
+// on databases holding rows; then the unique key replaced by another, with
+// the keys that reference it.
+
+// history0 is the first model: users and posts, which reference users.
+const history0 = `
+table "posts" {
+  column "id" {
+    type = int
+  }
+  column "author" {
+    type = int
+    null = true
+  }
+  column "title" {
+    type = varchar(40)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "posts_author_fk" {
+    columns     = ["author"]
+    ref_table   = "users"
+    ref_columns = ["id"]
+  }
+}
+
+table "users" {
+  column "id" {
+    type = int
+  }
+  column "name" {
+    type = varchar(50)
+    null = true
+  }
+  column "email" {
+    type = varchar(100)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+// withColumns adds HCL before the primary key of table (the first
+// `primary_key` after its declaration).
+func withColumns(src, table, hcl string) string {
+	i := strings.Index(src, `table "`+table+`"`)
+	j := i + strings.Index(src[i:], "  primary_key")
+	return src[:j] + hcl + src[j:]
+}
+
+// keyedBy is history0 with the unique key uq over users(cols) and, in the
+// same step, a foreign key from posts and one from users itself to it.
+func keyedBy(uq string, cols ...string) string {
+	q := `"` + strings.Join(cols, `", "`) + `"`
+	var postCols, selfCols string
+	var postRefs, selfRefs []string
+	for _, c := range cols {
+		typ := map[string]string{"email": "varchar(100)", "name": "varchar(50)", "id": "int"}[c]
+		postCols += "  column \"author_" + c + "\" {\n    type = " + typ + "\n    null = true\n  }\n"
+		selfCols += "  column \"mentor_" + c + "\" {\n    type = " + typ + "\n    null = true\n  }\n"
+		postRefs, selfRefs = append(postRefs, "author_"+c), append(selfRefs, "mentor_"+c)
+	}
+	s := withColumns(history0, "users", selfCols+
+		"  unique \""+uq+"\" {\n    columns = ["+q+"]\n  }\n"+
+		"  foreign_key \"users_mentor_fk\" {\n    columns     = [\""+strings.Join(selfRefs, `", "`)+"\"]\n    ref_table   = \"users\"\n    ref_columns = ["+q+"]\n    on_delete   = \"set_null\"\n  }\n")
+	return withColumns(s, "posts", postCols+
+		"  foreign_key \"posts_author_key_fk\" {\n    columns     = [\""+strings.Join(postRefs, `", "`)+"\"]\n    ref_table   = \"users\"\n    ref_columns = ["+q+"]\n    on_delete   = \"cascade\"\n  }\n")
+}
+
+// TestHistoryForeignKeysToNewUniqueKey applies, through migrate diff on
+// both databases and with rows, a history whose second migration adds the
+// unique key users(email) and foreign keys to it from posts and from users
+// in one file, then one where that key is replaced: by the same columns
+// under another name, and by a key over other columns that the foreign
+// keys move to.
+func TestHistoryForeignKeysToNewUniqueKey(t *testing.T) {
+	// A step that only adds a column, so that more rows are inserted
+	// (with emails) before the key is made.
+	grown := withColumns(history0, "users", "  column \"bio\" {\n    type = text\n    null = true\n  }\n")
+	keyed := withColumns(keyedBy("users_email_uq", "email"), "users", "  column \"bio\" {\n    type = text\n    null = true\n  }\n")
+	cases := []struct {
+		name  string
+		steps []string
+	}{
+		{"added", []string{history0, grown, keyed}},
+		{"renamed", []string{history0, grown, keyed,
+			strings.Replace(keyed, `unique "users_email_uq"`, `unique "users_email_key"`, 1)}},
+		{"other_columns", []string{history0, grown, keyed,
+			withColumns(keyedBy("users_name_email_uq", "name", "email"), "users", "  column \"bio\" {\n    type = text\n    null = true\n  }\n")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := plantest.History(t, 11, c.steps...)
+			if st.RowsKept == 0 || st.DataRefused > 0 {
+				t.Fatalf("the history ran without rows to keep (%d rows compared, %d applies stopped by rows): choose another row seed", st.RowsKept, st.DataRefused)
+			}
+			t.Logf("%d rows compared before and after the steps", st.RowsKept)
+		})
+	}
+}
