@@ -745,7 +745,7 @@ func plainColumns(x *compiler.Index) []string {
 // mergeChecks pairs checks by name and meaning, then by meaning (the
 // portable expression after each dialect's normalisation), then by name.
 func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
-	means := func(c *compiler.Check) string { return meaning(c.Expr) }
+	means := func(c *compiler.Check) string { return expr.Meaning(c.Expr) }
 	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
 		func(c *compiler.Check) string {
 			if m := means(c); m != "" {
@@ -763,7 +763,7 @@ func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...a
 				// b's database keeps its own text of the same expression.
 				ca.Overrides[db] = ob
 			}
-		case ca.Expr != nil && cb.Expr != nil && meaning(ca.Expr) == meaning(cb.Expr):
+		case ca.Expr != nil && cb.Expr != nil && expr.Meaning(ca.Expr) == expr.Meaning(cb.Expr):
 			// The same meaning, written otherwise (BETWEEN for >= AND <=):
 			// b's database keeps its own text.
 			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
@@ -861,7 +861,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	for _, p := range x.Parts {
 		b.WriteString("\x00")
 		if p.Expr != nil {
-			b.WriteString("(" + meaning(p.Expr) + ")")
+			b.WriteString("(" + expr.Meaning(p.Expr) + ")")
 		} else {
 			b.WriteString(p.Column)
 		}
@@ -870,7 +870,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 		}
 	}
 	if where && x.Where != nil {
-		b.WriteString("\x00where " + meaning(x.Where))
+		b.WriteString("\x00where " + expr.Meaning(x.Where))
 	}
 	return b.String()
 }
