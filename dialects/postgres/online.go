@@ -36,7 +36,9 @@ func (Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sche
 			return nil, err
 		}
 	}
-	changes = keyRebinds(changes)
+	// PostgreSQL binds a foreign key to the index it was created with and
+	// refuses to drop that index while the key stands (2BP01).
+	changes = hazard.RebindForeignKeys(changes)
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
 	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
@@ -88,113 +90,6 @@ func withLockTimeout(stmts []hazard.Stmt) []hazard.Stmt {
 	if later {
 		// The session goes on to the next files: give it back its default.
 		out = append(out, hazard.Stmt{Cmd: "RESET lock_timeout", Later: true})
-	}
-	return out
-}
-
-// keyRebinds drops and adds again the foreign keys that a plan keeps but
-// whose referenced key it drops (a unique key or primary key replaced by
-// another over the same columns, under a new name or with new options):
-// PostgreSQL binds a foreign key to the index it was created with and
-// refuses to drop that index while the key stands (2BP01), whatever other
-// index the plan adds. hazard's order then drops the keys first and adds
-// them after the new key.
-func keyRebinds(changes []schema.Change) []schema.Change {
-	sortedKey := func(table string, cols []string) string {
-		s := slices.Clone(cols)
-		slices.Sort(s)
-		return table + "\x00" + strings.Join(s, "\x00")
-	}
-	partCols := func(i *schema.Index) []string {
-		var out []string
-		for _, p := range i.Parts {
-			if p.C == nil {
-				return nil
-			}
-			out = append(out, p.C.Name)
-		}
-		return out
-	}
-	dropped := map[string]bool{}
-	tables := map[string]*schema.ModifyTable{}
-	var sch *schema.Schema
-	created := map[string]bool{}
-	for _, c := range changes {
-		if at, ok := c.(*schema.AddTable); ok {
-			created[at.T.Name] = true
-		}
-		mt, ok := c.(*schema.ModifyTable)
-		if !ok {
-			continue
-		}
-		tables[mt.T.Name] = mt
-		if mt.T.Schema != nil {
-			sch = mt.T.Schema
-		}
-		for _, sc := range mt.Changes {
-			var from *schema.Index
-			switch x := sc.(type) {
-			case *schema.DropIndex:
-				if x.I.Unique {
-					from = x.I
-				}
-			case *schema.ModifyIndex:
-				if x.From.Unique {
-					from = x.From
-				}
-			case *schema.DropPrimaryKey:
-				from = x.P
-			case *schema.ModifyPrimaryKey:
-				from = x.From
-			}
-			if from == nil {
-				continue
-			}
-			if cols := partCols(from); len(cols) > 0 {
-				dropped[sortedKey(mt.T.Name, cols)] = true
-			}
-		}
-	}
-	if len(dropped) == 0 || sch == nil {
-		return changes
-	}
-	for _, t := range sch.Tables {
-		if created[t.Name] {
-			continue
-		}
-		mt := tables[t.Name]
-		touched := map[string]bool{}
-		if mt != nil {
-			for _, sc := range mt.Changes {
-				switch x := sc.(type) {
-				case *schema.AddForeignKey:
-					touched[x.F.Symbol] = true
-				case *schema.DropForeignKey:
-					touched[x.F.Symbol] = true
-				case *schema.ModifyForeignKey:
-					touched[x.From.Symbol], touched[x.To.Symbol] = true, true
-				}
-			}
-		}
-		for _, fk := range t.ForeignKeys {
-			if touched[fk.Symbol] || fk.RefTable == nil || !dropped[sortedKey(fk.RefTable.Name, colNames(fk.RefColumns))] {
-				continue
-			}
-			if mt == nil {
-				mt = &schema.ModifyTable{T: t}
-				tables[t.Name] = mt
-				changes = append(changes, mt)
-			}
-			mt.Changes = append(mt.Changes, &schema.DropForeignKey{F: fk}, &schema.AddForeignKey{F: fk})
-		}
-	}
-	return changes
-}
-
-func colNames(cols []*schema.Column) []string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = c.Name
 	}
 	return out
 }

@@ -11,7 +11,10 @@ import (
 // emptied for reuse (Empty): PostgreSQL's, where creating a database copies
 // its template (about half a second here) and emptying one drops its
 // schemas (milliseconds). A TiDB database is made and dropped by one DDL
-// job each, about what emptying its tables one by one would cost.
+// job each, while emptying it takes a job per table: with six tables,
+// about four times as long (measured on a busy 2-core machine: CREATE and
+// DROP DATABASE 3.1 s, six DROP TABLEs 11.6 s), before any check that it
+// is clean.
 func Emptiable(serverURL string) bool {
 	u, err := parseURL(serverURL)
 	if err != nil {

@@ -73,7 +73,6 @@ var Kinds = []EditKind{
 	{"enum_key", 1, enumKey},
 	// Dialect settings (objects.go).
 	{"change_setting", 1, changeSetting},
-	{"uuid_check_fk", 1, uuidCheckFK},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -105,7 +104,7 @@ func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool)
 	for _, k := range kinds {
 		if n -= k.Weight; n < 0 {
 			e := k.Draw(g, m)
-			if e != nil {
+			if e != nil && e.Kind == "" {
 				e.Kind = k.Name
 			}
 			return e
@@ -116,7 +115,7 @@ func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool)
 
 func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
 
-func isSettingKind(k EditKind) bool { return k.Name == "change_setting" || k.Name == "uuid_check_fk" }
+func isSettingKind(k EditKind) bool { return k.Name == "change_setting" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {
@@ -198,13 +197,6 @@ func onTable(what, name string, f func(m *difftest.Model, t *difftest.Table) boo
 		t := m.Table(name)
 		return t != nil && f(m, t)
 	}}
-}
-
-// and is e followed by f, on the same model: both must apply.
-func (e *Edit) and(f func(m *difftest.Model) bool) *Edit {
-	apply := e.Apply
-	e.Apply = func(m *difftest.Model) bool { return apply(m) && f(m) }
-	return e
 }
 
 func cloneCol(c *difftest.Col) *difftest.Col { cc := *c; return &cc }

@@ -133,7 +133,7 @@ func changeToEnum(g *difftest.Gen, m *difftest.Model) *Edit {
 		to = difftest.Type{Name: "varchar", Args: []int{32}}
 	}
 	name := c.Name
-	return onTable(fmt.Sprintf("change type of %s.%s from %s to %s", t.Name, name, c.Type, to), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+	edit := onTable(fmt.Sprintf("change type of %s.%s from %s to %s", t.Name, name, c.Type, to), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
 		c := t.Col(name)
 		if c == nil || to.Name == "enum" && !slices.ContainsFunc(m.Enums, func(x difftest.Enum) bool { return x.Name == to.Enum }) {
 			return false
@@ -147,6 +147,10 @@ func changeToEnum(g *difftest.Gen, m *difftest.Model) *Edit {
 		}
 		return true
 	})
+	if to.Name != "enum" {
+		edit.Kind = "change_to_enum/from_enum" // counted apart
+	}
+	return edit
 }
 
 // dropUnusedEnums drops the enums no column uses.
