@@ -1,6 +1,9 @@
 package importer
 
-import "github.com/schemagen/schemagen/compiler/expr"
+import (
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
+)
 
 // meaning is the text of an expression's meaning, for pairing objects of
 // two dialects: what the dialects write differently for the same thing
@@ -10,7 +13,7 @@ func meaning(n expr.Node) string {
 	if n == nil {
 		return ""
 	}
-	return expr.String(normal(n))
+	return render.String(normal(n))
 }
 
 func normal(n expr.Node) expr.Node {
