@@ -156,6 +156,9 @@ func fkNeeds(f *facts, table string, fk *schema.ForeignKey) {
 	for _, c := range fk.Columns {
 		f.needs = append(f.needs, colToken(table, c.Name))
 	}
+	// An index over its columns added by the plan goes first: TiDB would
+	// make one of its own, under the key's name.
+	f.needs = append(f.needs, prefixToken(table, colNames(fk.Columns)))
 }
 
 func fkReleases(f *facts, table string, fk *schema.ForeignKey) {

@@ -30,6 +30,7 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 	if err != nil {
 		return nil, err
 	}
+	splitForeignKeyModifies(changes)
 	for _, c := range changes {
 		if mt, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range mt.Changes {
@@ -134,6 +135,28 @@ func refusal(t *schema.Table, sc schema.Change) error {
 		}
 	}
 	return nil
+}
+
+// splitForeignKeyModifies makes each foreign key modified a drop and an
+// add, ordered apart (hazard's order: the add after the index and the key
+// it needs). Atlas's planner writes a modify whose columns change as DROP
+// FOREIGN KEY with DROP INDEX of the index TiDB made for it, in one ALTER,
+// which TiDB refuses (1553), and which the plan's own change of that index
+// then drops again.
+func splitForeignKeyModifies(changes []schema.Change) {
+	for _, c := range changes {
+		if mt, ok := c.(*schema.ModifyTable); ok {
+			var out []schema.Change
+			for _, sc := range mt.Changes {
+				if m, ok := sc.(*schema.ModifyForeignKey); ok {
+					out = append(out, &schema.DropForeignKey{F: m.From}, &schema.AddForeignKey{F: m.To})
+					continue
+				}
+				out = append(out, sc)
+			}
+			mt.Changes = out
+		}
+	}
 }
 
 // collationRebuilds drops and adds again the indexes over a column whose

@@ -88,11 +88,13 @@ func keyedBy(uq string, cols ...string) string {
 // in one file (the rows inserted after the first have emails), the third
 // replaces that key by one over the same column under another name
 // (PostgreSQL refused to drop the old one, 2BP01, as the keys were bound
-// to it).
+// to it) and the fourth by a key over other columns that the foreign keys
+// move to (the online plan added them before the new key, 42830).
 func TestHistoryForeignKeysToNewUniqueKey(t *testing.T) {
 	keyed := keyedBy("users_email_uq", "email")
 	st := plantest.History(t, 11, history0, keyed,
-		strings.Replace(keyed, `unique "users_email_uq"`, `unique "users_email_key"`, 1))
+		strings.Replace(keyed, `unique "users_email_uq"`, `unique "users_email_key"`, 1),
+		keyedBy("users_name_email_uq", "name", "email"))
 	if st.RowsKept == 0 || st.DataRefused > 0 {
 		t.Fatalf("the history ran without rows to keep (%d rows compared, %d applies stopped by rows): choose another row seed", st.RowsKept, st.DataRefused)
 	}
