@@ -185,6 +185,8 @@ type lowerer struct {
 	rec    *sqltext.Recorder
 	schema *compiler.Schema
 	set    Settings
+	// names are the model's constraint and index names, read once.
+	names map[string]bool
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
@@ -538,7 +540,10 @@ func (l *lowerer) domains(t *compiler.Table, lt *sqltext.Table) {
 		return
 	}
 	for _, d := range domainChecks(t) {
-		if modelName(l.schema, d.name) {
+		if l.names == nil {
+			l.names = modelNames(l.schema)
+		}
+		if l.names[d.name] {
 			l.rec.Errorf(d.col.Range, "Name clash", "schemagen adds a CHECK named %q to %s.%s (%s), but the model already uses that name; rename the model's object, or set value_domains = false in dialect \"postgres\".", d.name, t.Name, d.col.Name, d.dom.Why)
 		}
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(d.name, fmt.Sprintf(d.dom.Check, Ident(d.col.Name))))
@@ -587,29 +592,24 @@ func (Dialect) DomainChecks(t *compiler.Table) map[string]string {
 	return out
 }
 
-// modelName reports whether the model names a constraint or index name.
-func modelName(s *compiler.Schema, name string) bool {
+// modelNames are the constraint and index names of the model, as
+// PostgreSQL gets them: a set, so that checking each added CHECK's name is
+// linear in the model.
+func modelNames(s *compiler.Schema) map[string]bool {
+	names := map[string]bool{}
 	for _, t := range s.Tables {
 		for _, ch := range t.Checks {
-			if ch.Overrides.NameIn(Name, ch.Name) == name {
-				return true
-			}
+			names[ch.Overrides.NameIn(Name, ch.Name)] = true
 		}
 		for _, u := range t.Uniques {
-			if u.Overrides.NameIn(Name, u.Name) == name {
-				return true
-			}
+			names[u.Overrides.NameIn(Name, u.Name)] = true
 		}
 		for _, fk := range t.ForeignKeys {
-			if fk.Overrides.NameIn(Name, fk.Name) == name {
-				return true
-			}
+			names[fk.Overrides.NameIn(Name, fk.Name)] = true
 		}
 		for _, idx := range t.Indexes {
-			if idx.Overrides.NameIn(Name, idx.Name) == name {
-				return true
-			}
+			names[idx.Overrides.NameIn(Name, idx.Name)] = true
 		}
 	}
-	return false
+	return names
 }

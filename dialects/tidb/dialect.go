@@ -684,27 +684,6 @@ func sqlType(c *compiler.Column) string {
 	return c.Overrides.For(Name).RawType
 }
 
-// notNullOn returns the columns that n requires to be non-null when n is a
-// conjunction of `col IS NOT NULL` tests, or nil.
-func notNullOn(n expr.Node) []string {
-	switch n := n.(type) {
-	case *expr.Paren:
-		return notNullOn(n.X)
-	case *expr.IsNull:
-		if c, ok := n.X.(*expr.Column); ok && n.Not {
-			return []string{c.Name}
-		}
-	case *expr.Binary:
-		if n.Op == expr.OpAnd {
-			l, r := notNullOn(n.L), notNullOn(n.R)
-			if l != nil && r != nil {
-				return append(l, r...)
-			}
-		}
-	}
-	return nil
-}
-
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
 	object := dialects.ObjectOf(dialects.KindIndex, idx.Name)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
@@ -804,7 +783,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 // columns to be non-null: TiDB's unique indexes never compare NULLs, so the
 // index means the same without it.
 func nullFreeKey(idx *compiler.Index) bool {
-	nn := notNullOn(idx.Where)
+	nn := expr.NotNullOn(idx.Where)
 	ok := nn != nil
 	for _, c := range nn {
 		ok = ok && containsPlain(idx, c)

@@ -531,8 +531,7 @@ func Merge(a, b *Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, ta)
 			continue
 		}
-		rawB := func(column string) string { return b.rawType(ta.Name, column) }
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, da, db, rawB, say))
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, da, db, ownSQL{b, ta.Name}, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -584,9 +583,22 @@ func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...a
 // objects (named "kind name"), which their dialect's summary names already.
 func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 
-// mergeTable merges b's table tb into a's ta; rawB gives the type of a
-// column of tb in b's own SQL.
-func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) string, say func(string, ...any)) *compiler.Table {
+// ownSQL gives the SQL of table of database im, for what a merge keeps as
+// its own.
+type ownSQL struct {
+	im    *Imported
+	table string
+}
+
+// columnType is the type of a column as the database spells it.
+func (o ownSQL) columnType(column string) string { return o.im.rawType(o.table, column) }
+
+// index is the statement that creates an index, or "".
+func (o ownSQL) index(name string) string { return o.im.indexStatement(o.table, name) }
+
+// mergeTable merges b's table tb into a's ta; ownB gives tb's SQL in b's
+// dialect.
+func mergeTable(ta, tb *compiler.Table, da, db string, ownB ownSQL, say func(string, ...any)) *compiler.Table {
 	t := ta
 	// Columns.
 	bc := map[string]*compiler.Column{}
@@ -601,7 +613,7 @@ func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) 
 			say("column %s.%s exists only on %s", t.Name, ca.Name, da)
 			continue
 		}
-		mergeColumn(t.Name, ca, cb, da, db, rawB, say)
+		mergeColumn(t.Name, ca, cb, da, db, ownB.columnType, say)
 	}
 	for _, c := range tb.Columns {
 		if bc[c.Name] != nil {
@@ -616,7 +628,7 @@ func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) 
 	mergeUniques(t, ta, tb, da, db, say)
 	mergeChecks(t, ta, tb, da, db, say)
 	mergeForeignKeys(t, ta, tb, da, db, say)
-	mergeIndexes(t, ta, tb, da, db, say)
+	mergeIndexes(t, ta, tb, da, db, ownB, say)
 	return t
 }
 
@@ -878,7 +890,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 // mergeIndexes pairs indexes by name and structure, by structure, by
 // structure without a predicate one dialect lacks (TiDB has no partial
 // indexes), then by name.
-func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say func(string, ...any)) {
 	// A dialect that builds every part ascending cannot tell which were
 	// declared descending: the other dialect's order is the model's.
 	ignoresDesc := func(d string) bool {
@@ -927,9 +939,25 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		if key(ia, false) != key(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
 		} else if ia.Unique && (ia.Where == nil) != (ib.Where == nil) && len(ib.Parts) > 0 {
-			// A unique index's predicate is what it keeps unique: the model's
-			// makes the same uniqueness on both.
-			say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
+			// A unique index's predicate is what it keeps unique: each
+			// database keeps its own, b's full one as its statement (the
+			// model's predicate would make b's another key).
+			o := ia.Overrides[db]
+			if nullsOnly(ia) {
+				// Unique over the rows whose key has no NULL: what a full
+				// unique index keeps unique, in both.
+				continue
+			}
+			if sql := ownB.index(ib.Name); ib.Where == nil && sql != "" && (o == nil || o.SQL == "") {
+				if o == nil {
+					o = &compiler.Override{Dialect: db}
+					ia.Overrides[db] = o
+				}
+				o.SQL = sql
+				say("index %s of %s is unique over other rows on %s than on %s (a predicate on %s only); each keeps its own: %s's statement is its override", ia.Name, t.Name, da, db, da, db)
+			} else {
+				say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
+			}
 		}
 	}
 	for _, x := range onlyA {
@@ -941,6 +969,16 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		say("index %s of %s exists only on %s", x.Name, t.Name, db)
 		t.Indexes = append(t.Indexes, x)
 	}
+}
+
+// nullsOnly reports whether the predicate of index x only requires key
+// columns to be non-null: a unique index never compares NULLs, so it keeps
+// the same rows unique as the full index.
+func nullsOnly(x *compiler.Index) bool {
+	cols := expr.NotNullOn(x.Where)
+	return cols != nil && !slices.ContainsFunc(cols, func(c string) bool {
+		return !slices.ContainsFunc(x.Parts, func(p *compiler.IndexPart) bool { return p.Expr == nil && p.Column == c })
+	})
 }
 
 // typeReader is declared in dialects, with the other parts of a dialect.
