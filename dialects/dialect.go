@@ -207,18 +207,30 @@ type Decision struct {
 	Table  string // empty for schema-level decisions
 	Object Object // the column, index, ... decided on; zero for the table
 	Kind   DecisionKind
+	// Aspect is what of the object the decision is about.
+	Aspect Aspect
 	Text   string
 	// SQLType is the column type exactly as rendered (DATETIME(3)), for
 	// decisions about a column's type; explain shows it.
 	SQLType string
 }
 
+// Aspect is what of an object a decision is about.
+type Aspect int
+
+const (
+	// AspectOther: anything but the ones below.
+	AspectOther Aspect = iota
+	// AspectType: how a column's type is rendered (its type table's note,
+	// or a type override).
+	AspectType
+)
+
 // MarkType sets the rendered type on the decisions about a column's type
-// (those from Text "<neutral type> as ..." or "type ..."), which a dialect
-// recorded while lowering the column.
-func MarkType(ds []Decision, neutral, sqlType string) {
+// (Aspect AspectType), which a dialect recorded while lowering the column.
+func MarkType(ds []Decision, sqlType string) {
 	for i := range ds {
-		if strings.HasPrefix(ds[i].Text, neutral+" as ") || strings.HasPrefix(ds[i].Text, "type ") {
+		if ds[i].Aspect == AspectType {
 			ds[i].SQLType = sqlType
 		}
 	}

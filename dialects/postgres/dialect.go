@@ -193,14 +193,12 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch {
 	case o != nil && o.RawType != "":
 		lc.Type = o.RawType
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
+		l.rec.DecideType(t.Name, c.Name, dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
 	case o != nil && o.Type != nil:
 		lc.Type = Type(*o.Type)
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.Type, c.Type)
+		l.rec.DecideType(t.Name, c.Name, dialects.Overridden, "type %s instead of %s", o.Type, c.Type)
 	default:
-		if n := types.Note(c.Type.Kind); n != "" {
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
-		}
+		types.Decide(l.rec, t.Name, c.Name, c.Type.Kind)
 	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default

@@ -239,15 +239,13 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch {
 	case !known:
 		lc.Type = o.RawType
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
+		l.rec.DecideType(t.Name, c.Name, dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
 	case o != nil && o.Type != nil:
 		lc.Type = Type(typ)
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", typ, c.Type)
+		l.rec.DecideType(t.Name, c.Name, dialects.Overridden, "type %s instead of %s", typ, c.Type)
 	default:
 		lc.Type = Type(typ)
-		if n := types.Note(typ.Kind); n != "" {
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
-		}
+		types.Decide(l.rec, t.Name, c.Name, typ.Kind)
 	}
 	if known && typ.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") && !c.Overrides.Accepts(Name, compiler.AcceptEnumFirstValue) {
 		// Found by the differential tester: TiDB gives an INSERT that

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -488,7 +487,7 @@ func Merge(a, b *Imported) *Result {
 			continue
 		}
 		rawB := func(column string) string { return b.rawType(ta.Name, column) }
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, da, db, rawB, say))
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Dialect{a.Dialect, b.Dialect}, rawB, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -540,10 +539,11 @@ func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...a
 // objects (named "kind name"), which their dialect's summary names already.
 func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 
-// mergeTable merges b's table tb into a's ta; rawB gives the type of a
-// column of tb in b's own SQL.
-func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) string, say func(string, ...any)) *compiler.Table {
+// mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
+// rawB gives the type of a column of tb in b's own SQL.
+func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Dialect, rawB func(column string) string, say func(string, ...any)) *compiler.Table {
 	t := ta
+	da, db := ds[0].Name(), ds[1].Name()
 	// Columns.
 	bc := map[string]*compiler.Column{}
 	for _, c := range tb.Columns {
@@ -570,7 +570,7 @@ func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) 
 		say("the primary key of %s differs between %s and %s; %s's is kept", t.Name, da, db, da)
 	}
 	mergeUniques(t, ta, tb, da, db, say)
-	mergeChecks(t, ta, tb, da, db, say)
+	mergeChecks(t, ta, tb, ds, say)
 	mergeForeignKeys(t, ta, tb, da, db, say)
 	mergeIndexes(t, ta, tb, da, db, say)
 	return t
@@ -700,7 +700,20 @@ func plainColumns(x *compiler.Index) []string {
 
 // mergeChecks pairs checks by name and meaning, then by meaning (the
 // portable expression after each dialect's normalisation), then by name.
-func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(string, ...any)) {
+	da, db := ds[0].Name(), ds[1].Name()
+	// only says that check c exists on side i alone, and why where the
+	// dialect knows it: a test of what the other's type guarantees.
+	only := func(c *compiler.Check, i int) {
+		if sr, ok := ds[i].(shapeReader); ok && c.Expr != nil {
+			if sh, ok := sr.Shape(t, c.Expr); ok {
+				typ := compiler.Type{Kind: sh.Type}.Name()
+				say("check %s of %s tests that %s has a %s's shape, which %s's %s type guarantees; kept on %s only", c.Name, t.Name, sh.Column, typ, ds[1-i].Name(), typ, ds[i].Name())
+				return
+			}
+		}
+		say("check %s of %s exists only on %s", c.Name, t.Name, ds[i].Name())
+	}
 	means := func(c *compiler.Check) string { return meaning(c.Expr) }
 	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
 		func(c *compiler.Check) string {
@@ -737,18 +750,17 @@ func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...a
 	}
 	for _, c := range onlyA {
 		c.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
-		say("check %s of %s exists only on %s", c.Name, t.Name, da)
+		only(c, 0)
 	}
 	for _, c := range onlyB {
 		c.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
-		if col := uuidShape(t, c.Expr); col != "" {
-			say("check %s of %s tests that %s has a uuid's shape, which %s's uuid type guarantees; kept on %s only", c.Name, t.Name, col, da, db)
-		} else {
-			say("check %s of %s exists only on %s", c.Name, t.Name, db)
-		}
+		only(c, 1)
 		t.Checks = append(t.Checks, c)
 	}
 }
+
+// shapeReader is declared in dialects, with the other parts of a dialect.
+type shapeReader = dialects.ShapeReader
 
 // mergeForeignKeys pairs foreign keys by what they are: columns, referenced
 // table and columns, then actions where they agree.
@@ -986,31 +998,6 @@ func samePK(a, b *compiler.PrimaryKey) bool {
 		return a == b
 	}
 	return slices.Equal(a.Columns, b.Columns)
-}
-
-var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
-
-// uuidShape returns the uuid column that n tests the text shape of (TiDB's
-// CHAR(36) with REGEXP '^[0-9a-fA-F]{8}-...$'), or "".
-func uuidShape(t *compiler.Table, n expr.Node) string {
-	b, ok := n.(*expr.Binary)
-	if !ok || b.Op != expr.OpRegex {
-		return ""
-	}
-	col, ok := b.L.(*expr.Column)
-	lit, ok2 := b.R.(*expr.Literal)
-	if !ok || !ok2 || t.Column(col.Name) == nil || t.Column(col.Name).Type.Kind != compiler.TypeUUID {
-		return ""
-	}
-	for _, class := range hexClass.FindAllString(lit.Value, -1) {
-		if !strings.Contains(class, "0-9") || !strings.Contains(strings.ToLower(class), "a-f") {
-			return ""
-		}
-	}
-	if hexClass.ReplaceAllString(lit.Value, "H") != "^H{8}-H{4}-H{4}-H{4}-H{12}$" {
-		return ""
-	}
-	return col.Name
 }
 
 // mergeEnums keeps a's enums (the columns a pairs with b's keep a's

@@ -64,6 +64,13 @@ func (r *Recorder) Decide(table string, object dialects.Object, kind dialects.De
 	r.Decisions = append(r.Decisions, dialects.Decision{Table: table, Object: object, Kind: kind, Text: fmt.Sprintf(format, args...)})
 }
 
+// DecideType records a decision about how column's type is rendered, which
+// explain shows with the type exactly as rendered.
+func (r *Recorder) DecideType(table, column string, kind dialects.DecisionKind, format string, args ...any) {
+	r.Decide(table, dialects.ObjectOf(dialects.KindColumn, column), kind, format, args...)
+	r.Decisions[len(r.Decisions)-1].Aspect = dialects.AspectType
+}
+
 // Errorf records an error at rng.
 func (r *Recorder) Errorf(rng hcl.Range, summary, format string, args ...any) {
 	r.Diags = append(r.Diags, &hcl.Diagnostic{
@@ -141,7 +148,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			n := len(rec.Decisions)
 			if lc, ok := l.Column(t, c); ok {
 				lt.Columns = append(lt.Columns, lc)
-				dialects.MarkType(rec.Decisions[n:], c.Type.Name(), lc.Type)
+				dialects.MarkType(rec.Decisions[n:], lc.Type)
 			}
 		}
 		// Objects are lowered by name, so that decisions and notes come in the

@@ -144,6 +144,16 @@ var leadingCheck = regexp.MustCompile(`(?i)^\s*check\s*\(`)
 // analyzed form, without Paren nodes, or an error naming what has no
 // portable form.
 func Expr(text string, cols expr.Resolver) (expr.Node, error) {
+	x, err := Tree(text)
+	if err != nil {
+		return nil, err
+	}
+	return Portable(x, text, cols)
+}
+
+// Tree parses an expression as TiDB reports it into TiDB's tree, or fails
+// where the text has no one reading (||).
+func Tree(text string) (ast.ExprNode, error) {
 	src := text
 	// SHOW CREATE TABLE writes CHECK (...).
 	if loc := leadingCheck.FindStringIndex(src); loc != nil {
@@ -161,6 +171,12 @@ func Expr(text string, cols expr.Resolver) (expr.Node, error) {
 			return nil, &ReadError{Text: text, Msg: "the operator || has no portable form (TiDB reads it as OR or as CONCAT by sql_mode)"}
 		}
 	}
+	return x, nil
+}
+
+// Portable converts x, a node of Tree's tree of text, into its portable,
+// analyzed form over cols, or an error naming what has no portable form.
+func Portable(x ast.ExprNode, text string, cols expr.Resolver) (expr.Node, error) {
 	c := &converter{text: text}
 	n, err := c.convert(x)
 	if err != nil {
