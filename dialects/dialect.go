@@ -381,32 +381,24 @@ func grouped(decisions []Decision, exact bool) []Group {
 }
 
 // ObjectKind is a kind of named object of the model.
-type ObjectKind string
+type ObjectKind = compiler.ObjectKind
 
 // The kinds of named objects.
 const (
-	KindTable      ObjectKind = "table"
-	KindColumn     ObjectKind = "column"
-	KindIndex      ObjectKind = "index"
-	KindUnique     ObjectKind = "unique constraint"
-	KindCheck      ObjectKind = "check"
-	KindForeignKey ObjectKind = "foreign key"
-	// KindRaw is a raw statement of the model (decisions only).
-	KindRaw ObjectKind = "raw"
-	// KindExtension is an extension of the model (decisions only).
-	KindExtension ObjectKind = "extension"
-	// KindEnum is an enum type of the model (decisions only).
-	KindEnum ObjectKind = "enum"
+	KindTable      = compiler.KindTable
+	KindColumn     = compiler.KindColumn
+	KindIndex      = compiler.KindIndex
+	KindUnique     = compiler.KindUnique
+	KindCheck      = compiler.KindCheck
+	KindForeignKey = compiler.KindForeignKey
+	KindRaw        = compiler.KindRaw
+	KindExtension  = compiler.KindExtension
+	KindEnum       = compiler.KindEnum
 )
 
 // Namespace is a set of object kinds whose names must differ from each
 // other within one schema (database) or within one table.
-type Namespace struct {
-	Kinds    []ObjectKind
-	PerTable bool
-	// Why is the database's own rule, for messages.
-	Why string
-}
+type Namespace = compiler.NameScope
 
 // Rules describe a dialect's limits and naming rules. The shared validation
 // (dialects/internal/rules) asks them instead of special-casing a dialect;

@@ -17,14 +17,6 @@ import (
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
-// Neutral are the name scopes the compiler itself enforces for every dialect
-// (compiler.Validate): a dialect reports only clashes these do not.
-var Neutral = []dialects.Namespace{
-	{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique}},
-	{Kinds: []dialects.ObjectKind{dialects.KindCheck, dialects.KindForeignKey, dialects.KindUnique}, PerTable: true},
-	{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true},
-}
-
 // Object is a named object of the model as one dialect sees it.
 type Object struct {
 	Kind  dialects.ObjectKind
@@ -98,9 +90,9 @@ func keyIndex(fk, idx Object) bool {
 }
 
 // clashes reports whether a and b must have different names under ns.
-func clashes(ns []dialects.Namespace, a, b Object) bool {
+func clashes(ns []compiler.NameScope, a, b Object) bool {
 	for _, n := range ns {
-		if !slices.Contains(n.Kinds, a.Kind) || !slices.Contains(n.Kinds, b.Kind) {
+		if !n.Has(a.Kind) || !n.Has(b.Kind) {
 			continue
 		}
 		if !n.PerTable || a.Table == b.Table {
@@ -136,7 +128,7 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 		// Objects by scope (table or schema) and folded name.
 		seen := map[[2]string]Object{}
 		for _, o := range objs {
-			if !slices.Contains(ns.Kinds, o.Kind) {
+			if !ns.Has(o.Kind) {
 				continue
 			}
 			scope := ""
@@ -152,7 +144,7 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 				seen[key] = o
 				continue
 			}
-			if prev.Name == o.Name && clashes(Neutral, prev, o) {
+			if prev.Name == o.Name && clashes(compiler.NameScopes, prev, o) {
 				continue // the compiler reports it
 			}
 			if r.FKIndexName && prev.Table == o.Table && (keyIndex(prev, o) || keyIndex(o, prev)) {
