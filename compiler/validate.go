@@ -13,7 +13,7 @@ import (
 func Validate(s *Schema) hcl.Diagnostics {
 	v := &validator{s: s, names: map[scopedName]hcl.Range{}}
 	for _, t := range s.Tables {
-		v.about(t, "table", "")
+		v.about(t, KindTable, "")
 		v.name(t, KindTable, t.Name, t.Range)
 	}
 	for _, e := range s.Enums {
@@ -42,13 +42,13 @@ type validator struct {
 	raws  map[string]hcl.Range
 	diags hcl.Diagnostics
 	// subject is the object being checked, which errors are about.
-	subject *Subject
+	subject *ObjectRef
 }
 
 // about makes the object of table t of kind and name the subject of the
 // errors that follow.
-func (v *validator) about(t *Table, kind, name string) {
-	v.subject = &Subject{Table: t.Name, Kind: kind, Name: name}
+func (v *validator) about(t *Table, kind ObjectKind, name string) {
+	v.subject = &ObjectRef{Table: t.Name, Kind: kind, Name: name}
 }
 
 func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -121,24 +121,24 @@ func (v *validator) chars(name, what string, rng hcl.Range) bool {
 }
 
 func (v *validator) table(t *Table) {
-	v.about(t, "table", "")
+	v.about(t, KindTable, "")
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
 	for _, c := range t.Columns {
-		v.about(t, "column", c.Name)
+		v.about(t, KindColumn, c.Name)
 		v.name(t, KindColumn, c.Name, c.Range)
-		v.about(t, "default", c.Name)
+		v.about(t, KindDefault, c.Name)
 		v.defaultValue(t, c)
-		v.about(t, "identity", c.Name)
+		v.about(t, KindIdentity, c.Name)
 		v.identity(t, c)
-		v.about(t, "column", c.Name)
+		v.about(t, KindColumn, c.Name)
 		v.generated(t, c)
 		if c.OnUpdate && c.Type.Kind != TypeTimestamp && c.Type.Kind != TypeDatetime && c.Type.Kind != TypeInvalid {
 			v.errorf(c.OnUpdateRange, "Invalid on_update", "Column %s.%s is %s; on_update = now() applies to timestamp and datetime columns.", t.Name, c.Name, c.Type)
 		}
 	}
-	v.about(t, "table", "")
+	v.about(t, KindTable, "")
 	if pk := t.PrimaryKey; pk != nil {
 		v.columns(t, "primary key", pk.Columns, pk.ColumnRanges)
 		v.notGenerated(t, "primary key", pk.Columns, pk.ColumnRanges)
@@ -149,18 +149,18 @@ func (v *validator) table(t *Table) {
 		}
 	}
 	for _, u := range t.Uniques {
-		v.about(t, "unique", u.Name)
+		v.about(t, KindUnique, u.Name)
 		v.name(t, KindUnique, u.Name, u.Range)
 		v.columns(t, "unique constraint "+u.Name, u.Columns, u.ColumnRanges)
 	}
 	for _, c := range t.Checks {
-		v.about(t, "check", c.Name)
+		v.about(t, KindCheck, c.Name)
 		v.name(t, KindCheck, c.Name, c.Range)
 		v.condition(t, c.Expr, "check "+c.Name, c.ExprRange)
 		v.alwaysFalse(t, c)
 	}
 	for _, idx := range t.Indexes {
-		v.about(t, "index", idx.Name)
+		v.about(t, KindIndex, idx.Name)
 		v.name(t, KindIndex, idx.Name, idx.Range)
 		v.condition(t, idx.Where, "where of index "+idx.Name, idx.WhereRange)
 		for _, p := range idx.Parts {
@@ -176,7 +176,7 @@ func (v *validator) table(t *Table) {
 		v.columns(t, "index "+idx.Name, names, ranges)
 	}
 	for _, fk := range t.ForeignKeys {
-		v.about(t, "foreign key", fk.Name)
+		v.about(t, KindForeignKey, fk.Name)
 		v.name(t, KindForeignKey, fk.Name, fk.Range)
 		v.foreignKey(t, fk)
 	}
@@ -497,7 +497,7 @@ const (
 // case-insensitive collation, refuses values that differ only in case;
 // PostgreSQL keeps both. TiDB's empty string is its error value.
 func (v *validator) enum(e *Enum) {
-	v.subject = &Subject{Kind: "enum", Name: e.Name}
+	v.subject = &ObjectRef{Kind: KindEnum, Name: e.Name}
 	if !v.chars(e.Name, "enum", e.Range) {
 		return
 	}

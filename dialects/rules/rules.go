@@ -19,9 +19,9 @@ import (
 
 // Object is a named object of the model as one dialect sees it.
 type Object struct {
-	Kind  dialects.ObjectKind
-	Table string // "" for tables
-	Name  string
+	// ObjectRef names it by its name in the dialect; a table's Table and
+	// Name are its name.
+	compiler.ObjectRef
 	Range hcl.Range
 	// Cols are the columns of a foreign key, or the leading plain columns
 	// of an index.
@@ -47,22 +47,22 @@ func objects(s *compiler.Schema, d string) []Object {
 		if t.Overrides.Skipped(d) {
 			continue
 		}
-		out = append(out, Object{Kind: dialects.KindTable, Name: t.Name, Range: t.Range})
+		out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindTable, Name: t.Name}, Range: t.Range})
 		for _, c := range t.Columns {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{Kind: dialects.KindColumn, Table: t.Name, Name: c.Name, Range: c.Range})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindColumn, Name: c.Name}, Range: c.Range})
 			}
 		}
 		for _, u := range t.Uniques {
-			out = append(out, Object{Kind: dialects.KindUnique, Table: t.Name, Name: u.Overrides.NameIn(d, u.Name), Range: u.Range})
+			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindUnique, Name: u.Overrides.NameIn(d, u.Name)}, Range: u.Range})
 		}
 		for _, c := range t.Checks {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{Kind: dialects.KindCheck, Table: t.Name, Name: c.Overrides.NameIn(d, c.Name), Range: c.Range})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindCheck, Name: c.Overrides.NameIn(d, c.Name)}, Range: c.Range})
 			}
 		}
 		for _, fk := range t.ForeignKeys {
-			out = append(out, Object{Kind: dialects.KindForeignKey, Table: t.Name, Name: fk.Overrides.NameIn(d, fk.Name), Range: fk.Range, Cols: fk.Columns})
+			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindForeignKey, Name: fk.Overrides.NameIn(d, fk.Name)}, Range: fk.Range, Cols: fk.Columns})
 		}
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) {
@@ -73,7 +73,7 @@ func objects(s *compiler.Schema, d string) []Object {
 					}
 					cols = append(cols, p.Column)
 				}
-				out = append(out, Object{Kind: dialects.KindIndex, Table: t.Name, Name: idx.Overrides.NameIn(d, idx.Name), Range: idx.Range, Cols: cols})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindIndex, Name: idx.Overrides.NameIn(d, idx.Name)}, Range: idx.Range, Cols: cols})
 			}
 		}
 	}
@@ -134,9 +134,6 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			scope := ""
 			if ns.PerTable {
 				scope = o.Table
-				if o.Kind == dialects.KindTable {
-					scope = o.Name
-				}
 			}
 			key := [2]string{r.Fold(scope), r.Fold(o.Name)}
 			prev, dup := seen[key]
@@ -151,7 +148,7 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 				continue
 			}
 			where := ""
-			if prev.Table != "" {
+			if prev.Kind != compiler.KindTable {
 				where = fmt.Sprintf(" of table %q", prev.Table)
 			}
 			same := "the same name"

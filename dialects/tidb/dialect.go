@@ -1345,7 +1345,7 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		l.identityUses(t, c.Name)
-		l.rec.About(t.Name, "table", "")
+		l.rec.About(t.Name, compiler.KindTable, "")
 		for _, lc := range lt.Columns {
 			if lc.Name == c.Name {
 				lc.Clause = "AUTO_INCREMENT"
@@ -1369,13 +1369,13 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			continue
 		}
 		if slices.Contains(expr.Columns(c.Expr), col) {
-			l.rec.About(t.Name, "check", c.Name)
+			l.rec.About(t.Name, compiler.KindCheck, c.Name)
 			l.rec.Errorf(c.Range, "CHECK on an identity column", "TiDB refuses CHECK %q because it uses identity column %q (AUTO_INCREMENT, error 3818). Drop the CHECK, or leave it out of TiDB: tidb { skip = true }.", c.Name, col)
 		}
 	}
 	for _, c := range t.Columns {
 		if g := c.Generated; g != nil && g.Expr != nil && !c.Overrides.Skipped(Name) && slices.Contains(expr.Columns(g.Expr), col) {
-			l.rec.About(t.Name, "column", c.Name)
+			l.rec.About(t.Name, compiler.KindColumn, c.Name)
 			l.rec.Errorf(g.Range, "Generated column over an identity column", "Generated column %s.%s uses identity column %q; TiDB refuses a generated column over an AUTO_INCREMENT column (error 3109).", t.Name, c.Name, col)
 		}
 	}
@@ -1395,7 +1395,7 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			cols = append(cols, expr.Columns(idx.Where)...)
 		}
 		if slices.Contains(cols, col) {
-			l.rec.About(t.Name, "index", idx.Name)
+			l.rec.About(t.Name, compiler.KindIndex, idx.Name)
 			l.rec.Errorf(idx.Range, "Index expression over an identity column", "Index %q uses identity column %q in an expression or its where, which TiDB builds from generated columns; TiDB refuses those over an AUTO_INCREMENT column (error 3109). Index the column itself.", idx.Name, col)
 		}
 	}

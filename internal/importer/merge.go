@@ -88,7 +88,7 @@ func (r *Result) settle(all []string) {
 			for _, e := range diags.Errs() {
 				var d *hcl.Diagnostic
 				if errors.As(e, &d) {
-					if subj, ok := compiler.SubjectOf(d); ok && r.drop(subj, d.Summary+": "+d.Detail) {
+					if subj, ok := compiler.RefOf(d); ok && r.drop(subj, d.Summary+": "+d.Detail) {
 						changed = true
 					}
 				}
@@ -117,7 +117,7 @@ func (r *Result) settle(all []string) {
 				if e.Severity != hcl.DiagError {
 					continue
 				}
-				if subj, ok := compiler.SubjectOf(e); ok && r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
+				if subj, ok := compiler.RefOf(e); ok && r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
 					changed = true
 				}
 			}
@@ -178,7 +178,7 @@ func deleteNamed[T any](xs *[]T, name string, nameOf func(T) string) int {
 
 // drop leaves the object subj out of the model, which refuses it in every
 // dialect, with a note; it reports whether it did.
-func (r *Result) drop(subj compiler.Subject, why string) bool {
+func (r *Result) drop(subj compiler.ObjectRef, why string) bool {
 	t := r.Schema.Table(subj.Table)
 	if t == nil {
 		return false
@@ -188,19 +188,19 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 	// model's, for the note.
 	var ov compiler.Overrides
 	switch subj.Kind {
-	case "check":
+	case compiler.KindCheck:
 		if i := slices.IndexFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Checks[i].Overrides
 		}
-	case "foreign key":
+	case compiler.KindForeignKey:
 		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.ForeignKeys[i].Overrides
 		}
-	case "index":
+	case compiler.KindIndex:
 		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Indexes[i].Overrides
 		}
-	case "unique":
+	case compiler.KindUnique:
 		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Uniques[i].Overrides
 		}
@@ -212,7 +212,7 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		}
 	}
 	switch subj.Kind {
-	case "table":
+	case compiler.KindTable:
 		n = len(r.Schema.Tables)
 		r.Schema.Tables = slices.DeleteFunc(r.Schema.Tables, func(x *compiler.Table) bool { return x == t })
 		n -= len(r.Schema.Tables)
@@ -221,31 +221,31 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 			r.note("", "table %s: left out, which the model refuses: %s", t.Name, why)
 			return true
 		}
-	case "column":
+	case compiler.KindColumn:
 		n = deleteNamed(&t.Columns, subj.Name, func(x *compiler.Column) string { return x.Name })
-	case "default":
+	case compiler.KindDefault:
 		if c := t.Column(subj.Name); c != nil && c.Default != nil {
 			c.Default, n = nil, 1
 		}
-	case "identity":
+	case compiler.KindIdentity:
 		if c := t.Column(subj.Name); c != nil && c.Identity != nil {
 			c.Identity, n = nil, 1
 		}
-	case "check":
+	case compiler.KindCheck:
 		n = deleteNamed(&t.Checks, subj.Name, func(x *compiler.Check) string { return x.Name })
-	case "index":
+	case compiler.KindIndex:
 		n = deleteNamed(&t.Indexes, subj.Name, func(x *compiler.Index) string { return x.Name })
-	case "foreign key":
+	case compiler.KindForeignKey:
 		n = deleteNamed(&t.ForeignKeys, subj.Name, func(x *compiler.ForeignKey) string { return x.Name })
-	case "unique":
+	case compiler.KindUnique:
 		n = deleteNamed(&t.Uniques, subj.Name, func(x *compiler.Unique) string { return x.Name })
 	}
 	if n == 0 {
 		return false
 	}
-	what := subj.Kind + " " + subj.Name
-	if subj.Kind == "default" || subj.Kind == "identity" {
-		what = "column " + subj.Name + ": " + subj.Kind
+	what := string(subj.Kind) + " " + subj.Name
+	if subj.Kind == compiler.KindDefault || subj.Kind == compiler.KindIdentity {
+		what = "column " + subj.Name + ": " + string(subj.Kind)
 	}
 	if len(own) > 0 {
 		what += " (" + strings.Join(own, ", ") + ")"
@@ -256,7 +256,7 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 
 // leaveOut leaves the object subj out of dialect d, with a note, when it
 // can be left out alone; it reports whether it did.
-func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
+func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 	t := r.Schema.Table(subj.Table)
 	if t == nil {
 		return false
@@ -264,23 +264,23 @@ func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
 	var ov compiler.Overrides
 	own := ""
 	switch subj.Kind {
-	case "check":
+	case compiler.KindCheck:
 		if i := slices.IndexFunc(t.Checks, func(c *compiler.Check) bool { return c.Name == subj.Name }); i >= 0 {
 			ov = t.Checks[i].Overrides
 		}
-	case "index":
+	case compiler.KindIndex:
 		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Indexes[i].Overrides
 		}
-	case "foreign key":
+	case compiler.KindForeignKey:
 		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.ForeignKeys[i].Overrides
 		}
-	case "unique":
+	case compiler.KindUnique:
 		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Uniques[i].Overrides
 		}
-	case "table":
+	case compiler.KindTable:
 		// What the dialect refuses is the table's own (its primary key):
 		// the table is left out of the dialect, and what uses it then.
 		if t.Overrides.Skipped(d) {

@@ -47,15 +47,17 @@ type Recorder struct {
 	Diags     hcl.Diagnostics
 	notes     map[*Table][]string
 	// about is the object being lowered: errors name it as their subject.
-	about *compiler.Subject
+	about *compiler.ObjectRef
 }
 
 // About makes the object of table of kind and name the subject of the
 // errors that follow (a dialect's checks in Finish).
-func (r *Recorder) About(table, kind, name string) { r.setAbout(table, kind, name) }
+func (r *Recorder) About(table string, kind compiler.ObjectKind, name string) {
+	r.setAbout(table, kind, name)
+}
 
-func (r *Recorder) setAbout(table, kind, name string) {
-	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
+func (r *Recorder) setAbout(table string, kind compiler.ObjectKind, name string) {
+	r.about = &compiler.ObjectRef{Table: table, Kind: kind, Name: name}
 }
 
 // Decide records a decision; table-level notes are grouped into the comment
@@ -134,7 +136,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			rec.Decide(t.Name, dialects.Object{}, dialects.Omitted, "table left out of %s by the model", d)
 			continue
 		}
-		rec.setAbout(t.Name, "table", "")
+		rec.setAbout(t.Name, compiler.KindTable, "")
 		checkSkippedColumns(t, rec)
 		lt := &Table{Name: t.Name, Comment: t.Comment}
 		if t.PrimaryKey != nil {
@@ -144,7 +146,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides) {
 				continue
 			}
-			rec.setAbout(t.Name, "column", c.Name)
+			rec.setAbout(t.Name, compiler.KindColumn, c.Name)
 			n := len(rec.Decisions)
 			if lc, ok := l.Column(t, c); ok {
 				lt.Columns = append(lt.Columns, lc)
@@ -154,7 +156,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		// Objects are lowered by name, so that decisions and notes come in the
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
-			rec.setAbout(t.Name, "unique", u.Name)
+			rec.setAbout(t.Name, compiler.KindUnique, u.Name)
 			if skipped(rec, t, dialects.ObjectOf(dialects.KindUnique, u.Name), u.Overrides) {
 				continue
 			}
@@ -167,14 +169,14 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Overrides) {
 				continue
 			}
-			rec.setAbout(t.Name, "check", c.Name)
+			rec.setAbout(t.Name, compiler.KindCheck, c.Name)
 			if lc, ok := l.Check(t, c); ok {
 				lc.Kind = ConstraintCheck
 				lt.Constraints = append(lt.Constraints, lc)
 			}
 		}
 		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
-			rec.setAbout(t.Name, "foreign key", fk.Name)
+			rec.setAbout(t.Name, compiler.KindForeignKey, fk.Name)
 			if skipped(rec, t, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), fk.Overrides) {
 				continue
 			}
@@ -202,12 +204,12 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			if skipped(rec, t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides) {
 				continue
 			}
-			rec.setAbout(t.Name, "index", idx.Name)
+			rec.setAbout(t.Name, compiler.KindIndex, idx.Name)
 			if li, ok := l.Index(t, idx); ok {
 				lt.Indexes = append(lt.Indexes, li)
 			}
 		}
-		rec.setAbout(t.Name, "table", "")
+		rec.setAbout(t.Name, compiler.KindTable, "")
 		l.Finish(t, lt)
 		sortByName(lt)
 		lt.Notes = tableNotes(rec.Decisions, t.Name)
@@ -253,8 +255,8 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 	}
 	// use checks the columns of the object kind name (the subject's kind,
 	// "" for the primary key); what names it in messages.
-	use := func(kind, what, name string, rng hcl.Range, cols []string) {
-		rec.about = &compiler.Subject{Table: t.Name, Kind: "table"}
+	use := func(kind compiler.ObjectKind, what, name string, rng hcl.Range, cols []string) {
+		rec.about = &compiler.ObjectRef{Table: t.Name, Kind: compiler.KindTable}
 		if kind != "" {
 			rec.setAbout(t.Name, kind, name)
 		}
@@ -273,17 +275,17 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 	}
 	for _, u := range t.Uniques {
 		if !u.Overrides.Skipped(d) {
-			use("unique", "unique constraint", u.Name, u.Range, u.Columns)
+			use(compiler.KindUnique, "unique constraint", u.Name, u.Range, u.Columns)
 		}
 	}
 	for _, fk := range t.ForeignKeys {
 		if !fk.Overrides.Skipped(d) {
-			use("foreign key", "foreign key", fk.Name, fk.Range, fk.Columns)
+			use(compiler.KindForeignKey, "foreign key", fk.Name, fk.Range, fk.Columns)
 		}
 	}
 	for _, c := range t.Checks {
 		if !c.Overrides.Skipped(d) && c.Overrides.For(d) == nil {
-			use("check", "check", c.Name, c.Range, expr.Columns(c.Expr))
+			use(compiler.KindCheck, "check", c.Name, c.Range, expr.Columns(c.Expr))
 		}
 	}
 	for _, idx := range t.Indexes {
@@ -301,7 +303,7 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		if idx.Where != nil {
 			cols = append(cols, expr.Columns(idx.Where)...)
 		}
-		use("index", "index", idx.Name, idx.Range, cols)
+		use(compiler.KindIndex, "index", idx.Name, idx.Range, cols)
 	}
 }
 
