@@ -38,9 +38,6 @@ type ObjectRef struct {
 	Name string
 }
 
-// TableRef is the table named table itself.
-func TableRef(table string) ObjectRef { return ObjectRef{Table: table, Kind: KindTable} }
-
 func (r ObjectRef) String() string {
 	switch r.Kind {
 	case KindTable:

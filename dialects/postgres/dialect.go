@@ -32,7 +32,7 @@ func (Dialect) Generate(s *compiler.Schema) (*dialects.Output, hcl.Diagnostics) 
 
 var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
 	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
-		set, diags := DecodeSettings(s)
+		set, diags := decodeSettings(s)
 		rec.Diags = append(rec.Diags, diags...)
 		return &lowerer{rec: rec, schema: s, set: set}
 	},
@@ -46,8 +46,8 @@ type Settings struct {
 	ValueDomains bool
 }
 
-// DecodeSettings reads the dialect block.
-func DecodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
+// decodeSettings reads the dialect block.
+func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 	set := Settings{ValueDomains: true}
 	var diags hcl.Diagnostics
 	ds := s.Dialect[Name]
@@ -237,7 +237,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		}
 	}
 	if c.OnUpdate {
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "on_update = now() by the trigger %s, which schemagen owns: an UPDATE that changes the row and does not change the column sets it to now()", OnUpdateName(t.Name))
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "on_update = now() by the trigger %s, which schemagen owns: an UPDATE that changes the row and does not change the column sets it to now()", onUpdateName(t.Name))
 	}
 	return lc, true
 }
@@ -258,7 +258,7 @@ func CreateEnum(name string, values []string) string {
 
 // OnUpdateName is the name of the trigger, and of its function, that set a
 // table's on_update columns.
-func OnUpdateName(table string) string {
+func onUpdateName(table string) string {
 	return sqltext.FitName(table+"_on_update", limits.MaxIdent)
 }
 
@@ -288,7 +288,7 @@ func onUpdate(t *compiler.Table) []string {
 		return "ROW(" + strings.Join(q, ", ") + ")"
 	}
 	var b strings.Builder
-	name := OnUpdateName(t.Name)
+	name := onUpdateName(t.Name)
 	b.WriteString("CREATE FUNCTION " + Ident(name) + "() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n")
 	b.WriteString("  IF " + row("NEW") + " IS DISTINCT FROM " + row("OLD") + " THEN\n")
 	for _, c := range cols {

@@ -342,7 +342,7 @@ func Sizes(t *compiler.Table, d string, r *dialects.Rules, columns, indexes int,
 
 // IndexCount is the number of indexes the database keeps for table t in
 // dialect d, as its limit counts them.
-func IndexCount(t *compiler.Table, d string, r *dialects.Rules) int {
+func indexCount(t *compiler.Table, d string, r *dialects.Rules) int {
 	n := 0
 	var leads [][]string
 	if pk := t.PrimaryKey; pk != nil {
@@ -409,7 +409,7 @@ func integer(c *compiler.Column, d string) bool {
 func Tables(s *compiler.Schema, d string, r *dialects.Rules, sc *sqltext.Script, rep Reporter) {
 	for _, lt := range sc.Tables {
 		if t := s.Table(lt.Name); t != nil {
-			Sizes(t, d, r, len(lt.Columns), IndexCount(t, d, r), rep)
+			Sizes(t, d, r, len(lt.Columns), indexCount(t, d, r), rep)
 		}
 	}
 }

@@ -1282,19 +1282,19 @@ func (l *lowerer) timeRange(t *compiler.Table, lt *sqltext.Table) {
 		}) {
 			continue
 		}
-		name := l.generatedName(TimeCheckName(t.Name, c.Name), t, c)
-		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, TimeCheck(c.Name)))
+		name := l.generatedName(timeCheckName(t.Name, c.Name), t, c)
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, timeCheck(c.Name)))
 	}
 }
 
 // TimeCheckName is the name of the CHECK that keeps a time column in
 // PostgreSQL's range.
-func TimeCheckName(table, column string) string {
+func timeCheckName(table, column string) string {
 	return sqltext.FitName(table+"_"+column+"_time_ck", limits.MaxIdent)
 }
 
 // TimeCheck is the expression of that CHECK.
-func TimeCheck(column string) string {
+func timeCheck(column string) string {
 	return Ident(column) + " BETWEEN '00:00:00' AND '24:00:00'"
 }
 

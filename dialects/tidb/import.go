@@ -347,8 +347,8 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 // uuid_check adds again (InferSettings counts it).
 func (Dialect) OwnCheck(t *compiler.Table, c *schema.Check) bool {
 	for _, col := range t.Columns {
-		if col.Type.Kind == compiler.TypeTime && c.Name == TimeCheckName(t.Name, col.Name) {
-			return plainText(c.Expr) == plainText(TimeCheck(col.Name))
+		if col.Type.Kind == compiler.TypeTime && c.Name == timeCheckName(t.Name, col.Name) {
+			return plainText(c.Expr) == plainText(timeCheck(col.Name))
 		}
 		if col.Type.Kind == compiler.TypeUUID && ownUUIDCheck(t.Name, col.Name, c) {
 			return true
@@ -370,7 +370,7 @@ func (Dialect) OwnChecks(t *compiler.Table) map[string]string {
 	out := map[string]string{}
 	for _, col := range t.Columns {
 		if col.Type.Kind == compiler.TypeTime {
-			out[TimeCheckName(t.Name, col.Name)] = col.Name
+			out[timeCheckName(t.Name, col.Name)] = col.Name
 		}
 	}
 	return out

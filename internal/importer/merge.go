@@ -815,11 +815,8 @@ func sameAction(a, b compiler.Action) bool {
 	return a == b || immediate(a) && immediate(b)
 }
 
-// indexKey is what an index is: uniqueness, parts and predicate; "" for one
-// kept as a dialect's own statement.
-func indexKey(x *compiler.Index, where bool) string { return indexKeyOrder(x, where, true) }
-
-// indexKeyOrder is indexKey, without the parts' order unless order.
+// indexKeyOrder is what an index is: uniqueness, parts (in their order
+// when order) and predicate; "" for one kept as a dialect's own statement.
 func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	if len(x.Parts) == 0 {
 		return ""

@@ -77,15 +77,6 @@ func NewTypes(unfixed int, rows ...TypeRow) *Types {
 	return tt
 }
 
-// Kinds are the types of the table.
-func (tt *Types) Kinds() []compiler.TypeKind {
-	var ks []compiler.TypeKind
-	for k := range tt.byKind {
-		ks = append(ks, k)
-	}
-	return ks
-}
-
 // Row is the row of a type kind, or nil.
 func (tt *Types) Row(k compiler.TypeKind) *TypeRow { return tt.byKind[k] }
 
