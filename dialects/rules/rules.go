@@ -22,6 +22,9 @@ type Object struct {
 	// ObjectRef names it by its name in the dialect; a table's Table and
 	// Name are its name.
 	compiler.ObjectRef
+	// Model is the model's name of the object, where Name is the
+	// dialect's.
+	Model string
 	Range hcl.Range
 	// Cols are the columns of a foreign key, or the leading plain columns
 	// of an index.
@@ -54,15 +57,15 @@ func objects(s *compiler.Schema, d string) []Object {
 			}
 		}
 		for _, u := range t.Uniques {
-			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindUnique, Name: u.Overrides.NameIn(d, u.Name)}, Range: u.Range})
+			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindUnique, Name: u.Overrides.NameIn(d, u.Name)}, Model: u.Name, Range: u.Range})
 		}
 		for _, c := range t.Checks {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindCheck, Name: c.Overrides.NameIn(d, c.Name)}, Range: c.Range})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindCheck, Name: c.Overrides.NameIn(d, c.Name)}, Model: c.Name, Range: c.Range})
 			}
 		}
 		for _, fk := range t.ForeignKeys {
-			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindForeignKey, Name: fk.Overrides.NameIn(d, fk.Name)}, Range: fk.Range, Cols: fk.Columns})
+			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindForeignKey, Name: fk.Overrides.NameIn(d, fk.Name)}, Model: fk.Name, Range: fk.Range, Cols: fk.Columns})
 		}
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) {
@@ -73,7 +76,7 @@ func objects(s *compiler.Schema, d string) []Object {
 					}
 					cols = append(cols, p.Column)
 				}
-				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindIndex, Name: idx.Overrides.NameIn(d, idx.Name)}, Range: idx.Range, Cols: cols})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindIndex, Name: idx.Overrides.NameIn(d, idx.Name)}, Model: idx.Name, Range: idx.Range, Cols: cols})
 			}
 		}
 	}
@@ -105,6 +108,13 @@ func clashes(ns []compiler.NameScope, a, b Object) bool {
 // Reporter records a dialect's diagnostics (sqltext.Recorder does).
 type Reporter interface {
 	Errorf(rng hcl.Range, summary, format string, args ...any)
+}
+
+// abouter is a Reporter that names the subject of the errors that follow
+// (sqltext.Recorder).
+type abouter interface {
+	About(table string, kind compiler.ObjectKind, name string)
+	Forget()
 }
 
 // Names checks the identifiers of s against dialect d's rules: length,
@@ -155,7 +165,14 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			if prev.Name != o.Name {
 				same = "names that differ only in letter case, which " + r.Product + " treats as the same name"
 			}
+			if ab, ok := rep.(abouter); ok && o.Model != "" {
+				// The later object is the error's subject (import renames it).
+				ab.About(o.Table, o.Kind, o.Model)
+			}
 			rep.Errorf(o.Range, "Duplicate name", "The %s name %q is already used by the %s %q%s at %s: %s gives them %s (%s). Rename one of them.", o.Kind, o.Name, prev.Kind, prev.Name, where, prev.Range, r.Product, same, ns.Why)
+			if ab, ok := rep.(abouter); ok {
+				ab.Forget()
+			}
 		}
 	}
 	for _, t := range s.Tables {

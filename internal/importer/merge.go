@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -117,7 +118,11 @@ func (r *Result) settle(all []string) {
 				if e.Severity != hcl.DiagError {
 					continue
 				}
-				if subj, ok := compiler.RefOf(e); ok && r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
+				subj, ok := compiler.RefOf(e)
+				if !ok {
+					continue
+				}
+				if strings.HasPrefix(e.Summary, "Duplicate name") && r.renameIn(d, subj, e.Detail) || r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
 					changed = true
 				}
 			}
@@ -251,6 +256,45 @@ func (r *Result) drop(subj compiler.ObjectRef, why string) bool {
 		what += " (" + strings.Join(own, ", ") + ")"
 	}
 	r.note(t.Name, "%s: left out of the model, which refuses it: %s", what, why)
+	return true
+}
+
+// renameIn gives the object subj another name in dialect d, whose names
+// compare otherwise than the model's (TiDB's, case-insensitively), where it
+// clashes with another object's: its name there gets the next free suffix
+// (settle compiles again, so a suffix taken too is renamed once more). It
+// reports whether it did.
+func (r *Result) renameIn(d string, subj compiler.ObjectRef, why string) bool {
+	t := r.Schema.Table(subj.Table)
+	if t == nil {
+		return false
+	}
+	var ov compiler.Overrides
+	switch subj.Kind {
+	case compiler.KindIndex:
+		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Indexes[i].Overrides
+		}
+	case compiler.KindUnique:
+		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Uniques[i].Overrides
+		}
+	}
+	if ov == nil || ov.Skipped(d) {
+		return false
+	}
+	name := ov.NameIn(d, subj.Name)
+	base, n := name, 2
+	if i := strings.LastIndexByte(name, '_'); i > 0 {
+		if k, err := strconv.Atoi(name[i+1:]); err == nil && k >= 2 && ov[d] != nil && ov[d].Name == name {
+			base, n = name[:i], k+1
+		}
+	}
+	if ov[d] == nil {
+		ov[d] = &compiler.Override{Dialect: d}
+	}
+	ov[d].Name = fmt.Sprintf("%s_%d", base, n)
+	r.note(t.Name, "%s %s: named %s on %s: %s", subj.Kind, subj.Name, ov[d].Name, d, strings.TrimSuffix(why, " Rename one of them."))
 	return true
 }
 
@@ -714,7 +758,7 @@ func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(str
 		}
 		say("check %s of %s exists only on %s", c.Name, t.Name, ds[i].Name())
 	}
-	means := func(c *compiler.Check) string { return meaning(c.Expr) }
+	means := func(c *compiler.Check) string { return expr.Meaning(c.Expr) }
 	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
 		func(c *compiler.Check) string {
 			if m := means(c); m != "" {
@@ -732,7 +776,7 @@ func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(str
 				// b's database keeps its own text of the same expression.
 				ca.Overrides[db] = ob
 			}
-		case ca.Expr != nil && cb.Expr != nil && meaning(ca.Expr) == meaning(cb.Expr):
+		case ca.Expr != nil && cb.Expr != nil && expr.Meaning(ca.Expr) == expr.Meaning(cb.Expr):
 			// The same meaning, written otherwise (BETWEEN for >= AND <=):
 			// b's database keeps its own text.
 			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
@@ -826,7 +870,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	for _, p := range x.Parts {
 		b.WriteString("\x00")
 		if p.Expr != nil {
-			b.WriteString("(" + meaning(p.Expr) + ")")
+			b.WriteString("(" + expr.Meaning(p.Expr) + ")")
 		} else {
 			b.WriteString(p.Column)
 		}
@@ -835,7 +879,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 		}
 	}
 	if where && x.Where != nil {
-		b.WriteString("\x00where " + meaning(x.Where))
+		b.WriteString("\x00where " + expr.Meaning(x.Where))
 	}
 	return b.String()
 }

@@ -56,6 +56,9 @@ func (r *Recorder) About(table string, kind compiler.ObjectKind, name string) {
 	r.setAbout(table, kind, name)
 }
 
+// Forget ends what About began: the errors that follow name no subject.
+func (r *Recorder) Forget() { r.about = nil }
+
 func (r *Recorder) setAbout(table string, kind compiler.ObjectKind, name string) {
 	r.about = &compiler.ObjectRef{Table: table, Kind: kind, Name: name}
 }
