@@ -11,17 +11,17 @@ import (
 // TestGroupString: decisions name their objects by kind and name, and a
 // group of one kind reads as that kind in the plural, two-word kinds too.
 func TestGroupString(t *testing.T) {
-	col := func(n string) dialects.Object { return dialects.ObjectOf(dialects.KindColumn, n) }
-	fk := func(n string) dialects.Object { return dialects.ObjectOf(dialects.KindForeignKey, n) }
+	col := func(n string) dialects.Object { return dialects.ObjectOf(compiler.KindColumn, n) }
+	fk := func(n string) dialects.Object { return dialects.ObjectOf(compiler.KindForeignKey, n) }
 	ds := []dialects.Decision{
 		{Table: "t", Object: col("a"), Kind: dialects.Lowered, Text: "timestamp as DATETIME(3)"},
 		{Table: "t", Object: col("b"), Kind: dialects.Lowered, Text: "timestamp as DATETIME(3)"},
 		{Table: "t", Object: fk("f1"), Kind: dialects.Omitted, Text: "DEFERRABLE left out"},
 		{Table: "t", Object: fk("f2"), Kind: dialects.Omitted, Text: "DEFERRABLE left out"},
-		{Table: "t", Object: dialects.ObjectOf(dialects.KindIndex, "i1"), Kind: dialects.Omitted, Text: "x"},
-		{Table: "t", Object: dialects.ObjectOf(dialects.KindIndex, "i2"), Kind: dialects.Omitted, Text: "x"},
+		{Table: "t", Object: dialects.ObjectOf(compiler.KindIndex, "i1"), Kind: dialects.Omitted, Text: "x"},
+		{Table: "t", Object: dialects.ObjectOf(compiler.KindIndex, "i2"), Kind: dialects.Omitted, Text: "x"},
 		{Table: "t", Object: col("c"), Kind: dialects.Overridden, Text: "y"},
-		{Table: "t", Object: dialects.ObjectOf(dialects.KindCheck, "k"), Kind: dialects.Overridden, Text: "y"},
+		{Table: "t", Object: dialects.ObjectOf(compiler.KindCheck, "k"), Kind: dialects.Overridden, Text: "y"},
 	}
 	want := []string{
 		"columns a, b: timestamp as DATETIME(3)",

@@ -253,12 +253,12 @@ func decision(object string, kind DecisionKind, text string) string {
 // Object names an object of a table that a decision is about, or a raw
 // statement of the model.
 type Object struct {
-	Kind ObjectKind // "" when Name alone names it (a table)
+	Kind compiler.ObjectKind // "" when Name alone names it (a table)
 	Name string
 }
 
 // ObjectOf returns the object of kind named name.
-func ObjectOf(kind ObjectKind, name string) Object { return Object{Kind: kind, Name: name} }
+func ObjectOf(kind compiler.ObjectKind, name string) Object { return Object{Kind: kind, Name: name} }
 
 // String is how explain and the comments of generated SQL name it:
 // "column id", "index x".
@@ -380,26 +380,6 @@ func grouped(decisions []Decision, exact bool) []Group {
 	return out
 }
 
-// ObjectKind is a kind of named object of the model.
-type ObjectKind = compiler.ObjectKind
-
-// The kinds of named objects.
-const (
-	KindTable      = compiler.KindTable
-	KindColumn     = compiler.KindColumn
-	KindIndex      = compiler.KindIndex
-	KindUnique     = compiler.KindUnique
-	KindCheck      = compiler.KindCheck
-	KindForeignKey = compiler.KindForeignKey
-	KindRaw        = compiler.KindRaw
-	KindExtension  = compiler.KindExtension
-	KindEnum       = compiler.KindEnum
-)
-
-// Namespace is a set of object kinds whose names must differ from each
-// other within one schema (database) or within one table.
-type Namespace = compiler.NameScope
-
 // Rules describe a dialect's limits and naming rules. The shared validation
 // (dialects/internal/rules) asks them instead of special-casing a dialect;
 // the importer reads the same name scopes.
@@ -419,7 +399,7 @@ type Rules struct {
 	IdentQuote    byte
 	LowerUnquoted bool
 	// Namespaces are the name scopes; an object kind may be in several.
-	Namespaces []Namespace
+	Namespaces []compiler.NameScope
 	// FKIndexName: an index may have its foreign key's name when the key's
 	// columns lead it, as the index the database makes for a key is named
 	// (TiDB), although the two kinds otherwise share a name space.

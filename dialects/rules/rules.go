@@ -86,7 +86,7 @@ func objects(s *compiler.Schema, d string) []Object {
 // keyIndex reports whether idx is an index led by the columns of foreign
 // key fk, which may carry the key's name.
 func keyIndex(fk, idx Object) bool {
-	if fk.Kind != dialects.KindForeignKey || idx.Kind != dialects.KindIndex || len(fk.Cols) == 0 || len(idx.Cols) < len(fk.Cols) {
+	if fk.Kind != compiler.KindForeignKey || idx.Kind != compiler.KindIndex || len(fk.Cols) == 0 || len(idx.Cols) < len(fk.Cols) {
 		return false
 	}
 	return slices.Equal(idx.Cols[:len(fk.Cols)], fk.Cols)

@@ -72,7 +72,7 @@ func (r *Recorder) Decide(table string, object dialects.Object, kind dialects.De
 // DecideType records a decision about how column's type is rendered, which
 // explain shows with the type exactly as rendered.
 func (r *Recorder) DecideType(table, column string, kind dialects.DecisionKind, format string, args ...any) {
-	r.Decide(table, dialects.ObjectOf(dialects.KindColumn, column), kind, format, args...)
+	r.Decide(table, dialects.ObjectOf(compiler.KindColumn, column), kind, format, args...)
 	r.Decisions[len(r.Decisions)-1].Aspect = dialects.AspectType
 }
 
@@ -104,7 +104,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	d := rec.Dialect
 	sc := &Script{Header: dialects.Header(d, s.SourceNames()...)}
 	for _, e := range s.Extensions {
-		obj := dialects.ObjectOf(dialects.KindExtension, e.Name)
+		obj := dialects.ObjectOf(compiler.KindExtension, e.Name)
 		if el, ok := l.(ExtensionLowerer); ok {
 			sc.Extensions = append(sc.Extensions, Raw{e.Name, el.Extension(e)})
 			rec.Decide("", obj, dialects.Lowered, "created before the tables")
@@ -113,7 +113,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		rec.Decide("", obj, dialects.Omitted, "%s has no extensions: left out", d)
 	}
 	for _, e := range s.Enums {
-		obj := dialects.ObjectOf(dialects.KindEnum, e.Name)
+		obj := dialects.ObjectOf(compiler.KindEnum, e.Name)
 		if el, ok := l.(EnumLowerer); ok {
 			sc.Types = append(sc.Types, Raw{e.Name, el.Enum(e)})
 			rec.Decide("", obj, dialects.Lowered, "created as a type before the tables (its values ordered as declared)")
@@ -126,7 +126,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		if !ok {
 			continue
 		}
-		rec.Decide("", dialects.ObjectOf(dialects.KindRaw, r.Name), dialects.Overridden, "raw SQL statement, not translated")
+		rec.Decide("", dialects.ObjectOf(compiler.KindRaw, r.Name), dialects.Overridden, "raw SQL statement, not translated")
 		if r.After {
 			sc.After = append(sc.After, Raw{r.Name, sql})
 		} else {
@@ -146,7 +146,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			lt.PrimaryKey = t.PrimaryKey.Columns
 		}
 		for _, c := range t.Columns {
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindColumn, c.Name), c.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, compiler.KindColumn, c.Name)
@@ -160,7 +160,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
 			rec.setAbout(t.Name, compiler.KindUnique, u.Name)
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindUnique, u.Name), u.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindUnique, u.Name), u.Overrides) {
 				continue
 			}
 			if c, ok := l.Unique(t, u); ok {
@@ -169,7 +169,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 		}
 		for _, c := range byName(t.Checks, func(c *compiler.Check) string { return c.Name }) {
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindCheck, c.Name), c.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, compiler.KindCheck, c.Name)
@@ -180,7 +180,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		}
 		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
 			rec.setAbout(t.Name, compiler.KindForeignKey, fk.Name)
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), fk.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), fk.Overrides) {
 				continue
 			}
 			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
@@ -197,14 +197,14 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				if fk.RefTable == t.Name {
 					why = "added by ALTER TABLE after all tables, because it references a unique index of its own table, made after the table"
 				}
-				rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
+				rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
 				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
 				continue
 			}
 			lt.Constraints = append(lt.Constraints, c)
 		}
 		for _, idx := range byName(t.Indexes, func(i *compiler.Index) string { return i.Name }) {
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindIndex, idx.Name), idx.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, compiler.KindIndex, idx.Name)
