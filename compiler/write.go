@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 )
 
 // Write renders a model as canonical schema HCL, as `schemagen fmt` formats
@@ -155,7 +155,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if g := c.Generated; g != nil {
 			src := g.Source
 			if g.Expr != nil {
-				src = expr.String(g.Expr)
+				src = render.String(g.Expr)
 			}
 			cb.SetAttributeValue("as", cty.StringVal(src))
 			if !g.Stored {
@@ -187,7 +187,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 	for _, c := range t.Checks {
 		cb := tb.AppendNewBlock("check", []string{c.Name}).Body()
 		if c.Expr != nil {
-			cb.SetAttributeValue("expr", cty.StringVal(expr.String(c.Expr)))
+			cb.SetAttributeValue("expr", cty.StringVal(render.String(c.Expr)))
 		}
 		writeOverrides(cb, c.Overrides)
 	}
@@ -232,7 +232,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			for _, p := range idx.Parts {
 				pb := ib.AppendNewBlock("on", nil).Body()
 				if p.Expr != nil {
-					pb.SetAttributeValue("expr", cty.StringVal(expr.String(p.Expr)))
+					pb.SetAttributeValue("expr", cty.StringVal(render.String(p.Expr)))
 				} else {
 					pb.SetAttributeValue("column", cty.StringVal(p.Column))
 				}
@@ -246,7 +246,7 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			}
 		}
 		if idx.Where != nil {
-			ib.SetAttributeValue("where", cty.StringVal(expr.String(idx.Where)))
+			ib.SetAttributeValue("where", cty.StringVal(render.String(idx.Where)))
 		}
 		writeOverrides(ib, idx.Overrides)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/difftest"
@@ -77,7 +78,7 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 	}
 	rep := load(t, d, s)
 	readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {
-		return m.node, expr.String(m.node)
+		return m.node, render.String(m.node)
 	})
 	t.Logf("%d forms read back", len(model))
 }

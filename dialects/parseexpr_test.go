@@ -19,6 +19,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/dialects/postgres"
@@ -543,7 +544,7 @@ func TestParseExprReadsRealSchemas(t *testing.T) {
 				model := modelExprs(s, d.Name())
 				rep := load(t, d, s)
 				readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {
-					return m.node, expr.String(m.node)
+					return m.node, render.String(m.node)
 				})
 			})
 		}
@@ -585,7 +586,7 @@ func dump(n expr.Node) string {
 	case *expr.Column:
 		return fmt.Sprintf("%s:%s", n.Name, n.Kind)
 	case *expr.Literal:
-		return expr.String(n)
+		return render.String(n)
 	case *expr.Paren:
 		return "(paren " + dump(n.X) + ")"
 	case *expr.Not:

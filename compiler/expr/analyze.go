@@ -42,7 +42,7 @@ type analyzer struct {
 }
 
 func (a *analyzer) errorf(n Node, format string, args ...any) {
-	a.errs = append(a.errs, &Error{n.Offset(), n.Offset() + 1, fmt.Sprintf(format, args...)})
+	a.errs = append(a.errs, &Error{Offset: n.Offset(), End: n.Offset() + 1, Msg: fmt.Sprintf(format, args...)})
 }
 
 // rewrite turns comparisons of json_type(x) with string literals into JSONType.

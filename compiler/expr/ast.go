@@ -1,12 +1,13 @@
-// Package expr parses the portable expression language used by CHECK
-// constraints, index predicates and index expression parts into a syntax tree.
-// It knows no SQL dialect: each dialect renders the tree in its own syntax.
-//
-// It is the one lexer, grammar and renderer of the project's SQL text: a
-// Grammar's flags let the same code read schema.hcl's expressions, what
-// PostgreSQL prints back, and each dialect's migration statements (lint),
-// which is why it is larger than the other packages.
+// Package expr is the portable expression language used by CHECK
+// constraints, index predicates, index expression parts and data
+// migrations: its syntax tree (Node), the Reader that gives parsed terms
+// (package parse) their portable meaning, and the type analysis that
+// checks a tree against its columns (Analyze, AnalyzeStmts). It knows no
+// SQL dialect: each dialect renders the tree (package render) in its own
+// syntax.
 package expr
+
+import "github.com/schemagen/schemagen/compiler/expr/parse"
 
 // Node is an expression tree node. Offset is the byte offset of the node's
 // first token in the expression source, used to point diagnostics at it.
@@ -296,3 +297,7 @@ func Columns(n Node) []string {
 	})
 	return out
 }
+
+// Error is a parse or analysis error at a byte offset of the expression
+// source (the syntax package's, so that one type serves both).
+type Error = parse.Error

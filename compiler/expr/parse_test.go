@@ -1,19 +1,23 @@
-package expr
+package expr_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 )
 
-func kinds(cols map[string]Kind) Resolver {
-	return func(name string) (Kind, bool) {
+func kinds(cols map[string]expr.Kind) expr.Resolver {
+	return func(name string) (expr.Kind, bool) {
 		k, ok := cols[name]
 		return k, ok
 	}
 }
 
-var testCols = kinds(map[string]Kind{
-	"a": KindInteger, "b": KindInteger, "s": KindString, "doc": KindJSON, "id": KindUUID, "flag": KindBool,
+var testCols = kinds(map[string]expr.Kind{
+	"a": expr.KindInteger, "b": expr.KindInteger, "s": expr.KindString, "doc": expr.KindJSON, "id": expr.KindUUID, "flag": expr.KindBool,
 })
 
 func TestParsePrecedence(t *testing.T) {
@@ -39,33 +43,33 @@ func TestParsePrecedence(t *testing.T) {
 		{"CASE WHEN flag THEN id ELSE 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' END IS NULL", "CASE WHEN flag THEN id ELSE 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' END IS NULL"},
 	}
 	for _, c := range cases {
-		n, err := Parse(c.src)
+		n, err := expr.Parse(c.src)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", c.src, err)
 			continue
 		}
-		n, errs := Analyze(n, testCols)
+		n, errs := expr.Analyze(n, testCols)
 		if len(errs) > 0 {
 			t.Errorf("Analyze(%q): %v", c.src, errs[0])
 			continue
 		}
-		if got := String(n); got != c.want {
+		if got := render.String(n); got != c.want {
 			t.Errorf("Parse(%q) = %q, want %q", c.src, got, c.want)
 		}
 	}
 }
 
 func TestParseTree(t *testing.T) {
-	n, err := Parse("a = 1 OR b = 2 AND s = 'x'")
+	n, err := expr.Parse("a = 1 OR b = 2 AND s = 'x'")
 	if err != nil {
 		t.Fatal(err)
 	}
-	or, ok := n.(*Binary)
-	if !ok || or.Op != OpOr {
+	or, ok := n.(*expr.Binary)
+	if !ok || or.Op != expr.OpOr {
 		t.Fatalf("top node is %T, want OR", n)
 	}
-	if and, ok := or.R.(*Binary); !ok || and.Op != OpAnd {
-		t.Fatalf("AND must bind tighter than OR, got %s", String(or.R))
+	if and, ok := or.R.(*expr.Binary); !ok || and.Op != expr.OpAnd {
+		t.Fatalf("AND must bind tighter than OR, got %s", render.String(or.R))
 	}
 }
 
@@ -91,8 +95,8 @@ func TestParseErrors(t *testing.T) {
 		{strings.Repeat("(", 300) + "a" + strings.Repeat(")", 300), "nests too deeply", 200},
 	}
 	for _, c := range cases {
-		_, err := Parse(c.src)
-		pe, ok := err.(*Error)
+		_, err := expr.Parse(c.src)
+		pe, ok := err.(*expr.Error)
 		if !ok {
 			t.Errorf("Parse(%q) = %v, want an *Error", c.src, err)
 			continue
@@ -136,12 +140,12 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"CASE WHEN flag THEN s ELSE 'x' END = 1", "compares string with integer", 37},
 	}
 	for _, c := range cases {
-		n, err := Parse(c.src)
+		n, err := expr.Parse(c.src)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", c.src, err)
 			continue
 		}
-		_, errs := Analyze(n, testCols)
+		_, errs := expr.Analyze(n, testCols)
 		found := false
 		for _, e := range errs {
 			if strings.Contains(e.Msg, c.msg) && e.Offset == c.offset {
@@ -158,23 +162,23 @@ func TestAnalyzeErrors(t *testing.T) {
 // made the analyzer slice past its end).
 func TestRegexColonBracket(t *testing.T) {
 	for _, src := range []string{"s ~ '0[:]'", "s ~ '[:]'"} {
-		n, err := Parse(src)
+		n, err := expr.Parse(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, errs := Analyze(n, testCols); len(errs) > 0 {
+		if _, errs := expr.Analyze(n, testCols); len(errs) > 0 {
 			t.Errorf("%s: %v", src, errs[0])
 		}
 	}
-	n, _ := Parse("s ~ '[[:alpha:]]'")
-	if _, errs := Analyze(n, testCols); len(errs) != 1 || !strings.Contains(errs[0].Msg, "[:alpha:]") {
+	n, _ := expr.Parse("s ~ '[[:alpha:]]'")
+	if _, errs := expr.Analyze(n, testCols); len(errs) != 1 || !strings.Contains(errs[0].Msg, "[:alpha:]") {
 		t.Errorf("[[:alpha:]]: %v", errs)
 	}
 }
 
 func TestUUIDIsText(t *testing.T) {
-	n, _ := Parse("id ~ '^[0-9a-f-]{36}$' AND char_length(id) = 36")
-	if _, errs := Analyze(n, testCols); len(errs) > 0 {
+	n, _ := expr.Parse("id ~ '^[0-9a-f-]{36}$' AND char_length(id) = 36")
+	if _, errs := expr.Analyze(n, testCols); len(errs) > 0 {
 		t.Fatalf("uuid must be usable as text: %v", errs)
 	}
 }
@@ -190,77 +194,23 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		n, err := Parse(src)
+		n, err := expr.Parse(src)
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
+			if _, ok := err.(*expr.Error); !ok {
 				t.Fatalf("Parse(%q) returned %T", src, err)
 			}
 			return
 		}
-		printed := String(n)
-		again, err := Parse(printed)
+		printed := render.String(n)
+		again, err := expr.Parse(printed)
 		if err != nil {
 			t.Fatalf("Parse(%q) printed %q, which does not parse: %v", src, printed, err)
 		}
-		if String(again) != printed {
-			t.Fatalf("printing is not stable: %q then %q", printed, String(again))
+		if render.String(again) != printed {
+			t.Fatalf("printing is not stable: %q then %q", printed, render.String(again))
 		}
-		Analyze(n, testCols)
+		expr.Analyze(n, testCols)
 	})
-}
-
-// TestStringWithoutParens prints trees built without Paren nodes (as read
-// back from a database) so that they parse to the same structure.
-func TestStringWithoutParens(t *testing.T) {
-	col := func(n string) Node { return &Column{Name: n} }
-	lit := func(v string) Node { return &Literal{Kind: LitNumber, Value: v} }
-	cmp := func(c string) Node { return &Binary{Op: OpEq, L: col(c), R: lit("1")} }
-	cases := []struct {
-		n    Node
-		want string
-	}{
-		{&Binary{Op: OpAnd, L: cmp("a"), R: &Binary{Op: OpOr, L: cmp("b"), R: cmp("c")}}, "a = 1 AND (b = 1 OR c = 1)"},
-		{&Binary{Op: OpOr, L: &Binary{Op: OpAnd, L: cmp("a"), R: cmp("b")}, R: cmp("c")}, "a = 1 AND b = 1 OR c = 1"},
-		{&Binary{Op: OpAnd, L: cmp("a"), R: &Binary{Op: OpAnd, L: cmp("b"), R: cmp("c")}}, "a = 1 AND (b = 1 AND c = 1)"},
-		{&Not{X: &Binary{Op: OpOr, L: cmp("a"), R: cmp("b")}}, "NOT (a = 1 OR b = 1)"},
-		{&Binary{Op: OpMul, L: &Binary{Op: OpAdd, L: col("a"), R: lit("1")}, R: lit("2")}, "(a + 1) * 2"},
-		{&Binary{Op: OpSub, L: col("a"), R: &Binary{Op: OpSub, L: col("b"), R: col("c")}}, "a - (b - c)"},
-		{&Binary{Op: OpEq, L: &IsNull{X: col("a")}, R: &Literal{Kind: LitBool, Value: "true"}}, "(a IS NULL) = TRUE"},
-		{&Neg{X: lit("-1")}, "-(-1)"},
-	}
-	for _, c := range cases {
-		got := String(c.n)
-		if got != c.want {
-			t.Errorf("String = %q, want %q", got, c.want)
-			continue
-		}
-		back, err := Parse(got)
-		if err != nil {
-			t.Errorf("%q does not parse: %v", got, err)
-			continue
-		}
-		if strip(back) != strip(c.n) {
-			t.Errorf("%q parses to another structure", got)
-		}
-	}
-}
-
-// strip prints a tree's structure with every node parenthesised, ignoring
-// Paren nodes.
-func strip(n Node) string {
-	switch n := n.(type) {
-	case *Paren:
-		return strip(n.X)
-	case *Binary:
-		return "(" + strip(n.L) + " " + n.Op.String() + " " + strip(n.R) + ")"
-	case *Not:
-		return "(NOT " + strip(n.X) + ")"
-	case *Neg:
-		return "(-" + strip(n.X) + ")"
-	case *IsNull:
-		return "(" + strip(n.X) + " IS NULL " + map[bool]string{true: "NOT", false: ""}[n.Not] + ")"
-	}
-	return String(n)
 }
 
 // Unsupported SQL is named, with what to write instead, at the construct.
@@ -279,8 +229,8 @@ func TestUnsupportedConstructs(t *testing.T) {
 		{"a > 2E-2", "2E-2", "write the number out: 0.02"},
 		{"a > 1e999999999", "1e999999999", "write the number out: the digits in full"},
 	} {
-		_, err := Parse(c.src)
-		pe, ok := err.(*Error)
+		_, err := expr.Parse(c.src)
+		pe, ok := err.(*expr.Error)
 		if !ok {
 			t.Errorf("%s: got %v, want an *Error", c.src, err)
 			continue
@@ -293,23 +243,23 @@ func TestUnsupportedConstructs(t *testing.T) {
 		}
 	}
 	// A column named case (quoted or not followed by WHEN) is still a column.
-	if _, err := Parse(`"case" > 0`); err != nil {
+	if _, err := expr.Parse(`"case" > 0`); err != nil {
 		t.Errorf(`"case" > 0: %v`, err)
 	}
-	if _, err := Parse("a > 1e"); err == nil || !strings.Contains(err.Error(), "malformed number") {
+	if _, err := expr.Parse("a > 1e"); err == nil || !strings.Contains(err.Error(), "malformed number") {
 		t.Errorf("1e: %v", err)
 	}
 }
 
 // The same grammar reads what PostgreSQL prints back.
 func TestReadCasePrinted(t *testing.T) {
-	r := &Reader{Grammar: &Grammar{IdentQuote: '"', PostgresOperators: true, Precedence: map[string]int{"or": 1, "and": 2, "=": 4, ">": 4, "is": 4}, NotPrec: 3, NegPrec: 7},
-		Binary: map[string]Op{"=": OpEq, ">": OpGt, "and": OpAnd, "or": OpOr}}
+	r := &expr.Reader{Grammar: &parse.Grammar{IdentQuote: '"', PostgresOperators: true, Precedence: map[string]int{"or": 1, "and": 2, "=": 4, ">": 4, "is": 4}, NotPrec: 3, NegPrec: 7},
+		Binary: map[string]expr.Op{"=": expr.OpEq, ">": expr.OpGt, "and": expr.OpAnd, "or": expr.OpOr}}
 	n, err := r.Read("CASE WHEN (a > 0) THEN 1 WHEN ((b = 2) AND flag) THEN 2 ELSE 0 END", testCols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := String(n), "CASE WHEN a > 0 THEN 1 WHEN b = 2 AND flag THEN 2 ELSE 0 END"; got != want {
+	if got, want := render.String(n), "CASE WHEN a > 0 THEN 1 WHEN b = 2 AND flag THEN 2 ELSE 0 END"; got != want {
 		t.Errorf("read %q, want %q", got, want)
 	}
 	if _, err := r.Read("CASE a WHEN 1 THEN 1 END", testCols); err == nil || !strings.Contains(err.Error(), "simple CASE") {
@@ -318,7 +268,7 @@ func TestReadCasePrinted(t *testing.T) {
 }
 
 func TestColumnNamedCase(t *testing.T) {
-	if _, err := Parse("case > 0"); err != nil {
+	if _, err := expr.Parse("case > 0"); err != nil {
 		t.Errorf("case > 0: %v", err)
 	}
 }

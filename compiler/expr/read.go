@@ -5,42 +5,12 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 )
 
-// Portable is the grammar of the portable expression language of schema.hcl.
-var Portable = &Grammar{
-	Authored: true,
-	Refused: map[string]string{
-		"/":   "division is not portable (integer division truncates on PostgreSQL but not on TiDB); rewrite without '/'",
-		":":   "casts ('::') are not part of portable expressions; types follow from the columns",
-		"`":   "backquoted identifiers are TiDB syntax; write the column name plainly or in double quotes",
-		"->":  "the JSON operator -> is not portable; portable expressions test only json_type(doc), for example json_type(doc) = 'object'. For a field, use a per-dialect raw expr override",
-		"->>": "the JSON operator ->> is not portable; portable expressions test only json_type(doc), for example json_type(doc) = 'object'. For a field, use a per-dialect raw expr override",
-	},
-	Keywords:   reserved,
-	Predicates: 4,
-	MaxDepth:   200,
-	IdentQuote: '"',
-	Operators:  []string{"<>", "!=", "<=", ">=", "!~", "||", "=", "<", ">", "+", "-", "*", "%", "~"},
-	Precedence: map[string]int{
-		"or": 1, "and": 2,
-		"=": 4, "<>": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "~": 4, "!~": 4,
-		"is": 4, "in": 4, "like": 4, "regexp": 4, "between": 4,
-		"+": 5, "-": 5, "||": 5,
-		"*": 6, "%": 6,
-	},
-	NotPrec: 3,
-	NegPrec: 7,
-}
-
-// reserved words cannot be column names without quotes.
-var reserved = map[string]bool{
-	"and": true, "or": true, "not": true, "in": true, "is": true, "null": true, "true": true, "false": true,
-	"like": true, "regexp": true, "between": true, "distinct": true, "from": true,
-}
-
 var portable = &Reader{
-	Grammar: Portable,
+	Grammar: parse.Portable,
 	Binary: map[string]Op{
 		"=": OpEq, "<>": OpNe, "!=": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
 		"and": OpAnd, "or": OpOr, "+": OpAdd, "-": OpSub, "*": OpMul, "%": OpMod, "||": OpConcat,
@@ -53,7 +23,7 @@ var portable = &Reader{
 // Parse parses src as a portable expression. Nodes carry their offsets in
 // src, parentheses are kept as Paren nodes, and errors are *Error.
 func Parse(src string) (Node, error) {
-	raw, err := parseTerm(Portable, src)
+	raw, err := parse.Expr(parse.Portable, src)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +32,10 @@ func Parse(src string) (Node, error) {
 
 // Reader gives the terms of a grammar their portable meaning: the portable
 // language's own, or that of the expressions one dialect's database reports
-// back (parseTerm with Grammar, then the dialect's rules below).
+// back (Parse with Grammar, then the dialect's rules below).
 type Reader struct {
-	Grammar *Grammar
-	// Binary maps the grammar's binary operators (as termBinary names them)
+	Grammar *parse.Grammar
+	// Binary maps the grammar's binary operators (as TermBinary names them)
 	// to portable operators; any other operator is an error.
 	Binary map[string]Op
 	// Functions maps the dialect's function names to portable functions
@@ -74,9 +44,9 @@ type Reader struct {
 	Functions map[string]string
 	// Call lowers a call of a function that Functions does not name; it
 	// returns nil and no error for a function it does not know either.
-	Call func(rd *Read, c *Term, args []Node) (Node, error)
+	Call func(rd *Read, c *parse.Term, args []Node) (Node, error)
 	// Cast lowers x cast to typ; without it every cast is an error.
-	Cast func(rd *Read, x Node, typ string, at *Term) (Node, error)
+	Cast func(rd *Read, x Node, typ string, at *parse.Term) (Node, error)
 	// Not returns the portable form of NOT x, folding forms that the
 	// database writes with NOT (NOT (a IS DISTINCT FROM b)); nil keeps NOT.
 	Not func(x Node) Node
@@ -100,16 +70,16 @@ type Read struct {
 	// of a function whose arguments the database casts to one type
 	// (COALESCE): a cast the database added there widens.
 	Unifying bool
-	unified  map[*Term]bool
+	unified  map[*parse.Term]bool
 }
 
 // Errorf returns an error about the part of the text at which at starts.
-func (rd *Read) Errorf(at *Term, format string, args ...any) error {
+func (rd *Read) Errorf(at *parse.Term, format string, args ...any) error {
 	off := -1
 	if at != nil {
 		off = at.Off
 	}
-	return &Error{off, off + 1, fmt.Sprintf(format, args...)}
+	return &Error{Offset: off, End: off + 1, Msg: fmt.Sprintf(format, args...)}
 }
 
 // ReadError is an expression a database reports that has no portable form,
@@ -146,7 +116,7 @@ func (r *Reader) Read(text string, cols Resolver) (Node, error) {
 }
 
 func (r *Reader) read(text string, cols Resolver) (Node, error) {
-	raw, err := parseTerm(r.Grammar, text)
+	raw, err := parse.Expr(r.Grammar, text)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +142,7 @@ func (r *Reader) read(text string, cols Resolver) (Node, error) {
 }
 
 // lower gives raw its portable meaning; nodes carry raw's offsets.
-func (r *Reader) lower(rd *Read, raw *Term) (Node, error) {
+func (r *Reader) lower(rd *Read, raw *parse.Term) (Node, error) {
 	n, err := r.node(rd, raw)
 	if err != nil || !r.Parens {
 		return n, err
@@ -183,18 +153,18 @@ func (r *Reader) lower(rd *Read, raw *Term) (Node, error) {
 	return n, nil
 }
 
-func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
+func (r *Reader) node(rd *Read, raw *parse.Term) (Node, error) {
 	at := pos(raw.Off)
 	switch raw.Kind {
-	case termColumn:
+	case parse.TermColumn:
 		return &Column{pos: at, Name: raw.Text, Table: raw.Qual}, nil
-	case termExists:
+	case parse.TermExists:
 		q, err := r.lowerSelect(rd, raw.Sub)
 		if err != nil {
 			return nil, err
 		}
 		return &Exists{at, q}, nil
-	case termInSelect:
+	case parse.TermInSelect:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
@@ -204,9 +174,9 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			return nil, err
 		}
 		return &InSelect{pos(x.Offset()), x, q, raw.Text == "not in"}, nil
-	case termString:
+	case parse.TermString:
 		return &Literal{at, LitString, raw.Text}, nil
-	case termNumber:
+	case parse.TermNumber:
 		if strings.ContainsAny(raw.Text, "eE") {
 			return nil, rd.Errorf(raw, "the number %s has an exponent, which portable expressions do not write", raw.Text)
 		}
@@ -215,11 +185,11 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			v = "0" + v
 		}
 		return &Literal{at, LitNumber, v}, nil
-	case termBool:
+	case parse.TermBool:
 		return &Literal{at, LitBool, raw.Text}, nil
-	case termNull:
+	case parse.TermNull:
 		return &Literal{at, LitNull, ""}, nil
-	case termUnary:
+	case parse.TermUnary:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
@@ -237,7 +207,7 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			return &Neg{at, x}, nil
 		}
 		return nil, rd.Errorf(raw, "the prefix operator %s has no portable form", raw.Text)
-	case termBinary:
+	case parse.TermBinary:
 		if b := r.between(raw); b != nil {
 			return r.lower(rd, b)
 		}
@@ -254,27 +224,27 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			return nil, err
 		}
 		return &Binary{pos(l.Offset()), op, l, rr}, nil
-	case termIsNull:
+	case parse.TermIsNull:
 		x, err := r.lower(rd, raw.Args[0])
 		if err != nil {
 			return nil, err
 		}
 		return &IsNull{pos(x.Offset()), x, raw.Text == "is not null"}, nil
-	case termIn:
+	case parse.TermIn:
 		args, err := r.lowerAll(rd, raw.Args)
 		if err != nil {
 			return nil, err
 		}
 		return &In{pos(args[0].Offset()), args[0], args[1:], raw.Text == "not in"}, nil
-	case termBetween:
+	case parse.TermBetween:
 		args, err := r.lowerAll(rd, raw.Args)
 		if err != nil {
 			return nil, err
 		}
 		return &Between{pos(args[0].Offset()), args[0], args[1], args[2], raw.Text == "not between"}, nil
-	case termCall:
+	case parse.TermCall:
 		return r.call(rd, raw)
-	case termCast:
+	case parse.TermCast:
 		if r.Cast == nil {
 			return nil, rd.Errorf(raw, "casts have no portable form")
 		}
@@ -288,12 +258,12 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 		rd.Unifying = rd.unified[raw]
 		defer func() { rd.Unifying = false }()
 		return r.Cast(rd, x, raw.Text, raw)
-	case termCase:
+	case parse.TermCase:
 		// The database casts the results to one type, as COALESCE's arguments.
 		for i, a := range raw.Args {
-			if a.Kind == termCast && (i%2 == 1 || raw.Text == "else" && i == len(raw.Args)-1) {
+			if a.Kind == parse.TermCast && (i%2 == 1 || raw.Text == "else" && i == len(raw.Args)-1) {
 				if rd.unified == nil {
-					rd.unified = map[*Term]bool{}
+					rd.unified = map[*parse.Term]bool{}
 				}
 				rd.unified[a] = true
 			}
@@ -310,9 +280,9 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 			c.Whens = append(c.Whens, When{args[i], args[i+1]})
 		}
 		return c, nil
-	case termArray:
+	case parse.TermArray:
 		return nil, rd.Errorf(raw, "arrays have no portable form")
-	case termQuantified:
+	case parse.TermQuantified:
 		var not bool
 		switch raw.Text {
 		case "= any":
@@ -338,12 +308,12 @@ func (r *Reader) node(rd *Read, raw *Term) (Node, error) {
 }
 
 // between returns the BETWEEN that t's left operand is, under BetweenGroups.
-func (r *Reader) between(t *Term) *Term {
+func (r *Reader) between(t *parse.Term) *parse.Term {
 	if !r.BetweenGroups || t.Text != "and" && t.Text != "or" {
 		return nil
 	}
 	l := t.Args[0]
-	if !l.Group() || l.Kind != termBinary || l.Text != t.Text {
+	if !l.Group() || l.Kind != parse.TermBinary || l.Text != t.Text {
 		return nil
 	}
 	lo, hi := l.Args[0], l.Args[1]
@@ -351,14 +321,14 @@ func (r *Reader) between(t *Term) *Term {
 	if t.Text == "or" {
 		ops, text = [2]string{"<", ">"}, "not between"
 	}
-	if lo.Kind != termBinary || hi.Kind != termBinary || lo.Text != ops[0] || hi.Text != ops[1] || !lo.Args[0].Same(hi.Args[0]) {
+	if lo.Kind != parse.TermBinary || hi.Kind != parse.TermBinary || lo.Text != ops[0] || hi.Text != ops[1] || !lo.Args[0].Same(hi.Args[0]) {
 		return nil
 	}
-	b := &Term{Kind: termBetween, Text: text, Args: []*Term{lo.Args[0], lo.Args[1], hi.Args[1]}, Off: l.Off}
-	return &Term{Kind: termBinary, Text: t.Text, Args: []*Term{b, t.Args[1]}, Off: t.Off}
+	b := &parse.Term{Kind: parse.TermBetween, Text: text, Args: []*parse.Term{lo.Args[0], lo.Args[1], hi.Args[1]}, Off: l.Off}
+	return &parse.Term{Kind: parse.TermBinary, Text: t.Text, Args: []*parse.Term{b, t.Args[1]}, Off: t.Off}
 }
 
-func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]Node, error) {
+func (r *Reader) lowerAll(rd *Read, raws []*parse.Term) ([]Node, error) {
 	out := make([]Node, len(raws))
 	for i, a := range raws {
 		n, err := r.lower(rd, a)
@@ -372,11 +342,11 @@ func (r *Reader) lowerAll(rd *Read, raws []*Term) ([]Node, error) {
 
 // elements lowers the ARRAY[...] of `x = ANY (...)`, cast element by
 // element when the array is cast (ARRAY[...]::text[]).
-func (r *Reader) elements(rd *Read, raw *Term) ([]Node, error) {
+func (r *Reader) elements(rd *Read, raw *parse.Term) ([]Node, error) {
 	switch raw.Kind {
-	case termArray:
+	case parse.TermArray:
 		return r.lowerAll(rd, raw.Args)
-	case termCast:
+	case parse.TermCast:
 		elem, ok := strings.CutSuffix(raw.Text, "[]")
 		if !ok || r.Cast == nil {
 			break
@@ -395,7 +365,7 @@ func (r *Reader) elements(rd *Read, raw *Term) ([]Node, error) {
 	return nil, rd.Errorf(raw, "ANY and ALL of anything but an ARRAY[...] list have no portable form")
 }
 
-func (r *Reader) call(rd *Read, raw *Term) (Node, error) {
+func (r *Reader) call(rd *Read, raw *parse.Term) (Node, error) {
 	name, known := r.Functions[raw.Text]
 	if r.Functions == nil {
 		name, known = raw.Text, true
@@ -405,9 +375,9 @@ func (r *Reader) call(rd *Read, raw *Term) (Node, error) {
 	}
 	if known && Functions[name].Variadic {
 		for _, a := range raw.Args {
-			if a.Kind == termCast {
+			if a.Kind == parse.TermCast {
 				if rd.unified == nil {
-					rd.unified = map[*Term]bool{}
+					rd.unified = map[*parse.Term]bool{}
 				}
 				rd.unified[a] = true
 			}
@@ -430,7 +400,7 @@ func (r *Reader) call(rd *Read, raw *Term) (Node, error) {
 	return n, nil
 }
 
-func (r *Reader) unknownFunction(rd *Read, raw *Term) error {
+func (r *Reader) unknownFunction(rd *Read, raw *parse.Term) error {
 	var names []string
 	for n := range r.Functions {
 		names = append(names, n)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 )
 
 var catalog = func() expr.Catalog {
@@ -55,7 +56,7 @@ func TestStmtsRefused(t *testing.T) {
 		{"DELETE FROM a USING b WHERE b.a_id = a.id", "USING", "DELETE ... USING has no portable form"},
 		{"UPDATE a SET \"x y\" = 1, 2 = 1", "2 =", "expected a column name"},
 		{"DELETE FROM nope WHERE id = 1", "nope", `unknown table "nope"`},
-		{"ASSERT NOT EXISTS (SELECT 1 FROM a) MESSAGE '" + strings.Repeat("x", expr.MaxMessage+1) + "'", "'x", "shorten it"},
+		{"ASSERT NOT EXISTS (SELECT 1 FROM a) MESSAGE '" + strings.Repeat("x", parse.MaxMessage+1) + "'", "'x", "shorten it"},
 	} {
 		stmts, err := expr.ReadStmts(c.src)
 		var errs []*expr.Error

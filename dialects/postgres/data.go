@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -38,7 +39,7 @@ func renderData(sy dataSyntax, s expr.Stmt) string {
 			}
 			b.WriteString(Ident(c.Name))
 		}
-		b.WriteString(")\n" + expr.SelectSQL(sy, s.Query))
+		b.WriteString(")\n" + render.SelectSQL(sy, s.Query))
 		if s.DoNothing {
 			b.WriteString("\nON CONFLICT DO NOTHING")
 		}
@@ -48,7 +49,7 @@ func renderData(sy dataSyntax, s expr.Stmt) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(Ident(a.Column.Name) + " = " + expr.SQL(sy, a.Value))
+			b.WriteString(Ident(a.Column.Name) + " = " + render.SQL(sy, a.Value))
 		}
 		where(&b, sy, s.Where)
 	case *expr.Delete:
@@ -58,7 +59,7 @@ func renderData(sy dataSyntax, s expr.Stmt) string {
 		// A DO block raises the message when the query finds a row: the
 		// migration stops, and its transaction with the file's other
 		// statements rolls back before Atlas records the file.
-		body := "BEGIN\n  IF EXISTS (" + expr.SelectSQL(sy, s.Query) + ") THEN\n    RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = " + String(s.Message) + ";\n  END IF;\nEND"
+		body := "BEGIN\n  IF EXISTS (" + render.SelectSQL(sy, s.Query) + ") THEN\n    RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = " + String(s.Message) + ";\n  END IF;\nEND"
 		tag := "$schemagen_assert$"
 		for strings.Contains(body, tag) {
 			tag = tag[:len(tag)-1] + "_$"
@@ -70,6 +71,6 @@ func renderData(sy dataSyntax, s expr.Stmt) string {
 
 func where(b *strings.Builder, sy dataSyntax, w expr.Node) {
 	if w != nil {
-		b.WriteString(" WHERE " + expr.SQL(sy, w))
+		b.WriteString(" WHERE " + render.SQL(sy, w))
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
@@ -292,12 +292,12 @@ func dedupe(hs []hazard.Hazard) []hazard.Hazard {
 
 // word is a keyword (upper-cased) or identifier of a statement, with its
 // name as written (unquoted).
-type word = expr.Word
+type word = parse.Word
 
 // words splits a statement into its words with the lexer of expressions,
 // skipping comments, string literals and punctuation; enough to tell how a
 // statement does what its changes say.
-func words(s string) []word { return expr.Words(grammar, s) }
+func words(s string) []word { return parse.Words(grammar, s) }
 
 func hasSeq(w []word, seq ...string) bool {
 	for i := 0; i+len(seq) <= len(w); i++ {

@@ -10,7 +10,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 )
@@ -29,7 +29,7 @@ func (Dialect) LintStmt(text string) dialects.StmtLint {
 
 // stmtGrammar is the lexical grammar of a PostgreSQL migration's statements,
 // with MySQL's backquotes read as tokens, to be reported.
-var stmtGrammar = &expr.Grammar{IdentQuote: '"', OtherQuote: '`', EscapeStrings: true, DollarStrings: true, Operators: []string{"::"}}
+var stmtGrammar = &parse.Grammar{IdentQuote: '"', OtherQuote: '`', EscapeStrings: true, DollarStrings: true, Operators: []string{"::"}}
 
 // foreignSyntax finds MySQL/TiDB syntax in a PostgreSQL migration.
 func foreignSyntax(kind string, toks []stmtlex.Token, add func(string, int, string, ...any)) {

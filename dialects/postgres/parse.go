@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
@@ -25,7 +27,7 @@ func (Dialect) ParseExpr(text string, cols expr.Resolver) (expr.Node, error) {
 
 // grammar is what PostgreSQL prints, read by the parser of the portable
 // language with PostgreSQL's lexical rules and operator precedences.
-var grammar = &expr.Grammar{
+var grammar = &parse.Grammar{
 	IdentQuote:        '"',
 	EscapeStrings:     true,
 	PrefixedStrings:   true,
@@ -134,7 +136,7 @@ var (
 // cast drops the casts that do not change what the expression means, which
 // are those PostgreSQL adds to the portable expressions it is given.
 
-func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, error) {
+func cast(rd *expr.Read, x expr.Node, typ string, at *parse.Term) (expr.Node, error) {
 	if strings.Contains(typ, "(") {
 		return nil, rd.Errorf(at, "the cast to %s has a type modifier, which can change the value; it has no portable form", typ)
 	}
@@ -177,7 +179,7 @@ func cast(rd *expr.Read, x expr.Node, typ string, at *expr.Term) (expr.Node, err
 				return lit, nil
 			}
 		}
-		return nil, rd.Errorf(at, "the literal %s cast to %s has no portable form", expr.String(lit), typ)
+		return nil, rd.Errorf(at, "the literal %s cast to %s has no portable form", render.String(lit), typ)
 	}
 	if c, ok := x.(*expr.Column); ok {
 		if _, known := rd.Cols(c.Name); !known {

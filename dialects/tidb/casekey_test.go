@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 )
 
 // CaseKey reads the expression of a generated column CASE WHEN p THEN x
@@ -37,7 +38,7 @@ func TestCaseKey(t *testing.T) {
 		when, then, ok := Dialect{}.CaseKey(c.in, cols)
 		var w, th string
 		if ok {
-			w, th = expr.String(when), expr.String(then)
+			w, th = render.String(when), render.String(then)
 		}
 		if ok != (c.when != "") || w != c.when || th != c.then {
 			t.Errorf("CaseKey(%q) = %q, %q, %v; want %q, %q", c.in, w, th, ok, c.when, c.then)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -41,7 +42,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 		}
 		b.WriteString("INSERT INTO " + Ident(s.Table.Name) + " (" + strings.Join(cols, ", ") + ")\n")
 		if !s.DoNothing {
-			b.WriteString(expr.SelectSQL(sy, s.Query))
+			b.WriteString(render.SelectSQL(sy, s.Query))
 			break
 		}
 		// INSERT IGNORE would also turn NOT NULL, CHECK, foreign key and
@@ -57,7 +58,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 			names[i] = c.Name
 			named[i] = Ident(rowsAlias) + "." + Ident(c.Name)
 		}
-		inner := expr.SelectAs(sy, s.Query, names)
+		inner := render.SelectAs(sy, s.Query, names)
 		t := cat(s.Table.Name)
 		if checks := tableChecks(x, s.Table.Name); len(checks) > 0 && t != nil {
 			b.WriteString("SELECT " + strings.Join(named, ", ") + " FROM (" + checkedRows(s, t, x, inner, checks) + ") AS " + Ident(rowsAlias))
@@ -77,7 +78,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(Ident(a.Column.Name) + " = " + expr.SQL(sy, a.Value))
+			b.WriteString(Ident(a.Column.Name) + " = " + render.SQL(sy, a.Value))
 		}
 		where(&b, sy, s.Where)
 	case *expr.Delete:
@@ -91,7 +92,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 
 func where(b *strings.Builder, sy dataSyntax, w expr.Node) {
 	if w != nil {
-		b.WriteString(" WHERE " + expr.SQL(sy, w))
+		b.WriteString(" WHERE " + render.SQL(sy, w))
 	}
 }
 
@@ -111,7 +112,7 @@ const MaxAssertMessage = 200 - len(assertPrefix)
 // of '<the message>'"; when the query finds nothing, the variable is set
 // to the value it holds.
 func assertSQL(sy dataSyntax, s *expr.Assert) string {
-	return "SET @@session.block_encryption_mode = (SELECT IF(EXISTS (" + expr.SelectSQL(sy, s.Query) + "), " +
+	return "SET @@session.block_encryption_mode = (SELECT IF(EXISTS (" + render.SelectSQL(sy, s.Query) + "), " +
 		String(assertPrefix+s.Message) + ", @@session.block_encryption_mode))"
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
@@ -1013,7 +1014,7 @@ const uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4
 func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart, f string) string {
 	typ := generatedType(t, p.Expr)
 	if typ == "" && f == "" {
-		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "Key part %s of index %q names its TiDB column, but a generated column needs a string or integer value of known length, which %s has not. Leave out tidb { column = \"...\" } to index the expression directly.", expr.String(p.Expr), idx.Name, expr.String(p.Expr))
+		l.rec.Errorf(p.Range, "Expression TiDB cannot index", "Key part %s of index %q names its TiDB column, but a generated column needs a string or integer value of known length, which %s has not. Leave out tidb { column = \"...\" } to index the expression directly.", render.String(p.Expr), idx.Name, render.String(p.Expr))
 		return ""
 	}
 	if typ == "" {
@@ -1026,7 +1027,7 @@ func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int,
 	if f == "" {
 		why = "the key part names its TiDB column"
 	}
-	l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", expr.String(p.Expr), name, why)
+	l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", render.String(p.Expr), name, why)
 	return Ident(name)
 }
 
@@ -1044,7 +1045,7 @@ func (l *lowerer) generatedColumnName(t *compiler.Table, idx *compiler.Index, i 
 	if t.Column(name) != nil || slices.ContainsFunc(l.generated, func(c *sqltext.Column) bool { return strings.EqualFold(c.Name, name) }) {
 		what := p.Column
 		if p.Expr != nil {
-			what = expr.String(p.Expr)
+			what = render.String(p.Expr)
 		}
 		l.rec.Errorf(p.Range, "Name clash", "Index %q needs a generated column %q on TiDB for %s, but table %q already has a column of that name; name it: tidb { column = \"...\" } in the on block.", idx.Name, name, what, t.Name)
 	}

@@ -14,7 +14,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
@@ -42,7 +42,7 @@ func (d Dialect) LintStmt(text string) dialects.StmtLint {
 // stmtGrammar is the lexical grammar of a TiDB migration's statements, with
 // PostgreSQL's "identifiers", $$ strings and :: casts read as tokens, to be
 // reported ("x" reads backslash escapes, as TiDB reads it).
-var stmtGrammar = &expr.Grammar{IdentQuote: '`', OtherQuote: '"', HashComments: true, BackslashStrings: true, DollarStrings: true, Operators: []string{"::"}}
+var stmtGrammar = &parse.Grammar{IdentQuote: '`', OtherQuote: '"', HashComments: true, BackslashStrings: true, DollarStrings: true, Operators: []string{"::"}}
 
 // foreignSyntax finds PostgreSQL syntax in a TiDB migration.
 func foreignSyntax(kind string, toks []stmtlex.Token, add func(string, int, string, ...any)) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects/tidb"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/difftest"
@@ -76,7 +77,7 @@ func TestReadBackGenerated(t *testing.T) {
 				key := tb.Name + "." + c.Overrides.NameIn(tidb.Name, c.Name)
 				text, ok := rep.checks[key]
 				if !ok {
-					t.Errorf("%s: TiDB reports no CHECK (%s)", key, expr.String(c.Expr))
+					t.Errorf("%s: TiDB reports no CHECK (%s)", key, render.String(c.Expr))
 					continue
 				}
 				compare(t, key, text, c.Expr, cols)
@@ -94,7 +95,7 @@ func TestReadBackGenerated(t *testing.T) {
 					key := fmt.Sprintf("%s.%s part %d", tb.Name, name, i+1)
 					part, ok := rep.parts[key]
 					if !ok {
-						t.Errorf("%s: TiDB reports no key part (%s)", key, expr.String(p.Expr))
+						t.Errorf("%s: TiDB reports no key part (%s)", key, render.String(p.Expr))
 						continue
 					}
 					if part.expr.Valid {
@@ -104,7 +105,7 @@ func TestReadBackGenerated(t *testing.T) {
 					}
 					gen, ok := rep.generated[tb.Name+"."+part.column]
 					if !ok {
-						t.Errorf("%s: the key part is the column %s, which is not generated (%s)", key, part.column, expr.String(p.Expr))
+						t.Errorf("%s: the key part is the column %s, which is not generated (%s)", key, part.column, render.String(p.Expr))
 						continue
 					}
 					if when, then, ok := (tidb.Dialect{}).CaseKey(gen, cols); ok && idx.Where != nil {
@@ -278,7 +279,7 @@ func compare(t *testing.T, key, text string, want expr.Node, cols expr.Resolver)
 	t.Helper()
 	got, err := tidb.Dialect{}.ParseExpr(text, cols)
 	if err != nil {
-		t.Errorf("%s: %v\n  model: %s", key, err, expr.String(want))
+		t.Errorf("%s: %v\n  model: %s", key, err, render.String(want))
 		return
 	}
 	same(t, key, text, got, want)
@@ -287,8 +288,8 @@ func compare(t *testing.T, key, text string, want expr.Node, cols expr.Resolver)
 // same compares got, read from text, with the model's want.
 func same(t *testing.T, key, text string, got, want expr.Node) {
 	t.Helper()
-	if g, w := expr.String(normalize(got)), expr.String(normalize(want)); g != w {
-		t.Errorf("%s: read back as another expression\n  model:   %s\n  printed: %s\n  read:    %s\n  want:    %s", key, expr.String(want), text, g, w)
+	if g, w := render.String(normalize(got)), render.String(normalize(want)); g != w {
+		t.Errorf("%s: read back as another expression\n  model:   %s\n  printed: %s\n  read:    %s\n  want:    %s", key, render.String(want), text, g, w)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/dialects/tidb"
@@ -218,9 +218,9 @@ func TestAssert(t *testing.T) {
 	p.exec(t, "INSERT INTO items (id, code, qty) VALUES (1, 'a', 1)")
 	// The longest message, with what quoting could lose.
 	msg := `it's 100% \ "wrong": 日本`
-	msg += strings.Repeat("x", expr.MaxMessage-utf8.RuneCountInString(msg))
-	if expr.MaxMessage > tidb.MaxAssertMessage {
-		t.Fatalf("messages may have %d characters, TiDB's error shows %d", expr.MaxMessage, tidb.MaxAssertMessage)
+	msg += strings.Repeat("x", parse.MaxMessage-utf8.RuneCountInString(msg))
+	if parse.MaxMessage > tidb.MaxAssertMessage {
+		t.Fatalf("messages may have %d characters, TiDB's error shows %d", parse.MaxMessage, tidb.MaxAssertMessage)
 	}
 	guard := func(where string) string {
 		return "ASSERT NOT EXISTS (SELECT 1 FROM items i WHERE " + where + ") MESSAGE '" + strings.ReplaceAll(msg, "'", "''") + "'"

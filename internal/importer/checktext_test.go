@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/testproject"
@@ -58,7 +58,7 @@ func TestImportCheckTexts(t *testing.T) {
 		r, _, out := importAndCompile(t, urls...)
 		for _, c := range r.Schema.Table("files").Checks {
 			switch w, ok := want[c.Name]; {
-			case ok && (c.Expr == nil || expr.String(c.Expr) != w):
+			case ok && (c.Expr == nil || render.String(c.Expr) != w):
 				t.Errorf("%d databases: check %s reads %v, want %s", len(urls), c.Name, c.Expr, w)
 			case !ok && (c.Expr != nil || c.Overrides["postgres"] == nil || !strings.Contains(printed, c.Overrides["postgres"].Expr)):
 				t.Errorf("%d databases: check %s is not PostgreSQL's printed text as its own: %+v", len(urls), c.Name, c.Overrides["postgres"])

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
@@ -758,7 +759,7 @@ func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(str
 		}
 		say("check %s of %s exists only on %s", c.Name, t.Name, ds[i].Name())
 	}
-	means := func(c *compiler.Check) string { return expr.Meaning(c.Expr) }
+	means := func(c *compiler.Check) string { return render.Meaning(c.Expr) }
 	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
 		func(c *compiler.Check) string {
 			if m := means(c); m != "" {
@@ -771,16 +772,16 @@ func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(str
 	for _, p := range pairs {
 		ca, cb := p[0], p[1]
 		switch {
-		case ca.Expr != nil && cb.Expr != nil && expr.String(ca.Expr) == expr.String(cb.Expr):
+		case ca.Expr != nil && cb.Expr != nil && render.String(ca.Expr) == render.String(cb.Expr):
 			if ob := cb.Overrides[db]; ob != nil {
 				// b's database keeps its own text of the same expression.
 				ca.Overrides[db] = ob
 			}
-		case ca.Expr != nil && cb.Expr != nil && expr.Meaning(ca.Expr) == expr.Meaning(cb.Expr):
+		case ca.Expr != nil && cb.Expr != nil && render.Meaning(ca.Expr) == render.Meaning(cb.Expr):
 			// The same meaning, written otherwise (BETWEEN for >= AND <=):
 			// b's database keeps its own text.
 			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
-			say("check %s of %s is %s on %s, the same as %s on %s; %s's text is kept as its override", ca.Name, t.Name, expr.String(cb.Expr), db, expr.String(ca.Expr), da, db)
+			say("check %s of %s is %s on %s, the same as %s on %s; %s's text is kept as its override", ca.Name, t.Name, render.String(cb.Expr), db, render.String(ca.Expr), da, db)
 		case cb.Expr == nil:
 			ca.Overrides[db] = cb.Overrides[db]
 		case ca.Expr == nil:
@@ -788,7 +789,7 @@ func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(str
 		default:
 			// The database's own text of b's expression, as b's override.
 			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
-			say("check %s of %s is %s on %s and %s on %s; %s's is kept neutral, %s's as its override", ca.Name, t.Name, expr.String(ca.Expr), da, expr.String(cb.Expr), db, da, db)
+			say("check %s of %s is %s on %s and %s on %s; %s's is kept neutral, %s's as its override", ca.Name, t.Name, render.String(ca.Expr), da, render.String(cb.Expr), db, da, db)
 		}
 		rename(ca.Overrides, db, ca.Name, cb.Name)
 	}
@@ -870,7 +871,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	for _, p := range x.Parts {
 		b.WriteString("\x00")
 		if p.Expr != nil {
-			b.WriteString("(" + expr.Meaning(p.Expr) + ")")
+			b.WriteString("(" + render.Meaning(p.Expr) + ")")
 		} else {
 			b.WriteString(p.Column)
 		}
@@ -879,7 +880,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 		}
 	}
 	if where && x.Where != nil {
-		b.WriteString("\x00where " + expr.Meaning(x.Where))
+		b.WriteString("\x00where " + render.Meaning(x.Where))
 	}
 	return b.String()
 }
@@ -1004,7 +1005,7 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
 	}
 	switch ga, gb := ca.Generated, cb.Generated; {
-	case ga != nil && gb != nil && expr.String(ga.Expr) == expr.String(gb.Expr):
+	case ga != nil && gb != nil && render.String(ga.Expr) == render.String(gb.Expr):
 		// A dialect without VIRTUAL columns stores them (PostgreSQL
 		// before 18): one that keeps it VIRTUAL tells the model's intent.
 		ga.Stored = ga.Stored && gb.Stored

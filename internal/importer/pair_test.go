@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/gen"
@@ -106,7 +106,7 @@ func TestHandwrittenPair(t *testing.T) {
 	if i := slices.IndexFunc(docs.Indexes, func(x *compiler.Index) bool { return x.Name == "documents_published_idx" }); i < 0 {
 		t.Errorf("no index documents_published_idx:\n%s", model)
 	} else if x := docs.Indexes[i]; x.Overrides.Skipped("tidb") || x.Overrides.Skipped("postgres") || len(x.Parts) != 2 || x.Parts[1].Expr == nil ||
-		expr.String(x.Parts[1].Expr) != "CASE WHEN status = 'published' THEN 1 ELSE 0 END" || x.Parts[1].Overrides["tidb"] == nil || x.Parts[1].Overrides["tidb"].Column != "is_published" {
+		render.String(x.Parts[1].Expr) != "CASE WHEN status = 'published' THEN 1 ELSE 0 END" || x.Parts[1].Overrides["tidb"] == nil || x.Parts[1].Overrides["tidb"].Column != "is_published" {
 		t.Errorf("index documents_published_idx is not the CASE expression index of both dialects with TiDB's column is_published:\n%s", model)
 	}
 

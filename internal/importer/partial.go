@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -79,10 +80,10 @@ func (im *Imported) partialKeys(ck caseKeyer, ct *compiler.Table, t *schema.Tabl
 			if p.Expr != nil || !is {
 				continue
 			}
-			if uses[p.Column] != 1 || pred != "" && expr.Meaning(cc.when) != pred {
+			if uses[p.Column] != 1 || pred != "" && render.Meaning(cc.when) != pred {
 				ok = false
 			}
-			pred = expr.Meaning(cc.when)
+			pred = render.Meaning(cc.when)
 			wrapped = append(wrapped, i)
 		}
 		if !ok || len(wrapped) == 0 {
@@ -115,10 +116,10 @@ func (im *Imported) partialKeys(ck caseKeyer, ct *compiler.Table, t *schema.Tabl
 			}
 			ct.Columns = slices.DeleteFunc(ct.Columns, func(x *compiler.Column) bool { return x.Name == cc.name })
 			im.Notes[t.Name] = slices.DeleteFunc(im.Notes[t.Name], func(s string) bool { return strings.HasPrefix(s, "column "+cc.name+": ") })
-			im.note(t.Name, "column %s: a VIRTUAL generated column CASE WHEN ... THEN ... END that only unique index %s uses, read as its key part %s WHERE %s (a partial unique index)", cc.name, idx.Name, expr.String(cc.value), expr.String(cc.when))
+			im.note(t.Name, "column %s: a VIRTUAL generated column CASE WHEN ... THEN ... END that only unique index %s uses, read as its key part %s WHERE %s (a partial unique index)", cc.name, idx.Name, render.String(cc.value), render.String(cc.when))
 		}
 		idx.Where = where
-		idx.WhereSrc = expr.String(where)
+		idx.WhereSrc = render.String(where)
 	}
 }
 

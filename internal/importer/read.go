@@ -17,6 +17,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/redact"
@@ -497,7 +498,7 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			err = fmt.Errorf("it converts its value to the column's type, which the model does by itself")
 		}
 		if err == nil && g.col.Overrides[d] == nil {
-			g.col.Generated = &compiler.Generated{Expr: n, Source: expr.String(n), Stored: !strings.EqualFold(g.gen.Type, "VIRTUAL")}
+			g.col.Generated = &compiler.Generated{Expr: n, Source: render.String(n), Stored: !strings.EqualFold(g.gen.Type, "VIRTUAL")}
 			continue
 		}
 		if err == nil {
@@ -821,7 +822,7 @@ func (im *Imported) generatedKeys(gk generatedKeyer, ct *compiler.Table, t *sche
 		}
 		ct.Columns = slices.DeleteFunc(ct.Columns, func(x *compiler.Column) bool { return x.Name == c.Name })
 		im.Notes[t.Name] = slices.DeleteFunc(im.Notes[t.Name], func(s string) bool { return strings.HasPrefix(s, "column "+c.Name+": ") })
-		im.note(t.Name, "column %s: a VIRTUAL generated column that only indexes use, read as their key part %s", c.Name, expr.String(n))
+		im.note(t.Name, "column %s: a VIRTUAL generated column that only indexes use, read as their key part %s", c.Name, render.String(n))
 	}
 }
 

@@ -5,14 +5,15 @@ package sqltext
 
 import (
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/render"
 )
 
 // Syntax is what a dialect says about the parts of an expression that differ
 // between dialects.
-type Syntax = expr.Syntax
+type Syntax = render.Syntax
 
-// Expr renders a portable expression in a dialect's syntax (expr.SQL).
-func Expr(s Syntax, n expr.Node) string { return expr.SQL(s, n) }
+// Expr renders a portable expression in a dialect's syntax (render.SQL).
+func Expr(s Syntax, n expr.Node) string { return render.SQL(s, n) }
 
 // UsesAsText reports whether n applies a string operation (LIKE, regex, ||,
 // a string function) directly to a column of kind k.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -17,7 +17,7 @@ type Foreign func(kind string, toks []Token, add func(marker string, off int, fo
 // Read is a dialect's StmtRules.LintStmt: it splits text in the dialect's
 // grammar of statement text g and applies foreign (SG103) and the rules
 // every dialect shares: data statements (SG104), CHECKs and renames.
-func Read(text string, g *expr.Grammar, foreign Foreign) dialects.StmtLint {
+func Read(text string, g *parse.Grammar, foreign Foreign) dialects.StmtLint {
 	toks := Tokenize(text, g)
 	return dialects.StmtLint{
 		Findings: findings(toks, foreign),

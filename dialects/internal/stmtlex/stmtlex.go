@@ -9,7 +9,7 @@ package stmtlex
 import (
 	"strings"
 
-	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 )
 
 // Token is a token of a migration statement.
@@ -42,28 +42,28 @@ func (t Token) Upper() string {
 }
 
 // Tokenize splits a statement into tokens with the one lexer of SQL text
-// (expr.Tokens) in g, a dialect's grammar of statement text, skipping
+// (parse.Tokens) in g, a dialect's grammar of statement text, skipping
 // comments and spaces. It never fails: an unclosed quote runs to the end of
 // the statement.
-func Tokenize(s string, g *expr.Grammar) []Token {
+func Tokenize(s string, g *parse.Grammar) []Token {
 	var (
 		toks  []Token
 		depth int
 	)
-	for _, sp := range expr.Tokens(g, s) {
+	for _, sp := range parse.Tokens(g, s) {
 		t := Token{Text: s[sp.Off:sp.End], Off: sp.Off, Depth: depth}
 		switch c := s[sp.Off]; {
-		case sp.Kind == expr.SpanWord:
+		case sp.Kind == parse.SpanWord:
 			t.Kind = Word
-		case sp.Kind == expr.SpanQuoted && c == '`':
+		case sp.Kind == parse.SpanQuoted && c == '`':
 			t.Kind = BQuote
-		case sp.Kind == expr.SpanQuoted:
+		case sp.Kind == parse.SpanQuoted:
 			t.Kind = DQuote
-		case sp.Kind == expr.SpanString && c == '$':
+		case sp.Kind == parse.SpanString && c == '$':
 			t.Kind = Dollar
-		case sp.Kind == expr.SpanString:
+		case sp.Kind == parse.SpanString:
 			t.Kind = String
-		case sp.Kind == expr.SpanNumber:
+		case sp.Kind == parse.SpanNumber:
 			t.Kind = Number
 		case t.Text == "::":
 			t.Kind = Cast

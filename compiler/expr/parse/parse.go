@@ -1,4 +1,4 @@
-package expr
+package parse
 
 import (
 	"fmt"
@@ -17,23 +17,23 @@ func (e *Error) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e
 type TermKind int
 
 const (
-	termColumn     TermKind = iota // Text: the column name
-	termString                     // Text: the decoded string
-	termNumber                     // Text: the number as written
-	termBool                       // Text: "true" or "false"
-	termNull                       //
-	termCall                       // Text: the lower-case function name; Args: the arguments
-	termUnary                      // Text: "not", "-" or "+"; Args[0]
-	termBinary                     // Text: the operator, keywords in lower case ("like", "not like", "is distinct from"); Args[0], Args[1]
-	termIsNull                     // Text: "is null" or "is not null"; Args[0]
-	termIn                         // Text: "in" or "not in"; Args[0] is the operand, the rest the list
-	termBetween                    // Text: "between" or "not between"; Args: operand, low, high
-	termCast                       // Text: the type as printed (lower case); Args[0]
-	termArray                      // Args: the elements of ARRAY[...]
-	termQuantified                 // Text: the comparison and "any" or "all" ("= any"); Args: operand, array
-	termCase                       // searched CASE; Args: condition, value pairs, then the ELSE value when Text is "else"
-	termExists                     // EXISTS (Sub) (Data)
-	termInSelect                   // Text: "in" or "not in"; Args[0] IN (Sub) (Data)
+	TermColumn     TermKind = iota // Text: the column name
+	TermString                     // Text: the decoded string
+	TermNumber                     // Text: the number as written
+	TermBool                       // Text: "true" or "false"
+	TermNull                       //
+	TermCall                       // Text: the lower-case function name; Args: the arguments
+	TermUnary                      // Text: "not", "-" or "+"; Args[0]
+	TermBinary                     // Text: the operator, keywords in lower case ("like", "not like", "is distinct from"); Args[0], Args[1]
+	TermIsNull                     // Text: "is null" or "is not null"; Args[0]
+	TermIn                         // Text: "in" or "not in"; Args[0] is the operand, the rest the list
+	TermBetween                    // Text: "between" or "not between"; Args: operand, low, high
+	TermCast                       // Text: the type as printed (lower case); Args[0]
+	TermArray                      // Args: the elements of ARRAY[...]
+	TermQuantified                 // Text: the comparison and "any" or "all" ("= any"); Args: operand, array
+	TermCase                       // searched CASE; Args: condition, value pairs, then the ELSE value when Text is "else"
+	TermExists                     // EXISTS (Sub) (Data)
+	TermInSelect                   // Text: "in" or "not in"; Args[0] IN (Sub) (Data)
 )
 
 // Term is a node of an expression as a grammar reads it, before a Reader
@@ -45,7 +45,7 @@ type Term struct {
 	Off  int
 	// Qual is the table or alias qualifying a column (Data).
 	Qual string
-	// Sub is the subquery of termExists and termInSelect.
+	// Sub is the subquery of TermExists and TermInSelect.
 	Sub *SelectTerm
 	// Parens are the offsets of the parentheses written around the term,
 	// outermost first.
@@ -95,8 +95,8 @@ type parser struct {
 	depth int
 }
 
-// parseTerm reads text with grammar g into a raw tree. Errors are *Error.
-func parseTerm(g *Grammar, text string) (*Term, error) {
+// Expr reads text with grammar g into a raw tree. Errors are *Error.
+func Expr(g *Grammar, text string) (*Term, error) {
 	l := &lexer{g: g, src: text}
 	if err := l.lex(); err != nil {
 		return nil, err
@@ -308,23 +308,23 @@ func (p *parser) expr(min int) (*Term, error) {
 			if err != nil {
 				return nil, err
 			}
-			left = &Term{Kind: termCast, Text: typ, Args: []*Term{left}, Off: left.Off}
+			left = &Term{Kind: TermCast, Text: typ, Args: []*Term{left}, Off: left.Off}
 		case "is null", "is not null":
-			left = &Term{Kind: termIsNull, Text: name, Args: []*Term{left}, Off: left.Off}
+			left = &Term{Kind: TermIsNull, Text: name, Args: []*Term{left}, Off: left.Off}
 		case "in", "not in":
 			if p.g.Data && p.peek().kind == tLParen && (p.isWord(1, "select") || p.isWord(1, "with")) {
 				sub, err := p.subSelect()
 				if err != nil {
 					return nil, err
 				}
-				left = &Term{Kind: termInSelect, Text: name, Args: []*Term{left}, Sub: sub, Off: left.Off}
+				left = &Term{Kind: TermInSelect, Text: name, Args: []*Term{left}, Sub: sub, Off: left.Off}
 				continue
 			}
 			list, err := p.list(name, prec)
 			if err != nil {
 				return nil, err
 			}
-			left = &Term{Kind: termIn, Text: name, Args: append([]*Term{left}, list...), Off: left.Off}
+			left = &Term{Kind: TermIn, Text: name, Args: append([]*Term{left}, list...), Off: left.Off}
 		case "between", "not between":
 			lo, err := p.expr(prec)
 			if err != nil {
@@ -338,7 +338,7 @@ func (p *parser) expr(min int) (*Term, error) {
 			if err != nil {
 				return nil, err
 			}
-			left = &Term{Kind: termBetween, Text: name, Args: []*Term{left, lo, hi}, Off: left.Off}
+			left = &Term{Kind: TermBetween, Text: name, Args: []*Term{left, lo, hi}, Off: left.Off}
 		default:
 			if p.g.Quantified && (p.isWord(0, "any") || p.isWord(0, "all") || p.isWord(0, "some")) && p.peekAt(1).kind == tLParen {
 				q := p.next().text
@@ -356,7 +356,7 @@ func (p *parser) expr(min int) (*Term, error) {
 				if _, err := p.expect(tRParen, ")"); err != nil {
 					return nil, err
 				}
-				left = &Term{Kind: termQuantified, Text: name + " " + q, Args: []*Term{left, arr}, Off: left.Off}
+				left = &Term{Kind: TermQuantified, Text: name + " " + q, Args: []*Term{left, arr}, Off: left.Off}
 				continue
 			}
 			// Left-associative: the right operand binds tighter.
@@ -367,7 +367,7 @@ func (p *parser) expr(min int) (*Term, error) {
 			if (name == "like" || name == "not like") && p.isWord(0, "escape") && !p.g.Authored {
 				return nil, p.errAt(p.peek(), "LIKE ... ESCAPE has no portable form")
 			}
-			left = &Term{Kind: termBinary, Text: name, Args: []*Term{left, right}, Off: left.Off}
+			left = &Term{Kind: TermBinary, Text: name, Args: []*Term{left, right}, Off: left.Off}
 		}
 	}
 }
@@ -476,9 +476,9 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 	t := p.next()
 	switch t.kind {
 	case tString:
-		return &Term{Kind: termString, Text: t.text, Off: t.off}, any, nil
+		return &Term{Kind: TermString, Text: t.text, Off: t.off}, any, nil
 	case tNumber:
-		return &Term{Kind: termNumber, Text: t.text, Off: t.off}, any, nil
+		return &Term{Kind: TermNumber, Text: t.text, Off: t.off}, any, nil
 	case tQuotedIdent:
 		if q, ok, err := p.qualified(t); ok || err != nil {
 			return q, any, err
@@ -490,7 +490,7 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 				return nil, 0, p.errAt(t, "quoted function names have no portable form")
 			}
 		}
-		return &Term{Kind: termColumn, Text: t.text, Off: t.off}, any, nil
+		return &Term{Kind: TermColumn, Text: t.text, Off: t.off}, any, nil
 	case tOp:
 		switch {
 		case t.text == "-" || t.text == "+" && !p.g.Authored:
@@ -498,7 +498,7 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 			if err != nil {
 				return nil, 0, err
 			}
-			return &Term{Kind: termUnary, Text: t.text, Args: []*Term{x}, Off: t.off}, p.g.NegPrec - 1, nil
+			return &Term{Kind: TermUnary, Text: t.text, Args: []*Term{x}, Off: t.off}, p.g.NegPrec - 1, nil
 		case !p.g.Authored:
 			return nil, 0, p.errAt(t, "the prefix operator %s has no portable form", t.text)
 		}
@@ -522,9 +522,9 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 	case tIdent:
 		switch t.text {
 		case "null":
-			return &Term{Kind: termNull, Off: t.off}, any, nil
+			return &Term{Kind: TermNull, Off: t.off}, any, nil
 		case "true", "false":
-			return &Term{Kind: termBool, Text: t.text, Off: t.off}, any, nil
+			return &Term{Kind: TermBool, Text: t.text, Off: t.off}, any, nil
 		case "case":
 			if p.isWord(0, "when") {
 				c, err := p.searchedCase(t)
@@ -536,7 +536,7 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 				if err != nil {
 					return nil, 0, err
 				}
-				return &Term{Kind: termExists, Text: "exists", Sub: sub, Off: t.off}, any, nil
+				return &Term{Kind: TermExists, Text: "exists", Sub: sub, Off: t.off}, any, nil
 			}
 		case "not":
 			if p.g.Predicates > 0 && p.g.NotPrec < min {
@@ -546,7 +546,7 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 			if err != nil {
 				return nil, 0, err
 			}
-			return &Term{Kind: termUnary, Text: "not", Args: []*Term{x}, Off: t.off}, p.g.NotPrec - 1, nil
+			return &Term{Kind: TermUnary, Text: "not", Args: []*Term{x}, Off: t.off}, p.g.NotPrec - 1, nil
 		}
 		if q, ok, err := p.qualified(t); ok || err != nil {
 			return q, any, err
@@ -567,7 +567,7 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 		if p.kw[t.text] {
 			return nil, 0, p.errAt(t, "expected a value, found keyword %s", strings.ToUpper(t.text))
 		}
-		return &Term{Kind: termColumn, Text: t.text, Off: t.off}, any, nil
+		return &Term{Kind: TermColumn, Text: t.text, Off: t.off}, any, nil
 	}
 	return nil, 0, p.errAt(t, "expected a value, found %s", p.describe(t))
 }
@@ -613,7 +613,7 @@ func (p *parser) unsupported(t token) error {
 
 // searchedCase reads CASE WHEN c THEN v [WHEN ...] [ELSE v] END, after CASE.
 func (p *parser) searchedCase(t token) (*Term, error) {
-	c := &Term{Kind: termCase, Text: "case", Off: t.off}
+	c := &Term{Kind: TermCase, Text: "case", Off: t.off}
 	for p.isWord(0, "when") {
 		p.i++
 		cond, err := p.expr(0)
@@ -652,16 +652,16 @@ func (p *parser) call(name token) (*Term, error) {
 	if name.text == "cast" && (!p.g.Authored || p.g.Data) {
 		return p.cast(name)
 	}
-	c := &Term{Kind: termCall, Text: name.text, Off: name.off}
+	c := &Term{Kind: TermCall, Text: name.text, Off: name.off}
 	closing, what := tRParen, ")"
 	if p.toks[p.i-1].kind == tLBracket {
-		c.Kind, closing, what = termArray, tRBracket, "]"
+		c.Kind, closing, what = TermArray, tRBracket, "]"
 	}
 	if p.peek().kind == closing {
 		p.i++
 		return c, nil
 	}
-	if !p.g.Authored && c.Kind == termCall && (p.isWord(0, "distinct") || p.isWord(0, "all") || p.isWord(0, "variadic")) {
+	if !p.g.Authored && c.Kind == TermCall && (p.isWord(0, "distinct") || p.isWord(0, "all") || p.isWord(0, "variadic")) {
 		return nil, p.errAt(p.peek(), "%s in a function call has no portable form", strings.ToUpper(p.peek().text))
 	}
 	for {
@@ -675,7 +675,7 @@ func (p *parser) call(name token) (*Term, error) {
 			return c, nil
 		}
 		if t.kind != tComma {
-			if c.Kind == termArray {
+			if c.Kind == TermArray {
 				return nil, p.errAt(t, "expected , or ] in ARRAY[...], found %s", p.describe(t))
 			}
 			return nil, p.errAt(t, "expected , or %s in the arguments of %s, found %s", what, name.text, p.describe(t))
@@ -700,5 +700,5 @@ func (p *parser) cast(t token) (*Term, error) {
 	if _, err := p.expect(tRParen, ")"); err != nil {
 		return nil, err
 	}
-	return &Term{Kind: termCast, Text: typ, Args: []*Term{x}, Off: t.off}, nil
+	return &Term{Kind: TermCast, Text: typ, Args: []*Term{x}, Off: t.off}, nil
 }

@@ -1,4 +1,14 @@
-package expr
+// Package parse is the one lexer and grammar of the project's SQL text. A
+// Grammar's flags let the same code read schema.hcl's expressions
+// (Portable), data migrations' statements (Data), what PostgreSQL prints
+// back, and each dialect's migration statements (Tokens, Words, for lint).
+//
+// It stops at syntax: Expr and Stmts return a raw Term tree that knows
+// nothing of types or portable meaning, which expr.Reader then gives. That
+// is why it stands alone: the dialects lex statement text with it without
+// building an expression tree, and the grammar can be read and tested
+// without the type rules.
+package parse
 
 import (
 	"fmt"
@@ -120,6 +130,19 @@ func isIdentStart(c byte) bool {
 }
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' || c == '$' }
+
+// PlainIdent reports whether s reads as one unquoted identifier.
+func PlainIdent(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdentPart(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 

@@ -1,7 +1,17 @@
-package expr
+// Package render prints an expression tree (package expr) as text: String
+// gives the portable form schema.hcl and diagnostics show, SQL and
+// SelectSQL the SQL of one dialect through that dialect's Syntax.
+//
+// It stands alone because printing is the last step of the one-way flow
+// (parse, analyze, lower, render) and nothing before it needs it: expr
+// builds and checks trees without printing them.
+package render
 
 import (
 	"strings"
+
+	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/parse"
 )
 
 // Syntax is what a dialect says about the parts of an expression that differ
@@ -10,7 +20,7 @@ type Syntax interface {
 	Ident(name string) string
 	String(s string) string
 	// TextOperand renders a column used where a string is needed.
-	TextOperand(sql string, k Kind) string
+	TextOperand(sql string, k expr.Kind) string
 	Regex(x, pattern string, not bool) string
 	Distinct(l, r string, not bool) string
 	Concat(l, r string) string
@@ -23,16 +33,16 @@ type Syntax interface {
 type DataSyntax interface {
 	Syntax
 	// TextCast renders x, of kind k, cast to text.
-	TextCast(x string, k Kind) string
+	TextCast(x string, k expr.Kind) string
 	// Now renders now(): the time the transaction started, to the microsecond.
 	Now() string
 }
 
 // SelectSQL renders a query in a dialect's syntax.
-func SelectSQL(s Syntax, q *Select) string { return SelectAs(s, q, nil) }
+func SelectSQL(s Syntax, q *expr.Select) string { return SelectAs(s, q, nil) }
 
 // SelectAs is SelectSQL with names for the values (SELECT x AS name, ...).
-func SelectAs(s Syntax, q *Select, names []string) string {
+func SelectAs(s Syntax, q *expr.Select, names []string) string {
 	var b strings.Builder
 	renderer{s, false, &b}.query(q, names...)
 	return b.String()
@@ -43,7 +53,7 @@ func SelectAs(s Syntax, q *Select, names []string) string {
 // that parsing the text gives a tree with the same meaning: trees read back
 // from a database have no Paren nodes. It is used for schema.hcl, messages
 // and explanations, never as SQL.
-func String(n Node) string {
+func String(n expr.Node) string {
 	var b strings.Builder
 	renderer{portableSyntax{}, true, &b}.write(n, precLowest)
 	return b.String()
@@ -52,7 +62,7 @@ func String(n Node) string {
 // SQL renders n in a dialect's syntax. Every operand that is not atomic is
 // parenthesised, so that the differences in operator precedence between
 // dialects cannot change its meaning.
-func SQL(s Syntax, n Node) string {
+func SQL(s Syntax, n expr.Node) string {
 	var b strings.Builder
 	renderer{s, false, &b}.node(n)
 	return b.String()
@@ -62,14 +72,14 @@ func SQL(s Syntax, n Node) string {
 type portableSyntax struct{}
 
 func (portableSyntax) Ident(name string) string {
-	if reserved[name] || name != strings.ToLower(name) || !plainIdent(name) {
+	if parse.Portable.Keywords[name] || name != strings.ToLower(name) || !parse.PlainIdent(name) {
 		return `"` + name + `"`
 	}
 	return name
 }
-func (portableSyntax) String(s string) string                { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-func (portableSyntax) TextOperand(sql string, _ Kind) string { return sql }
-func (portableSyntax) Bool(v bool) string                    { return strings.ToUpper(boolText[v]) }
+func (portableSyntax) String(s string) string                     { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+func (portableSyntax) TextOperand(sql string, _ expr.Kind) string { return sql }
+func (portableSyntax) Bool(v bool) string                         { return strings.ToUpper(boolText[v]) }
 
 // String writes operators itself (see binary): these are never called.
 func (portableSyntax) Regex(x, p string, not bool) string    { return "" }
@@ -102,25 +112,25 @@ const (
 	precPrimary
 )
 
-func prec(n Node) int {
+func prec(n expr.Node) int {
 	switch n := n.(type) {
-	case *Binary:
+	case *expr.Binary:
 		switch n.Op {
-		case OpOr:
+		case expr.OpOr:
 			return precOr
-		case OpAnd:
+		case expr.OpAnd:
 			return precAnd
-		case OpAdd, OpSub, OpConcat:
+		case expr.OpAdd, expr.OpSub, expr.OpConcat:
 			return precAdditive
-		case OpMul, OpMod:
+		case expr.OpMul, expr.OpMod:
 			return precMultiplicative
 		}
 		return precPredicate
-	case *Not:
+	case *expr.Not:
 		return precNot
-	case *IsNull, *In, *Between, *JSONType, *InSelect:
+	case *expr.IsNull, *expr.In, *expr.Between, *expr.JSONType, *expr.InSelect:
 		return precPredicate
-	case *Neg:
+	case *expr.Neg:
 		return precUnary
 	}
 	return precPrimary
@@ -136,7 +146,7 @@ type renderer struct {
 }
 
 // sub renders n on its own, for the dialect hooks that take strings.
-func (r renderer) sub(n Node, min int) string {
+func (r renderer) sub(n expr.Node, min int) string {
 	var b strings.Builder
 	renderer{r.s, r.minimal, &b}.write(n, min)
 	return b.String()
@@ -144,7 +154,7 @@ func (r renderer) sub(n Node, min int) string {
 
 // write writes n where the portable grammar expects at least precedence
 // min (SQL: as an operand, min above precLowest).
-func (r renderer) write(n Node, min int) {
+func (r renderer) write(n expr.Node, min int) {
 	wrap := prec(n) < min
 	if !r.minimal {
 		wrap = min > precLowest && !atomic(n)
@@ -158,9 +168,9 @@ func (r renderer) write(n Node, min int) {
 	r.node(n)
 }
 
-func atomic(n Node) bool {
+func atomic(n expr.Node) bool {
 	switch n.(type) {
-	case *Column, *Literal, *Call, *Paren, *Exists, *Cast:
+	case *expr.Column, *expr.Literal, *expr.Call, *expr.Paren, *expr.Exists, *expr.Cast:
 		return true
 	}
 	return false
@@ -168,8 +178,8 @@ func atomic(n Node) bool {
 
 // text renders n where a string is needed (SQL); arg tells that n is a
 // function argument, which needs no parentheses.
-func (r renderer) text(n Node, arg bool) string {
-	if c, ok := Unparen(n).(*Column); ok {
+func (r renderer) text(n expr.Node, arg bool) string {
+	if c, ok := expr.Unparen(n).(*expr.Column); ok {
 		return r.s.TextOperand(r.column(c), c.Kind)
 	}
 	if arg {
@@ -178,16 +188,16 @@ func (r renderer) text(n Node, arg bool) string {
 	return r.sub(n, precAdditive)
 }
 
-func (r renderer) node(n Node) {
+func (r renderer) node(n expr.Node) {
 	b := r.b
 	switch n := n.(type) {
-	case *Column:
+	case *expr.Column:
 		b.WriteString(r.column(n))
-	case *Exists:
+	case *expr.Exists:
 		b.WriteString("EXISTS (")
 		r.query(n.Sub)
 		b.WriteByte(')')
-	case *InSelect:
+	case *expr.InSelect:
 		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" NOT")
@@ -195,46 +205,46 @@ func (r renderer) node(n Node) {
 		b.WriteString(" IN (")
 		r.query(n.Sub)
 		b.WriteByte(')')
-	case *Cast:
+	case *expr.Cast:
 		x := r.sub(n.X, precLowest)
 		if ds, ok := r.s.(DataSyntax); ok {
 			b.WriteString(ds.TextCast(x, kindOf(n.X)))
 		} else {
 			b.WriteString("CAST(" + x + " AS text)")
 		}
-	case *Literal:
+	case *expr.Literal:
 		switch n.Kind {
-		case LitString:
+		case expr.LitString:
 			b.WriteString(r.s.String(n.Value))
-		case LitNull:
+		case expr.LitNull:
 			b.WriteString("NULL")
-		case LitBool:
+		case expr.LitBool:
 			b.WriteString(r.s.Bool(n.Value == "true"))
 		default:
 			b.WriteString(n.Value)
 		}
-	case *Paren:
+	case *expr.Paren:
 		b.WriteByte('(')
 		r.write(n.X, precLowest)
 		b.WriteByte(')')
-	case *Not:
+	case *expr.Not:
 		b.WriteString("NOT ")
 		r.write(n.X, precNot)
-	case *Neg:
+	case *expr.Neg:
 		// "--" would start a comment.
 		x := r.sub(n.X, precUnary)
 		if strings.HasPrefix(x, "-") {
 			x = "(" + x + ")"
 		}
 		b.WriteString("-" + x)
-	case *IsNull:
+	case *expr.IsNull:
 		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" IS NOT NULL")
 		} else {
 			b.WriteString(" IS NULL")
 		}
-	case *In:
+	case *expr.In:
 		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" NOT")
@@ -247,7 +257,7 @@ func (r renderer) node(n Node) {
 			r.write(x, precAdditive)
 		}
 		b.WriteByte(')')
-	case *Between:
+	case *expr.Between:
 		r.write(n.X, precAdditive)
 		if n.Not {
 			b.WriteString(" NOT")
@@ -256,7 +266,7 @@ func (r renderer) node(n Node) {
 		r.write(n.Lo, precAdditive)
 		b.WriteString(" AND ")
 		r.write(n.Hi, precAdditive)
-	case *Call:
+	case *expr.Call:
 		if ds, ok := r.s.(DataSyntax); ok && n.Name == "now" && !r.minimal {
 			b.WriteString(ds.Now())
 			return
@@ -270,16 +280,16 @@ func (r renderer) node(n Node) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if f := Functions[n.Name]; !r.minimal && i < len(f.Args) && f.Args[i] == KindString {
+			if f := expr.Functions[n.Name]; !r.minimal && i < len(f.Args) && f.Args[i] == expr.KindString {
 				b.WriteString(r.text(x, true))
 			} else {
 				r.write(x, precLowest)
 			}
 		}
 		b.WriteByte(')')
-	case *JSONType:
+	case *expr.JSONType:
 		b.WriteString(r.s.JSONType(r.sub(n.X, precLowest), n.Types, n.Not))
-	case *Case:
+	case *expr.Case:
 		// Both dialects write the searched CASE alike; its keywords delimit
 		// the operands.
 		b.WriteString("CASE")
@@ -294,12 +304,12 @@ func (r renderer) node(n Node) {
 			r.write(n.Else, precLowest)
 		}
 		b.WriteString(" END")
-	case *Binary:
+	case *expr.Binary:
 		r.binary(n)
 	}
 }
 
-func (r renderer) binary(n *Binary) {
+func (r renderer) binary(n *expr.Binary) {
 	b := r.b
 	if r.minimal {
 		p := prec(n)
@@ -314,17 +324,17 @@ func (r renderer) binary(n *Binary) {
 		return
 	}
 	switch n.Op {
-	case OpAnd, OpOr:
+	case expr.OpAnd, expr.OpOr:
 		r.logical(n.L, n.Op, false)
 		b.WriteString(" " + n.Op.String() + " ")
 		r.logical(n.R, n.Op, true)
-	case OpRegex, OpNotRegex:
-		b.WriteString(r.s.Regex(r.text(n.L, false), r.sub(n.R, precLowest), n.Op == OpNotRegex))
-	case OpDistinct, OpNotDistinct:
-		b.WriteString(r.s.Distinct(r.sub(n.L, precAdditive), r.sub(n.R, precAdditive), n.Op == OpNotDistinct))
-	case OpConcat:
+	case expr.OpRegex, expr.OpNotRegex:
+		b.WriteString(r.s.Regex(r.text(n.L, false), r.sub(n.R, precLowest), n.Op == expr.OpNotRegex))
+	case expr.OpDistinct, expr.OpNotDistinct:
+		b.WriteString(r.s.Distinct(r.sub(n.L, precAdditive), r.sub(n.R, precAdditive), n.Op == expr.OpNotDistinct))
+	case expr.OpConcat:
 		b.WriteString(r.s.Concat(r.text(n.L, false), r.text(n.R, false)))
-	case OpLike, OpNotLike:
+	case expr.OpLike, expr.OpNotLike:
 		b.WriteString(r.text(n.L, false))
 		b.WriteString(" " + n.Op.String() + " ")
 		r.write(n.R, precAdditive)
@@ -340,17 +350,17 @@ func (r renderer) binary(n *Binary) {
 // does. The same operator on the right (a tree without Paren nodes, as read
 // back from a database) is parenthesised, so that the database sees the
 // tree's grouping.
-func (r renderer) logical(n Node, op Op, right bool) {
+func (r renderer) logical(n expr.Node, op expr.Op, right bool) {
 	switch n := n.(type) {
-	case *Binary:
-		if (n.Op == OpAnd || n.Op == OpOr) && (n.Op != op || right) {
+	case *expr.Binary:
+		if (n.Op == expr.OpAnd || n.Op == expr.OpOr) && (n.Op != op || right) {
 			r.b.WriteByte('(')
 			r.node(n)
 			r.b.WriteByte(')')
 			return
 		}
 		r.node(n)
-	case *Not, *In, *IsNull, *Between, *JSONType:
+	case *expr.Not, *expr.In, *expr.IsNull, *expr.Between, *expr.JSONType:
 		r.node(n)
 	default:
 		r.write(n, precAdditive)
@@ -358,7 +368,7 @@ func (r renderer) logical(n Node, op Op, right bool) {
 }
 
 // column renders a column reference, qualified when written so.
-func (r renderer) column(c *Column) string {
+func (r renderer) column(c *expr.Column) string {
 	if c.Table != "" {
 		return r.s.Ident(c.Table) + "." + r.s.Ident(c.Name)
 	}
@@ -366,7 +376,7 @@ func (r renderer) column(c *Column) string {
 }
 
 // query writes a SELECT.
-func (r renderer) query(q *Select, names ...string) {
+func (r renderer) query(q *expr.Select, names ...string) {
 	b := r.b
 	b.WriteString("SELECT ")
 	for i, x := range q.Items {
@@ -398,7 +408,7 @@ func (r renderer) query(q *Select, names ...string) {
 	}
 }
 
-func (r renderer) tableRef(t *TableRef) {
+func (r renderer) tableRef(t *expr.TableRef) {
 	r.b.WriteString(r.s.Ident(t.Name))
 	if t.Alias != "" {
 		r.b.WriteString(" AS " + r.s.Ident(t.Alias))
@@ -407,29 +417,17 @@ func (r renderer) tableRef(t *TableRef) {
 
 // kindOf is the kind of an analyzed expression's value, where renderers
 // need it.
-func kindOf(n Node) Kind {
-	switch n := Unparen(n).(type) {
-	case *Column:
+func kindOf(n expr.Node) expr.Kind {
+	switch n := expr.Unparen(n).(type) {
+	case *expr.Column:
 		return n.Kind
-	case *Literal:
-		if n.Kind == LitNumber {
-			return KindInteger
+	case *expr.Literal:
+		if n.Kind == expr.LitNumber {
+			return expr.KindInteger
 		}
-		return KindString
-	case *Case:
+		return expr.KindString
+	case *expr.Case:
 		return n.Kind
 	}
-	return KindUnknown
-}
-
-func plainIdent(s string) bool {
-	if s == "" || !isIdentStart(s[0]) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isIdentPart(s[i]) {
-			return false
-		}
-	}
-	return true
+	return expr.KindUnknown
 }
