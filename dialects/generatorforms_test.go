@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // TestParseExprReadsGeneratorForms applies, as CHECKs on the real
@@ -25,7 +26,7 @@ import (
 // see normalize). The forms the compiler refuses are left out, as the
 // generator's draws of them never reach a database.
 func TestParseExprReadsGeneratorForms(t *testing.T) {
-	m := difftest.Forms()
+	m := draw.Forms()
 	tb, parts := m.Tables[0], m.Tables[1]
 	all0 := len(tb.Checks) + len(parts.Indexes)
 	d := postgres.Dialect{}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -52,7 +53,7 @@ func TestDifferential(t *testing.T) {
 			t.Logf("%d models so far: %d disagreements, %d with the defaults, %d with a setting off", i, found, defaults, off)
 		}
 		s := seed*1_000_003 + i
-		m, st := difftest.Random(s, stmts)
+		m, st := draw.Random(s, stmts)
 		if m.UUIDCheck == "" && m.ExactStrings == "" && m.ValueDomains == "" {
 			defaults++
 		}
@@ -106,7 +107,7 @@ func TestDifferentialVectors(t *testing.T) {
 	ctx := context.Background()
 	ran := 0
 	for s := uint64(1_000_003); ran < 6 && s < 1_000_003+400; s++ {
-		m, st := difftest.Random(s, 30)
+		m, st := draw.Random(s, 30)
 		if !strings.Contains(m.HCL(), "type = vector") {
 			continue
 		}

@@ -3,9 +3,10 @@ package difftest
 import (
 	"context"
 	"fmt"
-	"github.com/schemagen/schemagen/internal/gen"
 	"slices"
 	"strings"
+
+	"github.com/schemagen/schemagen/internal/gen"
 )
 
 // Shrink makes d smaller while the databases still disagree: it drops

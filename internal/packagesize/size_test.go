@@ -27,7 +27,6 @@ var over = map[string]int{
 	"compiler":           3150,
 	"dialects/postgres":  3300,
 	"dialects/tidb":      4050,
-	"internal/difftest":  3350,
 	"internal/migration": 3500,
 	"internal/plantest":  3000,
 }
