@@ -11,6 +11,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/cli/report"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
@@ -55,16 +56,16 @@ func (a *App) target(f *targetFlags) (migration.Target, string, error) {
 // rawURL never show.
 func (a *App) databaseError(err error, rawURL string) error {
 	var (
-		apply     *migration.ApplyError
-		notClean  *migration.NotCleanError
-		history   *migration.HistoryError
-		edited    *migration.EditedError
+		apply     *deploy.ApplyError
+		notClean  *deploy.NotCleanError
+		history   *deploy.HistoryError
+		edited    *deploy.EditedError
 		nonLinear *migrate.HistoryNonLinearError
 		missing   *migrate.MissingMigrationError
 		sum       *migration.SumError
-		precheck  *migration.PrecheckError
-		dry       *migration.DryRunRefusedError
-		intr      *migration.InterruptedError
+		precheck  *deploy.PrecheckError
+		dry       *deploy.DryRunRefusedError
+		intr      *deploy.InterruptedError
 	)
 	msg := redact.Secrets(err.Error(), redact.Password(rawURL))
 	switch {
@@ -162,7 +163,7 @@ a usage error.
 					}
 					fmt.Fprintf(a.Stdout, "env %s: %s %s to %s\n", t.Env.Name, verb, t.Env.Dir, redact.URL(rawURL))
 				}
-				opts := migration.ApplyOptions{
+				opts := deploy.ApplyOptions{
 					URL:         rawURL,
 					LockTimeout: lockTimeout,
 					Baseline:    baseline,
@@ -174,7 +175,7 @@ a usage error.
 				if quiet {
 					opts.Progress = nil
 				}
-				res, err := migration.Apply(ctx, t, opts)
+				res, err := deploy.Apply(ctx, t, opts)
 				if res != nil && res.DryRun {
 					report.DryRun(a.Stdout, t.Env.Name, res, quiet)
 				} else if res != nil {
@@ -192,7 +193,7 @@ a usage error.
 	}
 	target.registerMany(cmd, a)
 	cmd.Flags().BoolVar(&allEnvs, "all", false, "apply every env of atlas.hcl")
-	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", migration.DefaultLockTimeout, "how long to wait for another apply to the database to finish")
+	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", deploy.DefaultLockTimeout, "how long to wait for another apply to the database to finish")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "on a database with tables but no revisions: record the files up to this version as applied without running them")
 	cmd.Flags().BoolVar(&allowDirty, "allow-dirty", false, "on a database with tables but no revisions: run every file")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "change nothing: print what would run and the pre-checks' findings")

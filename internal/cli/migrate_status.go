@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schemagen/schemagen/internal/cli/report"
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 func (a *App) migrateStatusCmd() *cobra.Command {
@@ -43,7 +43,7 @@ atlas.sum. Exit 2: the database cannot be reached or read, or a usage error.
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			st, err := migration.ReadStatus(ctx, t, rawURL)
+			st, err := deploy.ReadStatus(ctx, t, rawURL)
 			if err != nil {
 				return a.databaseError(err, rawURL)
 			}
@@ -56,7 +56,7 @@ atlas.sum. Exit 2: the database cannot be reached or read, or a usage error.
 			} else {
 				report.Status(a.Stdout, st)
 			}
-			if st.State != migration.StateUpToDate {
+			if st.State != deploy.StateUpToDate {
 				return findings{}
 			}
 			return nil

@@ -78,6 +78,7 @@ import (
 	"github.com/schemagen/schemagen/internal/difftest/draw"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -836,7 +837,7 @@ func (ev *evolution) dataStep(ctx context.Context) (*Failure, error) {
 // dataError reports whether err is rows breaking what a statement adds (a
 // constraint, NOT NULL, a narrower type), or a pre-check finding such rows.
 func dataError(err error) (string, bool) {
-	var pe *migration.PrecheckError
+	var pe *deploy.PrecheckError
 	if errors.As(err, &pe) {
 		return "pre-check", true
 	}
@@ -912,7 +913,7 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 	if i == 0 {
 		// TiDB's lock (GET_LOCK, as the Atlas CLI takes it) is the
 		// server's, which every evolution and test on it shares.
-		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
+		_, err := deploy.Apply(ctx, t, deploy.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 		return err
 	}
 	dir, err := migration.OpenDir(t.Env.Dir, false)

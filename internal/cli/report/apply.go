@@ -5,11 +5,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 // Apply writes what an apply of env did, or what it applied before err.
-func Apply(w io.Writer, env string, res *migration.ApplyResult, err error) {
+func Apply(w io.Writer, env string, res *deploy.ApplyResult, err error) {
 	stmts := 0
 	for _, f := range res.Files {
 		stmts += f.Stmts
@@ -30,7 +30,7 @@ func Apply(w io.Writer, env string, res *migration.ApplyResult, err error) {
 // DryRun writes what an apply of env would do and the pre-checks that
 // found rows; quiet leaves out the statements and the files whose checks
 // found nothing.
-func DryRun(w io.Writer, env string, res *migration.ApplyResult, quiet bool) {
+func DryRun(w io.Writer, env string, res *deploy.ApplyResult, quiet bool) {
 	stmts := 0
 	for _, f := range res.Would {
 		stmts += len(f.Stmts)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/cli/report"
 	"github.com/schemagen/schemagen/internal/drift"
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 // TestDrift writes one clean and one failed report as text and as GitHub
@@ -45,19 +45,19 @@ func TestDrift(t *testing.T) {
 // TestApply counts files and statements, singular and plural, and says
 // what a failed apply left behind.
 func TestApply(t *testing.T) {
-	res := &migration.ApplyResult{From: "", To: "2", Files: []migration.AppliedFile{{Name: "1.sql", Stmts: 1}, {Name: "2.sql", Stmts: 2}}}
+	res := &deploy.ApplyResult{From: "", To: "2", Files: []deploy.AppliedFile{{Name: "1.sql", Stmts: 1}, {Name: "2.sql", Stmts: 2}}}
 	var b strings.Builder
 	report.Apply(&b, "tidb", res, nil)
 	if want := "env tidb: applied 2 files (3 statements); the database is at version 2 (was none)\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	b.Reset()
-	report.Apply(&b, "tidb", &migration.ApplyResult{To: "1", Files: res.Files[:1]}, errors.New("x"))
+	report.Apply(&b, "tidb", &deploy.ApplyResult{To: "1", Files: res.Files[:1]}, errors.New("x"))
 	if want := "env tidb: 1 file (1 statement) applied before the failure; the database is at version 1\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	b.Reset()
-	report.DryRun(&b, "postgres", &migration.ApplyResult{}, false)
+	report.DryRun(&b, "postgres", &deploy.ApplyResult{}, false)
 	if want := "env postgres: dry run: no pending files; the database has no migration applied\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}

@@ -13,23 +13,23 @@ import (
 	"io"
 	"strings"
 
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 // Status writes a migration status for people.
-func Status(w io.Writer, st *migration.Status) {
+func Status(w io.Writer, st *deploy.Status) {
 	fmt.Fprintf(w, "env %s: %s on %s\n", st.Env, st.Dir, st.URL)
 	state := map[string]string{
-		migration.StateUpToDate: "UP TO DATE",
-		migration.StatePending:  "PENDING",
-		migration.StateFailed:   "FAILED",
+		deploy.StateUpToDate: "UP TO DATE",
+		deploy.StatePending:  "PENDING",
+		deploy.StateFailed:   "FAILED",
 	}[st.State]
 	fmt.Fprintf(w, "  status:          %s\n", state)
 	fmt.Fprintf(w, "  current version: %s\n", orNone(st.Current))
 	fmt.Fprintf(w, "  applied files:   %d\n", len(st.Applied))
 	fmt.Fprintf(w, "  pending files:   %d\n", len(st.Pending))
 	width := 0
-	for _, f := range append(append([]migration.FileStatus{}, st.Applied...), st.Pending...) {
+	for _, f := range append(append([]deploy.FileStatus{}, st.Applied...), st.Pending...) {
 		width = max(width, len(f.Name))
 	}
 	if len(st.Applied) > 0 {
