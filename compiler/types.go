@@ -279,6 +279,13 @@ var intRanges = map[TypeKind][2]*big.Int{
 	TypeBigint:   {big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)},
 }
 
+// IntRange is the range of an integer type (the same on every dialect);
+// ok is false for a type that is not an integer.
+func (t Type) IntRange() (r [2]*big.Int, ok bool) {
+	r, ok = intRanges[t.Kind]
+	return r, ok
+}
+
 // ValueProblem says why default d is not a value of t that both databases
 // store alike (out of range, too precise, malformed), or "" when it is one.
 // Defaults are checked here, before any SQL exists: TiDB refuses a bad one

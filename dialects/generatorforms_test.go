@@ -10,6 +10,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/difftest"
@@ -34,7 +35,7 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 	for {
 		src := m.HCL()
 		var diags hcl.Diagnostics
-		s, diags = compiler.LoadSource(compiler.Options{Dialects: all.Names()}, "forms.hcl", []byte(src))
+		s, diags = load.Source(load.Options{Dialects: all.Names()}, "forms.hcl", []byte(src))
 		if !diags.HasErrors() {
 			_, diags = d.Generate(s)
 		}
@@ -77,7 +78,7 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 	if len(model) != kept {
 		t.Fatalf("%d expressions in the model, %d forms", len(model), kept)
 	}
-	rep := load(t, d, s)
+	rep := loadBack(t, d, s)
 	readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {
 		return m.node, render.String(m.node)
 	})

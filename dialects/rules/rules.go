@@ -18,7 +18,7 @@ import (
 )
 
 // Neutral are the name scopes the compiler itself enforces for every dialect
-// (compiler.Validate): a dialect reports only clashes these do not.
+// (compiler/load.Validate): a dialect reports only clashes these do not.
 var Neutral = []dialects.Namespace{
 	{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique}},
 	{Kinds: []dialects.ObjectKind{dialects.KindCheck, dialects.KindForeignKey, dialects.KindUnique}, PerTable: true},
