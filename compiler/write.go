@@ -15,10 +15,17 @@ import (
 
 // Write renders a model as canonical schema HCL, as `schemagen fmt` formats
 // it. Loading the result gives the same model. Comments of tables and columns
-// go into the file as comments; notes are written above the tables they name.
+// go into the file as comments; notes are written above the tables they name,
+// and those of no table ("") at the top.
 func Write(s *Schema, notes map[string][]string) []byte {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
+	for _, n := range notes[""] {
+		body.AppendUnstructuredTokens(comment(n))
+	}
+	if len(notes[""]) > 0 {
+		body.AppendNewline()
+	}
 	for _, name := range sortedDialects(s.Dialect) {
 		ds := s.Dialect[name]
 		blk := body.AppendNewBlock("dialect", []string{name})

@@ -58,6 +58,28 @@ type IndexFacts struct {
 // The import hooks: optional parts of a dialect that the importer asks for,
 // each for one thing only some databases need read back.
 
+// IndexCatalog is what a database's catalog says of an index beyond what
+// Atlas inspects.
+type IndexCatalog struct {
+	// Statement creates the index (or adds the constraint that owns it) as
+	// the database prints it, without the schema's name.
+	Statement string
+	// Own are its clauses the model has no construct for (PostgreSQL: a
+	// part's COLLATE, WITH (fillfactor = 70), DEFERRABLE), as in IndexFacts.
+	Own []string
+	// Invalid says why the database neither uses nor enforces the index
+	// (PostgreSQL: a CREATE INDEX CONCURRENTLY that failed); "" when it is
+	// valid.
+	Invalid string
+}
+
+// IndexReader is implemented by dialects whose catalog holds what Atlas
+// does not read of an index: it reads every index of the schema at once,
+// by table and index name.
+type IndexReader interface {
+	ReadIndexes(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]IndexCatalog, error)
+}
+
 // KeyTyper is implemented by dialects that cannot index some neutral
 // types (TiDB: text): the type a column of neutral type t gets there when
 // a key or index uses it, and whether t is one.

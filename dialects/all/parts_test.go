@@ -44,6 +44,7 @@ var parts = map[string]reflect.Type{
 	"TypeReader":       typeOf[dialects.TypeReader](),
 	"CaseKeyer":        typeOf[dialects.CaseKeyer](),
 	"DeferrableReader": typeOf[dialects.DeferrableReader](),
+	"IndexReader":      typeOf[dialects.IndexReader](),
 	"CheckTexter":      typeOf[dialects.CheckTexter](),
 	"ColumnClauser":    typeOf[dialects.ColumnClauser](),
 	"IdentityReader":   typeOf[dialects.IdentityReader](),
@@ -75,7 +76,7 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
 	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
 }
 

@@ -1,12 +1,14 @@
 package postgres
 
 import (
+	"context"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/catalog"
 )
 
 // ModelTerms implements dialects.Importer: PostgreSQL's types are the
@@ -19,6 +21,7 @@ func (Dialect) ModelTerms() bool { return true }
 // the model has no construct for.
 func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 	var f dialects.IndexFacts
+	var nulls []string
 	for i, p := range idx.Parts {
 		for _, a := range p.Attrs {
 			if oc, ok := a.(*postgres.IndexOpClass); ok && !oc.Default {
@@ -27,7 +30,19 @@ func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 				}
 				f.OpClasses[i] = oc.Name
 			}
+			// NULLs sort last ascending and first descending unless the
+			// index says otherwise, which the model cannot.
+			if np, ok := a.(*postgres.IndexColumnProperty); ok && (np.NullsFirst && !p.Desc || np.NullsLast && p.Desc) {
+				part := "expression"
+				if p.C != nil {
+					part = Ident(p.C.Name)
+				}
+				nulls = append(nulls, part+map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[np.NullsFirst])
+			}
 		}
+	}
+	if len(nulls) > 0 {
+		f.Own = append(f.Own, strings.Join(nulls, ", "))
 	}
 	for _, a := range idx.Attrs {
 		switch a := a.(type) {
@@ -62,4 +77,9 @@ func (Dialect) InspectAdvice(msg string) string {
 		return "there is no schema this role can read (grant it USAGE on the schema and SELECT on its tables): "
 	}
 	return ""
+}
+
+// ReadIndexes implements dialects.IndexReader (catalog.Indexes).
+func (Dialect) ReadIndexes(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]dialects.IndexCatalog, error) {
+	return catalog.Indexes(ctx, conn)
 }

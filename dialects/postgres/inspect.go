@@ -7,7 +7,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
-	"github.com/schemagen/schemagen/dialects/postgres/internal/inspect"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/catalog"
 )
 
 // FixSerials implements the importer's serial reading. Atlas reads every
@@ -20,7 +20,7 @@ import (
 // from a sequence the column owns, of the column's integer type; a note
 // says so.
 func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) (map[string][]string, error) {
-	return inspect.FixSerials(ctx, conn, tables)
+	return catalog.FixSerials(ctx, conn, tables)
 }
 
 // ReadRawObjects implements the importer's raw object reading: the
@@ -29,7 +29,7 @@ func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables [
 // schemagen makes for tables of the model, which tables marks), each with
 // the statement that creates it; and what it cannot create, described.
 func (Dialect) ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error) {
-	return inspect.ReadRawObjects(ctx, conn, tables, OnUpdateName)
+	return catalog.ReadRawObjects(ctx, conn, tables, OnUpdateName)
 }
 
 // ReadNotNulls implements the importer's reading of NOT NULL constraints.
@@ -39,5 +39,5 @@ func (Dialect) ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tabl
 // makes one named <table>_<column>_not_null, valid and inherited: each
 // other one is described, by table. Earlier versions have none.
 func (Dialect) ReadNotNulls(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) (map[string][]string, error) {
-	return inspect.ReadNotNulls(ctx, conn, tables)
+	return catalog.ReadNotNulls(ctx, conn, tables)
 }

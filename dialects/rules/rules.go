@@ -30,6 +30,9 @@ type Object struct {
 	Kind  dialects.ObjectKind
 	Table string // "" for tables
 	Name  string
+	// Model is the model's name of the object, where Name is the
+	// dialect's.
+	Model string
 	Range hcl.Range
 	// Cols are the columns of a foreign key, or the leading plain columns
 	// of an index.
@@ -62,15 +65,15 @@ func objects(s *compiler.Schema, d string) []Object {
 			}
 		}
 		for _, u := range t.Uniques {
-			out = append(out, Object{Kind: dialects.KindUnique, Table: t.Name, Name: u.Overrides.NameIn(d, u.Name), Range: u.Range})
+			out = append(out, Object{Kind: dialects.KindUnique, Table: t.Name, Name: u.Overrides.NameIn(d, u.Name), Model: u.Name, Range: u.Range})
 		}
 		for _, c := range t.Checks {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{Kind: dialects.KindCheck, Table: t.Name, Name: c.Overrides.NameIn(d, c.Name), Range: c.Range})
+				out = append(out, Object{Kind: dialects.KindCheck, Table: t.Name, Name: c.Overrides.NameIn(d, c.Name), Model: c.Name, Range: c.Range})
 			}
 		}
 		for _, fk := range t.ForeignKeys {
-			out = append(out, Object{Kind: dialects.KindForeignKey, Table: t.Name, Name: fk.Overrides.NameIn(d, fk.Name), Range: fk.Range, Cols: fk.Columns})
+			out = append(out, Object{Kind: dialects.KindForeignKey, Table: t.Name, Name: fk.Overrides.NameIn(d, fk.Name), Model: fk.Name, Range: fk.Range, Cols: fk.Columns})
 		}
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) {
@@ -81,7 +84,7 @@ func objects(s *compiler.Schema, d string) []Object {
 					}
 					cols = append(cols, p.Column)
 				}
-				out = append(out, Object{Kind: dialects.KindIndex, Table: t.Name, Name: idx.Overrides.NameIn(d, idx.Name), Range: idx.Range, Cols: cols})
+				out = append(out, Object{Kind: dialects.KindIndex, Table: t.Name, Name: idx.Overrides.NameIn(d, idx.Name), Model: idx.Name, Range: idx.Range, Cols: cols})
 			}
 		}
 	}
@@ -113,6 +116,21 @@ func clashes(ns []dialects.Namespace, a, b Object) bool {
 // Reporter records a dialect's diagnostics (sqltext.Recorder does).
 type Reporter interface {
 	Errorf(rng hcl.Range, summary, format string, args ...any)
+}
+
+// abouter is a Reporter that names the subject of the errors that follow
+// (sqltext.Recorder).
+type abouter interface {
+	About(table, kind, name string)
+	Forget()
+}
+
+// subjectKind is the compiler.Subject kind of an object kind.
+func subjectKind(k dialects.ObjectKind) string {
+	if k == dialects.KindUnique {
+		return "unique"
+	}
+	return string(k)
 }
 
 // Names checks the identifiers of s against dialect d's rules: length,
@@ -166,7 +184,14 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			if prev.Name != o.Name {
 				same = "names that differ only in letter case, which " + r.Product + " treats as the same name"
 			}
+			if ab, ok := rep.(abouter); ok && o.Model != "" {
+				// The later object is the error's subject (import renames it).
+				ab.About(o.Table, subjectKind(o.Kind), o.Model)
+			}
 			rep.Errorf(o.Range, "Duplicate name", "The %s name %q is already used by the %s %q%s at %s: %s gives them %s (%s). Rename one of them.", o.Kind, o.Name, prev.Kind, prev.Name, where, prev.Range, r.Product, same, ns.Why)
+			if ab, ok := rep.(abouter); ok {
+				ab.Forget()
+			}
 		}
 	}
 	for _, t := range s.Tables {

@@ -123,7 +123,10 @@ var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
 	Lowerer: func(s *compiler.Schema, rec *sqltext.Recorder) sqltext.Lowerer {
 		set, diags := decodeSettings(s)
 		rec.Diags = append(rec.Diags, diags...)
-		return &lowerer{rec: rec, set: set, schema: s}
+		kept := func(t *compiler.Table, fk *compiler.ForeignKey) bool {
+			return !t.Overrides.Skipped(Name) && !fk.Overrides.Skipped(Name)
+		}
+		return &lowerer{rec: rec, set: set, schema: s, cascades: compiler.CascadeDepths(s, kept)}
 	},
 	Header: "-- CHECK constraints need tidb_enable_check_constraint = ON; without it TiDB ignores them.\n",
 }
@@ -193,6 +196,9 @@ type lowerer struct {
 	// generated are the VIRTUAL columns the table's indexes need for
 	// expressions TiDB cannot index directly, added by Finish.
 	generated []*sqltext.Column
+	// cascades are the levels of rows a statement cascades through to
+	// reach each foreign key with an action (compiler.CascadeDepths).
+	cascades map[*compiler.ForeignKey]int
 }
 
 // keyBytes is the most bytes a value of t takes in an index key (utf8mb4).
@@ -558,8 +564,16 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		}
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
-	if fk.RefTable == t.Name && (fk.OnDelete == "cascade" || fk.OnUpdate == "cascade") {
+	switch depth, ok := l.cascades[fk]; {
+	case fk.RefTable == t.Name && (fk.OnDelete == compiler.Cascade || fk.OnUpdate == compiler.Cascade):
 		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "CASCADE within the table: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
+	case ok && depth == compiler.Unbounded:
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "reached by a cycle of foreign keys that cascade deletes: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
+	case ok && depth > limits.MaxCascadeDepth+1:
+		// The 15th cascade is TiDB's last (TestCascadeChain): the limit
+		// of 14 levels of rows under a key to its own table counts the
+		// cascade that the last row's delete starts.
+		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "level %d of a chain of cascading foreign keys: TiDB refuses a statement that cascades through more than %d tables (error 3008), as a DELETE at the chain's start does when every level has a row; PostgreSQL has no such limit", depth, limits.MaxCascadeDepth+1)
 	}
 	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }

@@ -127,3 +127,28 @@ func TestDifferentialVectors(t *testing.T) {
 		t.Fatalf("%d models with a vector ran, %d applied on both", ran, r.Stats.Applied)
 	}
 }
+
+// TestRealignAtTheEnd runs the model of seed 40401121204, whose smallint
+// identity reaches its end on both databases before an INSERT both refuse:
+// the tester's realignment set PostgreSQL's sequence past its end (22003)
+// and stopped the run.
+func TestRealignAtTheEnd(t *testing.T) {
+	r := difftest.NewRunner(t)
+	ctx := context.Background()
+	m, st := draw.Random(40401121204, 30)
+	d, err := r.Run(ctx, m, st)
+	if err == nil && d == nil {
+		if rm := difftest.Repair(m); rm != nil {
+			d, err = r.Run(ctx, rm, st)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Fatalf("the databases disagree (%s): %s", d.Kind, firstLine(d.What))
+	}
+	if r.Stats.Realigned == 0 {
+		t.Fatal("no identity was realigned: the model no longer reaches the case")
+	}
+}

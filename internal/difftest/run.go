@@ -220,9 +220,13 @@ func realignIdentity(ctx context.Context, pg, ti *sql.Conn, t *Table) (bool, err
 		return false, nil
 	}
 	n := max(pn, tn)
-	// The last value taken is n - 1, which is in the sequence's range even
-	// when n is past it (the next INSERT then fails on both).
-	if _, err := pg.ExecContext(ctx, fmt.Sprintf("SELECT setval('%s', %d, true)", seq.String, n-1)); err != nil {
+	// The last value taken is n - 1, or the sequence's last when n - 1 is
+	// past it: the next INSERT then fails on both.
+	var seqMax int64
+	if err := pg.QueryRowContext(ctx, "SELECT seqmax FROM pg_sequence WHERE seqrelid = $1::regclass", seq.String).Scan(&seqMax); err != nil {
+		return false, fmt.Errorf("postgres: the end of %s: %w", seq.String, err)
+	}
+	if _, err := pg.ExecContext(ctx, fmt.Sprintf("SELECT setval('%s', %d, true)", seq.String, min(n-1, seqMax))); err != nil {
 		return false, fmt.Errorf("postgres: setval: %w", err)
 	}
 	if _, err := ti.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s AUTO_INCREMENT = %d", tidb.Ident(t.Name), n)); err != nil {

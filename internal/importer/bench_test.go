@@ -2,6 +2,8 @@ package importer_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -64,40 +66,64 @@ func benchPair(b *testing.B) []string {
 }
 
 // BenchmarkImport compares a bare Atlas inspection of both databases with
-// an import of both (read, merge, settle, write). scripts/bench-import.sh
-// prints the ratio.
+// an import of both (read, merge, settle, write), alternately: each of
+// SCHEMAGEN_BENCH_ROUNDS rounds (default 5) measures once each of
+//
+//	inspect  both databases one after the other;
+//	inspect2 both databases side by side, as the import reads them;
+//	import   the import of both,
+//
+// in an order that rotates from round to round, so that a change in the
+// machine's load reaches all three alike. Run with -benchtime 1x:
+// scripts/bench-import.sh prints every measurement and the median ratios.
 func BenchmarkImport(b *testing.B) {
 	urls := benchPair(b)
 	ctx := context.Background()
-	b.Run("inspect", func(b *testing.B) {
-		for range b.N {
-			for _, u := range urls {
-				name, err := devdb.DialectOf(u)
-				if err != nil {
-					b.Fatal(err)
-				}
-				db, err := devdb.Open(u)
-				if err != nil {
-					b.Fatal(err)
-				}
-				conn, err := db.Conn(ctx)
-				if err != nil {
-					b.Fatal(err)
-				}
-				drv, err := all.Get(name).OpenAtlas(conn)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{"atlas_schema_revisions"}}); err != nil {
-					b.Fatal(err)
-				}
-				conn.Close()
-				db.Close()
-			}
+	inspect := func(u string) error {
+		name, err := devdb.DialectOf(u)
+		if err != nil {
+			return err
 		}
-	})
-	b.Run("import", func(b *testing.B) {
-		for range b.N {
+		db, err := devdb.Open(u)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		drv, err := all.Get(name).OpenAtlas(conn)
+		if err != nil {
+			return err
+		}
+		_, err = drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{"atlas_schema_revisions"}})
+		return err
+	}
+	kinds := []struct {
+		name string
+		run  func(b *testing.B)
+	}{
+		{"inspect", func(b *testing.B) {
+			for _, u := range urls {
+				if err := inspect(u); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{"inspect2", func(b *testing.B) {
+			errs := make([]error, len(urls))
+			var wg sync.WaitGroup
+			for i, u := range urls {
+				wg.Go(func() { errs[i] = inspect(u) })
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"import", func(b *testing.B) {
 			r, err := importer.Import(ctx, urls, nil)
 			if err != nil {
 				b.Fatal(err)
@@ -106,6 +132,20 @@ func BenchmarkImport(b *testing.B) {
 			if _, check := r.Written(); check.Failed() {
 				b.Fatal("the imported model does not compile")
 			}
+		}},
+	}
+	rounds := 5
+	if v, err := strconv.Atoi(os.Getenv("SCHEMAGEN_BENCH_ROUNDS")); err == nil && v > 0 {
+		rounds = v
+	}
+	for r := range rounds {
+		for k := range kinds {
+			kind := kinds[(k+r)%len(kinds)]
+			b.Run(fmt.Sprintf("round%d-%s", r+1, kind.name), func(b *testing.B) {
+				for range b.N {
+					kind.run(b)
+				}
+			})
 		}
-	})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -120,7 +121,11 @@ func (r *Result) settle(all []string) {
 				if e.Severity != hcl.DiagError {
 					continue
 				}
-				if subj, ok := compiler.SubjectOf(e); ok && r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
+				subj, ok := compiler.SubjectOf(e)
+				if !ok {
+					continue
+				}
+				if strings.HasPrefix(e.Summary, "Duplicate name") && r.renameIn(d, subj, e.Detail) || r.leaveOut(d, subj, e.Summary+": "+e.Detail) {
 					changed = true
 				}
 			}
@@ -254,6 +259,45 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		what += " (" + strings.Join(own, ", ") + ")"
 	}
 	r.note(t.Name, "%s: left out of the model, which refuses it: %s", what, why)
+	return true
+}
+
+// renameIn gives the object subj another name in dialect d, whose names
+// compare otherwise than the model's (TiDB's, case-insensitively), where it
+// clashes with another object's: its name there gets the next free suffix
+// (settle compiles again, so a suffix taken too is renamed once more). It
+// reports whether it did.
+func (r *Result) renameIn(d string, subj compiler.Subject, why string) bool {
+	t := r.Schema.Table(subj.Table)
+	if t == nil {
+		return false
+	}
+	var ov compiler.Overrides
+	switch subj.Kind {
+	case "index":
+		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Indexes[i].Overrides
+		}
+	case "unique":
+		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
+			ov = t.Uniques[i].Overrides
+		}
+	}
+	if ov == nil || ov.Skipped(d) {
+		return false
+	}
+	name := ov.NameIn(d, subj.Name)
+	base, n := name, 2
+	if i := strings.LastIndexByte(name, '_'); i > 0 {
+		if k, err := strconv.Atoi(name[i+1:]); err == nil && k >= 2 && ov[d] != nil && ov[d].Name == name {
+			base, n = name[:i], k+1
+		}
+	}
+	if ov[d] == nil {
+		ov[d] = &compiler.Override{Dialect: d}
+	}
+	ov[d].Name = fmt.Sprintf("%s_%d", base, n)
+	r.note(t.Name, "%s %s: named %s on %s: %s", subj.Kind, subj.Name, ov[d].Name, d, strings.TrimSuffix(why, " Rename one of them."))
 	return true
 }
 
@@ -703,7 +747,7 @@ func plainColumns(x *compiler.Index) []string {
 // mergeChecks pairs checks by name and meaning, then by meaning (the
 // portable expression after each dialect's normalisation), then by name.
 func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
-	means := func(c *compiler.Check) string { return meaning(c.Expr) }
+	means := func(c *compiler.Check) string { return render.Meaning(c.Expr) }
 	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
 		func(c *compiler.Check) string {
 			if m := means(c); m != "" {
@@ -721,7 +765,7 @@ func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...a
 				// b's database keeps its own text of the same expression.
 				ca.Overrides[db] = ob
 			}
-		case ca.Expr != nil && cb.Expr != nil && meaning(ca.Expr) == meaning(cb.Expr):
+		case ca.Expr != nil && cb.Expr != nil && render.Meaning(ca.Expr) == render.Meaning(cb.Expr):
 			// The same meaning, written otherwise (BETWEEN for >= AND <=):
 			// b's database keeps its own text.
 			ca.Overrides[db] = &compiler.Override{Dialect: db, Expr: cb.Source}
@@ -819,7 +863,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	for _, p := range x.Parts {
 		b.WriteString("\x00")
 		if p.Expr != nil {
-			b.WriteString("(" + meaning(p.Expr) + ")")
+			b.WriteString("(" + render.Meaning(p.Expr) + ")")
 		} else {
 			b.WriteString(p.Column)
 		}
@@ -828,7 +872,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 		}
 	}
 	if where && x.Where != nil {
-		b.WriteString("\x00where " + meaning(x.Where))
+		b.WriteString("\x00where " + render.Meaning(x.Where))
 	}
 	return b.String()
 }

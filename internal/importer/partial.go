@@ -88,10 +88,10 @@ func (im *Imported) partialKeys(ck caseKeyer, ct *compiler.Table, t *schema.Tabl
 			if p.Expr != nil || !is {
 				continue
 			}
-			if uses[p.Column] != 1 || pred != "" && meaning(cc.when) != pred {
+			if uses[p.Column] != 1 || pred != "" && render.Meaning(cc.when) != pred {
 				ok = false
 			}
-			pred = meaning(cc.when)
+			pred = render.Meaning(cc.when)
 			wrapped = append(wrapped, i)
 		}
 		if !ok || len(wrapped) == 0 {

@@ -89,7 +89,10 @@ type Imported struct {
 	domainHits []domainHit
 	// raw keeps each table's inspected form, for merging.
 	raw map[string]*schema.Table
-	drv interface {
+	// indexes are what the dialect's catalog says of each index beyond
+	// Atlas's inspection, by table and index name.
+	indexes map[[2]string]dialects.IndexCatalog
+	drv     interface {
 		PlanChanges(context.Context, string, []schema.Change, ...migrate.PlanOption) (*migrate.Plan, error)
 	}
 }
@@ -170,6 +173,11 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	for _, o := range s.Objects {
 		if e, ok := o.(*schema.EnumType); ok {
 			im.Schema.Enums = append(im.Schema.Enums, &compiler.Enum{Name: e.T, Values: slices.Clone(e.Values)})
+		}
+	}
+	if ir, ok := d.(dialects.IndexReader); ok {
+		if im.indexes, err = ir.ReadIndexes(ctx, conn); err != nil {
+			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 		}
 	}
 	var deferrable map[[2]string]bool
@@ -660,6 +668,12 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		unique   bool
 	)
 	facts := im.facts(idx)
+	cat := im.indexes[[2]string{t.Name, idx.Name}]
+	if cat.Invalid != "" {
+		im.note(t.Name, "index %s: left out: %s", idx.Name, cat.Invalid)
+		return
+	}
+	facts.Own = append(facts.Own, cat.Own...)
 	for i, p := range idx.Parts {
 		part := &compiler.IndexPart{Desc: p.Desc}
 		switch {
@@ -723,12 +737,22 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 			if slices.Contains(facts.Own, "NULLS NOT DISTINCT") {
 				note = ", which allows repeated NULLs"
 			}
+			if slices.ContainsFunc(facts.Own, func(o string) bool { return strings.HasPrefix(o, "DEFERRABLE") }) {
+				note += ", checked at each statement"
+			}
 			im.note(t.Name, "index %s: %s has no construct in the model: kept as %s's statement; the other dialects get %s without it%s",
 				idx.Name, strings.Join(facts.Own, " and "), d, what, note)
 		} else {
 			ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
 		}
-		sql := ""
+		// The database's own statement keeps what Atlas does not read;
+		// else the one its driver plans.
+		sql := cat.Statement
+		if sql != "" && len(facts.Own) > 0 {
+			ci.Overrides[d] = &compiler.Override{Dialect: d, SQL: sql}
+			ct.Indexes = append(ct.Indexes, ci)
+			return
+		}
 		plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
 		if err == nil && len(plan.Changes) == 1 {
 			sql = plan.Changes[0].Cmd

@@ -54,6 +54,9 @@ type Recorder struct {
 // errors that follow (a dialect's checks in Finish).
 func (r *Recorder) About(table, kind, name string) { r.setAbout(table, kind, name) }
 
+// Forget ends what About began: the errors that follow name no subject.
+func (r *Recorder) Forget() { r.about = nil }
+
 func (r *Recorder) setAbout(table, kind, name string) {
 	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
 }

@@ -1,12 +1,4 @@
-// Package inspect reads what import needs of a live PostgreSQL database
-// beyond Atlas's inspection: serial columns and the sequences no column
-// owns, domains, sequences, functions and triggers as raw objects, and the
-// NOT NULL CHECKs a column's nullability comes from.
-//
-// It stands alone because it is catalog SQL and nothing else: the dialect
-// turns what it reads into the model, and no other part runs these
-// queries.
-package inspect
+package catalog
 
 import (
 	"context"
@@ -300,6 +292,31 @@ ORDER BY 1`)
 			return nil, nil, err
 		}
 		left = append(left, fmt.Sprintf("%s %s: left out: the model has no construct for it and schemagen does not read its definition; add it as a raw block before the tables", kind, name))
+	}
+	if err := CloseRows(rows); err != nil {
+		return nil, nil, err
+	}
+	// Partitioned tables and their partitions, which Atlas reads as plain
+	// tables and leaves out.
+	rows, err = conn.QueryContext(ctx, `SELECT c.relname, coalesce((SELECT p.relname FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent WHERE i.inhrelid = c.oid AND c.relispartition), ''),
+  CASE WHEN c.relispartition THEN pg_get_expr(c.relpartbound, c.oid) ELSE '' END, CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) ELSE '' END
+FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND (c.relispartition OR c.relkind = 'p')
+ORDER BY 1`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: reading partitions: %w", err)
+	}
+	for rows.Next() {
+		var name, parent, bound, key string
+		if err := rows.Scan(&name, &parent, &bound, &key); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		if parent != "" {
+			left = append(left, fmt.Sprintf("table %s left out: it is a partition of %s (%s), which the model has no construct for; the model's %s is one plain table, which holds its rows", name, parent, bound, parent))
+		}
+		if key != "" {
+			left = append(left, fmt.Sprintf("table %s: PARTITION BY %s has no construct in the model: made as a plain table", name, key))
+		}
 	}
 	return objs, left, CloseRows(rows)
 }

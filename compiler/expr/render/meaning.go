@@ -1,33 +1,30 @@
-package importer
+package render
 
-import (
-	"github.com/schemagen/schemagen/compiler/expr"
-	"github.com/schemagen/schemagen/compiler/expr/render"
-)
+import "github.com/schemagen/schemagen/compiler/expr"
 
-// meaning is the text of an expression's meaning, for pairing objects of
+// Meaning is the text of an expression's meaning, for pairing objects of
 // two dialects: what the dialects write differently for the same thing
 // (BETWEEN or >= AND <=, parentheses, the nesting of AND and OR) is written
 // one way. "" for no expression.
-func meaning(n expr.Node) string {
+func Meaning(n expr.Node) string {
 	if n == nil {
 		return ""
 	}
-	return render.String(normal(n))
+	return String(meaningForm(n))
 }
 
-func normal(n expr.Node) expr.Node {
+func meaningForm(n expr.Node) expr.Node {
 	switch n := n.(type) {
 	case *expr.Paren:
-		return normal(n.X)
+		return meaningForm(n.X)
 	case *expr.Between:
-		x, lo, hi := normal(n.X), normal(n.Lo), normal(n.Hi)
+		x, lo, hi := meaningForm(n.X), meaningForm(n.Lo), meaningForm(n.Hi)
 		if n.Not {
 			return &expr.Binary{Op: expr.OpOr, L: &expr.Binary{Op: expr.OpLt, L: x, R: lo}, R: &expr.Binary{Op: expr.OpGt, L: x, R: hi}}
 		}
 		return &expr.Binary{Op: expr.OpAnd, L: &expr.Binary{Op: expr.OpGe, L: x, R: lo}, R: &expr.Binary{Op: expr.OpLe, L: x, R: hi}}
 	case *expr.Binary:
-		l, r := normal(n.L), normal(n.R)
+		l, r := meaningForm(n.L), meaningForm(n.R)
 		if n.Op != expr.OpAnd && n.Op != expr.OpOr {
 			return &expr.Binary{Op: n.Op, L: l, R: r}
 		}
@@ -50,37 +47,37 @@ func normal(n expr.Node) expr.Node {
 		}
 		return out
 	case *expr.Not:
-		x := normal(n.X)
+		x := meaningForm(n.X)
 		if inner, ok := x.(*expr.Not); ok {
 			return inner.X
 		}
 		return &expr.Not{X: x}
 	case *expr.Neg:
-		return &expr.Neg{X: normal(n.X)}
+		return &expr.Neg{X: meaningForm(n.X)}
 	case *expr.IsNull:
-		return &expr.IsNull{X: normal(n.X), Not: n.Not}
+		return &expr.IsNull{X: meaningForm(n.X), Not: n.Not}
 	case *expr.In:
 		list := make([]expr.Node, len(n.List))
 		for i, x := range n.List {
-			list[i] = normal(x)
+			list[i] = meaningForm(x)
 		}
-		return &expr.In{X: normal(n.X), List: list, Not: n.Not}
+		return &expr.In{X: meaningForm(n.X), List: list, Not: n.Not}
 	case *expr.Call:
 		args := make([]expr.Node, len(n.Args))
 		for i, x := range n.Args {
-			args[i] = normal(x)
+			args[i] = meaningForm(x)
 		}
 		return &expr.Call{Name: n.Name, Args: args}
 	case *expr.JSONType:
-		return &expr.JSONType{X: normal(n.X), Types: n.Types, Not: n.Not}
+		return &expr.JSONType{X: meaningForm(n.X), Types: n.Types, Not: n.Not}
 	case *expr.Case:
 		c := &expr.Case{}
 		for _, w := range n.Whens {
-			c.Whens = append(c.Whens, expr.When{Cond: normal(w.Cond), Then: normal(w.Then)})
+			c.Whens = append(c.Whens, expr.When{Cond: meaningForm(w.Cond), Then: meaningForm(w.Then)})
 		}
 		// ELSE NULL is what no ELSE means.
 		if lit, ok := n.Else.(*expr.Literal); n.Else != nil && !(ok && lit.Kind == expr.LitNull) {
-			c.Else = normal(n.Else)
+			c.Else = meaningForm(n.Else)
 		}
 		return c
 	}
