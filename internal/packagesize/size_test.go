@@ -23,8 +23,8 @@ const limit = 2200
 // it is taken out). Split by concern, into sub-packages, as
 // dialects/tidb/internal/readback and the dialects' internal/atlasdrv were.
 var over = map[string]int{
-	"dialects/tidb":     3460,
-	"internal/importer": 2414,
+	"dialects/tidb":     3472,
+	"internal/importer": 2393,
 	"internal/plantest": 3000,
 }
 
