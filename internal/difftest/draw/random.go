@@ -673,6 +673,17 @@ func (g *rnd) enums(m *difftest.Model, stmts []difftest.Stmt) {
 		}
 	}
 	g.enumKeys(m, tables)
+	// enumKeys may have made a column NOT NULL after the statements were
+	// drawn: it is written in every INSERT then too.
+	for _, t := range tables {
+		c := t.Col("st")
+		for i := range stmts {
+			if s := &stmts[i]; s.Table == t.Name && s.Kind == "insert" && !c.Null && c.Default == "" && !slices.Contains(s.Cols, c.Name) {
+				s.Cols = append(s.Cols, c.Name)
+				s.Vals = append(s.Vals, g.enumValue(c))
+			}
+		}
+	}
 }
 
 // enumKeys now and then makes the enum column a key: the last part of the
