@@ -3,18 +3,75 @@
 # dialects, then a repeated run with no model change, against the goals:
 # PostgreSQL <= 1.8 s (the Atlas CLI's own time here), TiDB < 6 s (the Atlas
 # CLI takes about 20 s), a repeated run < 0.5 s. The dev databases are real
-# servers started once by devdb, as a team's configured dev URLs would be.
-# Usage: scripts/bench-migrate.sh [tables]
+# servers started once by devdb, as a team's configured dev URLs would be
+# (servers named by SCHEMAGEN_TEST_POSTGRES_URL/_TIDB_URL are used instead).
+#
+# With BASE, the base revision's binaries are built in a temporary git
+# worktree and the base and this tree run alternately (ROUNDS rounds, the
+# order swapped every round so that both meet the same load), each on the
+# same model, in its own project directory and cache. Every measurement is
+# printed with the ratio this tree / base, then each measurement's ratio of
+# the totals and the spread of its per-round ratios (the noise). So that
+# both plan the same DDL, this tree's model writes out the dialect
+# settings whose defaults changed since (uuid_check, exact_strings,
+# value_domains: off, as they were), and the script says whether both
+# trees' generated/ are byte-identical.
+#
+# Usage: scripts/bench-migrate.sh [tables] [BASE [ROUNDS]]   (100, none, 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${1:-100}
-mkdir -p .cache/bin
-go build -o .cache/bin/schemagen ./cmd/schemagen
-go build -o .cache/bin/devdb ./internal/devdb/cmd/devdb
-go build -o .cache/bin/synth ./internal/synth/cmd/synth
+base=${2:-}
+rounds=${3:-3}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-.cache/bin/synth -tables "$tables" > "$work/schema.hcl"
+basetree=""
+cleanup() {
+	[ -z "$basetree" ] || git worktree remove --force "$basetree" 2>/dev/null || rm -rf "$basetree"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+build() { # source tree, binary dir
+	mkdir -p "$2"
+	(cd "$1" && go build -o "$2/schemagen" ./cmd/schemagen && go build -o "$2/devdb" ./internal/devdb/cmd/devdb &&
+		go build -o "$2/synth" ./internal/synth/cmd/synth)
+}
+build . "$work/new"
+if [ -n "$base" ]; then
+	basetree=$(mktemp -d /tmp/bench-migrate-base.XXXXXX)
+	rmdir "$basetree"
+	git worktree add --detach "$basetree" "$base" > /dev/null 2>&1
+	build "$basetree" "$work/base"
+fi
+"$work/new/synth" -tables "$tables" > "$work/schema.hcl"
+cp "$work/schema.hcl" "$work/schema.new.hcl"
+if [ -n "$base" ]; then
+	# The defaults of these settings changed after the round's base (they
+	# add CHECKs and collations): written out as they were, both trees
+	# generate the same DDL.
+	cat >> "$work/schema.new.hcl" <<'HCL'
+
+dialect "tidb" {
+  uuid_check    = false
+  exact_strings = false
+  value_domains = false
+}
+dialect "postgres" {
+  value_domains = false
+}
+HCL
+	for tree in base new; do
+		mkdir -p "$work/gen.$tree"
+		cp "$work/schema.hcl" "$work/gen.$tree/schema.hcl"
+		[ "$tree" = base ] || cp "$work/schema.new.hcl" "$work/gen.$tree/schema.hcl"
+		(cd "$work/gen.$tree" && "$work/$tree/schemagen" generate > /dev/null 2>&1) || { echo "generate failed on the $tree tree"; exit 1; }
+	done
+	if diff -r "$work/gen.base/generated" "$work/gen.new/generated" > /dev/null; then
+		same="both trees generate byte-identical DDL"
+	else
+		same="the trees generate different DDL ($(cat "$work"/gen.base/generated/*/schema.sql | wc -c) and $(cat "$work"/gen.new/generated/*/schema.sql | wc -c) bytes)"
+	fi
+fi
 cat > "$work/atlas.hcl" <<'HCL'
 env "postgres" {
   src = "file://generated/postgres/schema.sql"
@@ -31,24 +88,56 @@ env "tidb" {
   }
 }
 HCL
-sg=$PWD/.cache/bin/schemagen
-exec .cache/bin/devdb -- bash -c '
+"$work/new/devdb" -- bash -c '
 	set -euo pipefail
-	cd "$1"; sg=$2; tables=$3
-	$sg generate > /dev/null 2>&1
+	work=$1; tables=$2; rounds=$3; base=$4; same=$5
 	ms() { date +%s%N | cut -b1-13; }
-	run() { # env, name, goal in ms (0: none), flags
-		local t0 t1 verdict=""
-		t0=$(ms); $sg migrate diff "$2" --env "$1" ${4:-} > /dev/null 2> "$2.$1.log" || { cat "$2.$1.log"; exit 1; }; t1=$(ms)
-		[ "$3" -gt 0 ] && verdict=$(printf "goal %6d ms   %s" "$3" "$([ $((t1 - t0)) -le $3 ] && echo ok || echo MISSED)")
-		printf "%-9s %-28s %6d ms   %s\n" "$1" "$2 ${4:-}" $((t1 - t0)) "$verdict"
+	# The measurements: env, name, goal in ms (0: none), flags.
+	measurements=("postgres init 1800" "postgres again 500" "postgres again 0 --no-cache"
+		"tidb init 6000" "tidb again 500" "tidb again 0 --no-cache")
+	session() { # tree (new|base), round: one project from scratch; prints "i ms" per measurement
+		local dir=$work/run.$1.$2 sg=$work/$1/schemagen i=0 m env name goal flags t0 t1
+		mkdir -p "$dir/cache"; cp "$work/atlas.hcl" "$dir/"
+		if [ "$1" = new ]; then cp "$work/schema.new.hcl" "$dir/schema.hcl"; else cp "$work/schema.hcl" "$dir/schema.hcl"; fi
+		cd "$dir"
+		XDG_CACHE_HOME=$dir/cache $sg generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
+		for m in "${measurements[@]}"; do
+			read -r env name goal flags <<< "$m"
+			t0=$(ms)
+			XDG_CACHE_HOME=$dir/cache $sg migrate diff "$name" --env "$env" $flags > /dev/null 2> "$name.$env.log" || { cat "$name.$env.log" >&2; exit 1; }
+			t1=$(ms)
+			echo "$i $((t1 - t0))"; i=$((i + 1))
+		done
+		cd "$work"; rm -rf "$dir"
 	}
-	echo "migrate diff of a $tables-table model"
-	run postgres init 1800
-	run postgres again 500
-	run postgres again 0 --no-cache
-	run tidb init 6000
-	run tidb again 500
-	run tidb again 0 --no-cache
-	ls migrations/*/ | grep -c "_init.sql" > /dev/null
-' bench "$work" "$sg" "$tables"
+	label() { read -r env name goal flags <<< "${measurements[$1]}"; printf "%-9s %-20s" "$env" "$name${flags:+ $flags}"; }
+	verdict() { # i, ms
+		read -r env name goal flags <<< "${measurements[$1]}"
+		[ "$goal" -gt 0 ] || return 0
+		printf "goal %6d ms   %s" "$goal" "$([ "$2" -le "$goal" ] && echo ok || echo MISSED)"
+	}
+	echo "migrate diff of a $tables-table model${base:+, this tree against $base, $rounds rounds; $same}"
+	if [ -z "$base" ]; then
+		while read -r i t; do printf "%s %6d ms   %s\n" "$(label "$i")" "$t" "$(verdict "$i" "$t")"; done < <(session new 1)
+		exit 0
+	fi
+	declare -a tb tn rmin rmax
+	for r in $(seq 1 "$rounds"); do
+		if [ $((r % 2)) -eq 1 ]; then order="base new"; else order="new base"; fi
+		for tree in $order; do session "$tree" "$r" > "$work/$tree.$r" || exit 1; done
+		echo "round $r ($order):"
+		while read -r i b && read -r _ n <&3; do
+			ratio=$(awk -v b="$b" -v n="$n" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")
+			printf "  %s base %6d ms   this tree %6d ms   ratio %s   %s\n" "$(label "$i")" "$b" "$n" "$ratio" "$(verdict "$i" "$n")"
+			tb[i]=$(( ${tb[i]:-0} + b )); tn[i]=$(( ${tn[i]:-0} + n ))
+			rmin[i]=$(awk -v a="${rmin[i]:-9999}" -v r="$ratio" "BEGIN { print (r < a ? r : a) }")
+			rmax[i]=$(awk -v a="${rmax[i]:-0}" -v r="$ratio" "BEGIN { print (r > a ? r : a) }")
+		done < "$work/base.$r" 3< "$work/new.$r"
+	done
+	echo "over $rounds rounds (ratio of the totals, this tree / base; the per-round ratios range):"
+	for i in "${!measurements[@]}"; do
+		printf "  %s base %6d ms   this tree %6d ms   ratio %s   rounds %s..%s\n" "$(label "$i")" \
+			$(( tb[i] / rounds )) $(( tn[i] / rounds )) \
+			"$(awk -v b="${tb[i]}" -v n="${tn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" "${rmin[i]}" "${rmax[i]}"
+	done
+' bench "$work" "$tables" "$rounds" "$base" "${same:-}"
