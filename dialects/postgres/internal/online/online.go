@@ -1,11 +1,14 @@
-// Package online is PostgreSQL's migration planner and what applying its plans
-// needs: PlanStmts (indexes built and dropped CONCURRENTLY, CHECKs and foreign keys added NOT VALID and validated later, SET NOT NULL through a validated CHECK, lock_timeout before strong locks; the hazards of every statement), resuming a file an
-// earlier apply stopped in, and the sessions an interrupted apply cancels.
+// Package online is PostgreSQL's migration planner and what applying its
+// plans needs: PlanStmts (indexes built and dropped CONCURRENTLY, CHECKs and
+// foreign keys added NOT VALID and validated later, SET NOT NULL through a
+// validated CHECK, lock_timeout before strong locks; the hazards of every
+// statement), resuming a file an earlier apply stopped in, and the sessions
+// an interrupted apply cancels.
 //
-// It stands alone because it is the dialect's Online and Sessions parts
-// and nothing else: it plans from Atlas's changes and the live database,
-// not from the model, and the dialect package only hands those parts to
-// it (online.go, hazards.go).
+// It stands alone because it is the dialect's Online and Sessions parts and
+// nothing else: it plans from Atlas's changes and the live database, not
+// from the model, and the dialect package only hands those parts to it
+// (online.go, hazards.go).
 package online
 
 import (

@@ -1,11 +1,13 @@
 // Package online is TiDB's migration planner and what applying its plans
-// needs: PlanStmts (one table change per statement, refusals of what TiDB cannot change in place, pre-check queries for the rows a statement would fail on; the hazards of every statement), resuming a file an
-// earlier apply stopped in, and the sessions an interrupted apply cancels.
+// needs: PlanStmts (one table change per statement, refusals of what TiDB
+// cannot change in place, pre-check queries for the rows a statement would
+// fail on; the hazards of every statement), resuming a file an earlier apply
+// stopped in, and the sessions an interrupted apply cancels.
 //
-// It stands alone because it is the dialect's Online and Sessions parts
-// and nothing else: it plans from Atlas's changes and the live database,
-// not from the model, and the dialect package only hands those parts to
-// it (online.go, hazards.go).
+// It stands alone because it is the dialect's Online and Sessions parts and
+// nothing else: it plans from Atlas's changes and the live database, not
+// from the model, and the dialect package only hands those parts to it
+// (online.go, hazards.go).
 package online
 
 import (
