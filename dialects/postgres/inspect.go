@@ -29,7 +29,7 @@ func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables [
 // schemagen makes for tables of the model, which tables marks), each with
 // the statement that creates it; and what it cannot create, described.
 func (Dialect) ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error) {
-	return catalog.ReadRawObjects(ctx, conn, tables, OnUpdateName)
+	return catalog.ReadRawObjects(ctx, conn, tables, onUpdateName)
 }
 
 // ReadNotNulls implements the importer's reading of NOT NULL constraints.
