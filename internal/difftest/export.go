@@ -59,7 +59,7 @@ func (g *Gen) Condition(t *Table) string { return g.g.atom(t) }
 
 // Reductions returns models with one part of m removed (what the shrinker
 // tries).
-func Reductions(m *Model) []*Model { return reductions(m) }
+func Reductions(m *Model) []*Model { return slices.Collect(reductions(m)) }
 
 // DropColumn removes column i of t (a table of m) and everything that names it.
 func DropColumn(m *Model, t *Table, i int) { dropColumn(m, t, i) }
