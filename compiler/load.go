@@ -391,7 +391,7 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	l.diags = append(l.diags, diags...)
 	c := &Column{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
 	if a := content.Attributes["type"]; a != nil {
-		typ, d := DecodeType(a.Expr)
+		typ, d := decodeType(a.Expr)
 		l.diags = append(l.diags, d...)
 		l.resolveEnum(&typ, a.Expr.Range())
 		c.Type, c.TypeRange = typ, a.Expr.Range()
@@ -655,7 +655,7 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String {
 				o.RawType = v.AsString()
 			} else {
-				typ, d := DecodeType(a.Expr)
+				typ, d := decodeType(a.Expr)
 				l.diags = append(l.diags, d...)
 				if typ.Kind == TypeEnum {
 					l.errorf(a.Expr.Range(), "Invalid override type", "An override cannot make a column an enum: give the column type = %s for every dialect, or a raw type here.", typ)

@@ -318,7 +318,7 @@ func (*IndexMethod) attr() {}
 func (*OpClass) attr()     {}
 
 // AttrOf returns the attribute of type T among attrs.
-func AttrOf[T Attr](attrs []Attr) (T, bool) {
+func attrOf[T Attr](attrs []Attr) (T, bool) {
 	for _, a := range attrs {
 		if t, ok := a.(T); ok {
 			return t, true
@@ -330,7 +330,7 @@ func AttrOf[T Attr](attrs []Attr) (T, bool) {
 
 // Method is the index's method (IndexMethod), "" for the dialect's default.
 func (i *Index) Method() string {
-	if m, ok := AttrOf[*IndexMethod](i.Attrs); ok {
+	if m, ok := attrOf[*IndexMethod](i.Attrs); ok {
 		return m.Name
 	}
 	return ""
@@ -338,7 +338,7 @@ func (i *Index) Method() string {
 
 // OpClass is the key part's operator class (OpClass), "" for the default.
 func (p *IndexPart) OpClass() string {
-	if c, ok := AttrOf[*OpClass](p.Attrs); ok {
+	if c, ok := attrOf[*OpClass](p.Attrs); ok {
 		return c.Name
 	}
 	return ""

@@ -152,7 +152,7 @@ func typeNames() string { return strings.Join(typeNameList(), ", ") }
 
 // DecodeType reads a neutral type written as a keyword (`uuid`) or a call
 // (`varchar(255)`).
-func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
+func decodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
 	bad := func(detail string) (Type, hcl.Diagnostics) {
 		r := e.Range()
 		return Type{}, hcl.Diagnostics{{

@@ -11,10 +11,10 @@ import (
 // Validate checks the model's cross-references and rules that hold for every
 // dialect, returning all errors at once. Dialects add their own checks.
 func Validate(s *Schema) hcl.Diagnostics {
-	v := &validator{s: s, names: map[string]hcl.Range{}}
+	v := &validator{s: s, names: map[scopedName]hcl.Range{}}
 	for _, t := range s.Tables {
-		v.about(t, "table", "")
-		v.name(t.Name, "table", t.Range)
+		v.about(t, KindTable, "")
+		v.name(t, KindTable, t.Name, t.Range)
 	}
 	for _, e := range s.Enums {
 		v.enum(e)
@@ -36,18 +36,19 @@ func Validate(s *Schema) hcl.Diagnostics {
 }
 
 type validator struct {
-	s     *Schema
-	names map[string]hcl.Range
+	s *Schema
+	// names are the names registered in each of NameScopes.
+	names map[scopedName]hcl.Range
 	raws  map[string]hcl.Range
 	diags hcl.Diagnostics
 	// subject is the object being checked, which errors are about.
-	subject *Subject
+	subject *ObjectRef
 }
 
 // about makes the object of table t of kind and name the subject of the
 // errors that follow.
-func (v *validator) about(t *Table, kind, name string) {
-	v.subject = &Subject{Table: t.Name, Kind: kind, Name: name}
+func (v *validator) about(t *Table, kind ObjectKind, name string) {
+	v.subject = &ObjectRef{Table: t.Name, Kind: kind, Name: name}
 }
 
 func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -63,32 +64,43 @@ func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
 	v.diags = append(v.diags, d)
 }
 
-// name registers a table, unique constraint or index name: PostgreSQL names
-// these relations per schema. Checks and foreign keys are named per table
-// (see tableName), as both databases do, so that the names they make up for
-// unnamed ones (TiDB's fk_1) can be kept.
-func (v *validator) name(name, what string, rng hcl.Range) {
-	if !v.chars(name, what, rng) {
-		return
-	}
-	if prev, ok := v.names[name]; ok {
-		v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; table, unique constraint and index names must be unique in the schema.", what, name, prev)
-		return
-	}
-	v.names[name] = rng
+// scopedName is a name in one of NameScopes (by index), and the table
+// for a scope per table (by identity: two tables of one name are reported
+// once, not their columns again).
+type scopedName struct {
+	scope int
+	table *Table
+	name  string
 }
 
-// tableName registers a constraint name in its table's namespace, which
-// holds every constraint of the table, unique ones included.
-func (v *validator) tableName(names map[string]hcl.Range, name, what string, rng hcl.Range) {
-	if !v.chars(name, what, rng) {
+// name registers the name of an object of kind k of table t in each of
+// NameScopes that holds k, and reports the first scope where it is taken.
+func (v *validator) name(t *Table, k ObjectKind, name string, rng hcl.Range) {
+	if !v.chars(name, string(k), rng) && k != KindColumn {
 		return
 	}
-	if prev, ok := names[name]; ok {
-		v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; constraint names must be unique in their table.", what, name, prev)
-		return
+	reported := false
+	for i, ns := range NameScopes {
+		if !ns.Has(k) {
+			continue
+		}
+		key := scopedName{scope: i, name: name}
+		if ns.PerTable {
+			key.table = t
+		}
+		prev, ok := v.names[key]
+		switch {
+		case !ok:
+			v.names[key] = rng
+		case reported:
+		case k == KindColumn:
+			v.errorf(rng, "Duplicate column", "Column %q of table %q is already declared at %s.", name, t.Name, prev)
+			reported = true
+		default:
+			v.errorf(rng, "Duplicate name", "The %s name %q is already used at %s; %s.", k, name, prev, ns.Why)
+			reported = true
+		}
 	}
-	names[name] = rng
 }
 
 // chars refuses names no database takes: empty ones, and ones with control
@@ -109,29 +121,24 @@ func (v *validator) chars(name, what string, rng hcl.Range) bool {
 }
 
 func (v *validator) table(t *Table) {
-	v.about(t, "table", "")
+	v.about(t, KindTable, "")
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
-	cols := map[string]hcl.Range{}
 	for _, c := range t.Columns {
-		v.about(t, "column", c.Name)
-		v.chars(c.Name, "column", c.Range)
-		if prev, ok := cols[c.Name]; ok {
-			v.errorf(c.Range, "Duplicate column", "Column %q of table %q is already declared at %s.", c.Name, t.Name, prev)
-		}
-		cols[c.Name] = c.Range
-		v.about(t, "default", c.Name)
+		v.about(t, KindColumn, c.Name)
+		v.name(t, KindColumn, c.Name, c.Range)
+		v.about(t, KindDefault, c.Name)
 		v.defaultValue(t, c)
-		v.about(t, "identity", c.Name)
+		v.about(t, KindIdentity, c.Name)
 		v.identity(t, c)
-		v.about(t, "column", c.Name)
+		v.about(t, KindColumn, c.Name)
 		v.generated(t, c)
 		if c.OnUpdate && c.Type.Kind != TypeTimestamp && c.Type.Kind != TypeDatetime && c.Type.Kind != TypeInvalid {
 			v.errorf(c.OnUpdateRange, "Invalid on_update", "Column %s.%s is %s; on_update = now() applies to timestamp and datetime columns.", t.Name, c.Name, c.Type)
 		}
 	}
-	v.about(t, "table", "")
+	v.about(t, KindTable, "")
 	if pk := t.PrimaryKey; pk != nil {
 		v.columns(t, "primary key", pk.Columns, pk.ColumnRanges)
 		v.notGenerated(t, "primary key", pk.Columns, pk.ColumnRanges)
@@ -141,22 +148,20 @@ func (v *validator) table(t *Table) {
 			}
 		}
 	}
-	constraints := map[string]hcl.Range{}
 	for _, u := range t.Uniques {
-		v.about(t, "unique", u.Name)
-		v.name(u.Name, "unique constraint", u.Range)
-		constraints[u.Name] = u.Range
+		v.about(t, KindUnique, u.Name)
+		v.name(t, KindUnique, u.Name, u.Range)
 		v.columns(t, "unique constraint "+u.Name, u.Columns, u.ColumnRanges)
 	}
 	for _, c := range t.Checks {
-		v.about(t, "check", c.Name)
-		v.tableName(constraints, c.Name, "check", c.Range)
+		v.about(t, KindCheck, c.Name)
+		v.name(t, KindCheck, c.Name, c.Range)
 		v.condition(t, c.Expr, "check "+c.Name, c.ExprRange)
 		v.alwaysFalse(t, c)
 	}
 	for _, idx := range t.Indexes {
-		v.about(t, "index", idx.Name)
-		v.name(idx.Name, "index", idx.Range)
+		v.about(t, KindIndex, idx.Name)
+		v.name(t, KindIndex, idx.Name, idx.Range)
 		v.condition(t, idx.Where, "where of index "+idx.Name, idx.WhereRange)
 		for _, p := range idx.Parts {
 			v.doubleMod(t, p.Expr, p.Range)
@@ -171,8 +176,8 @@ func (v *validator) table(t *Table) {
 		v.columns(t, "index "+idx.Name, names, ranges)
 	}
 	for _, fk := range t.ForeignKeys {
-		v.about(t, "foreign key", fk.Name)
-		v.tableName(constraints, fk.Name, "foreign key", fk.Range)
+		v.about(t, KindForeignKey, fk.Name)
+		v.name(t, KindForeignKey, fk.Name, fk.Range)
 		v.foreignKey(t, fk)
 	}
 }
@@ -492,7 +497,7 @@ const (
 // case-insensitive collation, refuses values that differ only in case;
 // PostgreSQL keeps both. TiDB's empty string is its error value.
 func (v *validator) enum(e *Enum) {
-	v.subject = &Subject{Kind: "enum", Name: e.Name}
+	v.subject = &ObjectRef{Kind: KindEnum, Name: e.Name}
 	if !v.chars(e.Name, "enum", e.Range) {
 		return
 	}

@@ -207,18 +207,30 @@ type Decision struct {
 	Table  string // empty for schema-level decisions
 	Object Object // the column, index, ... decided on; zero for the table
 	Kind   DecisionKind
+	// Aspect is what of the object the decision is about.
+	Aspect Aspect
 	Text   string
 	// SQLType is the column type exactly as rendered (DATETIME(3)), for
 	// decisions about a column's type; explain shows it.
 	SQLType string
 }
 
+// Aspect is what of an object a decision is about.
+type Aspect int
+
+const (
+	// AspectOther: anything but the ones below.
+	AspectOther Aspect = iota
+	// AspectType: how a column's type is rendered (its type table's note,
+	// or a type override).
+	AspectType
+)
+
 // MarkType sets the rendered type on the decisions about a column's type
-// (those from Text "<neutral type> as ..." or "type ..."), which a dialect
-// recorded while lowering the column.
-func MarkType(ds []Decision, neutral, sqlType string) {
+// (Aspect AspectType), which a dialect recorded while lowering the column.
+func MarkType(ds []Decision, sqlType string) {
 	for i := range ds {
-		if strings.HasPrefix(ds[i].Text, neutral+" as ") || strings.HasPrefix(ds[i].Text, "type ") {
+		if ds[i].Aspect == AspectType {
 			ds[i].SQLType = sqlType
 		}
 	}
@@ -241,12 +253,12 @@ func decision(object string, kind DecisionKind, text string) string {
 // Object names an object of a table that a decision is about, or a raw
 // statement of the model.
 type Object struct {
-	Kind ObjectKind // "" when Name alone names it (a table)
+	Kind compiler.ObjectKind // "" when Name alone names it (a table)
 	Name string
 }
 
 // ObjectOf returns the object of kind named name.
-func ObjectOf(kind ObjectKind, name string) Object { return Object{Kind: kind, Name: name} }
+func ObjectOf(kind compiler.ObjectKind, name string) Object { return Object{Kind: kind, Name: name} }
 
 // String is how explain and the comments of generated SQL name it:
 // "column id", "index x".
@@ -368,34 +380,6 @@ func grouped(decisions []Decision, exact bool) []Group {
 	return out
 }
 
-// ObjectKind is a kind of named object of the model.
-type ObjectKind string
-
-// The kinds of named objects.
-const (
-	KindTable      ObjectKind = "table"
-	KindColumn     ObjectKind = "column"
-	KindIndex      ObjectKind = "index"
-	KindUnique     ObjectKind = "unique constraint"
-	KindCheck      ObjectKind = "check"
-	KindForeignKey ObjectKind = "foreign key"
-	// KindRaw is a raw statement of the model (decisions only).
-	KindRaw ObjectKind = "raw"
-	// KindExtension is an extension of the model (decisions only).
-	KindExtension ObjectKind = "extension"
-	// KindEnum is an enum type of the model (decisions only).
-	KindEnum ObjectKind = "enum"
-)
-
-// Namespace is a set of object kinds whose names must differ from each
-// other within one schema (database) or within one table.
-type Namespace struct {
-	Kinds    []ObjectKind
-	PerTable bool
-	// Why is the database's own rule, for messages.
-	Why string
-}
-
 // Rules describe a dialect's limits and naming rules. The shared validation
 // (dialects/internal/rules) asks them instead of special-casing a dialect;
 // the importer reads the same name scopes.
@@ -415,7 +399,7 @@ type Rules struct {
 	IdentQuote    byte
 	LowerUnquoted bool
 	// Namespaces are the name scopes; an object kind may be in several.
-	Namespaces []Namespace
+	Namespaces []compiler.NameScope
 	// FKIndexName: an index may have its foreign key's name when the key's
 	// columns lead it, as the index the database makes for a key is named
 	// (TiDB), although the two kinds otherwise share a name space.

@@ -96,11 +96,30 @@ type TypeReader interface {
 
 // CaseKeyer is implemented by dialects that lower a partial unique index
 // through generated columns CASE WHEN <predicate> THEN <part> END: CaseKey
-// splits such a column's expression, CaseKeyType gives the type the dialect
-// gives the column for value n ("" when it cannot lower n).
+// reads such a column's expression, as the database reports it, into the
+// predicate and the part over the columns cols knows (ok = false for
+// another expression, or parts without a portable form); CaseKeyType gives
+// the type the dialect gives the column for value n ("" when it cannot
+// lower n).
 type CaseKeyer interface {
-	CaseKey(gen string) (when, then string, ok bool)
+	CaseKey(gen string, cols expr.Resolver) (when, then expr.Node, ok bool)
 	CaseKeyType(t *compiler.Table, n expr.Node) string
+}
+
+// ShapeReader is implemented by dialects whose CHECKs may test a text
+// shape that a neutral type guarantees on the other databases (TiDB's
+// uuid_check: a uuid column's REGEXP of a uuid's shape): which column check
+// n of table t, in the model read so far, tests so, and the shape of which
+// type.
+type ShapeReader interface {
+	Shape(t *compiler.Table, n expr.Node) (Shape, bool)
+}
+
+// Shape is a CHECK's test that Column holds the text shape of a value of
+// neutral type Type.
+type Shape struct {
+	Column string
+	Type   compiler.TypeKind
 }
 
 // DeferrableReader is implemented by dialects whose foreign keys can be

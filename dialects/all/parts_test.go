@@ -43,6 +43,7 @@ var parts = map[string]reflect.Type{
 	"KeyTyper":         typeOf[dialects.KeyTyper](),
 	"TypeReader":       typeOf[dialects.TypeReader](),
 	"CaseKeyer":        typeOf[dialects.CaseKeyer](),
+	"ShapeReader":      typeOf[dialects.ShapeReader](),
 	"DeferrableReader": typeOf[dialects.DeferrableReader](),
 	"IndexReader":      typeOf[dialects.IndexReader](),
 	"CheckTexter":      typeOf[dialects.CheckTexter](),
@@ -77,7 +78,7 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
 	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
-	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "TypeReader"},
+	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

@@ -163,7 +163,7 @@ WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORD
 		if t == nil {
 			continue
 		}
-		if trigger == OnUpdateName(table) && fn == trigger && setsOnUpdate(t, src, def) {
+		if trigger == onUpdateName(table) && fn == trigger && setsOnUpdate(t, src, def) {
 			continue
 		}
 		// Not one schemagen makes: import keeps it as a raw block

@@ -167,7 +167,7 @@ ORDER BY 1`)
 	for _, t := range tables {
 		for _, c := range t.Columns {
 			if c.OnUpdate {
-				own[OnUpdateName(t.Name)] = true
+				own[onUpdateName(t.Name)] = true
 			}
 		}
 	}
@@ -185,7 +185,7 @@ WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORD
 			return nil, nil, err
 		}
 		calledBy[fn] = append(calledBy[fn], table)
-		if own[name] && name == OnUpdateName(table) {
+		if own[name] && name == onUpdateName(table) {
 			continue
 		}
 		objs = append(objs, dialects.RawObject{Kind: "trigger", Name: table + "." + name, Tables: []string{table}, SQL: def, Late: true})

@@ -1,6 +1,9 @@
 package postgres
 
-import "github.com/schemagen/schemagen/dialects"
+import (
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+)
 
 // limits are PostgreSQL's limits and naming rules (see dialects.Rules).
 var limits = &dialects.Rules{
@@ -11,12 +14,12 @@ var limits = &dialects.Rules{
 	TrailingSpace: true,
 	IdentQuote:    '"',
 	LowerUnquoted: true,
-	Namespaces: []dialects.Namespace{
-		{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique},
+	Namespaces: []compiler.NameScope{
+		{Kinds: []compiler.ObjectKind{compiler.KindTable, compiler.KindIndex, compiler.KindUnique},
 			Why: "tables and indexes, unique constraints' included, share one name space per schema"},
-		{Kinds: []dialects.ObjectKind{dialects.KindCheck, dialects.KindForeignKey, dialects.KindUnique}, PerTable: true,
+		{Kinds: []compiler.ObjectKind{compiler.KindCheck, compiler.KindForeignKey, compiler.KindUnique}, PerTable: true,
 			Why: "constraint names are unique per table"},
-		{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true, Why: "column names are unique per table"},
+		{Kinds: []compiler.ObjectKind{compiler.KindColumn}, PerTable: true, Why: "column names are unique per table"},
 	},
 	// A B-tree entry holds at most 2704 bytes (a third of a page); a longer
 	// value fails at INSERT, so keys are bounded by their declared sizes.

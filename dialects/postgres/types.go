@@ -35,7 +35,7 @@ var types = sqltext.NewTypes(6,
 	sqltext.TypeRow{Kind: compiler.TypeBytes, SQL: "BYTEA", Reads: []string{"bytea"}},
 	// vector and vector(n) are read by their text (sqltext.VectorType).
 	sqltext.TypeRow{Kind: compiler.TypeVector, SQL: "vector", Args: sqltext.Dimension,
-		Note: "vector needs the pgvector extension (CREATE EXTENSION vector)"},
+		Needs: "the pgvector extension (CREATE EXTENSION vector)"},
 	sqltext.TypeRow{Kind: compiler.TypeTime, SQL: "TIME", Args: sqltext.Fraction, Precision: 6, Reads: []string{"time without time zone", "time"},
 		Note: "time as TIME (a time of day, 00:00:00 to 24:00:00; microsecond precision unless given)"},
 	sqltext.TypeRow{Kind: compiler.TypeFloat, SQL: "REAL", Reads: []string{"real"},

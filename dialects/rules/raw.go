@@ -23,8 +23,10 @@ func RawIndexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			if o == nil || o.SQL == "" {
 				continue
 			}
-			if msg := rawIndex(o.SQL, r, idx, t.Name); msg != "" {
-				rep.Errorf(o.Range, "Invalid raw index statement", "The %s statement of index %q %s Write CREATE %sINDEX %s ON %s (...).", d, idx.Name, msg, map[bool]string{true: "UNIQUE "}[idx.Unique], quote(r, idx.Name), quote(r, t.Name))
+			// The statement names the index as the dialect does.
+			name := idx.Overrides.NameIn(d, idx.Name)
+			if msg := rawIndex(o.SQL, r, idx, name, t.Name); msg != "" {
+				rep.Errorf(o.Range, "Invalid raw index statement", "The %s statement of index %q %s Write CREATE %sINDEX %s ON %s (...).", d, idx.Name, msg, map[bool]string{true: "UNIQUE "}[idx.Unique], quote(r, name), quote(r, t.Name))
 			}
 		}
 	}
@@ -36,7 +38,7 @@ func quote(r *dialects.Rules, name string) string {
 }
 
 // rawIndex returns what is wrong with a raw CREATE INDEX statement, or "".
-func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) string {
+func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, index, table string) string {
 	toks, ok := words(sql, r)
 	if !ok {
 		return "cannot be read (an unterminated quote)."
@@ -55,7 +57,7 @@ func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) 
 	kw := func(w word, k string) bool { return !w.quoted && strings.EqualFold(w.text, k) }
 	w, _ := next()
 	if kw(w, "alter") && idx.Unique {
-		return uniqueConstraint(next, kw, r, idx, table)
+		return uniqueConstraint(next, kw, r, idx, index, table)
 	}
 	if !kw(w, "create") {
 		return "is not a CREATE INDEX statement."
@@ -88,7 +90,7 @@ func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) 
 		next()
 		name, _ = next()
 	}
-	if kw(name, "on") || !same(r, name, idx.Name) {
+	if kw(name, "on") || !same(r, name, index) {
 		return "creates an index of another name (" + name.text + ")."
 	}
 	w, _ = next()
@@ -113,7 +115,7 @@ func rawIndex(sql string, r *dialects.Rules, idx *compiler.Index, table string) 
 // constraint, which a unique index of the model may stand for (PostgreSQL's
 // UNIQUE NULLS NOT DISTINCT): ALTER TABLE [ONLY] table ADD CONSTRAINT name
 // UNIQUE.
-func uniqueConstraint(next func() (word, bool), kw func(word, string) bool, r *dialects.Rules, idx *compiler.Index, table string) string {
+func uniqueConstraint(next func() (word, bool), kw func(word, string) bool, r *dialects.Rules, idx *compiler.Index, index, table string) string {
 	const not = "is not a CREATE INDEX statement, nor an ALTER TABLE that adds a UNIQUE constraint."
 	if w, _ := next(); !kw(w, "table") {
 		return not
@@ -140,7 +142,7 @@ func uniqueConstraint(next func() (word, bool), kw func(word, string) bool, r *d
 	if w, _ = next(); !kw(w, "constraint") {
 		return not
 	}
-	if name, _ := next(); !same(r, name, idx.Name) {
+	if name, _ := next(); !same(r, name, index) {
 		return "creates an index of another name (" + name.text + ")."
 	}
 	if w, _ = next(); !kw(w, "unique") {

@@ -17,19 +17,11 @@ import (
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 )
 
-// Neutral are the name scopes the compiler itself enforces for every dialect
-// (compiler.Validate): a dialect reports only clashes these do not.
-var Neutral = []dialects.Namespace{
-	{Kinds: []dialects.ObjectKind{dialects.KindTable, dialects.KindIndex, dialects.KindUnique}},
-	{Kinds: []dialects.ObjectKind{dialects.KindCheck, dialects.KindForeignKey, dialects.KindUnique}, PerTable: true},
-	{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true},
-}
-
 // Object is a named object of the model as one dialect sees it.
 type Object struct {
-	Kind  dialects.ObjectKind
-	Table string // "" for tables
-	Name  string
+	// ObjectRef names it by its name in the dialect; a table's Table and
+	// Name are its name.
+	compiler.ObjectRef
 	// Model is the model's name of the object, where Name is the
 	// dialect's.
 	Model string
@@ -58,22 +50,22 @@ func objects(s *compiler.Schema, d string) []Object {
 		if t.Overrides.Skipped(d) {
 			continue
 		}
-		out = append(out, Object{Kind: dialects.KindTable, Name: t.Name, Range: t.Range})
+		out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindTable, Name: t.Name}, Range: t.Range})
 		for _, c := range t.Columns {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{Kind: dialects.KindColumn, Table: t.Name, Name: c.Name, Range: c.Range})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindColumn, Name: c.Name}, Range: c.Range})
 			}
 		}
 		for _, u := range t.Uniques {
-			out = append(out, Object{Kind: dialects.KindUnique, Table: t.Name, Name: u.Overrides.NameIn(d, u.Name), Model: u.Name, Range: u.Range})
+			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindUnique, Name: u.Overrides.NameIn(d, u.Name)}, Model: u.Name, Range: u.Range})
 		}
 		for _, c := range t.Checks {
 			if !c.Overrides.Skipped(d) {
-				out = append(out, Object{Kind: dialects.KindCheck, Table: t.Name, Name: c.Overrides.NameIn(d, c.Name), Model: c.Name, Range: c.Range})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindCheck, Name: c.Overrides.NameIn(d, c.Name)}, Model: c.Name, Range: c.Range})
 			}
 		}
 		for _, fk := range t.ForeignKeys {
-			out = append(out, Object{Kind: dialects.KindForeignKey, Table: t.Name, Name: fk.Overrides.NameIn(d, fk.Name), Model: fk.Name, Range: fk.Range, Cols: fk.Columns})
+			out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindForeignKey, Name: fk.Overrides.NameIn(d, fk.Name)}, Model: fk.Name, Range: fk.Range, Cols: fk.Columns})
 		}
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) {
@@ -84,7 +76,7 @@ func objects(s *compiler.Schema, d string) []Object {
 					}
 					cols = append(cols, p.Column)
 				}
-				out = append(out, Object{Kind: dialects.KindIndex, Table: t.Name, Name: idx.Overrides.NameIn(d, idx.Name), Model: idx.Name, Range: idx.Range, Cols: cols})
+				out = append(out, Object{ObjectRef: compiler.ObjectRef{Table: t.Name, Kind: compiler.KindIndex, Name: idx.Overrides.NameIn(d, idx.Name)}, Model: idx.Name, Range: idx.Range, Cols: cols})
 			}
 		}
 	}
@@ -94,16 +86,16 @@ func objects(s *compiler.Schema, d string) []Object {
 // keyIndex reports whether idx is an index led by the columns of foreign
 // key fk, which may carry the key's name.
 func keyIndex(fk, idx Object) bool {
-	if fk.Kind != dialects.KindForeignKey || idx.Kind != dialects.KindIndex || len(fk.Cols) == 0 || len(idx.Cols) < len(fk.Cols) {
+	if fk.Kind != compiler.KindForeignKey || idx.Kind != compiler.KindIndex || len(fk.Cols) == 0 || len(idx.Cols) < len(fk.Cols) {
 		return false
 	}
 	return slices.Equal(idx.Cols[:len(fk.Cols)], fk.Cols)
 }
 
 // clashes reports whether a and b must have different names under ns.
-func clashes(ns []dialects.Namespace, a, b Object) bool {
+func clashes(ns []compiler.NameScope, a, b Object) bool {
 	for _, n := range ns {
-		if !slices.Contains(n.Kinds, a.Kind) || !slices.Contains(n.Kinds, b.Kind) {
+		if !n.Has(a.Kind) || !n.Has(b.Kind) {
 			continue
 		}
 		if !n.PerTable || a.Table == b.Table {
@@ -121,16 +113,8 @@ type Reporter interface {
 // abouter is a Reporter that names the subject of the errors that follow
 // (sqltext.Recorder).
 type abouter interface {
-	About(table, kind, name string)
+	About(table string, kind compiler.ObjectKind, name string)
 	Forget()
-}
-
-// subjectKind is the compiler.Subject kind of an object kind.
-func subjectKind(k dialects.ObjectKind) string {
-	if k == dialects.KindUnique {
-		return "unique"
-	}
-	return string(k)
 }
 
 // Names checks the identifiers of s against dialect d's rules: length,
@@ -154,15 +138,12 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 		// Objects by scope (table or schema) and folded name.
 		seen := map[[2]string]Object{}
 		for _, o := range objs {
-			if !slices.Contains(ns.Kinds, o.Kind) {
+			if !ns.Has(o.Kind) {
 				continue
 			}
 			scope := ""
 			if ns.PerTable {
 				scope = o.Table
-				if o.Kind == dialects.KindTable {
-					scope = o.Name
-				}
 			}
 			key := [2]string{r.Fold(scope), r.Fold(o.Name)}
 			prev, dup := seen[key]
@@ -170,14 +151,14 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 				seen[key] = o
 				continue
 			}
-			if prev.Name == o.Name && clashes(Neutral, prev, o) {
+			if prev.Name == o.Name && clashes(compiler.NameScopes, prev, o) {
 				continue // the compiler reports it
 			}
 			if r.FKIndexName && prev.Table == o.Table && (keyIndex(prev, o) || keyIndex(o, prev)) {
 				continue
 			}
 			where := ""
-			if prev.Table != "" {
+			if prev.Kind != compiler.KindTable {
 				where = fmt.Sprintf(" of table %q", prev.Table)
 			}
 			same := "the same name"
@@ -186,7 +167,7 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			}
 			if ab, ok := rep.(abouter); ok && o.Model != "" {
 				// The later object is the error's subject (import renames it).
-				ab.About(o.Table, subjectKind(o.Kind), o.Model)
+				ab.About(o.Table, o.Kind, o.Model)
 			}
 			rep.Errorf(o.Range, "Duplicate name", "The %s name %q is already used by the %s %q%s at %s: %s gives them %s (%s). Rename one of them.", o.Kind, o.Name, prev.Kind, prev.Name, where, prev.Range, r.Product, same, ns.Why)
 			if ab, ok := rep.(abouter); ok {
@@ -378,7 +359,7 @@ func Sizes(t *compiler.Table, d string, r *dialects.Rules, columns, indexes int,
 
 // IndexCount is the number of indexes the database keeps for table t in
 // dialect d, as its limit counts them.
-func IndexCount(t *compiler.Table, d string, r *dialects.Rules) int {
+func indexCount(t *compiler.Table, d string, r *dialects.Rules) int {
 	n := 0
 	var leads [][]string
 	if pk := t.PrimaryKey; pk != nil {
@@ -445,7 +426,7 @@ func integer(c *compiler.Column, d string) bool {
 func Tables(s *compiler.Schema, d string, r *dialects.Rules, sc *sqltext.Script, rep Reporter) {
 	for _, lt := range sc.Tables {
 		if t := s.Table(lt.Name); t != nil {
-			Sizes(t, d, r, len(lt.Columns), IndexCount(t, d, r), rep)
+			Sizes(t, d, r, len(lt.Columns), indexCount(t, d, r), rep)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func TestRawIndex(t *testing.T) {
 		{ti, idx, "items", "CREATE INDEX `Items_idx` ON `db`.`other` (x)", "another table (other)"},
 	}
 	for _, c := range cases {
-		got := rawIndex(c.sql, c.r, c.idx, c.table)
+		got := rawIndex(c.sql, c.r, c.idx, c.idx.Name, c.table)
 		if c.want == "" && got != "" || c.want != "" && !contains(got, c.want) {
 			t.Errorf("rawIndex(%q) = %q, want %q", c.sql, got, c.want)
 		}

@@ -3,11 +3,11 @@ package tidb_test
 import (
 	"context"
 	"fmt"
+	"github.com/schemagen/schemagen/compiler"
 	"strings"
 	"testing"
 
 	"ariga.io/atlas/sql/migrate"
-	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/dialects/tidb"
 	"github.com/schemagen/schemagen/internal/dbtest"
@@ -49,7 +49,7 @@ func TestCascadeChain(t *testing.T) {
 		}
 		noted := map[string]bool{}
 		for _, d := range res.Outputs[tidb.Name].Decisions {
-			if d.Object.Kind == dialects.KindForeignKey && strings.Contains(d.Text, "error 3008") {
+			if d.Object.Kind == compiler.KindForeignKey && strings.Contains(d.Text, "error 3008") {
 				noted[d.Object.Name] = true
 			}
 		}

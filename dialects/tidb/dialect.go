@@ -246,29 +246,27 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch {
 	case !known:
 		lc.Type = o.RawType
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
+		l.rec.DecideType(t.Name, c.Name, dialects.Overridden, "type %s instead of %s", o.RawType, c.Type)
 	case o != nil && o.Type != nil:
 		lc.Type = Type(typ)
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "type %s instead of %s", typ, c.Type)
+		l.rec.DecideType(t.Name, c.Name, dialects.Overridden, "type %s instead of %s", typ, c.Type)
 	default:
 		lc.Type = Type(typ)
-		if n := types.Note(typ.Kind); n != "" {
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "%s", n)
-		}
+		types.Decide(l.rec, t.Name, c.Name, typ.Kind)
 	}
 	if known && typ.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") && !c.Overrides.Accepts(Name, compiler.AcceptEnumFirstValue) {
 		// Found by the differential tester: TiDB gives an INSERT that
 		// leaves out a NOT NULL ENUM column without a default its first
 		// value, in strict mode too; PostgreSQL refuses the row.
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", String(typ.Enum.Values[0]))
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", String(typ.Enum.Values[0]))
 		l.rec.Warnf(c.TypeRange, "Enum column without a default", "An INSERT that leaves out %s.%s gets the enum's first value, %s, on TiDB, where PostgreSQL refuses the row. Give the column a default, or make every INSERT write it (to acknowledge it: tidb { accept = [%q] }).", t.Name, c.Name, String(typ.Enum.Values[0]), compiler.AcceptEnumFirstValue)
 	}
 	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
 		lc.Type += " COLLATE " + exactCollation
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", exactCollation)
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindColumn, c.Name), g.Expr)
+		l.explainExpr(t, dialects.ObjectOf(compiler.KindColumn, c.Name), g.Expr)
 		e, _ := readback.DotAll(g.Expr)
 		lc.GeneratedExpr = sqltext.Expr(syntax{}, e)
 		kind := "STORED"
@@ -279,11 +277,11 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	}
 	if c.OnUpdate && known {
 		lc.OnUpdate = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", precision(typ))
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
 	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
 		return lc, true
 	}
 	d := c.Default
@@ -297,10 +295,10 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch d.Kind {
 	case compiler.DefaultNow:
 		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", precision(typ))
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
 	case compiler.DefaultUUID:
 		lc.Default = "(UUID())"
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one")
 	case compiler.DefaultString:
 		lc.Default = String(d.Value)
 	case compiler.DefaultBool:
@@ -358,10 +356,10 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
-	l.explainExpr(t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Expr)
+	l.explainExpr(t, dialects.ObjectOf(compiler.KindCheck, c.Name), c.Expr)
 	l.timePrecision(t, c)
 	action := actionColumns(t)
 	for _, col := range expr.Columns(c.Expr) {
@@ -371,10 +369,10 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	}
 	e, changed := boolContext(c.Expr)
 	if changed {
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
 	}
 	if e, changed = readback.DotAll(e); changed {
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
 	}
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(syntax{}, e)), true
 }
@@ -455,7 +453,7 @@ func (l *lowerer) keyLimits(t *compiler.Table, c *compiler.Column, action map[st
 		refuse(fk, other)
 		return true
 	}
-	l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", what, fk)
+	l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Omitted, "no %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", what, fk)
 	return true
 }
 
@@ -542,7 +540,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		for i, j := range order {
 			cols[i], refCols[i] = fk.Columns[j], fk.RefColumns[j]
 		}
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "column pairs in the order of the referenced key (%s): TiDB needs an index led by the referenced columns in the foreign key's order", strings.Join(refCols, ", "))
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "column pairs in the order of the referenced key (%s): TiDB needs an index led by the referenced columns in the foreign key's order", strings.Join(refCols, ", "))
 	}
 	body := "FOREIGN KEY (" + style.List(cols) + ") REFERENCES " + Ident(fk.RefTable) + " (" + style.List(refCols) + ")"
 	for _, a := range []struct {
@@ -566,18 +564,18 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		if !fk.Overrides.Accepts(Name, compiler.AcceptDeferrable) {
 			l.rec.Warnf(fk.Range, "Deferrable foreign key left out", "TiDB checks foreign key %q immediately; DEFERRABLE is PostgreSQL only and is left out (to acknowledge it: tidb { accept = [%q] }).", fk.Name, compiler.AcceptDeferrable)
 		}
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
 	switch depth, ok := l.cascades[fk]; {
 	case fk.RefTable == t.Name && (fk.OnDelete == compiler.Cascade || fk.OnUpdate == compiler.Cascade):
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "CASCADE within the table: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "CASCADE within the table: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
 	case ok && depth == compiler.Unbounded:
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "reached by a cycle of foreign keys that cascade deletes: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "reached by a cycle of foreign keys that cascade deletes: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
 	case ok && depth > limits.MaxCascadeDepth+1:
 		// The 15th cascade is TiDB's last (TestCascadeChain): the limit
 		// of 14 levels of rows under a key to its own table counts the
 		// cascade that the last row's delete starts.
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "level %d of a chain of cascading foreign keys: TiDB refuses a statement that cascades through more than %d tables (error 3008), as a DELETE at the chain's start does when every level has a row; PostgreSQL has no such limit", depth, limits.MaxCascadeDepth+1)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "level %d of a chain of cascading foreign keys: TiDB refuses a statement that cascades through more than %d tables (error 3008), as a DELETE at the chain's start does when every level has a row; PostgreSQL has no such limit", depth, limits.MaxCascadeDepth+1)
 	}
 	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
@@ -685,29 +683,8 @@ func sqlType(c *compiler.Column) string {
 	return c.Overrides.For(Name).RawType
 }
 
-// notNullOn returns the columns that n requires to be non-null when n is a
-// conjunction of `col IS NOT NULL` tests, or nil.
-func notNullOn(n expr.Node) []string {
-	switch n := n.(type) {
-	case *expr.Paren:
-		return notNullOn(n.X)
-	case *expr.IsNull:
-		if c, ok := n.X.(*expr.Column); ok && n.Not {
-			return []string{c.Name}
-		}
-	case *expr.Binary:
-		if n.Op == expr.OpAnd {
-			l, r := notNullOn(n.L), notNullOn(n.R)
-			if l != nil && r != nil {
-				return append(l, r...)
-			}
-		}
-	}
-	return nil
-}
-
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	object := dialects.ObjectOf(dialects.KindIndex, idx.Name)
+	object := dialects.ObjectOf(compiler.KindIndex, idx.Name)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
@@ -805,7 +782,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 // columns to be non-null: TiDB's unique indexes never compare NULLs, so the
 // index means the same without it.
 func nullFreeKey(idx *compiler.Index) bool {
-	nn := notNullOn(idx.Where)
+	nn := expr.NotNullOn(idx.Where)
 	ok := nn != nil
 	for _, c := range nn {
 		ok = ok && containsPlain(idx, c)
@@ -836,7 +813,7 @@ func caseWrapped(idx *compiler.Index, p *compiler.IndexPart) bool {
 func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart) string {
 	var value, typ string
 	if p.Expr != nil {
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), p.Expr)
+		l.explainExpr(t, dialects.ObjectOf(compiler.KindIndex, idx.Name), p.Expr)
 		value, typ = sqltext.Expr(syntax{}, p.Expr), l.exactString(generatedType(t, p.Expr))
 		if typ == "" && idx.Where != nil && integerArithmetic(t, p.Expr) {
 			// PostgreSQL computes it in bigint too (int and smallint are
@@ -855,7 +832,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 	}
 	where, _ := readback.DotAll(idx.Where)
 	if i == 0 {
-		l.explainExpr(t, dialects.ObjectOf(dialects.KindIndex, idx.Name), where)
+		l.explainExpr(t, dialects.ObjectOf(compiler.KindIndex, idx.Name), where)
 	}
 	name := l.generatedColumnName(t, idx, i, p)
 	body := "CASE WHEN " + sqltext.Expr(syntax{}, where) + " THEN " + value + " END"
@@ -1029,7 +1006,7 @@ func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int,
 	if f == "" {
 		why = "the key part names its TiDB column"
 	}
-	l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", render.String(p.Expr), name, why)
+	l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", render.String(p.Expr), name, why)
 	return Ident(name)
 }
 
@@ -1226,12 +1203,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		if shapeChecked(t, c.Name) {
 			// The model's own CHECK of the column's uuid shape (written
 			// by hand, imported) is uuid_check's.
-			l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
+			l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
 			continue
 		}
 		name := l.generatedName(t.Name+"_"+c.Name+"_uuid_ck", t, c)
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, UUIDCheck(c.Name)))
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
 }
 
@@ -1255,7 +1232,7 @@ func (l *lowerer) domains(t *compiler.Table, lt *sqltext.Table) {
 		}
 		name := l.generatedName(limits.DomainCheckName(t.Name, c.Name, dom), t, c)
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, fmt.Sprintf(dom.Check, Ident(c.Name))))
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Added, "CHECK %s: %s", name, dom.Why)
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Added, "CHECK %s: %s", name, dom.Why)
 	}
 }
 
@@ -1299,19 +1276,19 @@ func (l *lowerer) timeRange(t *compiler.Table, lt *sqltext.Table) {
 		}) {
 			continue
 		}
-		name := l.generatedName(TimeCheckName(t.Name, c.Name), t, c)
-		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, TimeCheck(c.Name)))
+		name := l.generatedName(timeCheckName(t.Name, c.Name), t, c)
+		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, timeCheck(c.Name)))
 	}
 }
 
 // TimeCheckName is the name of the CHECK that keeps a time column in
 // PostgreSQL's range.
-func TimeCheckName(table, column string) string {
+func timeCheckName(table, column string) string {
 	return sqltext.FitName(table+"_"+column+"_time_ck", limits.MaxIdent)
 }
 
 // TimeCheck is the expression of that CHECK.
-func TimeCheck(column string) string {
+func timeCheck(column string) string {
 	return Ident(column) + " BETWEEN '00:00:00' AND '24:00:00'"
 }
 
@@ -1362,7 +1339,7 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 			continue
 		}
 		l.identityUses(t, c.Name)
-		l.rec.About(t.Name, "table", "")
+		l.rec.About(t.Name, compiler.KindTable, "")
 		for _, lc := range lt.Columns {
 			if lc.Name == c.Name {
 				lc.Clause = "AUTO_INCREMENT"
@@ -1372,7 +1349,7 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
 		}
 		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
-		l.rec.Decide(t.Name, dialects.ObjectOf(dialects.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
+		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
 	}
 }
 
@@ -1386,13 +1363,13 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			continue
 		}
 		if slices.Contains(expr.Columns(c.Expr), col) {
-			l.rec.About(t.Name, "check", c.Name)
+			l.rec.About(t.Name, compiler.KindCheck, c.Name)
 			l.rec.Errorf(c.Range, "CHECK on an identity column", "TiDB refuses CHECK %q because it uses identity column %q (AUTO_INCREMENT, error 3818). Drop the CHECK, or leave it out of TiDB: tidb { skip = true }.", c.Name, col)
 		}
 	}
 	for _, c := range t.Columns {
 		if g := c.Generated; g != nil && g.Expr != nil && !c.Overrides.Skipped(Name) && slices.Contains(expr.Columns(g.Expr), col) {
-			l.rec.About(t.Name, "column", c.Name)
+			l.rec.About(t.Name, compiler.KindColumn, c.Name)
 			l.rec.Errorf(g.Range, "Generated column over an identity column", "Generated column %s.%s uses identity column %q; TiDB refuses a generated column over an AUTO_INCREMENT column (error 3109).", t.Name, c.Name, col)
 		}
 	}
@@ -1412,7 +1389,7 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			cols = append(cols, expr.Columns(idx.Where)...)
 		}
 		if slices.Contains(cols, col) {
-			l.rec.About(t.Name, "index", idx.Name)
+			l.rec.About(t.Name, compiler.KindIndex, idx.Name)
 			l.rec.Errorf(idx.Range, "Index expression over an identity column", "Index %q uses identity column %q in an expression or its where, which TiDB builds from generated columns; TiDB refuses those over an AUTO_INCREMENT column (error 3109). Index the column itself.", idx.Name, col)
 		}
 	}

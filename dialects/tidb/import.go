@@ -278,14 +278,14 @@ func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
 	return strings.ToLower(generatedType(t, n))
 }
 
-// CaseKey implements the importer's caseKeyer: a generated column's
-// expression, read by TiDB's parser, split as CASE WHEN <when> THEN <then>
-// END (no ELSE), the form of a partial unique index's key part
-// (partialColumn); when and then are printed back as TiDB writes them.
-func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
-	x, err := readback.ParseExpr(gen, readback.DefaultMode)
+// CaseKey implements dialects.CaseKeyer: a generated column's expression,
+// read by TiDB's parser, split as CASE WHEN <when> THEN <then> END (no
+// ELSE), the form of a partial unique index's key part (partialColumn);
+// when and then are read into portable expressions over cols.
+func (Dialect) CaseKey(gen string, cols expr.Resolver) (when, then expr.Node, ok bool) {
+	x, err := readback.Tree(gen)
 	if err != nil {
-		return "", "", false
+		return nil, nil, false
 	}
 	for {
 		p, ok := x.(*ast.ParenthesesExpr)
@@ -298,9 +298,15 @@ func (Dialect) CaseKey(gen string) (when, then string, ok bool) {
 	// which the model's DDL would not give back.
 	c, ok := x.(*ast.CaseExpr)
 	if !ok || c.Value != nil || c.ElseClause != nil || len(c.WhenClauses) != 1 {
-		return "", "", false
+		return nil, nil, false
 	}
-	return readback.Restore(c.WhenClauses[0].Expr), readback.Restore(c.WhenClauses[0].Result), true
+	if when, err = readback.Portable(c.WhenClauses[0].Expr, gen, cols); err != nil {
+		return nil, nil, false
+	}
+	if then, err = readback.Portable(c.WhenClauses[0].Result, gen, cols); err != nil {
+		return nil, nil, false
+	}
+	return when, then, true
 }
 
 // CaseKeyType implements the importer's caseKeyer: the type partialColumn
@@ -341,8 +347,8 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 // uuid_check adds again (InferSettings counts it).
 func (Dialect) OwnCheck(t *compiler.Table, c *schema.Check) bool {
 	for _, col := range t.Columns {
-		if col.Type.Kind == compiler.TypeTime && c.Name == TimeCheckName(t.Name, col.Name) {
-			return plainText(c.Expr) == plainText(TimeCheck(col.Name))
+		if col.Type.Kind == compiler.TypeTime && c.Name == timeCheckName(t.Name, col.Name) {
+			return plainText(c.Expr) == plainText(timeCheck(col.Name))
 		}
 		if col.Type.Kind == compiler.TypeUUID && ownUUIDCheck(t.Name, col.Name, c) {
 			return true
@@ -364,7 +370,7 @@ func (Dialect) OwnChecks(t *compiler.Table) map[string]string {
 	out := map[string]string{}
 	for _, col := range t.Columns {
 		if col.Type.Kind == compiler.TypeTime {
-			out[TimeCheckName(t.Name, col.Name)] = col.Name
+			out[timeCheckName(t.Name, col.Name)] = col.Name
 		}
 	}
 	return out

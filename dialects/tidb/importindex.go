@@ -1,11 +1,16 @@
 package tidb
 
 import (
+	"context"
 	"slices"
+	"strconv"
+	"strings"
 
+	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/catalog"
 )
 
 // ModelTerms implements dialects.Importer: TiDB's types are narrower than
@@ -19,14 +24,33 @@ func (Dialect) ModelTerms() bool { return false }
 // again and a foreign key may reference; but a key over generated columns,
 // which stand for an expression or a predicate TiDB cannot index directly,
 // is read as the index they are for.
+//
+// A part's prefix length, which the model has no construct for, is one of
+// the index's own clauses.
 func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
+	var prefixes []string
+	generated := false
 	for _, p := range idx.Parts {
+		for _, a := range p.Attrs {
+			if sp, ok := a.(*mysql.SubPart); ok && p.C != nil {
+				prefixes = append(prefixes, Ident(p.C.Name)+"("+strconv.Itoa(sp.Len)+")")
+			}
+		}
 		if p.C == nil || slices.ContainsFunc(p.C.Attrs, func(a schema.Attr) bool { _, ok := a.(*schema.GeneratedExpr); return ok }) {
-			return dialects.IndexFacts{}
+			generated = true
 		}
 	}
-	return dialects.IndexFacts{Unique: idx.Unique}
+	f := dialects.IndexFacts{Unique: idx.Unique && !generated}
+	if len(prefixes) > 0 {
+		f.Own = []string{"the prefix " + strings.Join(prefixes, ", ")}
+	}
+	return f
 }
 
 // InspectAdvice implements dialects.Importer.
 func (Dialect) InspectAdvice(string) string { return "" }
+
+// ReadIndexes implements dialects.IndexReader (catalog.Indexes).
+func (Dialect) ReadIndexes(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]dialects.IndexCatalog, error) {
+	return catalog.Indexes(ctx, conn)
+}

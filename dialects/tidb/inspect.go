@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/dialects"
 )
 
 var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
@@ -52,6 +53,15 @@ func uuidShapeOf(t *compiler.Table, n expr.Node) string {
 		return ""
 	}
 	return col.Name
+}
+
+// Shape implements dialects.ShapeReader: uuid_check's CHECK, or one of
+// the same shape (uuidShapeOf).
+func (Dialect) Shape(t *compiler.Table, n expr.Node) (dialects.Shape, bool) {
+	if col := uuidShapeOf(t, n); col != "" {
+		return dialects.Shape{Column: col, Type: compiler.TypeUUID}, true
+	}
+	return dialects.Shape{}, false
 }
 
 // shapeChecked reports whether t has, on TiDB, a CHECK of c's uuid shape.

@@ -69,7 +69,7 @@ func (d Dialect) PlanStmts(ctx context.Context, drv migrate.Driver, changes []sc
 		return ss, nil
 	}, func(src schema.Change, s *hazard.Stmt) {
 		if dt, ok := src.(*schema.DropTable); ok {
-			s.Hazards = append(s.Hazards, hazard.Hazard{Code: CodeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
+			s.Hazards = append(s.Hazards, hazard.Hazard{Code: codeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
 		}
 	}, opts...)
 }
@@ -511,7 +511,7 @@ func addVolatileDefault(t *schema.Table, c *schema.Column, x string, planOne fun
 	ss = append(ss,
 		hazard.Stmt{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", tbl, col, x), Comment: fmt.Sprintf("set the default of %q (TiDB refuses it in ADD COLUMN, error 1674)", c.Name)},
 		hazard.Stmt{Cmd: fmt.Sprintf("UPDATE %s SET %s = %s%s WHERE %s IS NULL", tbl, col, strings.TrimSuffix(strings.TrimPrefix(x, "("), ")"), keepOnUpdate(t), col), Comment: fmt.Sprintf("give the existing rows their own %q", c.Name),
-			Hazards: []hazard.Hazard{{Code: CodeModify, Table: t.Name, Scan: true, Rewrite: true, Text: "writes every existing row, in one transaction"}}})
+			Hazards: []hazard.Hazard{{Code: codeModify, Table: t.Name, Scan: true, Rewrite: true, Text: "writes every existing row, in one transaction"}}})
 	if !c.Type.Null {
 		mod, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.ModifyColumn{From: &bare, To: c, Change: schema.ChangeNull | schema.ChangeDefault}}})
 		if err != nil {

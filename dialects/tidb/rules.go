@@ -1,6 +1,9 @@
 package tidb
 
-import "github.com/schemagen/schemagen/dialects"
+import (
+	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
+)
 
 // limits are TiDB's limits and naming rules (see dialects.Rules).
 var limits = &dialects.Rules{
@@ -8,12 +11,12 @@ var limits = &dialects.Rules{
 	MaxIdent:   64,
 	FoldCase:   true,
 	IdentQuote: '`',
-	Namespaces: []dialects.Namespace{
-		{Kinds: []dialects.ObjectKind{dialects.KindTable}, Why: "table names are unique per database"},
-		{Kinds: []dialects.ObjectKind{dialects.KindCheck}, Why: "CHECK names are unique per database (error 3822)"},
-		{Kinds: []dialects.ObjectKind{dialects.KindIndex, dialects.KindUnique, dialects.KindCheck, dialects.KindForeignKey}, PerTable: true,
+	Namespaces: []compiler.NameScope{
+		{Kinds: []compiler.ObjectKind{compiler.KindTable}, Why: "table names are unique per database"},
+		{Kinds: []compiler.ObjectKind{compiler.KindCheck}, Why: "CHECK names are unique per database (error 3822)"},
+		{Kinds: []compiler.ObjectKind{compiler.KindIndex, compiler.KindUnique, compiler.KindCheck, compiler.KindForeignKey}, PerTable: true,
 			Why: "a table's indexes and constraints share one name space (error 1061)"},
-		{Kinds: []dialects.ObjectKind{dialects.KindColumn}, PerTable: true, Why: "column names are unique per table"},
+		{Kinds: []compiler.ObjectKind{compiler.KindColumn}, PerTable: true, Why: "column names are unique per table"},
 	},
 	FKIndexName: true,
 	// max-index-length's default.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -196,10 +195,3 @@ var getenv = function.New(&function.Spec{
 		return cty.StringVal(os.Getenv(args[0].AsString())), nil
 	},
 })
-
-// SortedNames returns names sorted, for messages.
-func SortedNames(names []string) string {
-	s := append([]string(nil), names...)
-	sort.Strings(s)
-	return strings.Join(s, ", ")
-}

@@ -110,7 +110,6 @@ func (o Options) progressf(format string, args ...any) {
 
 // Server is one running ephemeral database server.
 type Server struct {
-	dialect string
 	name    string // "PostgreSQL" or "TiDB", for messages
 	url     string
 	addr    string
@@ -127,16 +126,10 @@ type Server struct {
 	stopErr  error
 }
 
-// Dialect returns Postgres or TiDB.
-func (s *Server) Dialect() string { return s.dialect }
-
 // URL returns the server's URL: postgres://postgres@127.0.0.1:PORT/postgres?sslmode=disable
 // or mysql://root@127.0.0.1:PORT/. It names no password: the servers trust
 // loopback connections.
 func (s *Server) URL() string { return s.url }
-
-// Addr returns the host:port the server listens on for SQL.
-func (s *Server) Addr() string { return s.addr }
 
 // Dir returns the server's temporary directory, removed by Stop.
 func (s *Server) Dir() string { return s.dir }
@@ -150,9 +143,6 @@ func (s *Server) PID() int { return s.cmd.Process.Pid }
 func (s *Server) Version(ctx context.Context) (string, error) {
 	return Version(ctx, s.url)
 }
-
-// LogTail returns the last n lines of the server's logs.
-func (s *Server) LogTail(n int) string { return tailFiles(s.logs, n) }
 
 // Stop stops the server and its process group, waits for it and removes its
 // temporary directory. It is safe to call more than once and concurrently.

@@ -133,7 +133,6 @@ func startPostgres(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("start PostgreSQL: %w", err)
 	}
 	s := &Server{
-		dialect: Postgres,
 		name:    "PostgreSQL",
 		dir:     dir,
 		logs:    []string{filepath.Join(dir, "initdb.log"), filepath.Join(dir, "postgres.log")},

@@ -112,7 +112,6 @@ func startTiDB(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("start TiDB: %w", err)
 	}
 	s := &Server{
-		dialect: TiDB,
 		name:    "TiDB",
 		dir:     dir,
 		logs:    []string{filepath.Join(dir, "tidb.stderr"), filepath.Join(dir, "tidb.log")},

@@ -73,7 +73,7 @@ func build(s *compiler.Schema, o Options) *diagram {
 		if dec.Kind != dialects.Omitted || !want(dec.Table) || byModel(dec, o.Dialect) {
 			continue // objects the model skips are marked in the diagram itself
 		}
-		if dec.Object.Kind == dialects.KindColumn {
+		if dec.Object.Kind == compiler.KindColumn {
 			name := dec.Object.Name
 			colNotes[dec.Table+"."+name] = append(colNotes[dec.Table+"."+name], dec.Text)
 			continue

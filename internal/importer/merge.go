@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,7 +90,7 @@ func (r *Result) settle(all []string) {
 			for _, e := range diags.Errs() {
 				var d *hcl.Diagnostic
 				if errors.As(e, &d) {
-					if subj, ok := compiler.SubjectOf(d); ok && r.drop(subj, d.Summary+": "+d.Detail) {
+					if subj, ok := compiler.RefOf(d); ok && r.drop(subj, d.Summary+": "+d.Detail) {
 						changed = true
 					}
 				}
@@ -120,7 +119,7 @@ func (r *Result) settle(all []string) {
 				if e.Severity != hcl.DiagError {
 					continue
 				}
-				subj, ok := compiler.SubjectOf(e)
+				subj, ok := compiler.RefOf(e)
 				if !ok {
 					continue
 				}
@@ -185,7 +184,7 @@ func deleteNamed[T any](xs *[]T, name string, nameOf func(T) string) int {
 
 // drop leaves the object subj out of the model, which refuses it in every
 // dialect, with a note; it reports whether it did.
-func (r *Result) drop(subj compiler.Subject, why string) bool {
+func (r *Result) drop(subj compiler.ObjectRef, why string) bool {
 	t := r.Schema.Table(subj.Table)
 	if t == nil {
 		return false
@@ -195,19 +194,19 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 	// model's, for the note.
 	var ov compiler.Overrides
 	switch subj.Kind {
-	case "check":
+	case compiler.KindCheck:
 		if i := slices.IndexFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Checks[i].Overrides
 		}
-	case "foreign key":
+	case compiler.KindForeignKey:
 		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.ForeignKeys[i].Overrides
 		}
-	case "index":
+	case compiler.KindIndex:
 		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Indexes[i].Overrides
 		}
-	case "unique":
+	case compiler.KindUnique:
 		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Uniques[i].Overrides
 		}
@@ -219,7 +218,7 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 		}
 	}
 	switch subj.Kind {
-	case "table":
+	case compiler.KindTable:
 		n = len(r.Schema.Tables)
 		r.Schema.Tables = slices.DeleteFunc(r.Schema.Tables, func(x *compiler.Table) bool { return x == t })
 		n -= len(r.Schema.Tables)
@@ -228,31 +227,31 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 			r.note("", "table %s: left out, which the model refuses: %s", t.Name, why)
 			return true
 		}
-	case "column":
+	case compiler.KindColumn:
 		n = deleteNamed(&t.Columns, subj.Name, func(x *compiler.Column) string { return x.Name })
-	case "default":
+	case compiler.KindDefault:
 		if c := t.Column(subj.Name); c != nil && c.Default != nil {
 			c.Default, n = nil, 1
 		}
-	case "identity":
+	case compiler.KindIdentity:
 		if c := t.Column(subj.Name); c != nil && c.Identity != nil {
 			c.Identity, n = nil, 1
 		}
-	case "check":
+	case compiler.KindCheck:
 		n = deleteNamed(&t.Checks, subj.Name, func(x *compiler.Check) string { return x.Name })
-	case "index":
+	case compiler.KindIndex:
 		n = deleteNamed(&t.Indexes, subj.Name, func(x *compiler.Index) string { return x.Name })
-	case "foreign key":
+	case compiler.KindForeignKey:
 		n = deleteNamed(&t.ForeignKeys, subj.Name, func(x *compiler.ForeignKey) string { return x.Name })
-	case "unique":
+	case compiler.KindUnique:
 		n = deleteNamed(&t.Uniques, subj.Name, func(x *compiler.Unique) string { return x.Name })
 	}
 	if n == 0 {
 		return false
 	}
-	what := subj.Kind + " " + subj.Name
-	if subj.Kind == "default" || subj.Kind == "identity" {
-		what = "column " + subj.Name + ": " + subj.Kind
+	what := string(subj.Kind) + " " + subj.Name
+	if subj.Kind == compiler.KindDefault || subj.Kind == compiler.KindIdentity {
+		what = "column " + subj.Name + ": " + string(subj.Kind)
 	}
 	if len(own) > 0 {
 		what += " (" + strings.Join(own, ", ") + ")"
@@ -266,18 +265,18 @@ func (r *Result) drop(subj compiler.Subject, why string) bool {
 // clashes with another object's: its name there gets the next free suffix
 // (settle compiles again, so a suffix taken too is renamed once more). It
 // reports whether it did.
-func (r *Result) renameIn(d string, subj compiler.Subject, why string) bool {
+func (r *Result) renameIn(d string, subj compiler.ObjectRef, why string) bool {
 	t := r.Schema.Table(subj.Table)
 	if t == nil {
 		return false
 	}
 	var ov compiler.Overrides
 	switch subj.Kind {
-	case "index":
+	case compiler.KindIndex:
 		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Indexes[i].Overrides
 		}
-	case "unique":
+	case compiler.KindUnique:
 		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Uniques[i].Overrides
 		}
@@ -302,7 +301,7 @@ func (r *Result) renameIn(d string, subj compiler.Subject, why string) bool {
 
 // leaveOut leaves the object subj out of dialect d, with a note, when it
 // can be left out alone; it reports whether it did.
-func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
+func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 	t := r.Schema.Table(subj.Table)
 	if t == nil {
 		return false
@@ -310,23 +309,23 @@ func (r *Result) leaveOut(d string, subj compiler.Subject, why string) bool {
 	var ov compiler.Overrides
 	own := ""
 	switch subj.Kind {
-	case "check":
+	case compiler.KindCheck:
 		if i := slices.IndexFunc(t.Checks, func(c *compiler.Check) bool { return c.Name == subj.Name }); i >= 0 {
 			ov = t.Checks[i].Overrides
 		}
-	case "index":
+	case compiler.KindIndex:
 		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Indexes[i].Overrides
 		}
-	case "foreign key":
+	case compiler.KindForeignKey:
 		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.ForeignKeys[i].Overrides
 		}
-	case "unique":
+	case compiler.KindUnique:
 		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
 			ov = t.Uniques[i].Overrides
 		}
-	case "table":
+	case compiler.KindTable:
 		// What the dialect refuses is the table's own (its primary key):
 		// the table is left out of the dialect, and what uses it then.
 		if t.Overrides.Skipped(d) {
@@ -532,8 +531,7 @@ func Merge(a, b *Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, ta)
 			continue
 		}
-		rawB := func(column string) string { return b.rawType(ta.Name, column) }
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, da, db, rawB, say))
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Dialect{a.Dialect, b.Dialect}, ownSQL{b, ta.Name}, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -585,10 +583,24 @@ func mergeObjects(s, a, b *compiler.Schema, da, db string, say func(string, ...a
 // objects (named "kind name"), which their dialect's summary names already.
 func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 
-// mergeTable merges b's table tb into a's ta; rawB gives the type of a
-// column of tb in b's own SQL.
-func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) string, say func(string, ...any)) *compiler.Table {
+// ownSQL gives the SQL of table of database im, for what a merge keeps as
+// its own.
+type ownSQL struct {
+	im    *Imported
+	table string
+}
+
+// columnType is the type of a column as the database spells it.
+func (o ownSQL) columnType(column string) string { return o.im.rawType(o.table, column) }
+
+// index is the statement that creates an index, or "".
+func (o ownSQL) index(name string) string { return o.im.indexStatement(o.table, name) }
+
+// mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
+// ownB gives tb's SQL in b's dialect.
+func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Dialect, ownB ownSQL, say func(string, ...any)) *compiler.Table {
 	t := ta
+	da, db := ds[0].Name(), ds[1].Name()
 	// Columns.
 	bc := map[string]*compiler.Column{}
 	for _, c := range tb.Columns {
@@ -602,7 +614,7 @@ func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) 
 			say("column %s.%s exists only on %s", t.Name, ca.Name, da)
 			continue
 		}
-		mergeColumn(t.Name, ca, cb, da, db, rawB, say)
+		mergeColumn(t.Name, ca, cb, da, db, ownB.columnType, say)
 	}
 	for _, c := range tb.Columns {
 		if bc[c.Name] != nil {
@@ -615,9 +627,9 @@ func mergeTable(ta, tb *compiler.Table, da, db string, rawB func(column string) 
 		say("the primary key of %s differs between %s and %s; %s's is kept", t.Name, da, db, da)
 	}
 	mergeUniques(t, ta, tb, da, db, say)
-	mergeChecks(t, ta, tb, da, db, say)
+	mergeChecks(t, ta, tb, ds, say)
 	mergeForeignKeys(t, ta, tb, da, db, say)
-	mergeIndexes(t, ta, tb, da, db, say)
+	mergeIndexes(t, ta, tb, da, db, ownB, say)
 	return t
 }
 
@@ -745,7 +757,20 @@ func plainColumns(x *compiler.Index) []string {
 
 // mergeChecks pairs checks by name and meaning, then by meaning (the
 // portable expression after each dialect's normalisation), then by name.
-func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(string, ...any)) {
+	da, db := ds[0].Name(), ds[1].Name()
+	// only says that check c exists on side i alone, and why where the
+	// dialect knows it: a test of what the other's type guarantees.
+	only := func(c *compiler.Check, i int) {
+		if sr, ok := ds[i].(shapeReader); ok && c.Expr != nil {
+			if sh, ok := sr.Shape(t, c.Expr); ok {
+				typ := compiler.Type{Kind: sh.Type}.Name()
+				say("check %s of %s tests that %s has a %s's shape, which %s's %s type guarantees; kept on %s only", c.Name, t.Name, sh.Column, typ, ds[1-i].Name(), typ, ds[i].Name())
+				return
+			}
+		}
+		say("check %s of %s exists only on %s", c.Name, t.Name, ds[i].Name())
+	}
 	means := func(c *compiler.Check) string { return render.Meaning(c.Expr) }
 	pairs, onlyA, onlyB := match(ta.Checks, tb.Checks,
 		func(c *compiler.Check) string {
@@ -782,18 +807,17 @@ func mergeChecks(t, ta, tb *compiler.Table, da, db string, say func(string, ...a
 	}
 	for _, c := range onlyA {
 		c.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
-		say("check %s of %s exists only on %s", c.Name, t.Name, da)
+		only(c, 0)
 	}
 	for _, c := range onlyB {
 		c.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
-		if col := uuidShape(t, c.Expr); col != "" {
-			say("check %s of %s tests that %s has a uuid's shape, which %s's uuid type guarantees; kept on %s only", c.Name, t.Name, col, da, db)
-		} else {
-			say("check %s of %s exists only on %s", c.Name, t.Name, db)
-		}
+		only(c, 1)
 		t.Checks = append(t.Checks, c)
 	}
 }
+
+// shapeReader is declared in dialects, with the other parts of a dialect.
+type shapeReader = dialects.ShapeReader
 
 // mergeForeignKeys pairs foreign keys by what they are: columns, referenced
 // table and columns, then actions where they agree.
@@ -848,11 +872,8 @@ func sameAction(a, b compiler.Action) bool {
 	return a == b || immediate(a) && immediate(b)
 }
 
-// indexKey is what an index is: uniqueness, parts and predicate; "" for one
-// kept as a dialect's own statement.
-func indexKey(x *compiler.Index, where bool) string { return indexKeyOrder(x, where, true) }
-
-// indexKeyOrder is indexKey, without the parts' order unless order.
+// indexKeyOrder is what an index is: uniqueness, parts (in their order
+// when order) and predicate; "" for one kept as a dialect's own statement.
 func indexKeyOrder(x *compiler.Index, where, order bool) string {
 	if len(x.Parts) == 0 {
 		return ""
@@ -879,7 +900,7 @@ func indexKeyOrder(x *compiler.Index, where, order bool) string {
 // mergeIndexes pairs indexes by name and structure, by structure, by
 // structure without a predicate one dialect lacks (TiDB has no partial
 // indexes), then by name.
-func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...any)) {
+func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say func(string, ...any)) {
 	// A dialect that builds every part ascending cannot tell which were
 	// declared descending: the other dialect's order is the model's.
 	ignoresDesc := func(d string) bool {
@@ -928,9 +949,25 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		if key(ia, false) != key(ib, false) && len(ib.Parts) > 0 {
 			say("index %s of %s differs between %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
 		} else if ia.Unique && (ia.Where == nil) != (ib.Where == nil) && len(ib.Parts) > 0 {
-			// A unique index's predicate is what it keeps unique: the model's
-			// makes the same uniqueness on both.
-			say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
+			// A unique index's predicate is what it keeps unique: each
+			// database keeps its own, b's full one as its statement (the
+			// model's predicate would make b's another key).
+			o := ia.Overrides[db]
+			if nullsOnly(ia) {
+				// Unique over the rows whose key has no NULL: what a full
+				// unique index keeps unique, in both.
+				continue
+			}
+			if sql := ownB.index(ib.Name); ib.Where == nil && sql != "" && (o == nil || o.SQL == "") {
+				if o == nil {
+					o = &compiler.Override{Dialect: db}
+					ia.Overrides[db] = o
+				}
+				o.SQL = sql
+				say("index %s of %s is unique over other rows on %s than on %s (a predicate on %s only); each keeps its own: %s's statement is its override", ia.Name, t.Name, da, db, da, db)
+			} else {
+				say("index %s of %s is unique over other rows on %s than on %s (a predicate on one only); %s's is kept", ia.Name, t.Name, da, db, da)
+			}
 		}
 	}
 	for _, x := range onlyA {
@@ -942,6 +979,16 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, say func(string, ...
 		say("index %s of %s exists only on %s", x.Name, t.Name, db)
 		t.Indexes = append(t.Indexes, x)
 	}
+}
+
+// nullsOnly reports whether the predicate of index x only requires key
+// columns to be non-null: a unique index never compares NULLs, so it keeps
+// the same rows unique as the full index.
+func nullsOnly(x *compiler.Index) bool {
+	cols := expr.NotNullOn(x.Where)
+	return cols != nil && !slices.ContainsFunc(cols, func(c string) bool {
+		return !slices.ContainsFunc(x.Parts, func(p *compiler.IndexPart) bool { return p.Expr == nil && p.Column == c })
+	})
 }
 
 // typeReader is declared in dialects, with the other parts of a dialect.
@@ -1031,31 +1078,6 @@ func samePK(a, b *compiler.PrimaryKey) bool {
 		return a == b
 	}
 	return slices.Equal(a.Columns, b.Columns)
-}
-
-var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
-
-// uuidShape returns the uuid column that n tests the text shape of (TiDB's
-// CHAR(36) with REGEXP '^[0-9a-fA-F]{8}-...$'), or "".
-func uuidShape(t *compiler.Table, n expr.Node) string {
-	b, ok := n.(*expr.Binary)
-	if !ok || b.Op != expr.OpRegex {
-		return ""
-	}
-	col, ok := b.L.(*expr.Column)
-	lit, ok2 := b.R.(*expr.Literal)
-	if !ok || !ok2 || t.Column(col.Name) == nil || t.Column(col.Name).Type.Kind != compiler.TypeUUID {
-		return ""
-	}
-	for _, class := range hexClass.FindAllString(lit.Value, -1) {
-		if !strings.Contains(class, "0-9") || !strings.Contains(strings.ToLower(class), "a-f") {
-			return ""
-		}
-	}
-	if hexClass.ReplaceAllString(lit.Value, "H") != "^H{8}-H{4}-H{4}-H{4}-H{12}$" {
-		return ""
-	}
-	return col.Name
 }
 
 // mergeEnums keeps a's enums (the columns a pairs with b's keep a's

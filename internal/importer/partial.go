@@ -44,16 +44,8 @@ func (im *Imported) partialKeys(ck caseKeyer, ct *compiler.Table, t *schema.Tabl
 		if gen == nil || !strings.EqualFold(gen.Type, "VIRTUAL") || !onlyIndexed(ct, c.Name) {
 			continue
 		}
-		when, then, ok := ck.CaseKey(gen.Expr)
-		if !ok {
-			continue
-		}
-		p, err := im.parse(when, cols)
-		if err != nil {
-			continue
-		}
-		x, err := im.parse(then, cols)
-		if err != nil || slices.Contains(expr.Columns(p), c.Name) || slices.Contains(expr.Columns(x), c.Name) {
+		p, x, ok := ck.CaseKey(gen.Expr, cols)
+		if !ok || slices.Contains(expr.Columns(p), c.Name) || slices.Contains(expr.Columns(x), c.Name) {
 			continue
 		}
 		if typ := ck.CaseKeyType(ct, x); typ == "" || !strings.EqualFold(typ, c.Type.Raw) {

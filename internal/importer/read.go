@@ -6,10 +6,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math/big"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
@@ -134,7 +134,29 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 	}
+	// The catalog's indexes are read on a connection of their own, while
+	// Atlas inspects: the reads wait mostly on the server.
+	var (
+		indexes    map[[2]string]dialects.IndexCatalog
+		indexesErr error
+		reading    sync.WaitGroup
+	)
+	if ir, ok := d.(dialects.IndexReader); ok {
+		reading.Go(func() {
+			c, err := db.Conn(ctx)
+			if err != nil {
+				indexesErr = err
+				return
+			}
+			defer c.Close()
+			indexes, indexesErr = ir.ReadIndexes(ctx, c)
+		})
+	}
 	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
+	reading.Wait()
+	if err == nil && indexesErr != nil {
+		err = indexesErr
+	}
 	if err != nil {
 		msg := redact.Secrets(err.Error(), redact.Password(url))
 		if imp, ok := d.(dialects.Importer); ok {
@@ -175,11 +197,8 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			im.Schema.Enums = append(im.Schema.Enums, &compiler.Enum{Name: e.T, Values: slices.Clone(e.Values)})
 		}
 	}
-	if ir, ok := d.(dialects.IndexReader); ok {
-		if im.indexes, err = ir.ReadIndexes(ctx, conn); err != nil {
-			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
-		}
-	}
+	im.indexes = indexes
+
 	var deferrable map[[2]string]bool
 	if dr, ok := d.(deferrableReader); ok {
 		if deferrable, err = dr.DeferrableKeys(ctx, conn); err != nil {
@@ -456,7 +475,7 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 		}
 		if c.Default != nil && col.Identity == nil {
 			def, raw, ok := imp.NeutralDefault(c.Default, col.Type)
-			if o := col.Overrides[d]; ok && (o == nil || o.RawType != "" && o.Default == "" && col.Generated == nil) && fits(def, col.Type) {
+			if o := col.Overrides[d]; ok && (o == nil || o.RawType != "" && o.Default == "" && col.Generated == nil) && compiler.DefaultFits(def, col.Type) {
 				// A raw type's default is neutral too where it fits the
 				// type the other dialects get: they keep it, and the
 				// dialect its own text.
@@ -606,42 +625,6 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 	return ct
 }
 
-// fits reports whether a neutral default fits a column of neutral type t in
-// every dialect, as the compiler checks it: TiDB allows no default on text,
-// json and bytes, so those stay the dialect's own.
-func fits(d *compiler.Default, t compiler.Type) bool {
-	k := t.ExprKind()
-	switch t.Kind {
-	case compiler.TypeText, compiler.TypeJSON, compiler.TypeBytes, compiler.TypeVector:
-		return false
-	}
-	switch d.Kind {
-	case compiler.DefaultNow:
-		return k == expr.KindTime
-	case compiler.DefaultUUID:
-		return t.Kind == compiler.TypeUUID
-	case compiler.DefaultBool:
-		return k == expr.KindBool
-	case compiler.DefaultNumber:
-		// The model writes a number in its shortest form: 0.00 would come
-		// back as 0, another default to the database.
-		n, _, err := big.ParseFloat(d.Value, 10, 512, big.ToNearestEven)
-		if err != nil || n.Text('f', -1) != d.Value {
-			return false
-		}
-		return k == expr.KindNumeric || k == expr.KindInteger && !strings.Contains(d.Value, ".")
-	case compiler.DefaultString:
-		if (t.Kind == compiler.TypeVarchar || t.Kind == compiler.TypeChar) && len([]rune(d.Value)) > t.Args[0] {
-			return false
-		}
-		if t.Kind == compiler.TypeEnum {
-			return t.Enum != nil && slices.Contains(t.Enum.Values, d.Value)
-		}
-		return k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock
-	}
-	return false
-}
-
 func (im *Imported) parse(text string, cols expr.Resolver) (expr.Node, error) {
 	return im.Dialect.ParseExpr(text, cols)
 }
@@ -740,23 +723,15 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 			if slices.ContainsFunc(facts.Own, func(o string) bool { return strings.HasPrefix(o, "DEFERRABLE") }) {
 				note += ", checked at each statement"
 			}
+			if slices.ContainsFunc(facts.Own, func(o string) bool { return strings.HasPrefix(o, "the prefix ") }) {
+				note += ", over whole values: it allows rows alike in their prefix"
+			}
 			im.note(t.Name, "index %s: %s has no construct in the model: kept as %s's statement; the other dialects get %s without it%s",
 				idx.Name, strings.Join(facts.Own, " and "), d, what, note)
 		} else {
 			ci.Parts, ci.Where, ci.Attrs = nil, nil, nil
 		}
-		// The database's own statement keeps what Atlas does not read;
-		// else the one its driver plans.
-		sql := cat.Statement
-		if sql != "" && len(facts.Own) > 0 {
-			ci.Overrides[d] = &compiler.Override{Dialect: d, SQL: sql}
-			ct.Indexes = append(ct.Indexes, ci)
-			return
-		}
-		plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
-		if err == nil && len(plan.Changes) == 1 {
-			sql = plan.Changes[0].Cmd
-		}
+		sql, err := im.statement(t, idx)
 		if sql == "" {
 			im.note(t.Name, "index %s could not be read, nor planned: %v; left out", idx.Name, err)
 			return
@@ -764,6 +739,33 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		ci.Overrides[d] = &compiler.Override{Dialect: d, SQL: sql}
 	}
 	ct.Indexes = append(ct.Indexes, ci)
+}
+
+// statement is the statement that creates index idx of t: the database's
+// own, which keeps what Atlas does not read; else the one its driver plans.
+func (im *Imported) statement(t *schema.Table, idx *schema.Index) (string, error) {
+	if sql := im.indexes[[2]string{t.Name, idx.Name}].Statement; sql != "" {
+		return sql, nil
+	}
+	plan, err := im.drv.PlanChanges(context.Background(), "import", []schema.Change{&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddIndex{I: idx}}}}, func(o *migrate.PlanOptions) { o.SchemaQualifier = new(string) })
+	if err != nil || len(plan.Changes) != 1 {
+		return "", err
+	}
+	return plan.Changes[0].Cmd, nil
+}
+
+// indexStatement is statement for the index named name of table, or "".
+func (im *Imported) indexStatement(table, name string) string {
+	t := im.raw[table]
+	if t == nil {
+		return ""
+	}
+	idx, ok := t.Index(name)
+	if !ok {
+		return ""
+	}
+	sql, _ := im.statement(t, idx)
+	return sql
 }
 
 func action(a schema.ReferenceOption) compiler.Action {

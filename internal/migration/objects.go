@@ -48,7 +48,7 @@ var rawMark = regexp.MustCompile(`(?i)^--\s*raw\s+("(?:[^"\\]|\\.)*")(\s+removed
 
 // rawHistory reads the raw blocks' statements that the directory's files
 // run, by block name: the last one of each.
-func rawHistory(d dialects.Dialect, files []migrate.File) (map[string]rawRun, error) {
+func rawHistory(d dialects.Atlas, files []migrate.File) (map[string]rawRun, error) {
 	h := map[string]rawRun{}
 	for _, f := range files {
 		stmts, err := d.ScanStmts(string(f.Bytes()))

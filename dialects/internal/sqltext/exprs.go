@@ -30,14 +30,14 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		x.Extensions = append(x.Extensions, e.Name)
 	}
 	for _, r := range sc.Before {
-		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL), BeforeTables: true})
+		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: trimStmt(r.SQL), BeforeTables: true})
 	}
 	for _, r := range sc.After {
-		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: TrimStmt(r.SQL)})
+		x.Raw = append(x.Raw, dialects.RawStmt{Name: r.Name, SQL: trimStmt(r.SQL)})
 	}
 	for _, t := range sc.Tables {
 		for _, stmt := range t.After {
-			x.After[t.Name] = append(x.After[t.Name], TrimStmt(stmt))
+			x.After[t.Name] = append(x.After[t.Name], trimStmt(stmt))
 		}
 		for _, c := range t.Columns {
 			if c.Default != "" {
@@ -76,7 +76,7 @@ func (sc *Script) Exprs() *dialects.Exprs {
 
 // TrimStmt is a statement as scripts and migrations write it: trimmed, and
 // without its final semicolon.
-func TrimStmt(s string) string { return strings.TrimRight(strings.TrimSpace(s), ";") }
+func trimStmt(s string) string { return strings.TrimRight(strings.TrimSpace(s), ";") }
 
 // Using says how a dialect sets expression texts on Atlas's objects.
 type Using struct {

@@ -47,24 +47,33 @@ type Recorder struct {
 	Diags     hcl.Diagnostics
 	notes     map[*Table][]string
 	// about is the object being lowered: errors name it as their subject.
-	about *compiler.Subject
+	about *compiler.ObjectRef
 }
 
 // About makes the object of table of kind and name the subject of the
 // errors that follow (a dialect's checks in Finish).
-func (r *Recorder) About(table, kind, name string) { r.setAbout(table, kind, name) }
+func (r *Recorder) About(table string, kind compiler.ObjectKind, name string) {
+	r.setAbout(table, kind, name)
+}
 
 // Forget ends what About began: the errors that follow name no subject.
 func (r *Recorder) Forget() { r.about = nil }
 
-func (r *Recorder) setAbout(table, kind, name string) {
-	r.about = &compiler.Subject{Table: table, Kind: kind, Name: name}
+func (r *Recorder) setAbout(table string, kind compiler.ObjectKind, name string) {
+	r.about = &compiler.ObjectRef{Table: table, Kind: kind, Name: name}
 }
 
 // Decide records a decision; table-level notes are grouped into the comment
 // above the table's CREATE TABLE.
 func (r *Recorder) Decide(table string, object dialects.Object, kind dialects.DecisionKind, format string, args ...any) {
 	r.Decisions = append(r.Decisions, dialects.Decision{Table: table, Object: object, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+// DecideType records a decision about how column's type is rendered, which
+// explain shows with the type exactly as rendered.
+func (r *Recorder) DecideType(table, column string, kind dialects.DecisionKind, format string, args ...any) {
+	r.Decide(table, dialects.ObjectOf(compiler.KindColumn, column), kind, format, args...)
+	r.Decisions[len(r.Decisions)-1].Aspect = dialects.AspectType
 }
 
 // Errorf records an error at rng.
@@ -95,7 +104,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	d := rec.Dialect
 	sc := &Script{Header: dialects.Header(d, s.SourceNames()...)}
 	for _, e := range s.Extensions {
-		obj := dialects.ObjectOf(dialects.KindExtension, e.Name)
+		obj := dialects.ObjectOf(compiler.KindExtension, e.Name)
 		if el, ok := l.(ExtensionLowerer); ok {
 			sc.Extensions = append(sc.Extensions, Raw{e.Name, el.Extension(e)})
 			rec.Decide("", obj, dialects.Lowered, "created before the tables")
@@ -104,7 +113,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		rec.Decide("", obj, dialects.Omitted, "%s has no extensions: left out", d)
 	}
 	for _, e := range s.Enums {
-		obj := dialects.ObjectOf(dialects.KindEnum, e.Name)
+		obj := dialects.ObjectOf(compiler.KindEnum, e.Name)
 		if el, ok := l.(EnumLowerer); ok {
 			sc.Types = append(sc.Types, Raw{e.Name, el.Enum(e)})
 			rec.Decide("", obj, dialects.Lowered, "created as a type before the tables (its values ordered as declared)")
@@ -117,7 +126,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		if !ok {
 			continue
 		}
-		rec.Decide("", dialects.ObjectOf(dialects.KindRaw, r.Name), dialects.Overridden, "raw SQL statement, not translated")
+		rec.Decide("", dialects.ObjectOf(compiler.KindRaw, r.Name), dialects.Overridden, "raw SQL statement, not translated")
 		if r.After {
 			sc.After = append(sc.After, Raw{r.Name, sql})
 		} else {
@@ -130,28 +139,28 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			rec.Decide(t.Name, dialects.Object{}, dialects.Omitted, "table left out of %s by the model", d)
 			continue
 		}
-		rec.setAbout(t.Name, "table", "")
+		rec.setAbout(t.Name, compiler.KindTable, "")
 		checkSkippedColumns(t, rec)
 		lt := &Table{Name: t.Name, Comment: t.Comment}
 		if t.PrimaryKey != nil {
 			lt.PrimaryKey = t.PrimaryKey.Columns
 		}
 		for _, c := range t.Columns {
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindColumn, c.Name), c.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindColumn, c.Name), c.Overrides) {
 				continue
 			}
-			rec.setAbout(t.Name, "column", c.Name)
+			rec.setAbout(t.Name, compiler.KindColumn, c.Name)
 			n := len(rec.Decisions)
 			if lc, ok := l.Column(t, c); ok {
 				lt.Columns = append(lt.Columns, lc)
-				dialects.MarkType(rec.Decisions[n:], c.Type.Name(), lc.Type)
+				dialects.MarkType(rec.Decisions[n:], lc.Type)
 			}
 		}
 		// Objects are lowered by name, so that decisions and notes come in the
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
-			rec.setAbout(t.Name, "unique", u.Name)
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindUnique, u.Name), u.Overrides) {
+			rec.setAbout(t.Name, compiler.KindUnique, u.Name)
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindUnique, u.Name), u.Overrides) {
 				continue
 			}
 			if c, ok := l.Unique(t, u); ok {
@@ -160,18 +169,18 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 		}
 		for _, c := range byName(t.Checks, func(c *compiler.Check) string { return c.Name }) {
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindCheck, c.Name), c.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindCheck, c.Name), c.Overrides) {
 				continue
 			}
-			rec.setAbout(t.Name, "check", c.Name)
+			rec.setAbout(t.Name, compiler.KindCheck, c.Name)
 			if lc, ok := l.Check(t, c); ok {
 				lc.Kind = ConstraintCheck
 				lt.Constraints = append(lt.Constraints, lc)
 			}
 		}
 		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
-			rec.setAbout(t.Name, "foreign key", fk.Name)
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), fk.Overrides) {
+			rec.setAbout(t.Name, compiler.KindForeignKey, fk.Name)
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), fk.Overrides) {
 				continue
 			}
 			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
@@ -188,22 +197,22 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				if fk.RefTable == t.Name {
 					why = "added by ALTER TABLE after all tables, because it references a unique index of its own table, made after the table"
 				}
-				rec.Decide(t.Name, dialects.ObjectOf(dialects.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
+				rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
 				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
 				continue
 			}
 			lt.Constraints = append(lt.Constraints, c)
 		}
 		for _, idx := range byName(t.Indexes, func(i *compiler.Index) string { return i.Name }) {
-			if skipped(rec, t, dialects.ObjectOf(dialects.KindIndex, idx.Name), idx.Overrides) {
+			if skipped(rec, t, dialects.ObjectOf(compiler.KindIndex, idx.Name), idx.Overrides) {
 				continue
 			}
-			rec.setAbout(t.Name, "index", idx.Name)
+			rec.setAbout(t.Name, compiler.KindIndex, idx.Name)
 			if li, ok := l.Index(t, idx); ok {
 				lt.Indexes = append(lt.Indexes, li)
 			}
 		}
-		rec.setAbout(t.Name, "table", "")
+		rec.setAbout(t.Name, compiler.KindTable, "")
 		l.Finish(t, lt)
 		sortByName(lt)
 		lt.Notes = tableNotes(rec.Decisions, t.Name)
@@ -249,8 +258,8 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 	}
 	// use checks the columns of the object kind name (the subject's kind,
 	// "" for the primary key); what names it in messages.
-	use := func(kind, what, name string, rng hcl.Range, cols []string) {
-		rec.about = &compiler.Subject{Table: t.Name, Kind: "table"}
+	use := func(kind compiler.ObjectKind, what, name string, rng hcl.Range, cols []string) {
+		rec.about = &compiler.ObjectRef{Table: t.Name, Kind: compiler.KindTable}
 		if kind != "" {
 			rec.setAbout(t.Name, kind, name)
 		}
@@ -269,17 +278,17 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 	}
 	for _, u := range t.Uniques {
 		if !u.Overrides.Skipped(d) {
-			use("unique", "unique constraint", u.Name, u.Range, u.Columns)
+			use(compiler.KindUnique, "unique constraint", u.Name, u.Range, u.Columns)
 		}
 	}
 	for _, fk := range t.ForeignKeys {
 		if !fk.Overrides.Skipped(d) {
-			use("foreign key", "foreign key", fk.Name, fk.Range, fk.Columns)
+			use(compiler.KindForeignKey, "foreign key", fk.Name, fk.Range, fk.Columns)
 		}
 	}
 	for _, c := range t.Checks {
 		if !c.Overrides.Skipped(d) && c.Overrides.For(d) == nil {
-			use("check", "check", c.Name, c.Range, expr.Columns(c.Expr))
+			use(compiler.KindCheck, "check", c.Name, c.Range, expr.Columns(c.Expr))
 		}
 	}
 	for _, idx := range t.Indexes {
@@ -297,7 +306,7 @@ func checkSkippedColumns(t *compiler.Table, rec *Recorder) {
 		if idx.Where != nil {
 			cols = append(cols, expr.Columns(idx.Where)...)
 		}
-		use("index", "index", idx.Name, idx.Range, cols)
+		use(compiler.KindIndex, "index", idx.Name, idx.Range, cols)
 	}
 }
 

@@ -251,7 +251,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 
 func writeRaw(b *strings.Builder, r Raw) {
 	b.WriteString("\n-- raw " + r.Name + " (from schema.hcl, not translated)\n")
-	b.WriteString(TrimStmt(r.SQL) + ";\n")
+	b.WriteString(trimStmt(r.SQL) + ";\n")
 }
 
 // sizeHint estimates the output's size, to write it without regrowing.

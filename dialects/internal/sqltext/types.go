@@ -7,6 +7,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects"
 )
 
 // TypeArgs is how a type's arguments are written and read back.
@@ -40,8 +41,12 @@ type TypeRow struct {
 	// type, in lower case), that read back as this type. None: a type read
 	// otherwise (see the dialect's NeutralType).
 	Reads []string
-	// Note is the decision explain lists for a column of this type, or "".
+	// Note is how the type is written, the decision explain lists (with
+	// the type as rendered) for a column of this type, or "".
 	Note string
+	// Needs is what the database needs for the type ("the pgvector
+	// extension"), a decision of its own, or "".
+	Needs string
 }
 
 // Types is a dialect's table of types.
@@ -72,24 +77,22 @@ func NewTypes(unfixed int, rows ...TypeRow) *Types {
 	return tt
 }
 
-// Kinds are the types of the table.
-func (tt *Types) Kinds() []compiler.TypeKind {
-	var ks []compiler.TypeKind
-	for k := range tt.byKind {
-		ks = append(ks, k)
-	}
-	return ks
-}
-
 // Row is the row of a type kind, or nil.
 func (tt *Types) Row(k compiler.TypeKind) *TypeRow { return tt.byKind[k] }
 
-// Note is the decision for a column of type kind k, or "".
-func (tt *Types) Note(k compiler.TypeKind) string {
-	if r := tt.byKind[k]; r != nil {
-		return r.Note
+// Decide records the decisions of the row of type kind k for column c of
+// table t: its note about the type, what it needs.
+func (tt *Types) Decide(rec *Recorder, t, c string, k compiler.TypeKind) {
+	r := tt.byKind[k]
+	if r == nil {
+		return
 	}
-	return ""
+	if r.Note != "" {
+		rec.DecideType(t, c, dialects.Lowered, "%s", r.Note)
+	}
+	if r.Needs != "" {
+		rec.Decide(t, dialects.ObjectOf(compiler.KindColumn, c), dialects.Lowered, "%s needs %s", compiler.Type{Kind: k}.Name(), r.Needs)
+	}
 }
 
 // SQL writes t, or "?" for a type the table lacks.

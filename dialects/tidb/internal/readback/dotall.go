@@ -83,7 +83,7 @@ func hasDot(p string) bool {
 // UndoDotAll removes the (?s) DotAll added to a pattern with `.`, so that an
 // expression TiDB reports back reads as the model wrote it. n is a tree just
 // read, not shared.
-func UndoDotAll(n expr.Node) {
+func undoDotAll(n expr.Node) {
 	expr.Walk(n, func(n expr.Node) bool {
 		if b, ok := n.(*expr.Binary); ok && (b.Op == expr.OpRegex || b.Op == expr.OpNotRegex) {
 			if lit, ok := b.R.(*expr.Literal); ok && lit.Kind == expr.LitString {

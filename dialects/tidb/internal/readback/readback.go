@@ -144,6 +144,16 @@ var leadingCheck = regexp.MustCompile(`(?i)^\s*check\s*\(`)
 // analyzed form, without Paren nodes, or an error naming what has no
 // portable form.
 func Expr(text string, cols expr.Resolver) (expr.Node, error) {
+	x, err := Tree(text)
+	if err != nil {
+		return nil, err
+	}
+	return Portable(x, text, cols)
+}
+
+// Tree parses an expression as TiDB reports it into TiDB's tree, or fails
+// where the text has no one reading (||).
+func Tree(text string) (ast.ExprNode, error) {
 	src := text
 	// SHOW CREATE TABLE writes CHECK (...).
 	if loc := leadingCheck.FindStringIndex(src); loc != nil {
@@ -157,16 +167,22 @@ func Expr(text string, cols expr.Resolver) (expr.Node, error) {
 	if strings.Contains(src, "||") {
 		// || is OR or CONCAT by sql_mode: TiDB itself never prints it.
 		y, err := ParseExpr(src, DefaultMode|mysql.ModePipesAsConcat)
-		if err != nil || Restore(x) != Restore(y) {
+		if err != nil || restore(x) != restore(y) {
 			return nil, &ReadError{Text: text, Msg: "the operator || has no portable form (TiDB reads it as OR or as CONCAT by sql_mode)"}
 		}
 	}
+	return x, nil
+}
+
+// Portable converts x, a node of Tree's tree of text, into its portable,
+// analyzed form over cols, or an error naming what has no portable form.
+func Portable(x ast.ExprNode, text string, cols expr.Resolver) (expr.Node, error) {
 	c := &converter{text: text}
 	n, err := c.convert(x)
 	if err != nil {
 		return nil, err
 	}
-	UndoDotAll(n)
+	undoDotAll(n)
 	if n, err = c.jsonTypeNames(n); err != nil {
 		return nil, err
 	}
@@ -197,7 +213,7 @@ func Expr(text string, cols expr.Resolver) (expr.Node, error) {
 }
 
 // Restore prints a node of TiDB's tree as TiDB writes it.
-func Restore(n ast.Node) string {
+func restore(n ast.Node) string {
 	var b strings.Builder
 	if err := n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes, &b)); err != nil {
 		return fmt.Sprintf("%T", n)
@@ -216,7 +232,7 @@ type converter struct {
 func (c *converter) errorf(at ast.Node, format string, args ...any) error {
 	e := &ReadError{Text: c.text, Msg: fmt.Sprintf(format, args...)}
 	if at != nil {
-		e.Near = Restore(at)
+		e.Near = restore(at)
 	}
 	return e
 }
@@ -426,7 +442,7 @@ func (c *converter) value(v *driver.ValueExpr) (expr.Node, error) {
 		}
 		return &expr.Literal{Kind: expr.LitNumber, Value: s}, nil
 	case driver.KindFloat32, driver.KindFloat64:
-		return nil, c.errorf(v, "the number %s has an exponent, which portable expressions do not write", Restore(v))
+		return nil, c.errorf(v, "the number %s has an exponent, which portable expressions do not write", restore(v))
 	case driver.KindString:
 		if v.Type.GetFlag()&mysql.UnderScoreCharsetFlag != 0 {
 			if cs := strings.ToLower(v.Type.GetCharset()); !slices.Contains(introducers, cs) {

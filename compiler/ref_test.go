@@ -7,9 +7,10 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 )
 
-// Every error of the model's own rules names the object it is about, so
+// Every error of the model's own rules names the object it is about (a
+// compiler.ObjectRef), so
 // that a tool (import) can leave exactly that object out.
-func TestValidateSubjects(t *testing.T) {
+func TestValidateRefs(t *testing.T) {
 	src := `
 table "p" {
   column "id" {
@@ -58,7 +59,7 @@ table "c" {
 	_, diags := compiler.LoadSource(compiler.Options{Dialects: []string{"postgres", "tidb"}}, "s.hcl", []byte(src))
 	var got []string
 	for _, d := range diags {
-		s, ok := compiler.SubjectOf(d)
+		s, ok := compiler.RefOf(d)
 		if !ok {
 			t.Errorf("no subject: %s", d.Error())
 			continue
