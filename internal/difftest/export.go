@@ -3,13 +3,14 @@ package difftest
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"github.com/schemagen/schemagen/compiler"
 )
 
 // Reductions returns models with one part of m removed (what the shrinker
 // tries).
-func Reductions(m *Model) []*Model { return reductions(m) }
+func Reductions(m *Model) []*Model { return slices.Collect(reductions(m)) }
 
 // DropColumn removes column i of t (a table of m) and everything that names it.
 func DropColumn(m *Model, t *Table, i int) { dropColumn(m, t, i) }
