@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 )
 
 // TestCascadeDepths: a chain counts its levels, SET NULL ends a chain, a
@@ -109,7 +110,7 @@ table "s" {
   }
 }
 `
-	s, diags := compiler.LoadSource(compiler.Options{}, "schema.hcl", []byte(src))
+	s, diags := load.Source(load.Options{}, "schema.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -1,10 +1,14 @@
-// Package compiler turns schema.hcl into a dialect-neutral model and validates
-// it. It knows no SQL dialect: the dialects/ packages lower the model.
-// Its size is the language's: loading (load.go) and validating every block
-// of schema.hcl, with a positioned diagnostic for each mistake.
+// Package compiler is the dialect-neutral model of schema.hcl (Schema,
+// Table, Column, Type, ...), with what every consumer asks of it: the order
+// tables are created in, the canonical HCL a model is written back as
+// (Write, for schemagen fmt and import), and the subjects diagnostics name.
+// Reading schema.hcl into the model and validating it is package
+// compiler/load. It knows no SQL dialect: the dialects/ packages lower the
+// model.
 package compiler
 
 import (
+	"path/filepath"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -51,8 +55,9 @@ func (s *Schema) Table(name string) *Table {
 	return nil
 }
 
-// index builds the lookup by name once the tables are loaded.
-func (s *Schema) index() {
+// Reindex rebuilds the lookup of tables by name (Schema.Table), after
+// Tables was built or changed.
+func (s *Schema) Reindex() {
 	s.byName = make(map[string]*Table, len(s.Tables))
 	for _, t := range s.Tables {
 		if _, dup := s.byName[t.Name]; !dup {
@@ -379,4 +384,15 @@ type Raw struct {
 	SQL   map[string]string // by dialect
 	After bool              // emitted after the tables (default) or before them
 	Range hcl.Range
+}
+
+// SourceNames returns the base names of the schema's files, sorted: what the
+// generated files say they come from, the same from any directory.
+func (s *Schema) SourceNames() []string {
+	var names []string
+	for name := range s.Files {
+		names = append(names, filepath.Base(name))
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }

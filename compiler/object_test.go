@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 )
 
 // TestNameScopes: Validate reports two objects of the same name exactly
@@ -60,7 +61,7 @@ func TestNameScopes(t *testing.T) {
 				default:
 					src = table("t", block(a, "x")) + table("u", block(b, "x"))
 				}
-				_, diags := compiler.LoadSource(compiler.Options{}, "s.hcl", []byte(r+src))
+				_, diags := load.Source(load.Options{}, "s.hcl", []byte(r+src))
 				var dups []string
 				for _, d := range diags {
 					if strings.HasPrefix(d.Summary, "Duplicate") {

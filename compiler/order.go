@@ -80,3 +80,28 @@ func sameColumns(a, b []string) bool {
 	}
 	return true
 }
+
+// Referencable reports whether cols (in any order) are the primary key, a
+// unique constraint or a full unique index on plain columns of t.
+func (t *Table) Referencable(cols []string) bool {
+	if inlineKey(t, cols) {
+		return true
+	}
+	for _, idx := range t.Indexes {
+		if !idx.Unique || idx.Where != nil {
+			continue
+		}
+		var names []string
+		for _, p := range idx.Parts {
+			if p.Expr != nil {
+				names = nil
+				break
+			}
+			names = append(names, p.Column)
+		}
+		if names != nil && sameColumns(names, cols) {
+			return true
+		}
+	}
+	return false
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 )
 
 // Every error of the model's own rules names the object it is about (a
@@ -56,7 +57,7 @@ table "c" {
   }
 }
 `
-	_, diags := compiler.LoadSource(compiler.Options{Dialects: []string{"postgres", "tidb"}}, "s.hcl", []byte(src))
+	_, diags := load.Source(load.Options{Dialects: []string{"postgres", "tidb"}}, "s.hcl", []byte(src))
 	var got []string
 	for _, d := range diags {
 		s, ok := compiler.RefOf(d)

@@ -152,7 +152,7 @@ func typeNames() string { return strings.Join(typeNameList(), ", ") }
 
 // DecodeType reads a neutral type written as a keyword (`uuid`) or a call
 // (`varchar(255)`).
-func decodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
+func DecodeType(e hcl.Expression) (Type, hcl.Diagnostics) {
 	bad := func(detail string) (Type, hcl.Diagnostics) {
 		r := e.Range()
 		return Type{}, hcl.Diagnostics{{
@@ -277,6 +277,13 @@ var intRanges = map[TypeKind][2]*big.Int{
 	TypeSmallint: {big.NewInt(math.MinInt16), big.NewInt(math.MaxInt16)},
 	TypeInt:      {big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32)},
 	TypeBigint:   {big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)},
+}
+
+// IntRange is the range of an integer type (the same on every dialect);
+// ok is false for a type that is not an integer.
+func (t Type) IntRange() (r [2]*big.Int, ok bool) {
+	r, ok = intRanges[t.Kind]
+	return r, ok
 }
 
 // ValueProblem says why default d is not a value of t that both databases

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/internal/gen"
 )
 
-var opts = compiler.Options{Dialects: []string{"postgres", "tidb"}}
+var opts = load.Options{Dialects: []string{"postgres", "tidb"}}
 
 // TestWriteRoundTrip writes models back to HCL and loads them again: the
 // second writing is the same text, and the models keep their objects.
@@ -18,12 +19,12 @@ func TestWriteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, diags := compiler.LoadSource(opts, path, src)
+		s, diags := load.Source(opts, path, src)
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
 		out := compiler.Write(s, nil)
-		s2, diags := compiler.LoadSource(opts, "written.hcl", out)
+		s2, diags := load.Source(opts, "written.hcl", out)
 		if diags.HasErrors() {
 			t.Fatalf("%s written back does not load: %v\n%s", path, diags, out)
 		}

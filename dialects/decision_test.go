@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 )
@@ -79,7 +80,7 @@ table "t" {
   }
 }
 `
-	s, diags := compiler.LoadSource(compiler.Options{Dialects: all.Names()}, "t.hcl", []byte(src))
+	s, diags := load.Source(load.Options{Dialects: all.Names()}, "t.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -10,9 +10,11 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // TestParseExprReadsGeneratorForms applies, as CHECKs on the real
@@ -25,7 +27,7 @@ import (
 // see normalize). The forms the compiler refuses are left out, as the
 // generator's draws of them never reach a database.
 func TestParseExprReadsGeneratorForms(t *testing.T) {
-	m := difftest.Forms()
+	m := draw.Forms()
 	tb, parts := m.Tables[0], m.Tables[1]
 	all0 := len(tb.Checks) + len(parts.Indexes)
 	d := postgres.Dialect{}
@@ -33,7 +35,7 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 	for {
 		src := m.HCL()
 		var diags hcl.Diagnostics
-		s, diags = compiler.LoadSource(compiler.Options{Dialects: all.Names()}, "forms.hcl", []byte(src))
+		s, diags = load.Source(load.Options{Dialects: all.Names()}, "forms.hcl", []byte(src))
 		if !diags.HasErrors() {
 			_, diags = d.Generate(s)
 		}
@@ -76,7 +78,7 @@ func TestParseExprReadsGeneratorForms(t *testing.T) {
 	if len(model) != kept {
 		t.Fatalf("%d expressions in the model, %d forms", len(model), kept)
 	}
-	rep := load(t, d, s)
+	rep := loadBack(t, d, s)
 	readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {
 		return m.node, render.String(m.node)
 	})

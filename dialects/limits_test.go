@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
@@ -278,7 +278,7 @@ func execRetried(ctx context.Context, db *dbtest.DB, q string) error {
 
 func generate(t *testing.T, d, src string) (string, hcl.Diagnostics) {
 	t.Helper()
-	s, diags := compiler.LoadSource(compiler.Options{Dialects: all.Names()}, "limits.hcl", []byte(src))
+	s, diags := load.Source(load.Options{Dialects: all.Names()}, "limits.hcl", []byte(src))
 	if diags.HasErrors() {
 		return "", diags
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 )
 
@@ -61,13 +62,13 @@ table "b" {
   }
 }
 `
-	opts := compiler.Options{Dialects: all.Names()}
-	s, diags := compiler.LoadSource(opts, "n.hcl", []byte(src))
+	opts := load.Options{Dialects: all.Names()}
+	s, diags := load.Source(opts, "n.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	// Written and loaded again, the model is the same.
-	again, diags := compiler.LoadSource(opts, "w.hcl", compiler.Write(s, nil))
+	again, diags := load.Source(opts, "w.hcl", compiler.Write(s, nil))
 	if diags.HasErrors() {
 		t.Fatalf("%v\n%s", diags, compiler.Write(s, nil))
 	}
@@ -212,12 +213,12 @@ table "d" {
 // dialect's DDL of it to hold every line of want.
 func generatesAfterWrite(t *testing.T, file, src string, want map[string][]string) {
 	t.Helper()
-	opts := compiler.Options{Dialects: all.Names()}
-	s, diags := compiler.LoadSource(opts, file, []byte(src))
+	opts := load.Options{Dialects: all.Names()}
+	s, diags := load.Source(opts, file, []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	again, diags := compiler.LoadSource(opts, "w.hcl", compiler.Write(s, nil))
+	again, diags := load.Source(opts, "w.hcl", compiler.Write(s, nil))
 	if diags.HasErrors() {
 		t.Fatalf("%v\n%s", diags, compiler.Write(s, nil))
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/dialects/postgres"
@@ -263,7 +264,7 @@ func corpusModel(t *testing.T, d string) (*compiler.Schema, []int) {
 		}
 	}
 	src := "table \"t\" {\n" + corpusColumns + tb.String() + "}\n\ntable \"u\" {\n" + corpusColumns + ub.String() + "}\n"
-	s, diags := compiler.LoadSource(compiler.Options{Dialects: all.Names()}, "corpus.hcl", []byte(src))
+	s, diags := load.Source(load.Options{Dialects: all.Names()}, "corpus.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatalf("corpus model: %v\n%s", diags, src)
 	}
@@ -308,9 +309,9 @@ func modelExprs(s *compiler.Schema, d string) map[string]modelExpr {
 	return m
 }
 
-// load generates s for d and runs it in a fresh database, returning what the
+// loadBack generates s for d and runs it in a fresh database, returning what the
 // database reports for each expression, keyed as modelExprs keys them.
-func load(t *testing.T, d dialects.Dialect, s *compiler.Schema) map[string]string {
+func loadBack(t *testing.T, d dialects.Dialect, s *compiler.Schema) map[string]string {
 	t.Helper()
 	out, diags := d.Generate(s)
 	if diags.HasErrors() {
@@ -484,7 +485,7 @@ func TestParseExprReadsBack(t *testing.T) {
 			for _, i := range used {
 				entry[corpusKey(i)] = i
 			}
-			rep := load(t, d, s)
+			rep := loadBack(t, d, s)
 			parsed := readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {
 				e := corpus[entry[key]]
 				if w, ok := e.want[d.Name()]; ok {
@@ -501,7 +502,7 @@ func TestParseExprReadsBack(t *testing.T) {
 			for key, m := range modelExprs(s2, d.Name()) {
 				m.set(parsed[key])
 			}
-			rep2 := load(t, d, s2)
+			rep2 := loadBack(t, d, s2)
 			for _, i := range used {
 				key := corpusKey(i)
 				if corpus[i].extraParens && d.Name() == tidb.Name && rep2[key] != rep[key] {
@@ -537,12 +538,12 @@ func TestParseExprReadsRealSchemas(t *testing.T) {
 						`  postgres = "CREATE EXTENSION IF NOT EXISTS vector"`, `  tidb = "SELECT 1"`,
 					).Replace(string(src)))
 				}
-				s, diags := compiler.LoadSource(compiler.Options{Dialects: all.Names()}, file, src)
+				s, diags := load.Source(load.Options{Dialects: all.Names()}, file, src)
 				if diags.HasErrors() {
 					t.Fatal(diags)
 				}
 				model := modelExprs(s, d.Name())
-				rep := load(t, d, s)
+				rep := loadBack(t, d, s)
 				readBack(t, d, model, rep, func(key string, m modelExpr) (expr.Node, string) {
 					return m.node, render.String(m.node)
 				})

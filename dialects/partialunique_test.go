@@ -10,7 +10,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
@@ -96,8 +96,8 @@ table "g" {
   }
 }
 `
-	opts := compiler.Options{Dialects: all.Names()}
-	s, diags := compiler.LoadSource(opts, "g.hcl", []byte(src))
+	opts := load.Options{Dialects: all.Names()}
+	s, diags := load.Source(opts, "g.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -12,20 +12,24 @@ import (
 // concerns are the non-test files of every dialect package, each with the
 // one concern it holds: a reader who knows where a thing is in one dialect
 // finds it in the other under the same name. Sub-packages of a dialect are
-// not compared: both have internal/atlasdrv, their Atlas driver decorator;
-// tidb has internal/readback, its SQL reader on TiDB's parser.
+// not compared. Both have internal/atlasdrv, their Atlas driver decorator;
+// internal/online, the migration planner, sessions, resume and hazards,
+// which online.go and hazards.go hand the Online part to; and
+// internal/lexical, quoting. postgres has internal/inspect, the catalog
+// queries of import (TiDB's import reads Atlas's inspection and
+// internal/readback, its SQL reader on TiDB's parser).
 var concerns = map[string]string{
 	"atlas.go":       "the Atlas part: OpenAtlas (its driver is the sub-package internal/atlasdrv), the state file, the statement scanner, server warnings",
 	"data.go":        "data migrations rendered as SQL",
 	"database.go":    "URLs, the database/sql driver, the dev server",
 	"dialect.go":     "the Dialect value, Generate, quoting and the expression syntax",
-	"hazards.go":     "hazard codes, and the hazards of a change in the form the planner chose",
+	"hazards.go":     "hazard codes, and the hazards of a change in the form the planner chose (internal/online computes them)",
 	"import.go":      "an inspected column read into the model: default, identity, clauses",
 	"importindex.go": "an inspected index read into the model",
-	"inspect.go":     "what import reads from a live database, or infers from it, beyond Atlas's inspection",
+	"inspect.go":     "what import reads from a live database, or infers from it, beyond Atlas's inspection (postgres: its catalog queries are internal/inspect)",
 	"lint.go":        "the Lint part: statement rules, codes, errors",
 	"objects.go":     "views, triggers and extensions",
-	"online.go":      "the migration planner, online sessions and resume",
+	"online.go":      "the Online and Sessions parts: the migration planner, online sessions and resume (internal/online)",
 	"parse.go":       "ParseExpr: expression text as the database prints it, read into the model",
 	"revisions.go":   "the revision table",
 	"rules.go":       "the dialect's limits and rules",

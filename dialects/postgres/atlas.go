@@ -133,7 +133,3 @@ var printer = describe.Printer{
 		return ""
 	},
 }
-
-// uniqueConstraint is the unique constraint an index is made by (the
-// planner and the hazards ask, as the driver does).
-var uniqueConstraint = atlasdrv.UniqueConstraint

@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
 	"github.com/schemagen/schemagen/dialects/rules"
 )
 
@@ -73,11 +74,10 @@ func decodeSettings(s *compiler.Schema) (Settings, hcl.Diagnostics) {
 var style = sqltext.Style{Ident: Ident, String: String}
 
 // Ident quotes an identifier.
-func Ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+func Ident(s string) string { return lexical.Ident(s) }
 
-// String quotes a string literal (standard_conforming_strings is on since
-// PostgreSQL 9.1, so backslashes are literal).
-func String(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// String quotes a string literal.
+func String(s string) string { return lexical.String(s) }
 
 // syntax renders expressions; chars holds the quoted names of the char(n)
 // columns of the expression's table (for paddedMatch), widen the names of

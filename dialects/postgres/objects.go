@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/catalog"
 )
 
 // ReadObjects implements dialects.ObjectDialect: the extensions of the
@@ -28,7 +29,7 @@ func (Dialect) ReadObjects(ctx context.Context, conn schema.ExecQuerier) (*diale
 		}
 		o.Extensions = append(o.Extensions, name)
 	}
-	if err := closeRows(rows); err != nil {
+	if err := catalog.CloseRows(rows); err != nil {
 		return nil, err
 	}
 	rows, err = conn.QueryContext(ctx, `SELECT c.relname, pg_get_viewdef(c.oid)
@@ -46,7 +47,7 @@ ORDER BY c.relname`)
 		}
 		o.Views[name] = def
 	}
-	if err := closeRows(rows); err != nil {
+	if err := catalog.CloseRows(rows); err != nil {
 		return nil, err
 	}
 	// What each view reads, from the rewrite rules' dependencies.
@@ -69,7 +70,7 @@ ORDER BY 1, 2`)
 		}
 		o.ViewReads[view] = append(o.ViewReads[view], table)
 	}
-	if err := closeRows(rows); err != nil {
+	if err := catalog.CloseRows(rows); err != nil {
 		return nil, err
 	}
 	// The functions of the database's own that each view calls.
@@ -95,7 +96,7 @@ ORDER BY 1, 2`)
 		}
 		o.ViewCalls[view] = append(o.ViewCalls[view], fn)
 	}
-	if err := closeRows(rows); err != nil {
+	if err := catalog.CloseRows(rows); err != nil {
 		return nil, err
 	}
 	// The triggers whose function has their name (on_update's), with when
@@ -120,23 +121,12 @@ ORDER BY 1`)
 		}
 		o.Triggers[name] = dialects.Trigger{Table: table, Def: fmt.Sprintf("tgtype %d: %s", typ, body)}
 	}
-	return o, closeRows(rows)
+	return o, catalog.CloseRows(rows)
 }
 
 // DropTrigger implements dialects.TriggerDialect.
 func (Dialect) DropTrigger(table, name string) []string {
 	return []string{"DROP TRIGGER IF EXISTS " + Ident(name) + " ON " + Ident(table), "DROP FUNCTION IF EXISTS " + Ident(name) + "()"}
-}
-
-func closeRows(rows interface {
-	Err() error
-	Close() error
-}) error {
-	err := rows.Err()
-	if cerr := rows.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // CreatedView implements dialects.ObjectDialect. An unquoted name is read

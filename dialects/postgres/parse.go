@@ -8,6 +8,7 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
 )
 
 // ParseExpr implements dialects.Dialect: it reads an expression as
@@ -25,30 +26,8 @@ func (Dialect) ParseExpr(text string, cols expr.Resolver) (expr.Node, error) {
 	return reader.Read(text, cols)
 }
 
-// grammar is what PostgreSQL prints, read by the parser of the portable
-// language with PostgreSQL's lexical rules and operator precedences.
-var grammar = &parse.Grammar{
-	IdentQuote:        '"',
-	EscapeStrings:     true,
-	PrefixedStrings:   true,
-	PostgresOperators: true,
-	// As in PostgreSQL's gram.y, lowest first.
-	Precedence: map[string]int{
-		"or":  1,
-		"and": 2,
-		"is":  4,
-		"=":   5, "<>": 5, "!=": 5, "<": 5, ">": 5, "<=": 5, ">=": 5,
-		"like": 6, "ilike": 6, "in": 6, "between": 6,
-		"+": 8, "-": 8,
-		"*": 9, "/": 9, "%": 9,
-		"^": 10,
-	},
-	OtherPrec:  7, // ~, !~, ~~, ||, and every other operator
-	NotPrec:    3,
-	NegPrec:    12,
-	CastPrec:   15,
-	Quantified: true,
-}
+// grammar is what PostgreSQL prints (lexical.Grammar).
+var grammar = lexical.Grammar
 
 var reader = &expr.Reader{
 	Grammar: grammar,

@@ -28,6 +28,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/internal/generate"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/rules"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
@@ -133,15 +134,10 @@ var generation = generate.Dialect{Name: Name, Rules: limits, Style: style,
 var style = sqltext.Style{Ident: Ident, String: String, InlineComments: true, InlineIndexes: true}
 
 // Ident quotes an identifier.
-func Ident(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+func Ident(s string) string { return lexical.Ident(s) }
 
-// String quotes a string literal. TiDB, like MySQL, reads backslash escapes
-// in literals, so a backslash is doubled to keep its meaning.
-func String(s string) string {
-	return "'" + literalEscaper.Replace(s) + "'"
-}
-
-var literalEscaper = strings.NewReplacer(`\`, `\\`, "'", "''")
+// String quotes a string literal.
+func String(s string) string { return lexical.String(s) }
 
 type syntax struct{}
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/tidb"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/online"
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
 
@@ -208,9 +209,9 @@ func TestTiDBHazardsObserved(t *testing.T) {
 			t.Logf("%s: job %q, row count %d, %d writes during it (%d refused)", c.stmt, o.jobType, o.rowCount, o.writes, o.failed)
 			reorg, canFail := false, false
 			for _, h := range hs {
-				reorg = reorg || h.Code == tidb.CodeAddIndex || h.Rewrite
+				reorg = reorg || h.Code == online.CodeAddIndex || h.Rewrite
 				canFail = canFail || h.CanFail
-				if h.Scan && !h.CanFail && h.Code != tidb.CodeAddIndex {
+				if h.Scan && !h.CanFail && h.Code != online.CodeAddIndex {
 					t.Errorf("%s claims a scan that nothing observes", h.Code)
 				}
 				if h.Blocks != hazard.BlocksNothing {

@@ -2,10 +2,11 @@ package tidb
 
 import (
 	"fmt"
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
@@ -14,6 +15,7 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
@@ -147,42 +149,13 @@ func (Dialect) ColumnClause(c *schema.Column) (string, string) {
 // then the import keeps the database's text as the TiDB override.
 func (Dialect) CheckText(stored string, n expr.Node) (string, bool) {
 	inner := stored
-	if wrapped(inner) {
+	if lexical.Wrapped(inner) {
 		inner = inner[1 : len(inner)-1]
 	}
 	if n == nil {
 		return inner, true
 	}
 	return inner, restored("("+sqltext.Expr(syntax{}, n)+")") != restored(stored)
-}
-
-// wrapped reports whether s is one parenthesised whole.
-func wrapped(s string) bool {
-	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
-		return false
-	}
-	depth, quoted := 0, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quoted != 0:
-			if c == '\\' {
-				i++
-			} else if c == quoted {
-				quoted = 0
-			}
-		case c == '\'' || c == '`' || c == '"':
-			quoted = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 && i < len(s)-1 {
-				return false
-			}
-		}
-	}
-	return depth == 0
 }
 
 var charsetIntroducer = regexp.MustCompile(`_[a-z0-9]+'`)

@@ -17,6 +17,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/tidb"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 	"github.com/schemagen/schemagen/internal/gen"
 )
 
@@ -36,7 +37,7 @@ func TestReadBackGenerated(t *testing.T) {
 	var schemas []*compiler.Schema
 	var script strings.Builder
 	for seed := uint64(1); seed <= readBackSeeds; seed++ {
-		m, _ := difftest.Random(seed, 0)
+		m, _ := draw.Random(seed, 0)
 		unique(m, fmt.Sprintf("s%d_", seed))
 		res := expressions(m)
 		if res == nil {

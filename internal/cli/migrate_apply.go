@@ -9,7 +9,9 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	"github.com/spf13/cobra"
 
+	"github.com/schemagen/schemagen/internal/cli/report"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
@@ -54,16 +56,16 @@ func (a *App) target(f *targetFlags) (migration.Target, string, error) {
 // rawURL never show.
 func (a *App) databaseError(err error, rawURL string) error {
 	var (
-		apply     *migration.ApplyError
-		notClean  *migration.NotCleanError
-		history   *migration.HistoryError
-		edited    *migration.EditedError
+		apply     *deploy.ApplyError
+		notClean  *deploy.NotCleanError
+		history   *deploy.HistoryError
+		edited    *deploy.EditedError
 		nonLinear *migrate.HistoryNonLinearError
 		missing   *migrate.MissingMigrationError
 		sum       *migration.SumError
-		precheck  *migration.PrecheckError
-		dry       *migration.DryRunRefusedError
-		intr      *migration.InterruptedError
+		precheck  *deploy.PrecheckError
+		dry       *deploy.DryRunRefusedError
+		intr      *deploy.InterruptedError
 	)
 	msg := redact.Secrets(err.Error(), redact.Password(rawURL))
 	switch {
@@ -161,7 +163,7 @@ a usage error.
 					}
 					fmt.Fprintf(a.Stdout, "env %s: %s %s to %s\n", t.Env.Name, verb, t.Env.Dir, redact.URL(rawURL))
 				}
-				opts := migration.ApplyOptions{
+				opts := deploy.ApplyOptions{
 					URL:         rawURL,
 					LockTimeout: lockTimeout,
 					Baseline:    baseline,
@@ -173,11 +175,11 @@ a usage error.
 				if quiet {
 					opts.Progress = nil
 				}
-				res, err := migration.Apply(ctx, t, opts)
+				res, err := deploy.Apply(ctx, t, opts)
 				if res != nil && res.DryRun {
-					a.reportDryRun(t.Env.Name, res, quiet)
+					report.DryRun(a.Stdout, t.Env.Name, res, quiet)
 				} else if res != nil {
-					a.reportApply(t.Env.Name, res, err)
+					report.Apply(a.Stdout, t.Env.Name, res, err)
 				}
 				if err != nil {
 					if rest := len(jobs) - i - 1; rest > 0 {
@@ -191,7 +193,7 @@ a usage error.
 	}
 	target.registerMany(cmd, a)
 	cmd.Flags().BoolVar(&allEnvs, "all", false, "apply every env of atlas.hcl")
-	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", migration.DefaultLockTimeout, "how long to wait for another apply to the database to finish")
+	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", deploy.DefaultLockTimeout, "how long to wait for another apply to the database to finish")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "on a database with tables but no revisions: record the files up to this version as applied without running them")
 	cmd.Flags().BoolVar(&allowDirty, "allow-dirty", false, "on a database with tables but no revisions: run every file")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "change nothing: print what would run and the pre-checks' findings")
@@ -245,83 +247,4 @@ func (a *App) applyTargets(f *targetFlags, all bool) ([]applyJob, error) {
 		jobs = append(jobs, applyJob{t, u})
 	}
 	return jobs, nil
-}
-
-func (a *App) reportApply(env string, res *migration.ApplyResult, err error) {
-	stmts := 0
-	for _, f := range res.Files {
-		stmts += f.Stmts
-	}
-	switch {
-	case err != nil && len(res.Files) > 0:
-		fmt.Fprintf(a.Stdout, "env %s: %s (%s) applied before the failure; the database is at version %s\n",
-			env, countFiles(len(res.Files)), countStatements(stmts), res.To)
-	case err != nil:
-	case len(res.Files) == 0:
-		fmt.Fprintf(a.Stdout, "env %s: no pending files; %s\n", env, atVersion(res.To))
-	default:
-		fmt.Fprintf(a.Stdout, "env %s: applied %s (%s); the database is at version %s (was %s)\n",
-			env, countFiles(len(res.Files)), countStatements(stmts), res.To, orNone(res.From))
-	}
-}
-
-func (a *App) reportDryRun(env string, res *migration.ApplyResult, quiet bool) {
-	stmts := 0
-	for _, w := range res.Would {
-		stmts += len(w.Stmts)
-		if quiet && len(w.Found) == 0 {
-			continue
-		}
-		if w.Skip > 0 {
-			fmt.Fprintf(a.Stdout, "would resume %s at statement %d (an earlier apply stopped there)\n", w.Name, w.Skip+1)
-		} else {
-			fmt.Fprintf(a.Stdout, "would apply %s\n", w.Name)
-		}
-		if !quiet {
-			for _, s := range w.Stmts {
-				fmt.Fprintf(a.Stdout, "  -> %s\n", strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n     "))
-			}
-		}
-		for _, f := range w.Found {
-			fmt.Fprintf(a.Stdout, "  pre-check: %s\n", f)
-		}
-		if w.Later > 0 && !quiet {
-			fmt.Fprintf(a.Stdout, "  (%d pre-check%s run%s when the files before it are applied)\n", w.Later,
-				map[bool]string{true: "", false: "s"}[w.Later == 1], map[bool]string{true: "s", false: ""}[w.Later == 1])
-		}
-	}
-	if len(res.Would) == 0 {
-		fmt.Fprintf(a.Stdout, "env %s: dry run: no pending files; %s\n", env, atVersion(res.To))
-		return
-	}
-	fmt.Fprintf(a.Stdout, "env %s: dry run: would apply %s (%s); the database is at version %s and would be at %s; nothing was changed\n",
-		env, countFiles(len(res.Would)), countStatements(stmts), orNone(res.From), res.To)
-}
-
-func countFiles(n int) string {
-	if n == 1 {
-		return "1 file"
-	}
-	return fmt.Sprintf("%d files", n)
-}
-
-func countStatements(n int) string {
-	if n == 1 {
-		return "1 statement"
-	}
-	return fmt.Sprintf("%d statements", n)
-}
-
-func orNone(version string) string {
-	if version == "" {
-		return "none"
-	}
-	return version
-}
-
-func atVersion(version string) string {
-	if version == "" {
-		return "the database has no migration applied"
-	}
-	return "the database is at version " + version
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
+
+	"github.com/schemagen/schemagen/internal/cli/diagprint"
 )
 
 // Exit codes, documented in every command's help.
@@ -199,7 +201,7 @@ func (a *App) printDiags(files map[string]*hcl.File, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
-	printDiagnostics(a.Stderr, files, diags, a.useColor(a.Stderr))
+	diagprint.Print(a.Stderr, files, diags, a.useColor(a.Stderr))
 }
 
 // schemaFiles resolves --schema: files as given, directories to the *.hcl

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // TestDataDifferential runs random portable data migrations over random
@@ -23,13 +24,13 @@ func TestDataDifferential(t *testing.T) {
 	found := 0
 	for i := uint64(0); st.Migrations < int64(total); i++ {
 		s := seed*1_000_003 + i
-		m, rows := difftest.Random(s, 30)
+		m, rows := draw.Random(s, 30)
 		if !difftest.Accepted(m) {
 			if m = difftest.Repair(m); m == nil || !difftest.Accepted(m) {
 				continue
 			}
 		}
-		migs := difftest.DataMigrations(s, m, min(perModel, total-int(st.Migrations)))
+		migs := draw.DataMigrations(s, m, min(perModel, total-int(st.Migrations)))
 		d, err := r.RunData(ctx, m, rows, migs, &st)
 		if err != nil {
 			t.Fatalf("model seed %d: %v", s, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -53,7 +54,7 @@ func TestDifferential(t *testing.T) {
 			t.Logf("%d models so far: %d disagreements, %d with the defaults, %d with a setting off", i, found, defaults, off)
 		}
 		s := seed*1_000_003 + i
-		m, st := difftest.Random(s, stmts)
+		m, st := draw.Random(s, stmts)
 		if m.UUIDCheck == "" && m.ExactStrings == "" && m.ValueDomains == "" {
 			defaults++
 		}
@@ -107,7 +108,7 @@ func TestDifferentialVectors(t *testing.T) {
 	ctx := context.Background()
 	ran := 0
 	for s := uint64(1_000_003); ran < 6 && s < 1_000_003+400; s++ {
-		m, st := difftest.Random(s, 30)
+		m, st := draw.Random(s, 30)
 		if !strings.Contains(m.HCL(), "type = vector") {
 			continue
 		}
@@ -135,7 +136,7 @@ func TestDifferentialVectors(t *testing.T) {
 func TestRealignAtTheEnd(t *testing.T) {
 	r := difftest.NewRunner(t)
 	ctx := context.Background()
-	m, st := difftest.Random(40401121204, 30)
+	m, st := draw.Random(40401121204, 30)
 	d, err := r.Run(ctx, m, st)
 	if err == nil && d == nil {
 		if rm := difftest.Repair(m); rm != nil {
@@ -160,7 +161,7 @@ func TestRealignAtTheEnd(t *testing.T) {
 func TestEnumColumnsWritten(t *testing.T) {
 	seen := 0
 	for s := uint64(40401121000); s < 40401121400; s++ {
-		m, stmts := difftest.Random(s, 30)
+		m, stmts := draw.Random(s, 30)
 		for _, st := range stmts {
 			tb := m.Table(st.Table)
 			if st.Kind != "insert" || tb == nil {

@@ -1,13 +1,15 @@
-// Package difftest is schemagen's differential tester: it makes seeded random
-// models over the whole language, compiles them with the real pipeline
-// (internal/gen), applies both dialects' DDL to the real PostgreSQL and TiDB,
-// runs the same random statements on both, and reports every disagreement
-// (a DDL one database rejects, a statement the databases treat differently,
-// tables that end with different rows), shrunk to a small model and a few
-// statements, printed as a ready regression test.
+// Package difftest is schemagen's differential tester. Models drawn at
+// random (package draw) are compiled with the real pipeline
+// (internal/gen), both dialects' DDL is applied to the real PostgreSQL and
+// TiDB, the same statements run on both, and every disagreement (a DDL one
+// database rejects, a statement the databases treat differently, tables
+// that end with different rows) is reported, shrunk to a small model and a
+// few statements, and printed as a ready regression test.
 //
-// The model is kept as structure (Model) rather than HCL text so that the
-// shrinker can drop parts of it and render it again.
+// This package holds the model (Model), its value space (Edges, Keys), the
+// runner (Runner, Replay) and the shrinker. The model is kept as structure
+// rather than HCL text so that the shrinker can drop parts of it and render
+// it again.
 package difftest
 
 import (
@@ -365,4 +367,16 @@ func (m *Model) Clone() *Model {
 		c.Tables = append(c.Tables, &nt)
 	}
 	return c
+}
+
+// quoteIdent writes a column reference of the expression language.
+func quoteIdent(s string) string {
+	plain := s != "" && strings.ToLower(s) == s && !slices.Contains([]string{"select", "and", "or", "not", "null", "true", "false", "in", "is", "like", "between", "distinct", "from"}, s)
+	for i, r := range s {
+		plain = plain && (r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9')
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

@@ -3,9 +3,11 @@ package difftest
 import (
 	"context"
 	"fmt"
-	"github.com/schemagen/schemagen/internal/gen"
+	"iter"
 	"slices"
 	"strings"
+
+	"github.com/schemagen/schemagen/internal/gen"
 )
 
 // Shrink makes d smaller while the databases still disagree: it drops
@@ -38,7 +40,7 @@ func (r *Runner) Shrink(ctx context.Context, d *Disagreement, budget int) (*Disa
 			}
 			changed = changed || ok
 		}
-		for _, cand := range reductions(d.Model) {
+		for cand := range reductions(d.Model) {
 			ok, err := try(cand, d.Stmts)
 			if err != nil {
 				return d, err
@@ -52,14 +54,25 @@ func (r *Runner) Shrink(ctx context.Context, d *Disagreement, budget int) (*Disa
 	return d, nil
 }
 
-// reductions returns models with one part of m removed.
-func reductions(m *Model) []*Model {
-	var out []*Model
-	edit := func(f func(m *Model)) {
-		c := m.Clone()
-		f(c)
-		out = append(out, c)
+// reductions yields models with one part of m removed, each cloned only
+// when it is asked for: a model of a thousand columns has a thousand.
+func reductions(m *Model) iter.Seq[*Model] {
+	return func(yield func(*Model) bool) {
+		stop := false
+		edit := func(f func(m *Model)) {
+			if stop {
+				return
+			}
+			c := m.Clone()
+			f(c)
+			stop = !yield(c)
+		}
+		reduce(m, edit)
 	}
+}
+
+// reduce calls edit with each removal of one part of m.
+func reduce(m *Model, edit func(func(*Model))) {
 	for ti := range m.Tables {
 		name := m.Tables[ti].Name
 		edit(func(c *Model) {
@@ -140,7 +153,6 @@ func reductions(m *Model) []*Model {
 	if m.ValueDomains != "" {
 		edit(func(c *Model) { c.ValueDomains = "" })
 	}
-	return out
 }
 
 // dropColumn removes column i of t and everything that names it.
@@ -160,6 +172,11 @@ func dropColumn(m *Model, t *Table, i int) {
 	}
 }
 
+// repairBudget is the most bytes of model Repair compiles for one model
+// (a count, not a time, so that a seed repairs alike on every machine);
+// past repairScan removals tried in a step, it takes the first that helps.
+const repairBudget, repairScan = 2 << 20, 60
+
 // Regression writes d as a Go test to paste into regression_test.go.
 func (d *Disagreement) Regression(name string) string {
 	var b strings.Builder
@@ -175,10 +192,16 @@ func (d *Disagreement) Regression(name string) string {
 // Repair removes parts of a model the compiler refuses, one at a time,
 // keeping at each step the removal that leaves the fewest errors, so that
 // more random models reach the databases. It returns nil when m compiles
-// already or cannot be repaired.
+// already or cannot be repaired within repairBudget bytes compiled. A model with
+// many parts (a table past a column limit) takes the first removal that
+// leaves fewer errors: trying every one at every step compiled it
+// quadratically often (seed 40402 spent an hour on one model).
 func Repair(m *Model) *Model {
+	compiled := 0
 	errs := func(m *Model) int {
-		return len(gen.CompileSource("schema.hcl", []byte(m.HCL())).Diags.Errs())
+		src := m.HCL()
+		compiled += len(src)
+		return len(gen.CompileSource("schema.hcl", []byte(src)).Diags.Errs())
 	}
 	n := errs(m)
 	if n == 0 {
@@ -187,12 +210,20 @@ func Repair(m *Model) *Model {
 	for n > 0 {
 		var best *Model
 		bestN := n
-		for _, c := range reductions(m) {
+		tried := 0
+		for c := range reductions(m) {
 			if len(c.Tables) < len(m.Tables) {
 				continue // keep the tables
 			}
+			if compiled >= repairBudget {
+				return nil
+			}
+			tried++
 			if k := errs(c); k < bestN {
 				best, bestN = c, k
+				if tried > repairScan {
+					break
+				}
 			}
 		}
 		if best == nil {

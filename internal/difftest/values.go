@@ -35,7 +35,7 @@ func (v Value) render(d string, t Type) string {
 	}
 	switch t.Name {
 	case "double", "float", "decimal":
-		if special(v.S) {
+		if Special(v.S) {
 			return quote(v.S) // PostgreSQL reads them only as strings
 		}
 		return v.S
@@ -66,13 +66,13 @@ var Full bool
 // default, which is on for every setting.
 func on(setting string) bool { return setting != "false" }
 
-// differs reports whether v, in a column of type t, is a value the
+// Differs reports whether v, in a column of type t, is a value the
 // databases are known to store differently under m's settings: a value
 // of a value domain with value_domains off, a trailing space without
 // exact_strings, a malformed uuid without uuid_check, and always another
 // spelling of a uuid or an enum label with a trailing space (documented
 // differences). Only a Full run draws them.
-func (m *Model) differs(t Type, v Value) bool {
+func (m *Model) Differs(t Type, v Value) bool {
 	if Full || v.Null {
 		return false
 	}
@@ -114,8 +114,8 @@ var domainEdges = map[string][]string{
 // domain returns t's value-domain edges.
 func domain(t Type) []Value { return vals(domainEdges[t.Name]...) }
 
-// special reports the special values of double.
-func special(s string) bool { return s == "NaN" || s == "Infinity" || s == "-Infinity" }
+// Special reports the special values of double.
+func Special(s string) bool { return s == "NaN" || s == "Infinity" || s == "-Infinity" }
 
 // uuids are well-formed, lower-case UUIDs, as both databases store them alike.
 var uuids = []string{
@@ -125,9 +125,9 @@ var uuids = []string{
 	"123e4567-e89b-12d3-a456-426614174000",
 }
 
-// edges returns edge values for type t: bounds, just past them, and strings
+// Edges returns edge values for type t: bounds, just past them, and strings
 // that differ by case, trailing space, accents or a newline.
-func edges(t Type) []Value {
+func Edges(t Type) []Value {
 	switch t.Name {
 	case "smallint":
 		return vals("0", "1", "-1", "32767", "-32768", "32768", "-32769")
@@ -160,7 +160,7 @@ func edges(t Type) []Value {
 		return append(vals("true", "false", "1", "0"), domain(t)...)
 	case "uuid":
 		// An upper-case twin of a lower-case key, braces, no hyphens: other
-		// spellings PostgreSQL reads (Full only, Model.differs).
+		// spellings PostgreSQL reads (Full only, Model.Differs).
 		return append(vals(uuids...), vals("", "not-a-uuid", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1",
 			"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}", "a0eebc999c0b4ef8bb6d6bb9bd380a11")...)
 	case "date":
@@ -197,8 +197,8 @@ func edges(t Type) []Value {
 	return out
 }
 
-// keys is the small domain of key values, so that statements collide.
-func keys(t Type) []Value {
+// Keys is the small domain of key values, so that statements collide.
+func Keys(t Type) []Value {
 	switch t.Name {
 	case "smallint", "int", "bigint":
 		return vals("1", "2", "3", "-1")

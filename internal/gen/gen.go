@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 )
@@ -28,18 +29,18 @@ type Result struct {
 func (r *Result) Failed() bool { return r.Diags.HasErrors() }
 
 // Options returns the compiler options for the known dialects.
-func Options() compiler.Options { return compiler.Options{Dialects: all.Names()} }
+func Options() load.Options { return load.Options{Dialects: all.Names()} }
 
 // Compile loads the schema files and renders them for every dialect. All
 // errors of every stage are reported together; Outputs is empty on error.
 func Compile(paths ...string) *Result {
-	s, diags := compiler.LoadFiles(Options(), paths...)
+	s, diags := load.Files(Options(), paths...)
 	return Lower(s, diags)
 }
 
 // CompileSource is Compile for a schema held in memory.
 func CompileSource(filename string, src []byte) *Result {
-	s, diags := compiler.LoadSource(Options(), filename, src)
+	s, diags := load.Source(Options(), filename, src)
 	return Lower(s, diags)
 }
 

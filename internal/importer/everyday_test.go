@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/internal/importer"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
@@ -36,7 +37,7 @@ func TestImportEveryday(t *testing.T) {
 	// The tables of identity and enum; the fixture's other tables are
 	// imported by TestImportEverydayKinds.
 	patterns := []string{"accounts", "invoices"}
-	s, diags := compiler.LoadSource(gen.Options(), "everyday.hcl", src)
+	s, diags := load.Source(gen.Options(), "everyday.hcl", src)
 	s.Tables = slices.DeleteFunc(s.Tables, func(t *compiler.Table) bool { return !slices.Contains(patterns, t.Name) })
 	want := gen.Lower(s, diags)
 	if want.Failed() {

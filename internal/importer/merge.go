@@ -14,6 +14,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
@@ -82,7 +83,7 @@ func (r *Result) settle(all []string) {
 	r.source, r.compiled = nil, nil
 	for range 5 {
 		src := compiler.Write(r.Schema, r.Notes)
-		s, diags := compiler.LoadSource(compiler.Options{Dialects: all}, writtenName, src)
+		s, diags := load.Source(load.Options{Dialects: all}, writtenName, src)
 		if diags.HasErrors() {
 			// The model's own rules refuse an object in every dialect:
 			// leave it out of the model, and compile again.

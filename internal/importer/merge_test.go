@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
 )
 
 func model(t *testing.T, d, src string) *Imported {
 	t.Helper()
-	s, diags := compiler.LoadSource(compiler.Options{Dialects: all.Names()}, d+".hcl", []byte(src))
+	s, diags := load.Source(load.Options{Dialects: all.Names()}, d+".hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/schema"
@@ -133,7 +134,29 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
 	}
+	// The catalog's indexes are read on a connection of their own, while
+	// Atlas inspects: the reads wait mostly on the server.
+	var (
+		indexes    map[[2]string]dialects.IndexCatalog
+		indexesErr error
+		reading    sync.WaitGroup
+	)
+	if ir, ok := d.(dialects.IndexReader); ok {
+		reading.Go(func() {
+			c, err := db.Conn(ctx)
+			if err != nil {
+				indexesErr = err
+				return
+			}
+			defer c.Close()
+			indexes, indexesErr = ir.ReadIndexes(ctx, c)
+		})
+	}
 	s, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{dialects.RevisionTable}})
+	reading.Wait()
+	if err == nil && indexesErr != nil {
+		err = indexesErr
+	}
 	if err != nil {
 		msg := redact.Secrets(err.Error(), redact.Password(url))
 		if imp, ok := d.(dialects.Importer); ok {
@@ -174,11 +197,8 @@ func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string
 			im.Schema.Enums = append(im.Schema.Enums, &compiler.Enum{Name: e.T, Values: slices.Clone(e.Values)})
 		}
 	}
-	if ir, ok := d.(dialects.IndexReader); ok {
-		if im.indexes, err = ir.ReadIndexes(ctx, conn); err != nil {
-			return nil, fmt.Errorf("inspecting %s: %s", redact.URL(url), redact.Secrets(err.Error(), redact.Password(url)))
-		}
-	}
+	im.indexes = indexes
+
 	var deferrable map[[2]string]bool
 	if dr, ok := d.(deferrableReader); ok {
 		if deferrable, err = dr.DeferrableKeys(ctx, conn); err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/testproject"
@@ -137,7 +137,7 @@ func TestLintOwnMigrations(t *testing.T) {
 	}
 	linted := 0
 	for i := 0; linted < models && i < 4*models; i++ {
-		m, _ := difftest.Random(uint64(1000+i), 0)
+		m, _ := draw.Random(uint64(1000+i), 0)
 		src := m.HCL()
 		if r := gen.CompileSource("schema.hcl", []byte(src)); r.Failed() {
 			continue // a model the compiler refuses, on purpose

@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 // migFile is one migration file of a test directory.
@@ -52,17 +53,17 @@ func applyTarget(dialect, dir string) migration.Target {
 	return migration.Target{Env: &atlasconf.Env{Name: dialect, Dir: dir}, Dialect: all.Get(dialect)}
 }
 
-func runApply(t *testing.T, tg migration.Target, db *dbtest.DB) (*migration.ApplyResult, error) {
+func runApply(t *testing.T, tg migration.Target, db *dbtest.DB) (*deploy.ApplyResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute, Progress: &out})
+	res, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute, Progress: &out})
 	t.Logf("apply to %s:\n%s", db.Name, out.String())
 	return res, err
 }
 
-func mustRunApply(t *testing.T, tg migration.Target, db *dbtest.DB) *migration.ApplyResult {
+func mustRunApply(t *testing.T, tg migration.Target, db *dbtest.DB) *deploy.ApplyResult {
 	t.Helper()
 	res, err := runApply(t, tg, db)
 	if err != nil {
@@ -261,7 +262,7 @@ func TestApplyFreshDatabase(t *testing.T) {
 				if r.err.Valid || r.errStmt.Valid || r.partial.Valid {
 					t.Errorf("revision %s: error %v, error_stmt %v, partial_hashes %v; want NULLs", f.version, r.err, r.errStmt, r.partial)
 				}
-				if r.operator != migration.OperatorVersion {
+				if r.operator != deploy.OperatorVersion {
 					t.Errorf("revision %s: operator_version %q", f.version, r.operator)
 				}
 				if at := time.Unix(r.executedAt, 0); at.Before(start.Truncate(time.Second)) || at.After(time.Now().Add(time.Second)) {
@@ -284,11 +285,11 @@ func TestApplyFreshDatabase(t *testing.T) {
 			if n := queryCount(t, db, "SELECT COUNT(*) FROM counter"); n != 1 {
 				t.Errorf("counter has %d rows after the second apply, want 1", n)
 			}
-			st, err := migration.ReadStatus(context.Background(), tg, db.URL)
+			st, err := deploy.ReadStatus(context.Background(), tg, db.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.State != migration.StateUpToDate || len(st.Applied) != 3 || len(st.Pending) != 0 || st.Current != "20260101000003" {
+			if st.State != deploy.StateUpToDate || len(st.Applied) != 3 || len(st.Pending) != 0 || st.Current != "20260101000003" {
 				t.Errorf("status: %+v", st)
 			}
 		})
@@ -324,7 +325,7 @@ func TestConcurrentApply(t *testing.T) {
 			const n = 4
 			var (
 				wg      sync.WaitGroup
-				results [n]*migration.ApplyResult
+				results [n]*deploy.ApplyResult
 				errs    [n]error
 				notices [n]bytes.Buffer
 			)
@@ -332,7 +333,7 @@ func TestConcurrentApply(t *testing.T) {
 				wg.Go(func() {
 					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 					defer cancel()
-					results[i], errs[i] = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute, Notices: &notices[i]})
+					results[i], errs[i] = deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute, Notices: &notices[i]})
 				})
 			}
 			wg.Wait()
@@ -383,7 +384,7 @@ func TestTiDBResumesAfterFailedStatement(t *testing.T) {
 	tg := applyTarget("tidb", dir)
 
 	res, err := runApply(t, tg, db)
-	var ae *migration.ApplyError
+	var ae *deploy.ApplyError
 	if !errors.As(err, &ae) {
 		t.Fatalf("apply over duplicate codes: %v, want an *ApplyError", err)
 	}
@@ -404,11 +405,11 @@ func TestTiDBResumesAfterFailedStatement(t *testing.T) {
 		r.errStmt.String != "CREATE UNIQUE INDEX items_code_uq ON items (code);" || strings.Count(r.partial.String, `"h1:`) != 2 {
 		t.Errorf("revision of the failed file: %+v", r)
 	}
-	st, err := migration.ReadStatus(context.Background(), tg, db.URL)
+	st, err := deploy.ReadStatus(context.Background(), tg, db.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.State != migration.StateFailed || st.Partial == nil || st.Partial.Applied != 2 || st.Partial.Total != 4 ||
+	if st.State != deploy.StateFailed || st.Partial == nil || st.Partial.Applied != 2 || st.Partial.Total != 4 ||
 		st.Partial.ErrorStmt != r.errStmt.String || len(st.Pending) != 1 || st.Current != "20260101000001" {
 		t.Errorf("status after the failure: %+v (partial %+v)", st, st.Partial)
 	}
@@ -454,7 +455,7 @@ func TestPostgresRollsBackFailedFile(t *testing.T) {
 	tg := applyTarget("postgres", dir)
 
 	_, err := runApply(t, tg, db)
-	var ae *migration.ApplyError
+	var ae *deploy.ApplyError
 	if !errors.As(err, &ae) {
 		t.Fatalf("apply over duplicate codes: %v, want an *ApplyError", err)
 	}
@@ -473,11 +474,11 @@ func TestPostgresRollsBackFailedFile(t *testing.T) {
 		r.errStmt.String != "CREATE UNIQUE INDEX items_code_uq ON items (code);" || r.partial.Valid {
 		t.Errorf("revision of the failed file: %+v", r)
 	}
-	st, err := migration.ReadStatus(context.Background(), tg, db.URL)
+	st, err := deploy.ReadStatus(context.Background(), tg, db.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.State != migration.StateFailed || st.Partial == nil || st.Partial.Applied != 0 || len(st.Pending) != 1 {
+	if st.State != deploy.StateFailed || st.Partial == nil || st.Partial.Applied != 0 || len(st.Pending) != 1 {
 		t.Errorf("status after the failure: %+v", st)
 	}
 
@@ -509,7 +510,7 @@ func TestPostgresTxModeNone(t *testing.T) {
 	)
 	tg := applyTarget("postgres", dir)
 	_, err := runApply(t, tg, db)
-	var ae *migration.ApplyError
+	var ae *deploy.ApplyError
 	if !errors.As(err, &ae) || !strings.Contains(ae.Err.Error(), "cannot run inside a transaction block") {
 		t.Fatalf("CREATE INDEX CONCURRENTLY in a transaction: %v", err)
 	}
@@ -562,16 +563,16 @@ func TestApplyRefusesEditedDirectory(t *testing.T) {
 func TestApplyConnectionErrors(t *testing.T) {
 	dir := migrationDir(t, migFile{"20260101000001_items.sql", "CREATE TABLE items (id int);\n"})
 	ctx := context.Background()
-	_, err := migration.Apply(ctx, applyTarget("postgres", dir), migration.ApplyOptions{URL: "mysql://root:s3cret@127.0.0.1:1/app"})
+	_, err := deploy.Apply(ctx, applyTarget("postgres", dir), deploy.ApplyOptions{URL: "mysql://root:s3cret@127.0.0.1:1/app"})
 	if err == nil || !strings.Contains(err.Error(), "env \"postgres\" is postgres") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("apply with a TiDB URL to a postgres env: %v", err)
 	}
-	_, err = migration.Apply(ctx, applyTarget("tidb", dir), migration.ApplyOptions{URL: "mysql://root:s3cret@127.0.0.1:1/"})
+	_, err = deploy.Apply(ctx, applyTarget("tidb", dir), deploy.ApplyOptions{URL: "mysql://root:s3cret@127.0.0.1:1/"})
 	if err == nil || !strings.Contains(err.Error(), "names no database") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("apply with a TiDB URL without a database: %v", err)
 	}
-	_, err = migration.Apply(ctx, applyTarget("postgres", dir), migration.ApplyOptions{URL: "postgres://bob:s3cret@127.0.0.1:1/app?sslmode=disable"})
-	var ce *migration.ConnError
+	_, err = deploy.Apply(ctx, applyTarget("postgres", dir), deploy.ApplyOptions{URL: "postgres://bob:s3cret@127.0.0.1:1/app?sslmode=disable"})
+	var ce *deploy.ConnError
 	if !errors.As(err, &ce) || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "postgres://bob:xxxxx@127.0.0.1:1/app") {
 		t.Errorf("apply to a closed port: %v", err)
 	}
@@ -615,14 +616,14 @@ func TestApplyLockTimeout(t *testing.T) {
 			}
 			// TiDB's lock is server-wide, so the test waits its turn as
 			// every other apply of the run does, then holds it.
-			unlock, err := drv.Lock(ctx, migration.LockName, 10*time.Minute)
+			unlock, err := drv.Lock(ctx, deploy.LockName, 10*time.Minute)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var notices bytes.Buffer
 			start := time.Now()
-			_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 2 * time.Second, Notices: &notices})
-			var le *migration.LockError
+			_, err = deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL, LockTimeout: 2 * time.Second, Notices: &notices})
+			var le *deploy.LockError
 			if !errors.As(err, &le) {
 				t.Fatalf("apply while the lock is held: %v, want a *LockError", err)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 // The online benchmark (scripts/bench-online.sh) is not part of CI: it
@@ -163,7 +164,7 @@ func benchRun(t *testing.T, dialect string, rows int, plain bool) benchResult {
 	baseline := time.Duration(maxLat.Swap(0))
 	writes.Store(0)
 	t0 := time.Now()
-	_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"})
+	_, err = deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"})
 	total := time.Since(t0)
 	stall, n := time.Duration(maxLat.Load()), writes.Load()
 	stop.Store(true)

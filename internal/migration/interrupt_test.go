@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 // slowInit makes a table whose index builds and updates take seconds: its
@@ -37,7 +38,7 @@ func interruptDuring(t *testing.T, db *sql.DB, tg migration.Target, url, like st
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: url, LockTimeout: 10 * time.Minute})
+		_, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: url, LockTimeout: 10 * time.Minute})
 		done <- err
 	}()
 	waitActive(t, db, like, done)
@@ -108,7 +109,7 @@ func TestInterruptCancelsOnServer(t *testing.T) {
 	if running != 0 {
 		t.Errorf("the index build goes on on the server after the apply returned")
 	}
-	var ae *migration.ApplyError
+	var ae *deploy.ApplyError
 	if !errors.As(err, &ae) || !ae.Interrupted || ae.Version != "20260101000002" {
 		t.Fatalf("interrupted index build: %v", err)
 	}
@@ -116,7 +117,7 @@ func TestInterruptCancelsOnServer(t *testing.T) {
 	if r := revision(t, db.DB, tg, "20260101000002"); r.Applied != 0 || !strings.HasPrefix(r.Error, "interrupted: ") {
 		t.Errorf("revision of the interrupted file: applied %d, error %q", r.Applied, r.Error)
 	}
-	st, err := migration.ReadStatus(ctx, tg, db.URL)
+	st, err := deploy.ReadStatus(ctx, tg, db.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,13 +143,13 @@ func TestInterruptCancelsOnServer(t *testing.T) {
 		t.Errorf("big_s_idx after the resumed build: valid %v (%v)", valid, err)
 	}
 
-	if _, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL}); err != nil {
+	if _, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL}); err != nil {
 		t.Fatalf("the apply after the interrupts: %v", err)
 	}
 	if err := db.QueryRow(`SELECT count(*) FROM big WHERE s <> id + 1`).Scan(&changed); err != nil || changed != 0 {
 		t.Errorf("rows the UPDATE did not change once: %d (%v)", changed, err)
 	}
-	if st, err := migration.ReadStatus(ctx, tg, db.URL); err != nil || st.State != migration.StateUpToDate || len(st.Unfinished) > 0 {
+	if st, err := deploy.ReadStatus(ctx, tg, db.URL); err != nil || st.State != deploy.StateUpToDate || len(st.Unfinished) > 0 {
 		t.Errorf("status at the end: %+v, %v", st, err)
 	}
 }
@@ -165,7 +166,7 @@ func TestResumeIndexFinishedAfterAll(t *testing.T) {
 	tg := applyTarget("postgres", dir)
 	db := dbtest.Postgres(t)
 	ctx := context.Background()
-	if _, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL}); err != nil {
+	if _, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL}); err != nil {
 		t.Fatal(err)
 	}
 	// Back to the state of an apply that died in the first index build,
@@ -187,7 +188,7 @@ func TestResumeIndexFinishedAfterAll(t *testing.T) {
 	if _, err := db.Exec(`DROP INDEX big_id_s_idx`); err != nil {
 		t.Fatal(err)
 	}
-	res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL})
+	res, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL})
 	if err != nil {
 		t.Fatalf("resuming after an index the server finished: %v", err)
 	}
@@ -203,7 +204,7 @@ func TestResumeIndexFinishedAfterAll(t *testing.T) {
 	if err := revs.WriteRevision(ctx, r); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL}); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if _, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL}); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("a statement that failed of its own: %v", err)
 	}
 }
@@ -225,7 +226,7 @@ func TestInterruptCancelsOnServerTiDB(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
+		_, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 		done <- err
 	}()
 	running := func() int {
@@ -256,7 +257,7 @@ func TestInterruptCancelsOnServerTiDB(t *testing.T) {
 	if n != 0 {
 		t.Errorf("the UPDATE goes on on the server after the apply returned")
 	}
-	var ae *migration.ApplyError
+	var ae *deploy.ApplyError
 	if !errors.As(err, &ae) || !ae.Interrupted || ae.Stmt != 2 || ae.Applied != 1 {
 		t.Fatalf("interrupted update: %v", err)
 	}
@@ -272,7 +273,7 @@ func TestInterruptCancelsOnServerTiDB(t *testing.T) {
 	if changed != 0 {
 		t.Errorf("the killed UPDATE changed %d rows", changed)
 	}
-	res, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
+	res, err := deploy.Apply(context.Background(), tg, deploy.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 	if err != nil {
 		t.Fatalf("the apply after the interrupt: %v", err)
 	}

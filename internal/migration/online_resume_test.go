@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
 const resumeInit = `CREATE TABLE "docs" ("id" bigint NOT NULL, "n" integer NOT NULL, PRIMARY KEY ("id"));
@@ -51,7 +52,7 @@ func TestOnlineResume(t *testing.T) {
 	if _, err := db.Exec(resumeInit + `INSERT INTO docs SELECT g, g FROM generate_series(1, 300) g;`); err != nil {
 		t.Fatal(err)
 	}
-	opts := migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}
+	opts := deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}
 
 	// A writer's open transaction makes the concurrent build wait, after it
 	// has created the (invalid) index.
@@ -69,7 +70,7 @@ func TestOnlineResume(t *testing.T) {
 	killDuring(t, db.DB, tg, opts, `CREATE INDEX CONCURRENTLY%`)
 	tx.Rollback()
 	writer.Close()
-	st, err := migration.ReadStatus(ctx, tg, db.URL)
+	st, err := deploy.ReadStatus(ctx, tg, db.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,14 +80,14 @@ func TestOnlineResume(t *testing.T) {
 
 	opts.Baseline = ""
 	killDuring(t, db.DB, tg, opts, `ALTER TABLE "docs" VALIDATE CONSTRAINT%`)
-	if st, err = migration.ReadStatus(ctx, tg, db.URL); err != nil {
+	if st, err = deploy.ReadStatus(ctx, tg, db.URL); err != nil {
 		t.Fatal(err)
 	}
 	if !containsLine(st.Unfinished, "constraint docs_n_ck of table docs is NOT VALID") || containsLine(st.Unfinished, "invalid") || len(st.Pending) != 1 {
 		t.Errorf("status after the killed validation: unfinished %q, pending %v", st.Unfinished, st.Pending)
 	}
 
-	if _, err := migration.Apply(ctx, tg, opts); err != nil {
+	if _, err := deploy.Apply(ctx, tg, opts); err != nil {
 		t.Fatalf("the apply after the interruptions: %v", err)
 	}
 	var invalid, notValid, idx int
@@ -99,18 +100,18 @@ func TestOnlineResume(t *testing.T) {
 	if invalid != 0 || notValid != 0 || idx != 1 {
 		t.Errorf("after the resumed apply: %d invalid indexes, %d constraints not valid, %d docs_n_idx", invalid, notValid, idx)
 	}
-	if st, err = migration.ReadStatus(ctx, tg, db.URL); err != nil || st.State != migration.StateUpToDate || len(st.Unfinished) > 0 {
+	if st, err = deploy.ReadStatus(ctx, tg, db.URL); err != nil || st.State != deploy.StateUpToDate || len(st.Unfinished) > 0 {
 		t.Errorf("status after the resumed apply: %+v, %v", st, err)
 	}
 }
 
 // killDuring runs an apply and terminates its session once it has run a
 // statement matching like for 300 ms; the apply must fail.
-func killDuring(t *testing.T, db *sql.DB, tg migration.Target, opts migration.ApplyOptions, like string) {
+func killDuring(t *testing.T, db *sql.DB, tg migration.Target, opts deploy.ApplyOptions, like string) {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() {
-		_, err := migration.Apply(context.Background(), tg, opts)
+		_, err := deploy.Apply(context.Background(), tg, opts)
 		done <- err
 	}()
 	deadline := time.Now().Add(30 * time.Second)

@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -173,7 +174,7 @@ func TestOnlinePlanPostgres(t *testing.T) {
 	// schemagen's apply, on a table with rows.
 	db := dbtest.Postgres(t)
 	onlineWithRows(t, db)
-	if _, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
+	if _, err := deploy.Apply(context.Background(), tg, deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
 		t.Fatal(err)
 	}
 	checkOnlineDone(t, db.DB)
@@ -326,14 +327,14 @@ func TestOnlineLockTimeout(t *testing.T) {
 	}
 	// Without lock_timeout the apply would wait for the reader, which rolls
 	// back only after it: the error below is the proof, not a clock.
-	_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"})
-	var ae *migration.ApplyError
+	_, err = deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"})
+	var ae *deploy.ApplyError
 	if !errors.As(err, &ae) || !ae.RolledBack || !strings.Contains(ae.Error(), "gave up waiting for its lock (lock_timeout)") ||
 		!strings.Contains(ae.Error(), "pg_blocking_pids") {
 		t.Fatalf("want a rolled-back ApplyError explaining the lock timeout, got %v", err)
 	}
 	tx.Rollback()
-	if _, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: db.URL}); err != nil {
+	if _, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: db.URL}); err != nil {
 		t.Fatalf("the apply once the reader is gone: %v", err)
 	}
 	checkOnlineDone(t, db.DB)
@@ -357,7 +358,7 @@ func TestOnlineDropIndex(t *testing.T) {
 	if _, err := db.Exec(withIndex + onlineRows); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
+	if _, err := deploy.Apply(context.Background(), tg, deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
 		t.Fatal(err)
 	}
 	var n int
@@ -390,7 +391,7 @@ ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_code") REF
 	if _, err := db.Exec(init + `INSERT INTO spaces VALUES (1, 'a'); INSERT INTO docs VALUES (1, 'a');`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migration.Apply(context.Background(), tg, migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
+	if _, err := deploy.Apply(context.Background(), tg, deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
 		t.Fatal(err)
 	}
 }

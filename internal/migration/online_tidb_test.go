@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -72,9 +73,9 @@ func TestTiDBPrecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	opts := migration.ApplyOptions{URL: db.URL, Baseline: "20260101000001", LockTimeout: 10 * time.Minute}
-	_, err = migration.Apply(ctx, tg, opts)
-	var pe *migration.PrecheckError
+	opts := deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001", LockTimeout: 10 * time.Minute}
+	_, err = deploy.Apply(ctx, tg, opts)
+	var pe *deploy.PrecheckError
 	if !errors.As(err, &pe) {
 		t.Fatalf("want a PrecheckError, got %v", err)
 	}
@@ -93,7 +94,7 @@ func TestTiDBPrecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts.Baseline = ""
-	if _, err := migration.Apply(ctx, tg, opts); err != nil {
+	if _, err := deploy.Apply(ctx, tg, opts); err != nil {
 		t.Fatalf("after fixing the rows: %v", err)
 	}
 

@@ -1,8 +1,10 @@
 // Package migration is schemagen's versioned-migration workflow on Atlas:
-// planning migration files for every dialect from the generated DDL,
-// keeping atlas.sum, applying files with a revision history. Linting them
-// is package lint; the scratch databases that plans are made on, and the
-// cache of what they found, are package scratch.
+// planning migration files for every dialect from the generated DDL
+// (online plans, renames, raw and portable data migrations), and the
+// migration directory with its atlas.sum. Applying the files and reading
+// their status is package deploy; linting them is package lint; the
+// scratch databases that plans are made on, and the cache of what they
+// found, are package scratch.
 package migration
 
 import (

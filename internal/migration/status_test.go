@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 )
 
-func statusNames(fs []migration.FileStatus) []string {
+func statusNames(fs []deploy.FileStatus) []string {
 	var names []string
 	for _, f := range fs {
 		names = append(names, f.Name)
@@ -31,11 +31,11 @@ func TestStatus(t *testing.T) {
 				migFile{"20260101000002_seed.sql", "INSERT INTO items VALUES (1);\nINSERT INTO items VALUES (2);\n"},
 			)
 			tg := applyTarget(dialect, dir)
-			st, err := migration.ReadStatus(ctx, tg, db.URL)
+			st, err := deploy.ReadStatus(ctx, tg, db.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.State != migration.StatePending || st.Current != "" || len(st.Applied) != 0 || st.NotClean != "" ||
+			if st.State != deploy.StatePending || st.Current != "" || len(st.Applied) != 0 || st.NotClean != "" ||
 				len(st.Pending) != 2 || st.Pending[1].Name != "20260101000002_seed.sql" || st.Pending[1].Total != 2 {
 				t.Errorf("status of a fresh database: %+v", st)
 			}
@@ -45,11 +45,11 @@ func TestStatus(t *testing.T) {
 
 			mustRunApply(t, tg, db)
 			addMigrations(t, dir, migFile{"20260101000003_more.sql", "CREATE TABLE more (id int);\n"})
-			st, err = migration.ReadStatus(ctx, tg, db.URL)
+			st, err = deploy.ReadStatus(ctx, tg, db.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.State != migration.StatePending || st.Current != "20260101000002" || st.Partial != nil ||
+			if st.State != deploy.StatePending || st.Current != "20260101000002" || st.Partial != nil ||
 				len(st.Applied) != 2 || st.Applied[1].Applied != 2 || st.Applied[1].Total != 2 || st.Applied[1].Type != "applied" ||
 				len(st.Pending) != 1 || st.Pending[0].Name != "20260101000003_more.sql" {
 				t.Errorf("status with one pending file: %+v", st)
@@ -60,30 +60,30 @@ func TestStatus(t *testing.T) {
 			if _, err := other.Exec("CREATE TABLE items (id int PRIMARY KEY)"); err != nil {
 				t.Fatal(err)
 			}
-			st, err = migration.ReadStatus(ctx, tg, other.URL)
+			st, err = deploy.ReadStatus(ctx, tg, other.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if st.NotClean == "" || len(st.Pending) != 3 {
 				t.Errorf("status of a database with tables: %+v", st)
 			}
-			_, err = migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, LockTimeout: 10 * time.Minute})
-			var nc *migration.NotCleanError
+			_, err = deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: other.URL, LockTimeout: 10 * time.Minute})
+			var nc *deploy.NotCleanError
 			if !errors.As(err, &nc) {
 				t.Fatalf("first apply to a database with tables: %v", err)
 			}
-			res, err := migration.Apply(ctx, tg, migration.ApplyOptions{URL: other.URL, Baseline: "20260101000001", LockTimeout: 10 * time.Minute})
+			res, err := deploy.Apply(ctx, tg, deploy.ApplyOptions{URL: other.URL, Baseline: "20260101000001", LockTimeout: 10 * time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(res.Files) != 2 || res.Files[0].Name != "20260101000002_seed.sql" {
 				t.Errorf("apply with a baseline: %+v", res)
 			}
-			st, err = migration.ReadStatus(ctx, tg, other.URL)
+			st, err = deploy.ReadStatus(ctx, tg, other.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.State != migration.StateUpToDate || len(st.Applied) != 3 || st.Applied[0].Type != "baseline" {
+			if st.State != deploy.StateUpToDate || len(st.Applied) != 3 || st.Applied[0].Type != "baseline" {
 				t.Errorf("status after a baseline: %+v (applied %v)", st, statusNames(st.Applied))
 			}
 		})

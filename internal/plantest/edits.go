@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // Edit is one change of a model. Apply makes it on a model found by names,
@@ -22,7 +23,7 @@ type Edit struct {
 type EditKind struct {
 	Name   string
 	Weight int
-	Draw   func(g *difftest.Gen, m *difftest.Model) *Edit
+	Draw   func(g *draw.Gen, m *difftest.Model) *Edit
 }
 
 // Kinds is the table of edits the oracle draws from, by weight.
@@ -77,12 +78,12 @@ var Kinds = []EditKind{
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
 // edit).
-func drawEdit(g *difftest.Gen, m *difftest.Model, try int, only map[string]bool) *Edit {
+func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Edit {
 	// The enum edits are drawn by a generator of their own, seeded by the
 	// model and the try, so that the other kinds' draws of each seed stay as
 	// they were.
 	// So are the settings' edits, when no enum edit is drawn.
-	eg := difftest.NewGen(modelSeed(m) + uint64(try))
+	eg := draw.NewGen(modelSeed(m) + uint64(try))
 	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) })
 	switch {
 	case eg.Chance(0.15):
@@ -128,7 +129,7 @@ func modelSeed(m *difftest.Model) uint64 {
 
 // The helpers below find a model's parts by name.
 
-func pickTable(g *difftest.Gen, m *difftest.Model) *difftest.Table {
+func pickTable(g *draw.Gen, m *difftest.Model) *difftest.Table {
 	if len(m.Tables) == 0 {
 		return nil
 	}
@@ -201,7 +202,7 @@ func onTable(what, name string, f func(m *difftest.Model, t *difftest.Table) boo
 
 func cloneCol(c *difftest.Col) *difftest.Col { cc := *c; return &cc }
 
-func addTable(g *difftest.Gen, m *difftest.Model) *Edit {
+func addTable(g *draw.Gen, m *difftest.Model) *Edit {
 	name := freeName(m, "n")
 	t := &difftest.Table{Name: name}
 	t.Cols = append(t.Cols, &difftest.Col{Name: "id0", Type: g.Type(true)})
@@ -249,7 +250,7 @@ func addTable(g *difftest.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
-func dropTable(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropTable(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || len(m.Tables) < 2 {
 		return nil
@@ -270,7 +271,7 @@ func dropTable(g *difftest.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
-func addColumn(g *difftest.Gen, m *difftest.Model) *Edit {
+func addColumn(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -286,7 +287,7 @@ func addColumn(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func dropColumn(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropColumn(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -323,7 +324,7 @@ func widen(t difftest.Type) (difftest.Type, bool) {
 	return difftest.Type{}, false
 }
 
-func changeType(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeType(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -351,7 +352,7 @@ func changeType(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func changeNull(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeNull(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -372,7 +373,7 @@ func changeNull(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func changeDefault(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeDefault(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -392,7 +393,7 @@ func changeDefault(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func changeOverride(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeOverride(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -428,7 +429,7 @@ func changeOverride(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func changePrimaryKey(g *difftest.Gen, m *difftest.Model) *Edit {
+func changePrimaryKey(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || referenced(m, t.Name) {
 		return nil
@@ -456,7 +457,7 @@ func changePrimaryKey(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func addUnique(g *difftest.Gen, m *difftest.Model) *Edit {
+func addUnique(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -479,7 +480,7 @@ func addUnique(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func dropUnique(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropUnique(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || len(t.Uniques) == 0 {
 		return nil
@@ -492,7 +493,7 @@ func dropUnique(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func addIndex(g *difftest.Gen, m *difftest.Model) *Edit {
+func addIndex(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -513,7 +514,7 @@ func isExpr(part string) bool { return len(part) > 5 && part[:5] == "expr:" }
 
 // addFKIndex adds an index that starts with a foreign key's columns (TiDB
 // then drops the index it made for the key: issue 18's 1553).
-func addFKIndex(g *difftest.Gen, m *difftest.Model) *Edit {
+func addFKIndex(g *draw.Gen, m *difftest.Model) *Edit {
 	var cands []*difftest.Table
 	for _, t := range m.Tables {
 		if len(t.FKs) > 0 {
@@ -540,7 +541,7 @@ func addFKIndex(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func dropIndex(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropIndex(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || len(t.Indexes) == 0 {
 		return nil
@@ -553,7 +554,7 @@ func dropIndex(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func addCheck(g *difftest.Gen, m *difftest.Model) *Edit {
+func addCheck(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -565,7 +566,7 @@ func addCheck(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func dropCheck(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropCheck(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || len(t.Checks) == 0 {
 		return nil
@@ -580,7 +581,7 @@ func dropCheck(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // fkTo is a foreign key of child to refCols of parent over new columns of
 // the same types.
-func fkTo(g *difftest.Gen, m *difftest.Model, child, parent *difftest.Table, refCols []string) (difftest.FK, []*difftest.Col) {
+func fkTo(g *draw.Gen, m *difftest.Model, child, parent *difftest.Table, refCols []string) (difftest.FK, []*difftest.Col) {
 	null := g.Chance(0.6)
 	fk := difftest.FK{Name: freeName(m, child.Name+"_fk"), RefTable: parent.Name, RefCols: slices.Clone(refCols), OnDelete: g.Action(null), OnUpdate: g.Action(null)}
 	var cols []*difftest.Col
@@ -593,7 +594,7 @@ func fkTo(g *difftest.Gen, m *difftest.Model, child, parent *difftest.Table, ref
 	return fk, cols
 }
 
-func addForeignKey(g *difftest.Gen, m *difftest.Model) *Edit {
+func addForeignKey(g *draw.Gen, m *difftest.Model) *Edit {
 	child, parent := pickTable(g, m), pickTable(g, m)
 	if child == nil {
 		return nil
@@ -614,7 +615,7 @@ func addForeignKey(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // addForeignKeyToUnique adds, in one step, a unique key to a table and a
 // foreign key to it (issue 18's 1822: the key must exist first).
-func addForeignKeyToUnique(g *difftest.Gen, m *difftest.Model) *Edit {
+func addForeignKeyToUnique(g *draw.Gen, m *difftest.Model) *Edit {
 	child, parent := pickTable(g, m), pickTable(g, m)
 	if child == nil {
 		return nil
@@ -644,7 +645,7 @@ func addForeignKeyToUnique(g *difftest.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
-func pickFK(g *difftest.Gen, m *difftest.Model) (*difftest.Table, string) {
+func pickFK(g *draw.Gen, m *difftest.Model) (*difftest.Table, string) {
 	var cands []*difftest.Table
 	for _, t := range m.Tables {
 		if len(t.FKs) > 0 {
@@ -666,7 +667,7 @@ func onFK(what, table, name string, f func(t *difftest.Table, i int) bool) *Edit
 	})
 }
 
-func dropForeignKey(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropForeignKey(g *draw.Gen, m *difftest.Model) *Edit {
 	t, name := pickFK(g, m)
 	if t == nil {
 		return nil
@@ -677,7 +678,7 @@ func dropForeignKey(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func changeFKActions(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeFKActions(g *draw.Gen, m *difftest.Model) *Edit {
 	t, name := pickFK(g, m)
 	if t == nil {
 		return nil
@@ -690,7 +691,7 @@ func changeFKActions(g *difftest.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-func changeDeferrable(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeDeferrable(g *draw.Gen, m *difftest.Model) *Edit {
 	t, name := pickFK(g, m)
 	if t == nil {
 		return nil

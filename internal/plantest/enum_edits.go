@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // The enum edits: a column of a new or existing enum, values added at the
@@ -36,7 +37,7 @@ func setEnum(m *difftest.Model, name string, values []string) bool {
 }
 
 // addEnumColumn adds a column of an enum, declaring a new enum now and then.
-func addEnumColumn(g *difftest.Gen, m *difftest.Model) *Edit {
+func addEnumColumn(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -82,7 +83,7 @@ func freeEnum(m *difftest.Model) string {
 
 // changeEnumValues adds a value to an enum (at the end, the front or in
 // the middle), or, rarely, removes or reorders its values.
-func changeEnumValues(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeEnumValues(g *draw.Gen, m *difftest.Model) *Edit {
 	if len(m.Enums) == 0 {
 		return nil
 	}
@@ -117,7 +118,7 @@ func changeEnumValues(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // changeToEnum makes a column of no key an enum column, or an enum column
 // a varchar(32) one.
-func changeToEnum(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeToEnum(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || len(m.Enums) == 0 {
 		return nil
@@ -154,7 +155,7 @@ func changeToEnum(g *difftest.Gen, m *difftest.Model) *Edit {
 }
 
 // dropUnusedEnums drops the enums no column uses.
-func dropUnusedEnums(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropUnusedEnums(g *draw.Gen, m *difftest.Model) *Edit {
 	used := func(m *difftest.Model, name string) bool {
 		for _, t := range m.Tables {
 			for _, c := range t.Cols {
@@ -179,7 +180,7 @@ func dropUnusedEnums(g *difftest.Gen, m *difftest.Model) *Edit {
 // key references joins its primary key, or a new enum column of one table,
 // unique, is referenced by a foreign key (with actions) over a new enum
 // column of another table or the same one.
-func enumKey(g *difftest.Gen, m *difftest.Model) *Edit {
+func enumKey(g *draw.Gen, m *difftest.Model) *Edit {
 	if len(m.Enums) == 0 {
 		return nil
 	}

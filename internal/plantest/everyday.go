@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // The edit kinds of issue 19's constructs: identity, generated columns,
@@ -43,7 +44,7 @@ func generatedExpr(to difftest.Type, src *difftest.Col) (string, bool) {
 
 // addGenerated adds a generated column (stored or not) over a plain
 // column of a table.
-func addGenerated(g *difftest.Gen, m *difftest.Model) *Edit {
+func addGenerated(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -83,7 +84,7 @@ func addGenerated(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // makeGenerated turns a plain column into a generated one over another
 // plain column of its table.
-func makeGenerated(g *difftest.Gen, m *difftest.Model) *Edit {
+func makeGenerated(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -116,7 +117,7 @@ func makeGenerated(g *difftest.Gen, m *difftest.Model) *Edit {
 }
 
 // pickGenerated returns a table of m with a generated column, and it.
-func pickGenerated(g *difftest.Gen, m *difftest.Model) (*difftest.Table, *difftest.Col) {
+func pickGenerated(g *draw.Gen, m *difftest.Model) (*difftest.Table, *difftest.Col) {
 	var ts []*difftest.Table
 	for _, t := range m.Tables {
 		if slices.ContainsFunc(t.Cols, func(c *difftest.Col) bool { return c.As != "" }) {
@@ -132,7 +133,7 @@ func pickGenerated(g *difftest.Gen, m *difftest.Model) (*difftest.Table, *diffte
 }
 
 // makePlain turns a generated column into a plain one (its values kept).
-func makePlain(g *difftest.Gen, m *difftest.Model) *Edit {
+func makePlain(g *draw.Gen, m *difftest.Model) *Edit {
 	t, c := pickGenerated(g, m)
 	if t == nil {
 		return nil
@@ -149,7 +150,7 @@ func makePlain(g *difftest.Gen, m *difftest.Model) *Edit {
 }
 
 // toggleStored moves a generated column between stored and virtual.
-func toggleStored(g *difftest.Gen, m *difftest.Model) *Edit {
+func toggleStored(g *draw.Gen, m *difftest.Model) *Edit {
 	t, c := pickGenerated(g, m)
 	if t == nil {
 		return nil
@@ -167,7 +168,7 @@ func toggleStored(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // addIdentityTable adds a table whose primary key is an identity, perhaps
 // from a start.
-func addIdentityTable(g *difftest.Gen, m *difftest.Model) *Edit {
+func addIdentityTable(g *draw.Gen, m *difftest.Model) *Edit {
 	name := freeName(m, "n")
 	id := &difftest.Col{Name: "id0", Type: difftest.Type{Name: []string{"smallint", "int", "bigint"}[g.N(3)]}, Identity: true}
 	if g.Chance(0.5) {
@@ -195,7 +196,7 @@ func addIdentityTable(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // toggleIdentity adds identity to an integer primary key column or removes
 // it (TiDB refuses both, PostgreSQL plans them).
-func toggleIdentity(g *difftest.Gen, m *difftest.Model) *Edit {
+func toggleIdentity(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || len(t.PK) != 1 {
 		return nil
@@ -217,7 +218,7 @@ func toggleIdentity(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // uuidDefault adds a uuid column with default uuid(), or gives an existing
 // uuid column that default.
-func uuidDefault(g *difftest.Gen, m *difftest.Model) *Edit {
+func uuidDefault(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -244,7 +245,7 @@ func uuidDefault(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // onUpdate adds a timestamp or datetime column set on every update, or
 // turns on_update on or off on an existing one.
-func onUpdate(g *difftest.Gen, m *difftest.Model) *Edit {
+func onUpdate(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -275,7 +276,7 @@ func onUpdate(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // renameTable renames a table (renamed_from), with the foreign keys that
 // reference it and the views that read it.
-func renameTable(g *difftest.Gen, m *difftest.Model) *Edit {
+func renameTable(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil
@@ -301,7 +302,7 @@ func renameTable(g *difftest.Gen, m *difftest.Model) *Edit {
 
 // renameColumn renames a column (renamed_from), with the keys, indexes,
 // CHECKs, generated columns and foreign keys that name it.
-func renameColumn(g *difftest.Gen, m *difftest.Model) *Edit {
+func renameColumn(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil

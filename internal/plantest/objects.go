@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // The edit kinds of what is not a table: extensions, raw statements
@@ -16,7 +17,7 @@ import (
 // model's TiDB DDL leaves them out.
 var extensions = []string{"citext", "pgcrypto", "hstore", "pg_trgm", "btree_gin"}
 
-func toggleExtension(g *difftest.Gen, m *difftest.Model) *Edit {
+func toggleExtension(g *draw.Gen, m *difftest.Model) *Edit {
 	e := extensions[g.N(len(extensions))]
 	on := !slices.Contains(m.Extensions, e)
 	return &Edit{What: fmt.Sprintf("set extension %q to %v", e, on), Apply: func(m *difftest.Model) bool {
@@ -37,7 +38,7 @@ func toggleExtension(g *difftest.Gen, m *difftest.Model) *Edit {
 // what a project does when it turns a default off or back on, or writes it
 // out. migrate diff must then plan the CHECKs and collations each adds or
 // drops, or refuse what TiDB cannot change in place.
-func changeSetting(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeSetting(g *draw.Gen, m *difftest.Model) *Edit {
 	fields := []struct {
 		name string
 		f    func(*difftest.Model) *string
@@ -72,7 +73,7 @@ func changeSetting(g *difftest.Gen, m *difftest.Model) *Edit {
 // action: TiDB forbids the uuid_check CHECK on the key's columns (3823), so
 // the plan must leave it out there and order the rest as TiDB accepts. Its
 // kind is change_setting/uuid_key, counted apart.
-func uuidKeyWith(g *difftest.Gen, m *difftest.Model, e *Edit) *Edit {
+func uuidKeyWith(g *draw.Gen, m *difftest.Model, e *Edit) *Edit {
 	child, parent := pickTable(g, m), pickTable(g, m)
 	if child == nil {
 		return e
@@ -133,7 +134,7 @@ func viewsValid(m *difftest.Model) bool {
 }
 
 // pickColumns draws one to three columns of t.
-func pickColumns(g *difftest.Gen, t *difftest.Table) []string {
+func pickColumns(g *draw.Gen, t *difftest.Table) []string {
 	var cols []string
 	for range 1 + g.N(3) {
 		c := t.Cols[g.N(len(t.Cols))].Name
@@ -144,7 +145,7 @@ func pickColumns(g *difftest.Gen, t *difftest.Table) []string {
 	return cols
 }
 
-func addView(g *difftest.Gen, m *difftest.Model) *Edit {
+func addView(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil || strings.ContainsAny(t.Name, "`\"") {
 		return nil
@@ -165,7 +166,7 @@ func addView(g *difftest.Gen, m *difftest.Model) *Edit {
 }
 
 // pickView returns a view of m, its table and its index in m.Raws.
-func pickView(g *difftest.Gen, m *difftest.Model) (string, string) {
+func pickView(g *draw.Gen, m *difftest.Model) (string, string) {
 	var names, tables []string
 	for _, r := range m.Raws {
 		if v := viewForm.FindStringSubmatch(r.Postgres); v != nil {
@@ -179,7 +180,7 @@ func pickView(g *difftest.Gen, m *difftest.Model) (string, string) {
 	return names[i], tables[i]
 }
 
-func changeView(g *difftest.Gen, m *difftest.Model) *Edit {
+func changeView(g *draw.Gen, m *difftest.Model) *Edit {
 	name, table := pickView(g, m)
 	t := m.Table(table)
 	if t == nil {
@@ -200,7 +201,7 @@ func changeView(g *difftest.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
-func dropView(g *difftest.Gen, m *difftest.Model) *Edit {
+func dropView(g *draw.Gen, m *difftest.Model) *Edit {
 	name, _ := pickView(g, m)
 	if name == "" {
 		return nil
@@ -223,7 +224,7 @@ func dropViewsOf(m *difftest.Model, name string) {
 // addVector adds a vector column, with or without a dimension: TiDB's
 // VECTOR; on PostgreSQL TEXT, since pgvector is not installed here (its
 // path through migrations is TestVectorThroughMigrationsPostgres's).
-func addVector(g *difftest.Gen, m *difftest.Model) *Edit {
+func addVector(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
 		return nil

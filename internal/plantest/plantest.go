@@ -37,7 +37,7 @@
 // a model found by names, capturing everything it draws, so that the
 // shrinker can make the same change on a smaller model:
 //
-//	{"add_view", 1, func(g *difftest.Gen, m *difftest.Model) *Edit {
+//	{"add_view", 1, func(g *draw.Gen, m *difftest.Model) *Edit {
 //		name := ...                         // draw everything here
 //		return &Edit{What: "add view " + name, Apply: func(m *difftest.Model) bool {
 //			...                             // find by name; false when gone
@@ -75,8 +75,10 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/datamig"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -296,7 +298,7 @@ type evolution struct {
 // returns the first failure (not shrunk), or an error when the oracle
 // itself failed.
 func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, error) {
-	g := difftest.NewGen(seed)
+	g := draw.NewGen(seed)
 	m := g.Model()
 	if rm := difftest.Repair(m); rm != nil {
 		m = rm
@@ -354,7 +356,7 @@ func wholeModel(m *difftest.Model) *Edit {
 
 // drawStep draws one to three edits of m that the compiler accepts, and
 // the model they make.
-func (r *Runner) drawStep(g *difftest.Gen, m *difftest.Model) (*difftest.Model, []*Edit) {
+func (r *Runner) drawStep(g *draw.Gen, m *difftest.Model) (*difftest.Model, []*Edit) {
 	next := m.Clone()
 	var edits []*Edit
 	for n := 1 + g.N(3); len(edits) < n; {
@@ -813,7 +815,7 @@ func (ev *evolution) dataStep(ctx context.Context) (*Failure, error) {
 	if ev.data == nil || ev.shape == nil || ev.step%2 == 0 {
 		return nil, nil
 	}
-	migs := difftest.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)
+	migs := draw.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)
 	text := []byte(migs[0].Text())
 	prev := gen.CompileSource("schema.hcl", []byte(ev.data.HCL()))
 	if prev.Failed() {
@@ -877,7 +879,7 @@ func (ev *evolution) dataStep(ctx context.Context) (*Failure, error) {
 // dataError reports whether err is rows breaking what a statement adds (a
 // constraint, NOT NULL, a narrower type), or a pre-check finding such rows.
 func dataError(err error) (string, bool) {
-	var pe *migration.PrecheckError
+	var pe *deploy.PrecheckError
 	if errors.As(err, &pe) {
 		return "pre-check", true
 	}
@@ -953,7 +955,7 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 	if i == 0 {
 		// TiDB's lock (GET_LOCK, as the Atlas CLI takes it) is the
 		// server's, which every evolution and test on it shares.
-		_, err := migration.Apply(ctx, t, migration.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
+		_, err := deploy.Apply(ctx, t, deploy.ApplyOptions{URL: db.URL, LockTimeout: 10 * time.Minute})
 		return err
 	}
 	dir, err := migration.OpenDir(t.Env.Dir, false)
@@ -1215,7 +1217,7 @@ func (ev *evolution) insertRows(ctx context.Context) {
 	if n == 0 {
 		n = 12
 	}
-	g := difftest.NewGen(ev.rowSeed + uint64(ev.step))
+	g := draw.NewGen(ev.rowSeed + uint64(ev.step))
 	var stmts []difftest.Stmt
 	for _, s := range g.Stmts(ev.shape, 3*n) {
 		if s.Kind == "insert" && len(stmts) < n {

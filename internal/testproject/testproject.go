@@ -19,6 +19,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -145,7 +146,7 @@ func (p *Project) Diff(name string, opts ...migration.PlanOption) map[string][]s
 // server can hold them past the one minute users wait by default.
 func (p *Project) Apply(dialect, url string) {
 	p.T.Helper()
-	if _, err := migration.Apply(context.Background(), p.Target(dialect), migration.ApplyOptions{URL: url, LockTimeout: 10 * time.Minute}); err != nil {
+	if _, err := deploy.Apply(context.Background(), p.Target(dialect), deploy.ApplyOptions{URL: url, LockTimeout: 10 * time.Minute}); err != nil {
 		p.T.Fatalf("migrate apply: %v", err)
 	}
 }

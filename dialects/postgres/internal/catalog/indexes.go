@@ -1,5 +1,12 @@
 // Package catalog reads from PostgreSQL's catalog what Atlas's inspection
-// does not, for import.
+// does not, for import: indexes as PostgreSQL prints them (indexes.go);
+// serial columns and the sequences no column owns, domains, sequences,
+// functions, triggers and partitions as raw objects, and the NOT NULL
+// CHECKs a column's nullability comes from (objects.go).
+//
+// It stands alone because it is catalog SQL and nothing else: the dialect
+// turns what it reads into the model, and no other part runs these
+// queries.
 package catalog
 
 import (

@@ -1,4 +1,13 @@
-package migration
+// Package deploy runs a migration directory on a database: Apply with its
+// revision history, resuming a file an earlier apply left part-way,
+// pre-checks of the rows a statement would fail on, interruption that
+// cancels the statement on the server, a dry run, and ReadStatus.
+//
+// It stands alone because it is the one part of the workflow that changes
+// a production database, and it needs nothing of planning: it reads the
+// files migration wrote (and Atlas's CLI would read), so it can be
+// reviewed and tested on its own.
+package deploy
 
 import (
 	"context"
@@ -17,6 +26,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -97,12 +107,12 @@ type AppliedFile struct {
 // the revisions recording exactly what ran (an *ApplyError whose
 // Interrupted is set); no statement starts after it (an *InterruptedError
 // between files).
-func Apply(ctx context.Context, t Target, opts ApplyOptions) (*ApplyResult, error) {
-	dir, err := OpenDir(t.Env.Dir, false)
+func Apply(ctx context.Context, t migration.Target, opts ApplyOptions) (*ApplyResult, error) {
+	dir, err := migration.OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckSum(dir); err != nil {
+	if err := migration.CheckSum(dir); err != nil {
 		return nil, err
 	}
 	db, err := openTarget(ctx, t, opts.URL)
@@ -233,7 +243,7 @@ func currentVersion(revs []*migrate.Revision) string {
 }
 
 // openTarget checks the URL against the target's dialect and connects.
-func openTarget(ctx context.Context, t Target, rawURL string) (*sql.DB, error) {
+func openTarget(ctx context.Context, t migration.Target, rawURL string) (*sql.DB, error) {
 	if rawURL == "" {
 		return nil, fmt.Errorf("env %q: no database URL", t.Env.Name)
 	}
@@ -331,7 +341,7 @@ func (e *NotCleanError) Unwrap() error { return e.Err }
 // txMode is how a file runs: in a transaction of its own unless its dialect
 // cannot roll DDL back or the file says `-- atlas:txmode none`, as the
 // Atlas CLI reads it.
-func txMode(t Target, f migrate.File) (bool, error) {
+func txMode(t migration.Target, f migrate.File) (bool, error) {
 	if lf, ok := f.(*migrate.LocalFile); ok {
 		switch ds := lf.Directive("txmode"); {
 		case len(ds) > 1:
@@ -349,7 +359,7 @@ func txMode(t Target, f migrate.File) (bool, error) {
 	return t.Dialect.TransactionalDDL(), nil
 }
 
-func applyFile(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.LocalDir, f migrate.File, opts ApplyOptions, stop *stopper) (AppliedFile, error) {
+func applyFile(ctx context.Context, conn *sql.Conn, t migration.Target, dir *migrate.LocalDir, f migrate.File, opts ApplyOptions, stop *stopper) (AppliedFile, error) {
 	path := filepath.Join(dir.Path(), f.Name())
 	useTx, err := txMode(t, f)
 	if err != nil {
@@ -418,7 +428,7 @@ func statements(n int) string {
 // transaction was rolled back, records the failure outside it: no statement
 // applied, with the error and the statement, so that `migrate status` shows
 // it and the next apply runs the whole file.
-func failed(ctx context.Context, conn *sql.Conn, t Target, path string, f migrate.File, last *migrate.Revision, rolledBack bool, err error) error {
+func failed(ctx context.Context, conn *sql.Conn, t migration.Target, path string, f migrate.File, last *migrate.Revision, rolledBack bool, err error) error {
 	var se *migrate.StmtExecError
 	if !errors.As(err, &se) || last == nil {
 		var hc migrate.HistoryChangedError

@@ -1,11 +1,20 @@
-package compiler
+// Package load reads schema.hcl into the neutral model (package compiler)
+// and validates it: every block and attribute of the language, with a
+// diagnostic that names file, line and column for each mistake, and every
+// mistake of a file reported at once (a partly loaded model is validated
+// too).
+//
+// It stands alone because it is the one place that knows the language's
+// syntax and rules; the model it builds is what the dialects, the
+// importer and the migration workflow use, and none of them needs to know
+// how it was read.
+package load
 
 import (
 	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,6 +22,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 )
 
@@ -23,8 +33,8 @@ type Options struct {
 	Dialects []string
 }
 
-// LoadFiles reads and compiles the given schema files.
-func LoadFiles(opts Options, paths ...string) (*Schema, hcl.Diagnostics) {
+// Files reads and compiles the given schema files.
+func Files(opts Options, paths ...string) (*compiler.Schema, hcl.Diagnostics) {
 	p := hclparse.NewParser()
 	var diags hcl.Diagnostics
 	var files []*hcl.File
@@ -44,24 +54,24 @@ func LoadFiles(opts Options, paths ...string) (*Schema, hcl.Diagnostics) {
 			files = append(files, f)
 		}
 	}
-	s, d := Load(opts, p.Files(), files...)
+	s, d := Parsed(opts, p.Files(), files...)
 	return s, append(diags, d...)
 }
 
-// LoadSource compiles one schema held in memory, named filename in messages.
-func LoadSource(opts Options, filename string, src []byte) (*Schema, hcl.Diagnostics) {
+// Source compiles one schema held in memory, named filename in messages.
+func Source(opts Options, filename string, src []byte) (*compiler.Schema, hcl.Diagnostics) {
 	p := hclparse.NewParser()
 	f, diags := p.ParseHCL(src, filename)
 	if diags.HasErrors() {
-		return &Schema{Files: p.Files()}, diags
+		return &compiler.Schema{Files: p.Files()}, diags
 	}
-	s, d := Load(opts, p.Files(), f)
+	s, d := Parsed(opts, p.Files(), f)
 	return s, append(diags, d...)
 }
 
-// Load builds and validates the neutral model from parsed files.
-func Load(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*Schema, hcl.Diagnostics) {
-	l := &loader{opts: opts, s: &Schema{Dialect: map[string]*DialectSettings{}, Files: all}}
+// Parsed builds and validates the neutral model from parsed files.
+func Parsed(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*compiler.Schema, hcl.Diagnostics) {
+	l := &loader{opts: opts, s: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}, Files: all}}
 	// Enums first: columns of any file name them.
 	for _, f := range files {
 		l.file = f
@@ -71,26 +81,15 @@ func Load(opts Options, all map[string]*hcl.File, files ...*hcl.File) (*Schema, 
 		l.file = f
 		l.top(f.Body)
 	}
-	l.s.index()
+	l.s.Reindex()
 	// Validate even a partly loaded model, so that every error shows at once.
 	l.diags = append(l.diags, Validate(l.s)...)
 	return l.s, l.diags
 }
 
-// SourceNames returns the base names of the schema's files, sorted: what the
-// generated files say they come from, the same from any directory.
-func (s *Schema) SourceNames() []string {
-	var names []string
-	for name := range s.Files {
-		names = append(names, filepath.Base(name))
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}
-
 type loader struct {
 	opts  Options
-	s     *Schema
+	s     *compiler.Schema
 	file  *hcl.File
 	diags hcl.Diagnostics
 }
@@ -131,7 +130,7 @@ func (l *loader) enums(body hcl.Body) {
 func (l *loader) enum(b *hcl.Block) {
 	name := b.Labels[0]
 	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "values", Required: true}}})
-	e := &Enum{Name: name, Range: b.LabelRanges[0]}
+	e := &compiler.Enum{Name: name, Range: b.LabelRanges[0]}
 	if strings.TrimSpace(name) == "" {
 		l.errorf(b.LabelRanges[0], "Invalid enum name", "An enum needs a name, such as enum \"order_status\" { values = [\"pending\", \"paid\"] }.")
 		return
@@ -164,8 +163,8 @@ func (l *loader) enum(b *hcl.Block) {
 }
 
 // resolveEnum points an enum type at its declaration, or says it has none.
-func (l *loader) resolveEnum(t *Type, rng hcl.Range) {
-	if t.Kind != TypeEnum || t.Enum == nil {
+func (l *loader) resolveEnum(t *compiler.Type, rng hcl.Range) {
+	if t.Kind != compiler.TypeEnum || t.Enum == nil {
 		return
 	}
 	if e := l.s.Enum(t.Enum.Name); e != nil {
@@ -176,9 +175,9 @@ func (l *loader) resolveEnum(t *Type, rng hcl.Range) {
 	for _, e := range l.s.Enums {
 		names = append(names, e.Name)
 	}
-	detail := fmt.Sprintf("There is no enum %q.%s Declare it at the top level: enum %q { values = [...] }.", t.Enum.Name, Suggest(t.Enum.Name, names), t.Enum.Name)
+	detail := fmt.Sprintf("There is no enum %q.%s Declare it at the top level: enum %q { values = [...] }.", t.Enum.Name, compiler.Suggest(t.Enum.Name, names), t.Enum.Name)
 	l.errorf(rng, "Unknown enum", "%s", detail)
-	*t = Type{}
+	*t = compiler.Type{}
 }
 
 func (l *loader) top(body hcl.Body) {
@@ -212,7 +211,7 @@ func (l *loader) dialect(b *hcl.Block) {
 	}
 	attrs, diags := b.Body.JustAttributes()
 	l.diags = append(l.diags, diags...)
-	l.s.Dialect[name] = &DialectSettings{Name: name, Attrs: attrs, Range: b.DefRange}
+	l.s.Dialect[name] = &compiler.DialectSettings{Name: name, Attrs: attrs, Range: b.DefRange}
 }
 
 func (l *loader) extension(b *hcl.Block) {
@@ -232,13 +231,13 @@ func (l *loader) extension(b *hcl.Block) {
 			return
 		}
 	}
-	l.s.Extensions = append(l.s.Extensions, &Extension{Name: name, Range: b.LabelRanges[0]})
+	l.s.Extensions = append(l.s.Extensions, &compiler.Extension{Name: name, Range: b.LabelRanges[0]})
 }
 
 func (l *loader) raw(b *hcl.Block) {
 	attrs, diags := b.Body.JustAttributes()
 	l.diags = append(l.diags, diags...)
-	r := &Raw{Name: b.Labels[0], SQL: map[string]string{}, After: true, Range: b.LabelRanges[0]}
+	r := &compiler.Raw{Name: b.Labels[0], SQL: map[string]string{}, After: true, Range: b.LabelRanges[0]}
 	for name, a := range attrs {
 		if name == "position" {
 			switch v := l.str(a); v {
@@ -283,7 +282,7 @@ func (l *loader) withOverrides(s *hcl.BodySchema) *hcl.BodySchema {
 func (l *loader) table(b *hcl.Block) {
 	content, diags := b.Body.Content(l.withOverrides(tableSchema))
 	l.diags = append(l.diags, diags...)
-	t := &Table{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	t := &compiler.Table{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: compiler.Overrides{}}
 	if a := content.Attributes["comment"]; a != nil {
 		t.Comment = l.str(a)
 	}
@@ -312,14 +311,14 @@ func (l *loader) table(b *hcl.Block) {
 				l.errorf(blk.DefRange, "Duplicate primary key", "Table %q already has a primary key at %s.", t.Name, t.PrimaryKey.Range)
 				continue
 			}
-			t.PrimaryKey = &PrimaryKey{Range: blk.DefRange}
+			t.PrimaryKey = &compiler.PrimaryKey{Range: blk.DefRange}
 			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
 			if a := attrs["columns"]; a != nil {
 				t.PrimaryKey.Columns, t.PrimaryKey.ColumnRanges = l.strList(a), itemRanges(a)
 				t.PrimaryKey.Range = a.Expr.Range()
 			}
 		case "unique":
-			u := &Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: Overrides{}}
+			u := &compiler.Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: compiler.Overrides{}}
 			content, diags := blk.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}}))
 			l.diags = append(l.diags, diags...)
 			for _, o := range content.Blocks {
@@ -363,12 +362,12 @@ func (l *loader) renamedFrom(a *hcl.Attribute) string {
 }
 
 // identity reads an `identity { start = N }` block.
-func (l *loader) identity(c *Column, b *hcl.Block) {
+func (l *loader) identity(c *compiler.Column, b *hcl.Block) {
 	if c.Identity != nil {
 		l.errorf(b.DefRange, "Duplicate identity", "Column %q already has an identity block at %s.", c.Name, c.Identity.Range)
 		return
 	}
-	id := &Identity{Start: 1, Range: b.DefRange}
+	id := &compiler.Identity{Start: 1, Range: b.DefRange}
 	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "start"}}})
 	if a := attrs["start"]; a != nil {
 		v, ok := l.value(a, cty.Number, "a whole number")
@@ -386,12 +385,12 @@ func (l *loader) identity(c *Column, b *hcl.Block) {
 
 // column loads a column block; it returns the `as` attribute of a generated
 // column, whose expression the table parses once all columns are known.
-func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
+func (l *loader) column(t *compiler.Table, b *hcl.Block) *hcl.Attribute {
 	content, diags := b.Body.Content(l.withOverrides(columnSchema))
 	l.diags = append(l.diags, diags...)
-	c := &Column{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	c := &compiler.Column{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: compiler.Overrides{}}
 	if a := content.Attributes["type"]; a != nil {
-		typ, d := decodeType(a.Expr)
+		typ, d := compiler.DecodeType(a.Expr)
 		l.diags = append(l.diags, d...)
 		l.resolveEnum(&typ, a.Expr.Range())
 		c.Type, c.TypeRange = typ, a.Expr.Range()
@@ -417,11 +416,11 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	}
 	as := content.Attributes["as"]
 	if as != nil {
-		c.Generated = &Generated{Stored: true, Range: as.Expr.Range()}
+		c.Generated = &compiler.Generated{Stored: true, Range: as.Expr.Range()}
 	}
-	enumFirst := c.Type.Kind == TypeEnum && !c.Null && c.Default == nil && as == nil
-	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: as != nil, AcceptStringOrder: as != nil, AcceptEnumFirstValue: enumFirst},
-		map[string]string{AcceptCharMatch: "as (generated expression)", AcceptStringOrder: "as (generated expression)", AcceptEnumFirstValue: "NOT NULL enum type without a default"})
+	enumFirst := c.Type.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && as == nil
+	l.checkAccept("Column", c.Name, c.Overrides, map[string]bool{compiler.AcceptCharMatch: as != nil, compiler.AcceptStringOrder: as != nil, compiler.AcceptEnumFirstValue: enumFirst},
+		map[string]string{compiler.AcceptCharMatch: "as (generated expression)", compiler.AcceptStringOrder: "as (generated expression)", compiler.AcceptEnumFirstValue: "NOT NULL enum type without a default"})
 	if a := content.Attributes["stored"]; a != nil {
 		if as == nil {
 			l.errorf(a.NameRange, "Invalid column", "stored applies to a generated column; give it as = \"...\" or leave stored out.")
@@ -441,14 +440,14 @@ func (l *loader) column(t *Table, b *hcl.Block) *hcl.Attribute {
 	return as
 }
 
-func (l *loader) defaultValue(a *hcl.Attribute) *Default {
-	d := &Default{Range: a.Expr.Range()}
+func (l *loader) defaultValue(a *hcl.Attribute) *compiler.Default {
+	d := &compiler.Default{Range: a.Expr.Range()}
 	if call, diags := hcl.ExprCall(a.Expr); !diags.HasErrors() {
 		switch {
 		case call.Name == "now" && len(call.Arguments) == 0:
-			d.Kind = DefaultNow
+			d.Kind = compiler.DefaultNow
 		case call.Name == "uuid" && len(call.Arguments) == 0:
-			d.Kind = DefaultUUID
+			d.Kind = compiler.DefaultUUID
 		default:
 			l.errorf(a.Expr.Range(), "Invalid default", "The functions a portable default may call are now() and uuid(); for other SQL use a per-dialect override such as postgres { default = \"...\" }.")
 			return nil
@@ -465,11 +464,11 @@ func (l *loader) defaultValue(a *hcl.Attribute) *Default {
 		l.errorf(a.Expr.Range(), "Invalid default", "A column without a default has no default attribute; NULL is not a default.")
 		return nil
 	case v.Type() == cty.String:
-		d.Kind, d.Value = DefaultString, v.AsString()
+		d.Kind, d.Value = compiler.DefaultString, v.AsString()
 	case v.Type() == cty.Number:
-		d.Kind, d.Value = DefaultNumber, v.AsBigFloat().Text('f', -1)
+		d.Kind, d.Value = compiler.DefaultNumber, v.AsBigFloat().Text('f', -1)
 	case v.Type() == cty.Bool:
-		d.Kind, d.Value = DefaultBool, fmt.Sprint(v.True())
+		d.Kind, d.Value = compiler.DefaultBool, fmt.Sprint(v.True())
 	default:
 		l.errorf(a.Expr.Range(), "Invalid default", "A portable default is a string, a number, true, false, now() or uuid().")
 		return nil
@@ -482,11 +481,11 @@ var foreignKeySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "on_delete"}, {Name: "on_update"}, {Name: "deferrable"}, {Name: "initially_deferred"},
 }}
 
-func (l *loader) foreignKey(t *Table, b *hcl.Block) {
+func (l *loader) foreignKey(t *compiler.Table, b *hcl.Block) {
 	content, diags := b.Body.Content(l.withOverrides(foreignKeySchema))
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
-	fk := &ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	fk := &compiler.ForeignKey{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: compiler.Overrides{}}
 	for _, blk := range content.Blocks {
 		l.override(fk.Overrides, blk, []hcl.AttributeSchema{{Name: "name"}, {Name: "accept"}})
 	}
@@ -510,31 +509,31 @@ func (l *loader) foreignKey(t *Table, b *hcl.Block) {
 			l.errorf(a.Expr.Range(), "Invalid foreign key", "initially_deferred needs deferrable = true.")
 		}
 	}
-	l.checkAccept("Foreign key", fk.Name, fk.Overrides, map[string]bool{AcceptDeferrable: fk.Deferrable}, map[string]string{AcceptDeferrable: "deferrable = true"})
+	l.checkAccept("Foreign key", fk.Name, fk.Overrides, map[string]bool{compiler.AcceptDeferrable: fk.Deferrable}, map[string]string{compiler.AcceptDeferrable: "deferrable = true"})
 	t.ForeignKeys = append(t.ForeignKeys, fk)
 }
 
-var actions = []Action{Cascade, Restrict, SetNull, SetDefault, "no_action"}
+var actions = []compiler.Action{compiler.Cascade, compiler.Restrict, compiler.SetNull, compiler.SetDefault, "no_action"}
 
-func (l *loader) action(a *hcl.Attribute) Action {
+func (l *loader) action(a *hcl.Attribute) compiler.Action {
 	if a == nil {
-		return NoAction
+		return compiler.NoAction
 	}
-	v := Action(l.str(a))
+	v := compiler.Action(l.str(a))
 	if !slices.Contains(actions, v) {
 		l.errorf(a.Expr.Range(), "Invalid referential action", "%q is not an action; use one of cascade, restrict, set_null, set_default, no_action.", v)
-		return NoAction
+		return compiler.NoAction
 	}
 	if v == "no_action" {
-		return NoAction
+		return compiler.NoAction
 	}
 	return v
 }
 
-func (l *loader) check(t *Table, b *hcl.Block) {
+func (l *loader) check(t *compiler.Table, b *hcl.Block) {
 	content, diags := b.Body.Content(l.withOverrides(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "expr"}}}))
 	l.diags = append(l.diags, diags...)
-	c := &Check{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	c := &compiler.Check{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: compiler.Overrides{}}
 	a := content.Attributes["expr"]
 	if a != nil {
 		c.Expr, c.Source = l.expression(t, a)
@@ -545,8 +544,8 @@ func (l *loader) check(t *Table, b *hcl.Block) {
 	}
 	// Whether the expression holds what is acknowledged depends on the
 	// columns' types, known to the dialect that warns.
-	l.checkAccept("Check", c.Name, c.Overrides, map[string]bool{AcceptCharMatch: true, AcceptStringOrder: true}, nil)
-	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *Override) bool { return o.Expr != "" }) {
+	l.checkAccept("Check", c.Name, c.Overrides, map[string]bool{compiler.AcceptCharMatch: true, compiler.AcceptStringOrder: true}, nil)
+	if a == nil && !rawEverywhere(l.opts.Dialects, c.Overrides, func(o *compiler.Override) bool { return o.Expr != "" }) {
 		// A CHECK without a portable form: every dialect gives raw SQL or
 		// leaves it out.
 		l.errorf(b.DefRange, "Missing expression", "Check %q needs expr, or for each dialect a raw expr or skip = true.", c.Name)
@@ -563,22 +562,22 @@ var indexPartSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "column"}, {Name: "expr"}, {Name: "desc"}, {Name: "opclass"},
 }}
 
-func (l *loader) index(t *Table, b *hcl.Block) {
+func (l *loader) index(t *compiler.Table, b *hcl.Block) {
 	content, diags := b.Body.Content(l.withOverrides(indexSchema))
 	l.diags = append(l.diags, diags...)
-	idx := &Index{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: Overrides{}}
+	idx := &compiler.Index{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: compiler.Overrides{}}
 	if a := content.Attributes["unique"]; a != nil {
 		idx.Unique = l.boolean(a)
 	}
 	if a := content.Attributes["using"]; a != nil {
 		if m := l.str(a); m != "" {
-			idx.Attrs = append(idx.Attrs, &IndexMethod{Name: m})
+			idx.Attrs = append(idx.Attrs, &compiler.IndexMethod{Name: m})
 		}
 	}
 	if a := content.Attributes["columns"]; a != nil {
 		ranges := itemRanges(a)
 		for i, name := range l.strList(a) {
-			idx.Parts = append(idx.Parts, &IndexPart{Column: name, Range: ranges[i]})
+			idx.Parts = append(idx.Parts, &compiler.IndexPart{Column: name, Range: ranges[i]})
 		}
 	}
 	if a := content.Attributes["where"]; a != nil {
@@ -597,7 +596,7 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		pc, diags := blk.Body.Content(l.withOverrides(indexPartSchema))
 		l.diags = append(l.diags, diags...)
 		attrs := pc.Attributes
-		part := &IndexPart{Range: blk.DefRange, Overrides: Overrides{}}
+		part := &compiler.IndexPart{Range: blk.DefRange, Overrides: compiler.Overrides{}}
 		for _, o := range pc.Blocks {
 			l.override(part.Overrides, o, []hcl.AttributeSchema{{Name: "column"}})
 		}
@@ -617,7 +616,7 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		}
 		if a := attrs["opclass"]; a != nil {
 			if c := l.str(a); c != "" {
-				part.Attrs = append(part.Attrs, &OpClass{Name: c})
+				part.Attrs = append(part.Attrs, &compiler.OpClass{Name: c})
 			}
 		}
 		idx.Parts = append(idx.Parts, part)
@@ -627,10 +626,10 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 		opclass = opclass || p.OpClass() != ""
 	}
 	l.checkAccept("Index", idx.Name, idx.Overrides,
-		map[string]bool{AcceptPartialIndex: idx.Where != nil, AcceptIndexMethod: idx.Method() != "", AcceptOpClass: opclass,
-			AcceptCharMatch: true, AcceptStringOrder: true},
-		map[string]string{AcceptPartialIndex: "where", AcceptIndexMethod: "using", AcceptOpClass: "operator class"})
-	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *Override) bool { return o.SQL != "" }) {
+		map[string]bool{compiler.AcceptPartialIndex: idx.Where != nil, compiler.AcceptIndexMethod: idx.Method() != "", compiler.AcceptOpClass: opclass,
+			compiler.AcceptCharMatch: true, compiler.AcceptStringOrder: true},
+		map[string]string{compiler.AcceptPartialIndex: "where", compiler.AcceptIndexMethod: "using", compiler.AcceptOpClass: "operator class"})
+	if len(idx.Parts) == 0 && !l.diags.HasErrors() && !rawEverywhere(l.opts.Dialects, idx.Overrides, func(o *compiler.Override) bool { return o.SQL != "" }) {
 		l.errorf(b.DefRange, "Index without parts", "Index %q needs columns = [...] or at least one on { ... } block (or, for each dialect, a raw sql or skip = true).", idx.Name)
 	}
 	t.Indexes = append(t.Indexes, idx)
@@ -638,7 +637,7 @@ func (l *loader) index(t *Table, b *hcl.Block) {
 
 // override decodes a `DIALECT { ... }` block; attrs are what this kind of
 // object may override besides skip.
-func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSchema) {
+func (l *loader) override(into compiler.Overrides, b *hcl.Block, attrs []hcl.AttributeSchema) {
 	s := &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{{Name: "skip"}}, attrs...)}
 	content, diags := b.Body.Content(s)
 	l.diags = append(l.diags, diags...)
@@ -646,7 +645,7 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 		l.errorf(b.DefRange, "Duplicate override", "There is already a %s override at %s.", b.Type, prev.Range)
 		return
 	}
-	o := &Override{Dialect: b.Type, Range: b.DefRange}
+	o := &compiler.Override{Dialect: b.Type, Range: b.DefRange}
 	for name, a := range content.Attributes {
 		switch name {
 		case "skip":
@@ -655,9 +654,9 @@ func (l *loader) override(into Overrides, b *hcl.Block, attrs []hcl.AttributeSch
 			if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String {
 				o.RawType = v.AsString()
 			} else {
-				typ, d := decodeType(a.Expr)
+				typ, d := compiler.DecodeType(a.Expr)
 				l.diags = append(l.diags, d...)
-				if typ.Kind == TypeEnum {
+				if typ.Kind == compiler.TypeEnum {
 					l.errorf(a.Expr.Range(), "Invalid override type", "An override cannot make a column an enum: give the column type = %s for every dialect, or a raw type here.", typ)
 				}
 				o.Type = &typ
@@ -696,7 +695,7 @@ func (l *loader) accept(a *hcl.Attribute) []string {
 		return nil
 	}
 	if !v.Type().IsTupleType() && !v.Type().IsListType() || v.LengthInt() == 0 {
-		l.errorf(a.Expr.Range(), "Invalid value", "accept is a non-empty list of lowerings to acknowledge: %s.", quotedList(Acceptable))
+		l.errorf(a.Expr.Range(), "Invalid value", "accept is a non-empty list of lowerings to acknowledge: %s.", quotedList(compiler.Acceptable))
 		return nil
 	}
 	ranges := itemRanges(a)
@@ -705,12 +704,12 @@ func (l *loader) accept(a *hcl.Attribute) []string {
 	for it := v.ElementIterator(); it.Next(); i++ {
 		_, e := it.Element()
 		if e.IsNull() || e.Type() != cty.String {
-			l.errorf(a.Expr.Range(), "Invalid value", "accept is a list of strings: %s.", quotedList(Acceptable))
+			l.errorf(a.Expr.Range(), "Invalid value", "accept is a list of strings: %s.", quotedList(compiler.Acceptable))
 			return nil
 		}
 		s := e.AsString()
-		if !slices.Contains(Acceptable, s) {
-			l.errorf(ranges[i], "Unknown lowering", "%q is not a lowering to accept.%s Known lowerings: %s.", s, Suggest(s, Acceptable), quotedList(Acceptable))
+		if !slices.Contains(compiler.Acceptable, s) {
+			l.errorf(ranges[i], "Unknown lowering", "%q is not a lowering to accept.%s Known lowerings: %s.", s, compiler.Suggest(s, compiler.Acceptable), quotedList(compiler.Acceptable))
 			continue
 		}
 		out = append(out, s)
@@ -721,7 +720,7 @@ func (l *loader) accept(a *hcl.Attribute) []string {
 // checkAccept refuses to acknowledge a lowering of something the object does
 // not have, which would hide a warning the model may get later. has tells
 // what the object has; what names it in the message.
-func (l *loader) checkAccept(kind, name string, o Overrides, has map[string]bool, what map[string]string) {
+func (l *loader) checkAccept(kind, name string, o compiler.Overrides, has map[string]bool, what map[string]string) {
 	for _, d := range overrideDialects(o) {
 		for _, a := range o[d].Accept {
 			if _, applies := has[a]; !applies {
@@ -742,7 +741,7 @@ func article(noun string) string {
 	return "a " + noun
 }
 
-func overrideDialects(o Overrides) []string {
+func overrideDialects(o compiler.Overrides) []string {
 	var names []string
 	for n := range o {
 		names = append(names, n)
@@ -761,7 +760,7 @@ func quotedList(names []string) string {
 
 // expression parses a portable expression attribute and checks it against the
 // table's columns, reporting errors at their exact place in the file.
-func (l *loader) expression(t *Table, a *hcl.Attribute) (expr.Node, string) {
+func (l *loader) expression(t *compiler.Table, a *hcl.Attribute) (expr.Node, string) {
 	src := l.str(a)
 	if l.diags.HasErrors() && src == "" {
 		return nil, ""
@@ -795,7 +794,7 @@ func (l *loader) expression(t *Table, a *hcl.Attribute) (expr.Node, string) {
 			for _, c := range t.Columns {
 				cols = append(cols, c.Name)
 			}
-			msg += Suggest(name, cols)
+			msg += compiler.Suggest(name, cols)
 		}
 		l.errorf(ss.Range(e.Offset, end), "Invalid expression", "%s", msg)
 	}
@@ -809,25 +808,25 @@ func (l *loader) expression(t *Table, a *hcl.Attribute) (expr.Node, string) {
 
 type enumLabel struct {
 	lit  *expr.Literal
-	enum *Enum
+	enum *compiler.Enum
 }
 
 // enumLabels returns the string literals that n compares with enum columns
 // of t (=, <>, IN, IS DISTINCT FROM), with their enums.
-func enumLabels(t *Table, n expr.Node) []enumLabel {
+func enumLabels(t *compiler.Table, n expr.Node) []enumLabel {
 	var out []enumLabel
-	enumOf := func(x expr.Node) *Enum {
+	enumOf := func(x expr.Node) *compiler.Enum {
 		x = expr.Unparen(x)
 		col, ok := x.(*expr.Column)
 		if !ok {
 			return nil
 		}
-		if c := t.Column(col.Name); c != nil && c.Type.Kind == TypeEnum && c.Type.Enum != nil && c.Type.Enum.Values != nil {
+		if c := t.Column(col.Name); c != nil && c.Type.Kind == compiler.TypeEnum && c.Type.Enum != nil && c.Type.Enum.Values != nil {
 			return c.Type.Enum
 		}
 		return nil
 	}
-	add := func(e *Enum, x expr.Node) {
+	add := func(e *compiler.Enum, x expr.Node) {
 		x = expr.Unparen(x)
 		if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitString && e != nil {
 			out = append(out, enumLabel{lit, e})
@@ -942,7 +941,7 @@ func itemRanges(a *hcl.Attribute) []hcl.Range {
 
 // rawEverywhere reports whether every dialect has an override that gives raw
 // SQL (has) or leaves the object out.
-func rawEverywhere(dialects []string, o Overrides, has func(*Override) bool) bool {
+func rawEverywhere(dialects []string, o compiler.Overrides, has func(*compiler.Override) bool) bool {
 	for _, d := range dialects {
 		if ov := o.For(d); ov == nil || !ov.Skip && !has(ov) {
 			return false

@@ -1,4 +1,12 @@
-package cli
+// Package diagprint writes hcl diagnostics for people: `file:line:col:
+// severity: summary`, the form editors and CI annotations jump to, then the
+// source line with the culprit underlined or marked by carets, and a name
+// for an invisible or confusable character that hides in it. Warnings that
+// differ only in the names they quote are printed as one group.
+//
+// It stands alone because every command prints diagnostics the same way
+// and none needs to know how: the commands pass what the compiler returned.
+package diagprint
 
 import (
 	"fmt"
@@ -35,9 +43,10 @@ const (
 	ansiUnderline = "\x1b[4m"
 )
 
-// printDiagnostics writes diags, warnings with the same summary and detail
-// (up to the quoted names) as one group.
-func printDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, color bool) {
+// Print writes diags to w, warnings with the same summary and detail (up to
+// the quoted names) as one group; files hold the sources the snippets come
+// from, and color underlines in ANSI colour instead of carets.
+func Print(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, color bool) {
 	p := &diagPrinter{w: w, files: files, color: color, lines: map[string][]int{}}
 	for _, g := range groupDiags(diags) {
 		p.group(g)

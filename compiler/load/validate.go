@@ -1,20 +1,22 @@
-package compiler
+package load
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 )
 
 // Validate checks the model's cross-references and rules that hold for every
 // dialect, returning all errors at once. Dialects add their own checks.
-func Validate(s *Schema) hcl.Diagnostics {
+func Validate(s *compiler.Schema) hcl.Diagnostics {
 	v := &validator{s: s, names: map[scopedName]hcl.Range{}}
 	for _, t := range s.Tables {
-		v.about(t, KindTable, "")
-		v.name(t, KindTable, t.Name, t.Range)
+		v.about(t, compiler.KindTable, "")
+		v.name(t, compiler.KindTable, t.Name, t.Range)
 	}
 	for _, e := range s.Enums {
 		v.enum(e)
@@ -36,19 +38,19 @@ func Validate(s *Schema) hcl.Diagnostics {
 }
 
 type validator struct {
-	s *Schema
+	s *compiler.Schema
 	// names are the names registered in each of NameScopes.
 	names map[scopedName]hcl.Range
 	raws  map[string]hcl.Range
 	diags hcl.Diagnostics
 	// subject is the object being checked, which errors are about.
-	subject *ObjectRef
+	subject *compiler.ObjectRef
 }
 
 // about makes the object of table t of kind and name the subject of the
 // errors that follow.
-func (v *validator) about(t *Table, kind ObjectKind, name string) {
-	v.subject = &ObjectRef{Table: t.Name, Kind: kind, Name: name}
+func (v *validator) about(t *compiler.Table, kind compiler.ObjectKind, name string) {
+	v.subject = &compiler.ObjectRef{Table: t.Name, Kind: kind, Name: name}
 }
 
 func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -69,18 +71,18 @@ func (v *validator) errorf(rng hcl.Range, summary, format string, args ...any) {
 // once, not their columns again).
 type scopedName struct {
 	scope int
-	table *Table
+	table *compiler.Table
 	name  string
 }
 
 // name registers the name of an object of kind k of table t in each of
 // NameScopes that holds k, and reports the first scope where it is taken.
-func (v *validator) name(t *Table, k ObjectKind, name string, rng hcl.Range) {
-	if !v.chars(name, string(k), rng) && k != KindColumn {
+func (v *validator) name(t *compiler.Table, k compiler.ObjectKind, name string, rng hcl.Range) {
+	if !v.chars(name, string(k), rng) && k != compiler.KindColumn {
 		return
 	}
 	reported := false
-	for i, ns := range NameScopes {
+	for i, ns := range compiler.NameScopes {
 		if !ns.Has(k) {
 			continue
 		}
@@ -93,7 +95,7 @@ func (v *validator) name(t *Table, k ObjectKind, name string, rng hcl.Range) {
 		case !ok:
 			v.names[key] = rng
 		case reported:
-		case k == KindColumn:
+		case k == compiler.KindColumn:
 			v.errorf(rng, "Duplicate column", "Column %q of table %q is already declared at %s.", name, t.Name, prev)
 			reported = true
 		default:
@@ -120,25 +122,25 @@ func (v *validator) chars(name, what string, rng hcl.Range) bool {
 	return true
 }
 
-func (v *validator) table(t *Table) {
-	v.about(t, KindTable, "")
+func (v *validator) table(t *compiler.Table) {
+	v.about(t, compiler.KindTable, "")
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
 	for _, c := range t.Columns {
-		v.about(t, KindColumn, c.Name)
-		v.name(t, KindColumn, c.Name, c.Range)
-		v.about(t, KindDefault, c.Name)
+		v.about(t, compiler.KindColumn, c.Name)
+		v.name(t, compiler.KindColumn, c.Name, c.Range)
+		v.about(t, compiler.KindDefault, c.Name)
 		v.defaultValue(t, c)
-		v.about(t, KindIdentity, c.Name)
+		v.about(t, compiler.KindIdentity, c.Name)
 		v.identity(t, c)
-		v.about(t, KindColumn, c.Name)
+		v.about(t, compiler.KindColumn, c.Name)
 		v.generated(t, c)
-		if c.OnUpdate && c.Type.Kind != TypeTimestamp && c.Type.Kind != TypeDatetime && c.Type.Kind != TypeInvalid {
+		if c.OnUpdate && c.Type.Kind != compiler.TypeTimestamp && c.Type.Kind != compiler.TypeDatetime && c.Type.Kind != compiler.TypeInvalid {
 			v.errorf(c.OnUpdateRange, "Invalid on_update", "Column %s.%s is %s; on_update = now() applies to timestamp and datetime columns.", t.Name, c.Name, c.Type)
 		}
 	}
-	v.about(t, KindTable, "")
+	v.about(t, compiler.KindTable, "")
 	if pk := t.PrimaryKey; pk != nil {
 		v.columns(t, "primary key", pk.Columns, pk.ColumnRanges)
 		v.notGenerated(t, "primary key", pk.Columns, pk.ColumnRanges)
@@ -149,19 +151,19 @@ func (v *validator) table(t *Table) {
 		}
 	}
 	for _, u := range t.Uniques {
-		v.about(t, KindUnique, u.Name)
-		v.name(t, KindUnique, u.Name, u.Range)
+		v.about(t, compiler.KindUnique, u.Name)
+		v.name(t, compiler.KindUnique, u.Name, u.Range)
 		v.columns(t, "unique constraint "+u.Name, u.Columns, u.ColumnRanges)
 	}
 	for _, c := range t.Checks {
-		v.about(t, KindCheck, c.Name)
-		v.name(t, KindCheck, c.Name, c.Range)
+		v.about(t, compiler.KindCheck, c.Name)
+		v.name(t, compiler.KindCheck, c.Name, c.Range)
 		v.condition(t, c.Expr, "check "+c.Name, c.ExprRange)
 		v.alwaysFalse(t, c)
 	}
 	for _, idx := range t.Indexes {
-		v.about(t, KindIndex, idx.Name)
-		v.name(t, KindIndex, idx.Name, idx.Range)
+		v.about(t, compiler.KindIndex, idx.Name)
+		v.name(t, compiler.KindIndex, idx.Name, idx.Range)
 		v.condition(t, idx.Where, "where of index "+idx.Name, idx.WhereRange)
 		for _, p := range idx.Parts {
 			v.doubleMod(t, p.Expr, p.Range)
@@ -176,8 +178,8 @@ func (v *validator) table(t *Table) {
 		v.columns(t, "index "+idx.Name, names, ranges)
 	}
 	for _, fk := range t.ForeignKeys {
-		v.about(t, KindForeignKey, fk.Name)
-		v.name(t, KindForeignKey, fk.Name, fk.Range)
+		v.about(t, compiler.KindForeignKey, fk.Name)
+		v.name(t, compiler.KindForeignKey, fk.Name, fk.Range)
 		v.foreignKey(t, fk)
 	}
 }
@@ -185,7 +187,7 @@ func (v *validator) table(t *Table) {
 // condition checks that a CHECK or an index predicate is a condition: TiDB
 // refuses a CHECK whose value is not boolean (error 3812), PostgreSQL one of
 // another type than boolean.
-func (v *validator) condition(t *Table, n expr.Node, what string, rng hcl.Range) {
+func (v *validator) condition(t *compiler.Table, n expr.Node, what string, rng hcl.Range) {
 	if n == nil {
 		return
 	}
@@ -199,7 +201,7 @@ func (v *validator) condition(t *Table, n expr.Node, what string, rng hcl.Range)
 // alwaysFalse refuses `x IS NULL` in a CHECK when x is not null: it is
 // always false, and TiDB folds a CHECK that is nothing else into the
 // constant 0, which it refuses as not boolean (error 3812).
-func (v *validator) alwaysFalse(t *Table, c *Check) {
+func (v *validator) alwaysFalse(t *compiler.Table, c *compiler.Check) {
 	expr.Walk(c.Expr, func(x expr.Node) bool {
 		n, ok := x.(*expr.IsNull)
 		if !ok || n.Not {
@@ -216,7 +218,7 @@ func (v *validator) alwaysFalse(t *Table, c *Check) {
 
 // doubleMod refuses % over a double: PostgreSQL has no such operator. It
 // also refuses NUL in string literals, which PostgreSQL does not read.
-func (v *validator) doubleMod(t *Table, n expr.Node, rng hcl.Range) {
+func (v *validator) doubleMod(t *compiler.Table, n expr.Node, rng hcl.Range) {
 	expr.Walk(n, func(x expr.Node) bool {
 		if lit, ok := x.(*expr.Literal); ok && lit.Kind == expr.LitString && strings.ContainsRune(lit.Value, 0) {
 			v.errorf(rng, "Invalid expression", "A string literal of table %q holds a NUL character, which PostgreSQL does not read; leave it out.", t.Name)
@@ -226,7 +228,7 @@ func (v *validator) doubleMod(t *Table, n expr.Node, rng hcl.Range) {
 			return true
 		}
 		for _, name := range append(expr.Columns(b.L), expr.Columns(b.R)...) {
-			if c := t.Column(name); c != nil && c.Type.Kind == TypeDouble {
+			if c := t.Column(name); c != nil && c.Type.Kind == compiler.TypeDouble {
 				v.errorf(rng, "Invalid expression", "Column %s.%s is double, and PostgreSQL has no %% over double; make it decimal(p,s) or int.", t.Name, name)
 				return false
 			}
@@ -236,7 +238,7 @@ func (v *validator) doubleMod(t *Table, n expr.Node, rng hcl.Range) {
 }
 
 // resolver gives the kinds of t's columns to expr.Analyze.
-func resolver(t *Table) expr.Resolver {
+func resolver(t *compiler.Table) expr.Resolver {
 	return func(name string) (expr.Kind, bool) {
 		c := t.Column(name)
 		if c == nil {
@@ -246,7 +248,7 @@ func resolver(t *Table) expr.Resolver {
 	}
 }
 
-func (v *validator) columns(t *Table, what string, names []string, ranges []hcl.Range) {
+func (v *validator) columns(t *compiler.Table, what string, names []string, ranges []hcl.Range) {
 	seen := map[string]bool{}
 	for i, name := range names {
 		rng := t.Range
@@ -263,7 +265,7 @@ func (v *validator) columns(t *Table, what string, names []string, ranges []hcl.
 	}
 }
 
-func suggest(name string, t *Table) string {
+func suggest(name string, t *compiler.Table) string {
 	if len(name) > 128 {
 		return ""
 	}
@@ -299,7 +301,7 @@ func distance(a, b string) int {
 	return prev[len(b)]
 }
 
-func (v *validator) foreignKey(t *Table, fk *ForeignKey) {
+func (v *validator) foreignKey(t *compiler.Table, fk *compiler.ForeignKey) {
 	v.columns(t, "foreign key "+fk.Name, fk.Columns, fk.ColumnRanges)
 	v.notGenerated(t, "foreign key "+fk.Name, fk.Columns, fk.ColumnRanges)
 	ref := v.s.Table(fk.RefTable)
@@ -315,68 +317,43 @@ func (v *validator) foreignKey(t *Table, fk *ForeignKey) {
 	}
 	for i, name := range fk.Columns {
 		c, rc := t.Column(name), ref.Column(fk.RefColumns[i])
-		if c == nil || rc == nil || c.Type.Kind == TypeInvalid || rc.Type.Kind == TypeInvalid {
+		if c == nil || rc == nil || c.Type.Kind == compiler.TypeInvalid || rc.Type.Kind == compiler.TypeInvalid {
 			return
 		}
 		if !c.Type.Compatible(rc.Type) {
 			v.errorf(fk.ColumnRanges[i], "Foreign key type mismatch", "Column %s.%s is %s but references %s.%s, which is %s.", t.Name, name, c.Type, ref.Name, rc.Name, rc.Type)
 		}
-		if (fk.OnDelete == SetNull || fk.OnUpdate == SetNull) && !c.Null {
+		if (fk.OnDelete == compiler.SetNull || fk.OnUpdate == compiler.SetNull) && !c.Null {
 			v.errorf(fk.ColumnRanges[i], "Foreign key sets a NOT NULL column to null", "Foreign key %q uses set_null, but column %q is not null = true.", fk.Name, name)
 		}
 	}
-	if !referencable(ref, fk.RefColumns) {
+	if !ref.Referencable(fk.RefColumns) {
 		v.errorf(fk.RefRange, "Foreign key target is not unique", "Foreign key %q references (%s) of table %q, which is not its primary key, a unique constraint, or a unique index without a where predicate.", fk.Name, strings.Join(fk.RefColumns, ", "), ref.Name)
 	}
 }
 
-// referencable reports whether cols (in any order) are the primary key, a
-// unique constraint or a full unique index on plain columns of t.
-func referencable(t *Table, cols []string) bool {
-	if inlineKey(t, cols) {
-		return true
-	}
-	for _, idx := range t.Indexes {
-		if !idx.Unique || idx.Where != nil {
-			continue
-		}
-		var names []string
-		for _, p := range idx.Parts {
-			if p.Expr != nil {
-				names = nil
-				break
-			}
-			names = append(names, p.Column)
-		}
-		if names != nil && sameColumns(names, cols) {
-			return true
-		}
-	}
-	return false
-}
-
-func (v *validator) defaultValue(t *Table, c *Column) {
+func (v *validator) defaultValue(t *compiler.Table, c *compiler.Column) {
 	d := c.Default
-	if d == nil || c.Type.Kind == TypeInvalid {
+	if d == nil || c.Type.Kind == compiler.TypeInvalid {
 		return
 	}
 	k := c.Type.ExprKind()
 	ok := false
 	switch d.Kind {
-	case DefaultNow:
+	case compiler.DefaultNow:
 		ok = k == expr.KindTime
-	case DefaultUUID:
-		ok = c.Type.Kind == TypeUUID
-	case DefaultBool:
+	case compiler.DefaultUUID:
+		ok = c.Type.Kind == compiler.TypeUUID
+	case compiler.DefaultBool:
 		ok = k == expr.KindBool
-	case DefaultNumber:
+	case compiler.DefaultNumber:
 		ok = k == expr.KindInteger || k == expr.KindNumeric
 		if k == expr.KindInteger && strings.Contains(d.Value, ".") {
 			ok = false
 		}
-	case DefaultString:
+	case compiler.DefaultString:
 		ok = k == expr.KindString || k == expr.KindDate || k == expr.KindUUID || k == expr.KindClock || k == expr.KindEnum
-		if c.Type.Kind == TypeVarchar || c.Type.Kind == TypeChar {
+		if c.Type.Kind == compiler.TypeVarchar || c.Type.Kind == compiler.TypeChar {
 			if n := len([]rune(d.Value)); n > c.Type.Args[0] {
 				v.errorf(d.Range, "Default too long", "The default of %s.%s has %d characters, more than %s allows.", t.Name, c.Name, n, c.Type)
 			}
@@ -393,14 +370,14 @@ func (v *validator) defaultValue(t *Table, c *Column) {
 
 // identity checks an identity column: an integer, never NULL, numbered by
 // the database alone.
-func (v *validator) identity(t *Table, c *Column) {
+func (v *validator) identity(t *compiler.Table, c *compiler.Column) {
 	id := c.Identity
 	if id == nil {
 		return
 	}
-	r, integer := intRanges[c.Type.Kind]
+	r, integer := c.Type.IntRange()
 	switch {
-	case !integer && c.Type.Kind != TypeInvalid:
+	case !integer && c.Type.Kind != compiler.TypeInvalid:
 		v.errorf(id.Range, "Invalid identity", "Column %s.%s is %s; an identity column is smallint, int or bigint.", t.Name, c.Name, c.Type)
 	case integer && r[1].IsInt64() && id.Start > r[1].Int64():
 		v.errorf(id.Range, "Invalid identity", "The identity of %s.%s starts at %d, beyond %s's largest value, %s.", t.Name, c.Name, id.Start, c.Type, r[1])
@@ -425,7 +402,7 @@ func (v *validator) identity(t *Table, c *Column) {
 
 // generated checks a generated column: an expression of its own kind over
 // plain columns of its table, without a default or on_update.
-func (v *validator) generated(t *Table, c *Column) {
+func (v *validator) generated(t *compiler.Table, c *compiler.Column) {
 	g := c.Generated
 	if g == nil {
 		return
@@ -446,7 +423,7 @@ func (v *validator) generated(t *Table, c *Column) {
 	}
 	v.doubleMod(t, g.Expr, g.Range)
 	_, k, errs := expr.AnalyzeKind(g.Expr, resolver(t))
-	if len(errs) > 0 || k == expr.KindUnknown || k == expr.KindNull || c.Type.Kind == TypeInvalid {
+	if len(errs) > 0 || k == expr.KindUnknown || k == expr.KindNull || c.Type.Kind == compiler.TypeInvalid {
 		return
 	}
 	want := c.Type.ExprKind()
@@ -472,7 +449,7 @@ func (v *validator) generated(t *Table, c *Column) {
 // notGenerated refuses generated columns in a primary or foreign key: TiDB
 // keys neither on a VIRTUAL column (errors 3106, 3733), and PostgreSQL
 // cascades no update into a generated column.
-func (v *validator) notGenerated(t *Table, what string, names []string, ranges []hcl.Range) {
+func (v *validator) notGenerated(t *compiler.Table, what string, names []string, ranges []hcl.Range) {
 	for i, name := range names {
 		if c := t.Column(name); c != nil && c.Generated != nil {
 			rng := t.Range
@@ -496,8 +473,8 @@ const (
 // compare alike. TiDB strips trailing spaces from ENUM values and, under a
 // case-insensitive collation, refuses values that differ only in case;
 // PostgreSQL keeps both. TiDB's empty string is its error value.
-func (v *validator) enum(e *Enum) {
-	v.subject = &ObjectRef{Kind: KindEnum, Name: e.Name}
+func (v *validator) enum(e *compiler.Enum) {
+	v.subject = &compiler.ObjectRef{Kind: compiler.KindEnum, Name: e.Name}
 	if !v.chars(e.Name, "enum", e.Range) {
 		return
 	}

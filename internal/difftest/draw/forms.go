@@ -1,8 +1,10 @@
-package difftest
+package draw
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/schemagen/schemagen/internal/difftest"
 )
 
 // Forms returns a model of the expressions the generator draws, over a
@@ -13,12 +15,12 @@ import (
 // generator indexes, and a partial index for each test (with one literal).
 // The compiler may still refuse some (a literal outside a type's range), as
 // it refuses those draws.
-func Forms() *Model {
-	t := &Table{Name: "forms"}
-	parts := &Table{Name: "parts"}
-	var types []Type
+func Forms() *difftest.Model {
+	t := &difftest.Table{Name: "forms"}
+	parts := &difftest.Table{Name: "parts"}
+	var types []difftest.Type
 	for _, ty := range append(slices.Clone(columnTypes), keyTypes...) {
-		if !slices.ContainsFunc(types, func(x Type) bool { return x.String() == ty.String() }) {
+		if !slices.ContainsFunc(types, func(x difftest.Type) bool { return x.String() == ty.String() }) {
 			types = append(types, ty)
 		}
 	}
@@ -26,25 +28,25 @@ func Forms() *Model {
 	add := func(e string) {
 		if !seen[e] {
 			seen[e] = true
-			t.Checks = append(t.Checks, Check{Name: fmt.Sprintf("ck%d", len(t.Checks)), Expr: e})
+			t.Checks = append(t.Checks, difftest.Check{Name: fmt.Sprintf("ck%d", len(t.Checks)), Expr: e})
 		}
 	}
-	index := func(idx Index) {
+	index := func(idx difftest.Index) {
 		idx.Name = fmt.Sprintf("ix%d", len(parts.Indexes))
 		parts.Indexes = append(parts.Indexes, idx)
 	}
 	for i, ty := range types {
-		c := &Col{Name: fmt.Sprintf("c%d", i), Type: ty, Null: true}
+		c := &difftest.Col{Name: fmt.Sprintf("c%d", i), Type: ty, Null: true}
 		t.Cols = append(t.Cols, c)
-		n := quoteIdent(c.Name)
+		n := difftest.QuoteIdent(c.Name)
 		forms := []string{n + " IS NULL", n + " IS NOT NULL"}
-		var fits []Value
-		for _, v := range edges(ty) {
+		var fits []difftest.Value
+		for _, v := range difftest.Edges(ty) {
 			if literalFits(v, ty) {
 				fits = append(fits, v)
 			}
 		}
-		draw := func(v Value, regex string, chars int) []string {
+		draw := func(v difftest.Value, regex string, chars int) []string {
 			good, _ := atomForms(n, ty, func() string { return literal(v, ty) }, func() string { return regex }, func() int { return chars })
 			for _, f := range good {
 				if !slices.Contains(forms, f) {
@@ -54,11 +56,11 @@ func Forms() *Model {
 			return good
 		}
 		for _, f := range append(forms, draw(fits[0], regexes[0], 1)...) {
-			index(Index{Cols: []string{"id"}, Where: f})
+			index(difftest.Index{Cols: []string{"id"}, Where: f})
 		}
 		good, odd := partForms(n, ty)
 		for _, p := range append(good, odd...) {
-			index(Index{Cols: []string{"expr:" + p}})
+			index(difftest.Index{Cols: []string{"expr:" + p}})
 		}
 		for _, v := range fits {
 			draw(v, regexes[0], 1)
@@ -78,8 +80,8 @@ func Forms() *Model {
 			}
 		}
 	}
-	t.Cols = append([]*Col{{Name: "id", Type: Type{Name: "int", Args: nil}}}, t.Cols...)
+	t.Cols = append([]*difftest.Col{{Name: "id", Type: difftest.Type{Name: "int", Args: nil}}}, t.Cols...)
 	t.PK = []string{"id"}
 	parts.Cols, parts.PK = t.Cols, t.PK
-	return &Model{Tables: []*Table{t, parts}, UUIDCheck: "true", ExactStrings: "true"}
+	return &difftest.Model{Tables: []*difftest.Table{t, parts}, UUIDCheck: "true", ExactStrings: "true"}
 }

@@ -1,4 +1,4 @@
-package migration
+package deploy
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -65,12 +66,12 @@ type FileStatus struct {
 // ReadStatus reads the migration state of the database at rawURL against
 // the target's migration directory. It writes nothing: a database without a
 // revisions table has every file pending.
-func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
-	dir, err := OpenDir(t.Env.Dir, false)
+func ReadStatus(ctx context.Context, t migration.Target, rawURL string) (*Status, error) {
+	dir, err := migration.OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckSum(dir); err != nil {
+	if err := migration.CheckSum(dir); err != nil {
 		return nil, err
 	}
 	db, err := openTarget(ctx, t, rawURL)
@@ -121,7 +122,7 @@ func ReadStatus(ctx context.Context, t Target, rawURL string) (*Status, error) {
 		if f, ok := byVersion[r.Version]; ok {
 			fs.Name = f.Name()
 		} else {
-			fs.Name, fs.Missing = FileName(r.Version, r.Description), true
+			fs.Name, fs.Missing = migration.FileName(r.Version, r.Description), true
 		}
 		if r.Applied == r.Total && r.Error == "" {
 			s.Applied = append(s.Applied, fs)

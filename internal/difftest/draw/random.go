@@ -1,4 +1,15 @@
-package difftest
+// Package draw is the differential tester's generator: from one seed it
+// draws random models over the whole language (Random, Gen.Model), the
+// statements run on them (keys from a small domain so that they collide,
+// values from each type's edges), and portable data migrations
+// (DataMigrations). Forms is the fixed model of every generated-column and
+// expression form.
+//
+// It stands alone because drawing is the one part the other oracles share
+// (internal/plantest draws its edits with Gen) and the one part that needs
+// no database: the model it draws and the runner that applies it live in
+// package difftest, which knows nothing of how models are drawn.
+package draw
 
 import (
 	"fmt"
@@ -7,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/internal/difftest"
 )
 
 // rnd draws random models and statements from one seed.
@@ -21,7 +33,7 @@ func (g *rnd) chance(p float64) bool { return g.r.Float64() < p }
 func pick[T any](g *rnd, xs []T) T   { return xs[g.r.IntN(len(xs))] }
 
 // columnTypes are neutral types with edge parameters.
-var columnTypes = []Type{
+var columnTypes = []difftest.Type{
 	{Name: "uuid", Args: nil}, {Name: "text", Args: nil}, {Name: "varchar", Args: []int{1}}, {Name: "varchar", Args: []int{5}}, {Name: "varchar", Args: []int{255}},
 	{Name: "varchar", Args: []int{1000}}, {Name: "char", Args: []int{1}}, {Name: "char", Args: []int{5}}, {Name: "char", Args: []int{255}},
 	{Name: "smallint", Args: nil}, {Name: "int", Args: nil}, {Name: "bigint", Args: nil}, {Name: "bool", Args: nil}, {Name: "double", Args: nil},
@@ -32,7 +44,7 @@ var columnTypes = []Type{
 }
 
 // keyTypes may be in a primary key or a foreign key.
-var keyTypes = []Type{
+var keyTypes = []difftest.Type{
 	{Name: "int", Args: nil}, {Name: "bigint", Args: nil}, {Name: "smallint", Args: nil}, {Name: "varchar", Args: []int{10}}, {Name: "uuid", Args: nil},
 	{Name: "char", Args: []int{3}}, {Name: "decimal", Args: []int{5, 2}}, {Name: "date", Args: nil},
 }
@@ -40,7 +52,7 @@ var keyTypes = []Type{
 // limitTypes are types at and just past a database's limit (TiDB's
 // varchar 16383, char 255, decimal 65 and 30): the compiler must refuse
 // what a database refuses.
-var limitTypes = []Type{
+var limitTypes = []difftest.Type{
 	{Name: "varchar", Args: []int{4000}}, {Name: "varchar", Args: []int{16383}}, {Name: "varchar", Args: []int{16384}}, {Name: "char", Args: []int{256}},
 	{Name: "decimal", Args: []int{66, 0}}, {Name: "decimal", Args: []int{40, 31}}, {Name: "varchar", Args: []int{10485761}},
 }
@@ -61,14 +73,14 @@ var comments = []string{"a note", "it's ü", strings.Repeat("é", 512), strings.
 var actions = []string{"", "cascade", "restrict", "set_null", "set_default", "no_action"}
 
 // Model draws a random model.
-func (g *rnd) Model() *Model {
+func (g *rnd) Model() *difftest.Model {
 	// Each setting left out (the default), on or off: values a setting
 	// that is off leaves different are drawn only in a Full survey
-	// (Model.differs).
-	m := &Model{UUIDCheck: pick(g, settings), ExactStrings: pick(g, settings), ValueDomains: pick(g, settings)}
+	// (Model.Differs).
+	m := &difftest.Model{UUIDCheck: pick(g, settings), ExactStrings: pick(g, settings), ValueDomains: pick(g, settings)}
 	nt := 1 + g.n(3)
 	for i := range nt {
-		t := &Table{Name: fmt.Sprintf("t%d", i)}
+		t := &difftest.Table{Name: fmt.Sprintf("t%d", i)}
 		if g.chance(0.08) {
 			t.Comment = pick(g, comments)
 		}
@@ -80,11 +92,11 @@ func (g *rnd) Model() *Model {
 			npk = 2
 		}
 		for k := range npk {
-			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("id%d", k), Type: pick(g, keyTypes)})
+			t.Cols = append(t.Cols, &difftest.Col{Name: fmt.Sprintf("id%d", k), Type: pick(g, keyTypes)})
 			t.PK = append(t.PK, fmt.Sprintf("id%d", k))
 		}
 		for k := range 1 + g.n(5) {
-			c := &Col{Name: fmt.Sprintf("c%d", k), Type: pick(g, columnTypes), Null: g.chance(0.5)}
+			c := &difftest.Col{Name: fmt.Sprintf("c%d", k), Type: pick(g, columnTypes), Null: g.chance(0.5)}
 			if g.chance(0.03) {
 				c.Type = pick(g, limitTypes)
 			}
@@ -120,11 +132,11 @@ func (g *rnd) Model() *Model {
 				ref = slices.Clone(ref)
 				slices.Reverse(ref)
 			}
-			fk := FK{Name: fmt.Sprintf("%s_fk%d", t.Name, len(t.FKs)), RefTable: parent.Name, RefCols: ref,
+			fk := difftest.FK{Name: fmt.Sprintf("%s_fk%d", t.Name, len(t.FKs)), RefTable: parent.Name, RefCols: ref,
 				OnDelete: g.action(null), OnUpdate: g.action(null)}
 			for k, rc := range ref {
 				name := fmt.Sprintf("f%d", k)
-				c := &Col{Name: name, Type: parent.Col(rc).Type, Null: null}
+				c := &difftest.Col{Name: name, Type: parent.Col(rc).Type, Null: null}
 				if g.chance(0.1) {
 					c.Default = g.defaultFor(c.Type)
 				}
@@ -134,7 +146,7 @@ func (g *rnd) Model() *Model {
 			t.FKs = append(t.FKs, fk)
 		}
 		for k := range g.n(3) {
-			ck := Check{Name: fmt.Sprintf("%s_ck%d", t.Name, k), Expr: g.boolExpr(t, 2)}
+			ck := difftest.Check{Name: fmt.Sprintf("%s_ck%d", t.Name, k), Expr: g.boolExpr(t, 2)}
 			if g.chance(0.1) {
 				// A live database's own name for the check in one dialect.
 				ck.Override = fmt.Sprintf("%s {\n  name = %q\n}", pick(g, []string{"postgres", "tidb"}), ck.Name+"_own")
@@ -146,14 +158,14 @@ func (g *rnd) Model() *Model {
 			t.Checks[0].Name = pick(g, []string{"shared_ck", t.Name + "_ix0", strings.ToUpper(t.Name) + "_CK0"})
 		}
 		if last := t.Cols[len(t.Cols)-1].Name; g.chance(0.02) && strings.ToUpper(last) != last {
-			t.Cols = append(t.Cols, &Col{Name: strings.ToUpper(last), Type: Type{Name: "int", Args: nil}, Null: true})
+			t.Cols = append(t.Cols, &difftest.Col{Name: strings.ToUpper(last), Type: difftest.Type{Name: "int", Args: nil}, Null: true})
 		}
 		if g.chance(0.3) {
 			var cols []string
 			for _, c := range g.some(t.Cols, 2) {
 				cols = append(cols, c.Name)
 			}
-			t.Uniques = append(t.Uniques, Unique{Name: t.Name + "_uq", Cols: cols})
+			t.Uniques = append(t.Uniques, difftest.Unique{Name: t.Name + "_uq", Cols: cols})
 		}
 		for k := range g.n(3) {
 			t.Indexes = append(t.Indexes, g.index(t, fmt.Sprintf("%s_ix%d", t.Name, k)))
@@ -164,8 +176,8 @@ func (g *rnd) Model() *Model {
 		now := func(cols []string) bool {
 			return slices.ContainsFunc(cols, func(n string) bool { c := t.Col(n); return c != nil && c.Default == "now()" })
 		}
-		t.Uniques = slices.DeleteFunc(t.Uniques, func(u Unique) bool { return now(u.Cols) })
-		t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool { return x.Unique && now(x.Cols) })
+		t.Uniques = slices.DeleteFunc(t.Uniques, func(u difftest.Unique) bool { return now(u.Cols) })
+		t.Indexes = slices.DeleteFunc(t.Indexes, func(x difftest.Index) bool { return x.Unique && now(x.Cols) })
 		g.identity(t)
 		g.limits(t)
 		g.tree(t)
@@ -177,7 +189,7 @@ func (g *rnd) Model() *Model {
 // identity now and then makes an integer column the database numbers: the
 // first key column, else another, perhaps from a start; rarely one the
 // compiler must refuse (a nullable or text column, a second identity).
-func (g *rnd) identity(t *Table) {
+func (g *rnd) identity(t *difftest.Table) {
 	if !g.chance(0.2) {
 		return
 	}
@@ -207,23 +219,23 @@ func (g *rnd) identity(t *Table) {
 // columns (TiDB 1017, PostgreSQL 1600), its indexes (TiDB 64) and the
 // columns of one index (TiDB 16, PostgreSQL 32). Such columns are named w*,
 // such indexes *_many*, so that shrinking drops them at once.
-func (g *rnd) limits(t *Table) {
+func (g *rnd) limits(t *difftest.Table) {
 	switch k := g.n(400); {
 	case k < 2:
 		n := pick(g, []int{1017, 1018, 1600, 1601}) - len(t.Cols)
 		for i := range n {
-			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{Name: "int", Args: nil}, Null: true})
+			t.Cols = append(t.Cols, &difftest.Col{Name: fmt.Sprintf("w%d", i), Type: difftest.Type{Name: "int", Args: nil}, Null: true})
 		}
 	case k < 4:
 		n := pick(g, []int{63, 64, 65}) - 1 - len(t.Uniques) - len(t.Indexes) - len(t.FKs)
 		for i := range max(n, 0) {
-			t.Indexes = append(t.Indexes, Index{Name: fmt.Sprintf("%s_many%d", t.Name, i), Cols: []string{t.Cols[len(t.Cols)-1].Name}})
+			t.Indexes = append(t.Indexes, difftest.Index{Name: fmt.Sprintf("%s_many%d", t.Name, i), Cols: []string{t.Cols[len(t.Cols)-1].Name}})
 		}
 	case k < 8:
 		n := pick(g, []int{16, 17, 32, 33})
-		idx := Index{Name: t.Name + "_many_parts", Unique: g.chance(0.3)}
+		idx := difftest.Index{Name: t.Name + "_many_parts", Unique: g.chance(0.3)}
 		for i := range n {
-			t.Cols = append(t.Cols, &Col{Name: fmt.Sprintf("w%d", i), Type: Type{Name: "smallint", Args: nil}, Null: true})
+			t.Cols = append(t.Cols, &difftest.Col{Name: fmt.Sprintf("w%d", i), Type: difftest.Type{Name: "smallint", Args: nil}, Null: true})
 			idx.Cols = append(idx.Cols, fmt.Sprintf("w%d", i))
 		}
 		t.Indexes = append(t.Indexes, idx)
@@ -234,7 +246,7 @@ func (g *rnd) limits(t *Table) {
 // cascades deletes (a tree of rows, as comments and folders are), so that
 // statements can chain rows as deep as TiDB's cascade limit and past it
 // (Stmts).
-func (g *rnd) tree(t *Table) {
+func (g *rnd) tree(t *difftest.Table) {
 	if len(t.PK) != 1 || !g.chance(0.12) {
 		return
 	}
@@ -242,8 +254,8 @@ func (g *rnd) tree(t *Table) {
 	if !slices.Contains([]string{"smallint", "int", "bigint"}, pk.Type.Name) || pk.Identity || t.Col("up") != nil {
 		return
 	}
-	t.Cols = append(t.Cols, &Col{Name: "up", Type: pk.Type, Null: true})
-	t.FKs = append(t.FKs, FK{Name: t.Name + "_up_fk", RefTable: t.Name, RefCols: []string{pk.Name}, Cols: []string{"up"}, OnDelete: "cascade"})
+	t.Cols = append(t.Cols, &difftest.Col{Name: "up", Type: pk.Type, Null: true})
+	t.FKs = append(t.FKs, difftest.FK{Name: t.Name + "_up_fk", RefTable: t.Name, RefCols: []string{pk.Name}, Cols: []string{"up"}, OnDelete: "cascade"})
 }
 
 // action draws a referential action, mostly one the model can have.
@@ -257,17 +269,17 @@ func (g *rnd) action(null bool) string {
 	return pick(g, []string{"", "cascade", "restrict", "no_action"})
 }
 
-func (g *rnd) some(cols []*Col, max int) []*Col {
+func (g *rnd) some(cols []*difftest.Col, max int) []*difftest.Col {
 	n := 1 + g.n(max)
 	perm := g.r.Perm(len(cols))
-	var out []*Col
+	var out []*difftest.Col
 	for _, i := range perm[:min(n, len(cols))] {
 		out = append(out, cols[i])
 	}
 	return out
 }
 
-func (g *rnd) defaultFor(t Type) string {
+func (g *rnd) defaultFor(t difftest.Type) string {
 	if t.Name == "timestamp" && g.chance(0.5) {
 		return "now()"
 	}
@@ -275,23 +287,23 @@ func (g *rnd) defaultFor(t Type) string {
 		if g.chance(0.05) {
 			return pick(g, []string{`"lost"`, `""`, `1`})
 		}
-		return hclString(pick(g, t.Values))
+		return difftest.String(pick(g, t.Values))
 	}
 	if g.chance(0.1) {
 		return pick(g, []string{`"x"`, `1`, `true`, `1.5`, `""`})
 	}
-	v := pick(g, edges(t))
+	v := pick(g, difftest.Edges(t))
 	switch t.Name {
 	case "smallint", "int", "bigint", "decimal", "double":
 		return v.S
 	case "bool":
 		return v.S
 	}
-	return hclString(v.S)
+	return difftest.String(v.S)
 }
 
 // columnOverride sometimes gives a per-dialect override that keeps the meaning.
-func (g *rnd) columnOverride(t Type) string {
+func (g *rnd) columnOverride(t difftest.Type) string {
 	if !g.chance(0.1) {
 		return ""
 	}
@@ -311,7 +323,7 @@ var regexes = []string{`^[a-z]*$`, `.`, `^a`, `a$`, `^.*$`, `[0-9]`, `^$`, `a|b`
 
 // atom is a boolean test of one column; now and then one the compiler
 // must refuse.
-func (g *rnd) atom(t *Table) string {
+func (g *rnd) atom(t *difftest.Table) string {
 	bad := g.chance(0.05)
 	c := pick(g, t.Cols)
 	// TiDB refuses CHECKs on columns a referential action changes; draw
@@ -319,7 +331,7 @@ func (g *rnd) atom(t *Table) string {
 	for tries := 0; tries < 5 && !bad && actionColumn(t, c.Name); tries++ {
 		c = pick(g, t.Cols)
 	}
-	n := quoteIdent(c.Name)
+	n := difftest.QuoteIdent(c.Name)
 	if g.chance(0.1) {
 		if !c.Null && !bad {
 			return n + " IS NOT NULL"
@@ -327,9 +339,9 @@ func (g *rnd) atom(t *Table) string {
 		return n + pick(g, []string{" IS NULL", " IS NOT NULL"})
 	}
 	lit := func() string {
-		v := pick(g, edges(c.Type))
+		v := pick(g, difftest.Edges(c.Type))
 		for !bad && !literalFits(v, c.Type) {
-			v = pick(g, edges(c.Type))
+			v = pick(g, difftest.Edges(c.Type))
 		}
 		return literal(v, c.Type)
 	}
@@ -342,8 +354,8 @@ func (g *rnd) atom(t *Table) string {
 
 // literalFits reports whether v is a literal the generator writes for type
 // t in a test it means to pass (not a refused one).
-func literalFits(v Value, t Type) bool {
-	if t.Name == "double" && special(v.S) || t.Name == "bool" && v.S != "true" && v.S != "false" || strings.Contains(v.S, "infinity") || strings.HasSuffix(v.S, " BC") || strings.HasPrefix(v.S, "10000-") {
+func literalFits(v difftest.Value, t difftest.Type) bool {
+	if t.Name == "double" && difftest.Special(v.S) || t.Name == "bool" && v.S != "true" && v.S != "false" || strings.Contains(v.S, "infinity") || strings.HasSuffix(v.S, " BC") || strings.HasPrefix(v.S, "10000-") {
 		return false // values, not literals of the language
 	}
 	if t.Name == "enum" {
@@ -353,7 +365,7 @@ func literalFits(v Value, t Type) bool {
 }
 
 // literal writes v as a literal of the expression language for type t.
-func literal(v Value, t Type) string {
+func literal(v difftest.Value, t difftest.Type) string {
 	switch t.Name {
 	case "smallint", "int", "bigint", "decimal", "double", "bool":
 		return v.S
@@ -365,7 +377,7 @@ func literal(v Value, t Type) string {
 // draws: good ones, and wrong ones the compiler must refuse. lit and regex
 // give the literals and patterns, chars a length (called in the order the
 // forms are written, so that a seed draws the same model).
-func atomForms(n string, t Type, lit, regex func() string, chars func() int) (good, wrong []string) {
+func atomForms(n string, t difftest.Type, lit, regex func() string, chars func() int) (good, wrong []string) {
 	switch t.Name {
 	case "smallint", "int", "bigint", "decimal", "double":
 		good = []string{
@@ -432,7 +444,7 @@ func atomForms(n string, t Type, lit, regex func() string, chars func() int) (go
 
 // actionColumn reports whether a foreign key with an action TiDB writes
 // (cascade, set_null) covers column name.
-func actionColumn(t *Table, name string) bool {
+func actionColumn(t *difftest.Table, name string) bool {
 	for _, fk := range t.FKs {
 		if fk.OnDelete != "cascade" && fk.OnDelete != "set_null" && fk.OnUpdate != "cascade" && fk.OnUpdate != "set_null" {
 			continue
@@ -447,7 +459,7 @@ func actionColumn(t *Table, name string) bool {
 // kinds maps neutral type names to their kinds in expressions.
 var kinds = map[string]expr.Kind{"uuid": expr.KindUUID, "date": expr.KindDate, "timestamp": expr.KindTime, "datetime": expr.KindTime, "time": expr.KindClock}
 
-func (g *rnd) boolExpr(t *Table, depth int) string {
+func (g *rnd) boolExpr(t *difftest.Table, depth int) string {
 	if depth == 0 || g.chance(0.5) {
 		return g.atom(t)
 	}
@@ -465,7 +477,7 @@ func (g *rnd) boolExpr(t *Table, depth int) string {
 // caseExpr is a condition made with a searched CASE: of conditions (a NULL
 // condition is not true, a missing ELSE is NULL, which a CHECK passes), or
 // of integers compared with one.
-func (g *rnd) caseExpr(t *Table, depth int) string {
+func (g *rnd) caseExpr(t *difftest.Table, depth int) string {
 	ints := g.chance(0.5)
 	result := func(i int) string {
 		if ints {
@@ -487,12 +499,12 @@ func (g *rnd) caseExpr(t *Table, depth int) string {
 	return s
 }
 
-func (g *rnd) index(t *Table, name string) Index {
-	idx := Index{Name: name, Unique: g.chance(0.4)}
+func (g *rnd) index(t *difftest.Table, name string) difftest.Index {
+	idx := difftest.Index{Name: name, Unique: g.chance(0.4)}
 	for _, c := range g.some(t.Cols, 2) {
 		if g.chance(0.25) {
 			ok := !g.chance(0.2) // else perhaps a function TiDB cannot index
-			good, odd := partForms(quoteIdent(c.Name), c.Type)
+			good, odd := partForms(difftest.QuoteIdent(c.Name), c.Type)
 			forms := good
 			if !ok {
 				forms = odd
@@ -515,10 +527,10 @@ func (g *rnd) index(t *Table, name string) Index {
 			// The unique partial index TiDB keeps as a plain one: NULL-free
 			// keys. Other predicates (the atom) are lowered on TiDB through
 			// generated columns CASE WHEN <predicate> THEN <part> END.
-			idx.Where = quoteIdent(idx.Cols[0]) + " IS NOT NULL"
+			idx.Where = difftest.QuoteIdent(idx.Cols[0]) + " IS NOT NULL"
 		}
 		if g.chance(0.5) && !(idx.Unique && g.chance(0.5)) {
-			idx.Where = quoteIdent(strings.TrimPrefix(idx.Cols[0], "expr:")) + " IS NOT NULL"
+			idx.Where = difftest.QuoteIdent(strings.TrimPrefix(idx.Cols[0], "expr:")) + " IS NOT NULL"
 			if strings.HasPrefix(idx.Cols[0], "expr:") {
 				idx.Where = g.atom(t)
 			}
@@ -546,7 +558,7 @@ func (g *rnd) index(t *Table, name string) Index {
 // partForms are the expressions the generator indexes over column n of
 // type t: good ones, and odd ones (perhaps a function TiDB cannot index);
 // none when it indexes the column itself.
-func partForms(n string, t Type) (good, odd []string) {
+func partForms(n string, t difftest.Type) (good, odd []string) {
 	switch t.Name {
 	case "text", "varchar", "char":
 		return []string{"lower(" + n + ")", "upper(" + n + ")", "CASE WHEN " + n + " = '' THEN 1 ELSE 0 END"}, []string{"char_length(" + n + ")", n + " || 'x'", "coalesce(" + n + ", '')", "CASE WHEN " + n + " LIKE 'a%' THEN " + n + " END"}
@@ -562,23 +574,11 @@ func partForms(n string, t Type) (good, odd []string) {
 	return nil, nil
 }
 
-// quoteIdent writes a column reference of the expression language.
-func quoteIdent(s string) string {
-	plain := s != "" && strings.ToLower(s) == s && !slices.Contains([]string{"select", "and", "or", "not", "null", "true", "false", "in", "is", "like", "between", "distinct", "from"}, s)
-	for i, r := range s {
-		plain = plain && (r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9')
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
 // sqlString quotes a string literal of the expression language.
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Random draws the model and n statements of one seed.
-func Random(seed uint64, n int) (*Model, []Stmt) {
+func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	g := newRnd(seed)
 	m := g.Model()
 	stmts := g.Stmts(m, n)
@@ -610,33 +610,33 @@ var badEnums = [][]string{{"a", "b", "a"}, {"a", "A"}, {"a", ""}, {"a", "b "}}
 // two tables, which inserts fill, updates set and CHECKs and indexes use;
 // now and then the column is the second part of a unique index, or a key
 // (enumKeys).
-func (g *rnd) enums(m *Model, stmts []Stmt) {
+func (g *rnd) enums(m *difftest.Model, stmts []difftest.Stmt) {
 	if !g.chance(0.3) {
 		return
 	}
-	e := Enum{Name: "e0", Values: pick(g, enumValues)}
+	e := difftest.Enum{Name: "e0", Values: pick(g, enumValues)}
 	if g.chance(0.05) {
 		e.Values = pick(g, badEnums)
 	}
 	m.Enums = append(m.Enums, e)
-	typ := Type{Name: "enum", Enum: e.Name, Values: e.Values}
-	tables := []*Table{pick(g, m.Tables)}
+	typ := difftest.Type{Name: "enum", Enum: e.Name, Values: e.Values}
+	tables := []*difftest.Table{pick(g, m.Tables)}
 	if len(m.Tables) > 1 && g.chance(0.5) {
 		if other := pick(g, m.Tables); other != tables[0] {
 			tables = append(tables, other)
 		}
 	}
 	for _, t := range tables {
-		c := &Col{Name: "st", Type: typ, Null: g.chance(0.5)}
+		c := &difftest.Col{Name: "st", Type: typ, Null: g.chance(0.5)}
 		if g.chance(0.4) {
 			c.Default = g.defaultFor(typ)
 		}
 		t.Cols = append(t.Cols, c)
 		if g.chance(0.5) {
 			lit := func() string {
-				v := pick(g, edges(typ))
+				v := pick(g, difftest.Edges(typ))
 				for !literalFits(v, typ) {
-					v = pick(g, edges(typ))
+					v = pick(g, difftest.Edges(typ))
 				}
 				return literal(v, typ)
 			}
@@ -645,10 +645,10 @@ func (g *rnd) enums(m *Model, stmts []Stmt) {
 			if g.chance(0.1) {
 				ck = pick(g, wrong)
 			}
-			t.Checks = append(t.Checks, Check{Name: t.Name + "_st_ck", Expr: ck})
+			t.Checks = append(t.Checks, difftest.Check{Name: t.Name + "_st_ck", Expr: ck})
 		}
 		if g.chance(0.3) {
-			idx := Index{Name: t.Name + "_st_ix", Cols: []string{"st"}}
+			idx := difftest.Index{Name: t.Name + "_st_ix", Cols: []string{"st"}}
 			if g.chance(0.3) {
 				idx.Cols = append(idx.Cols, t.PK[0])
 				idx.Unique = true
@@ -668,7 +668,7 @@ func (g *rnd) enums(m *Model, stmts []Stmt) {
 				s.Cols = append(s.Cols, c.Name)
 				s.Vals = append(s.Vals, g.enumValue(c))
 			case s.Kind == "update" && g.chance(0.3):
-				s.Cols, s.Vals = []string{c.Name}, []Value{g.enumValue(c)}
+				s.Cols, s.Vals = []string{c.Name}, []difftest.Value{g.enumValue(c)}
 			}
 		}
 	}
@@ -691,8 +691,8 @@ func (g *rnd) enums(m *Model, stmts []Stmt) {
 // foreign key over the second table's enum column references, with its
 // actions (rows are then compared by values PostgreSQL and TiDB order and
 // cascade by the enum's declared order and labels).
-func (g *rnd) enumKeys(m *Model, tables []*Table) {
-	referenced := func(t *Table) bool {
+func (g *rnd) enumKeys(m *difftest.Model, tables []*difftest.Table) {
+	referenced := func(t *difftest.Table) bool {
 		for _, o := range m.Tables {
 			for _, fk := range o.FKs {
 				if fk.RefTable == t.Name {
@@ -710,20 +710,20 @@ func (g *rnd) enumKeys(m *Model, tables []*Table) {
 	case k == 1 && len(tables) == 2:
 		ch := tables[1]
 		p.Col("st").Null = false
-		p.Uniques = append(p.Uniques, Unique{Name: p.Name + "_st_key", Cols: []string{"st"}})
+		p.Uniques = append(p.Uniques, difftest.Unique{Name: p.Name + "_st_key", Cols: []string{"st"}})
 		null := ch.Col("st").Null
-		ch.FKs = append(ch.FKs, FK{Name: ch.Name + "_st_fk", Cols: []string{"st"}, RefTable: p.Name, RefCols: []string{"st"},
+		ch.FKs = append(ch.FKs, difftest.FK{Name: ch.Name + "_st_fk", Cols: []string{"st"}, RefTable: p.Name, RefCols: []string{"st"},
 			OnDelete: g.action(null), OnUpdate: g.action(null)})
 	}
 }
 
-func (g *rnd) enumValue(c *Col) Value {
+func (g *rnd) enumValue(c *difftest.Col) difftest.Value {
 	if c.Null && g.chance(0.15) {
 		return null()
 	}
 	// A label with a trailing space is a documented difference (TiDB
-	// pads), drawn only in a Full survey (Model.differs).
-	vs := slices.DeleteFunc(edges(c.Type), func(v Value) bool { return !Full && strings.HasSuffix(v.S, " ") })
+	// pads), drawn only in a Full survey (Model.Differs).
+	vs := slices.DeleteFunc(difftest.Edges(c.Type), func(v difftest.Value) bool { return !difftest.Full && strings.HasSuffix(v.S, " ") })
 	if g.chance(0.7) {
 		vs = vals(c.Type.Values...)
 	}
@@ -735,12 +735,12 @@ func (g *rnd) enumValue(c *Col) Value {
 // column is TEXT on PostgreSQL, and the values are well-formed vectors of
 // its dimension, so that the rows compare. What is tested is TiDB's VECTOR:
 // its DDL, and the values it stores and prints back.
-func (g *rnd) vectors(m *Model, stmts []Stmt) {
+func (g *rnd) vectors(m *difftest.Model, stmts []difftest.Stmt) {
 	if !g.chance(0.2) {
 		return
 	}
 	t := pick(g, m.Tables)
-	c := &Col{Name: "vec", Type: pick(g, []Type{{Name: "vector", Args: nil}, {Name: "vector", Args: []int{3}}}), Null: true, Override: "postgres {\n  type = \"TEXT\"\n}"}
+	c := &difftest.Col{Name: "vec", Type: pick(g, []difftest.Type{{Name: "vector", Args: nil}, {Name: "vector", Args: []int{3}}}), Null: true, Override: "postgres {\n  type = \"TEXT\"\n}"}
 	t.Cols = append(t.Cols, c)
 	for i := range stmts {
 		if s := &stmts[i]; s.Table == t.Name && s.Kind == "insert" && g.chance(0.7) {
@@ -752,10 +752,20 @@ func (g *rnd) vectors(m *Model, stmts []Stmt) {
 
 // vectorValues are well-formed vectors for type t: of its dimension, or of
 // any for a vector without one.
-func vectorValues(t Type) []Value {
+func vectorValues(t difftest.Type) []difftest.Value {
 	three := vals("[1,2,3]", "[0.5,-1,0]", "[0.1,1e-3,100000]", "[-0,2.25,3]")
 	if len(t.Args) > 0 {
 		return three
 	}
 	return append(three, vals("[1]", "[0.1,0.2]", "[1,2,3,4,5,6,7,8]")...)
+}
+
+func null() difftest.Value        { return difftest.Value{Null: true} }
+func val(s string) difftest.Value { return difftest.Value{S: s} }
+func vals(ss ...string) []difftest.Value {
+	out := make([]difftest.Value, len(ss))
+	for i, s := range ss {
+		out[i] = val(s)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package migration
+package deploy
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/online"
 )
 
@@ -31,7 +32,7 @@ type WouldApply struct {
 // dryRun computes what Apply would run, reading the revisions without
 // creating their table and recording a baseline only in memory; it runs the
 // pre-checks (queries) of the pending files and changes nothing.
-func dryRun(ctx context.Context, conn *sql.Conn, t Target, dir *migrate.LocalDir, drv migrate.Driver, opts ApplyOptions) (*ApplyResult, error) {
+func dryRun(ctx context.Context, conn *sql.Conn, t migration.Target, dir *migrate.LocalDir, drv migrate.Driver, opts ApplyOptions) (*ApplyResult, error) {
 	revs := t.Dialect.Revisions(conn)
 	done, _, err := revs.ReadIfExists(ctx)
 	if err != nil {

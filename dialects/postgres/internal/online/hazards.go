@@ -1,0 +1,318 @@
+package online
+
+import (
+	"fmt"
+
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler/expr/parse"
+	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
+)
+
+// PostgreSQL's hazard codes. The lock each names is the one PostgreSQL's
+// documentation gives for the statement (ALTER TABLE, CREATE INDEX) and that
+// hazards_test.go observes in pg_locks.
+const (
+	codeIndex         = "PG101" // CREATE INDEX: SHARE, blocks writes for the build
+	codeUnique        = "PG102" // a new unique index or constraint fails on duplicates
+	codeCheck         = "PG103" // ADD CHECK: ACCESS EXCLUSIVE for the scan
+	codeForeignKey    = "PG104" // ADD FOREIGN KEY: SHARE ROW EXCLUSIVE for the scan
+	codeSetNotNull    = "PG105" // SET NOT NULL: ACCESS EXCLUSIVE for the scan
+	codeColumnType    = "PG106" // ALTER COLUMN TYPE: rewrite under ACCESS EXCLUSIVE
+	codeDrop          = "PG107" // data lost
+	codeValidate      = "PG108" // VALIDATE CONSTRAINT: scans, blocks no writes
+	codeConcurrent    = "PG109" // CREATE INDEX CONCURRENTLY: scans, blocks no writes
+	codeStrongLock    = "PG110" // brief ACCESS EXCLUSIVE without lock_timeout
+	codeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
+	codeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
+)
+
+// HazardCodes implements dialects.Online.
+func HazardCodes() []hazard.Code {
+	return []hazard.Code{
+		{Code: codeIndex, Dialect: "postgres", Severe: true, Title: "CREATE INDEX without CONCURRENTLY on an existing table",
+			Help:    "Takes a SHARE lock for the whole build: INSERT, UPDATE and DELETE wait until the index is built. Use CREATE INDEX CONCURRENTLY in a file marked `-- atlas:txmode none` (what `migrate diff` writes unless --plain).",
+			Example: `CREATE INDEX "docs_title_idx" ON "docs" ("title");`},
+		{Code: codeUnique, Dialect: "postgres", Title: "New unique index or constraint on an existing table",
+			Help:    "Fails when existing rows hold duplicates (a concurrent build then leaves an invalid index, which the next `migrate apply` drops and rebuilds). Look for duplicates first.",
+			Example: `CREATE UNIQUE INDEX CONCURRENTLY "docs_slug_key" ON "docs" ("slug");`},
+		{Code: codeCheck, Dialect: "postgres", Severe: true, Title: "ADD CHECK validated in the same statement",
+			Help:    "Scans the table under an ACCESS EXCLUSIVE lock: reads and writes wait for the scan, and it fails on a row breaking the CHECK. Add it NOT VALID, then VALIDATE CONSTRAINT in a later transaction.",
+			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_title_ck" CHECK (char_length(title) > 0);`},
+		{Code: codeForeignKey, Dialect: "postgres", Severe: true, Title: "ADD FOREIGN KEY validated in the same statement",
+			Help:    "Scans the table under a SHARE ROW EXCLUSIVE lock on both tables: writes to either wait for the scan, and it fails on an orphan row. Add it NOT VALID, then VALIDATE CONSTRAINT in a later transaction.",
+			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id");`},
+		{Code: codeSetNotNull, Dialect: "postgres", Severe: true, Title: "SET NOT NULL scanning the table",
+			Help:    "Scans the table under ACCESS EXCLUSIVE (reads and writes wait) and fails on a NULL. Add CHECK (col IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL uses it and does not scan.",
+			Example: `ALTER TABLE "docs" ALTER COLUMN "title" SET NOT NULL;`},
+		{Code: codeColumnType, Dialect: "postgres", Severe: true, Title: "Column type change that rewrites or checks every row",
+			Help:    "Rewrites the table (and its indexes) under ACCESS EXCLUSIVE; a narrower type fails on values that do not fit, and a numeric given a smaller scale rounds every value silently (20.05 becomes 20.1 at scale 1). Add a new column, backfill it in batches, switch readers and writers, drop the old one.",
+			Example: `ALTER TABLE "docs" ALTER COLUMN "n" TYPE bigint;`},
+		{Code: codeDrop, Dialect: "postgres", Title: "Dropping a table or column", CoveredBy: "DS102, DS103",
+			Help:    "Its data is lost. Written above the statement in migration files; `migrate lint` reports it as DS102 or DS103. Stop using it first; drop it in a later release with a nolint reason.",
+			Example: `ALTER TABLE "docs" DROP COLUMN "body";`},
+		{Code: codeValidate, Dialect: "postgres", Title: "VALIDATE CONSTRAINT",
+			Help:    "Scans the table under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes; fails on a row breaking the constraint (which then stays NOT VALID, and `migrate status` lists it). Fix the rows, then apply again.",
+			Example: `ALTER TABLE "docs" VALIDATE CONSTRAINT "docs_title_ck";`},
+		{Code: codeConcurrent, Dialect: "postgres", Title: "CREATE INDEX CONCURRENTLY",
+			Help:    "Builds the index under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes, in two scans; it cannot run in a transaction (the file must say `-- atlas:txmode none`). Interrupted, it leaves an invalid index, which the next `migrate apply` drops and rebuilds.",
+			Example: `CREATE INDEX CONCURRENTLY "docs_title_idx" ON "docs" ("title");`},
+		{Code: codeStrongLock, Dialect: "postgres", Title: "ACCESS EXCLUSIVE lock without lock_timeout",
+			Help:    "Held briefly, but while the statement waits for it behind a long transaction every read and write of the table queues behind it. Set lock_timeout earlier in the file (online plans do: `SET lock_timeout = '" + LockTimeout + "'`).",
+			Example: `ALTER TABLE "docs" ADD COLUMN "note" text NULL;`},
+		{Code: codeUniqueConstr, Dialect: "postgres", Severe: true, Title: "ADD UNIQUE constraint building its index",
+			Help:    "Builds the index under ACCESS EXCLUSIVE: reads and writes wait for the build. Build a unique index CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX.",
+			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_slug_key" UNIQUE ("slug");`},
+		{Code: codeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
+			Help:    "Takes SHARE ROW EXCLUSIVE on both tables, briefly: writes to either queue behind it while it waits for the lock. Set lock_timeout earlier in the file.",
+			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") NOT VALID;`},
+	}
+}
+
+func briefLock(table string) hazard.Hazard {
+	return hazard.Hazard{Code: codeStrongLock, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief}
+}
+
+func fkBriefLock(table string, fk *schema.ForeignKey) hazard.Hazard {
+	return hazard.Hazard{Code: codeFKBriefShared, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.Brief,
+		Text: fmt.Sprintf("also on %s", fk.RefTable.Name)}
+}
+
+func indexHazards(table string, idx *schema.Index, concurrently, constraint bool) []hazard.Hazard {
+	var hs []hazard.Hazard
+	switch {
+	case concurrently:
+		hs = append(hs, hazard.Hazard{Code: codeConcurrent, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true})
+	case constraint:
+		hs = append(hs, hazard.Hazard{Code: codeUniqueConstr, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true})
+	default:
+		hs = append(hs, hazard.Hazard{Code: codeIndex, Table: table, Lock: "SHARE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true})
+	}
+	if idx.Unique {
+		hs = append(hs, hazard.Hazard{Code: codeUnique, Table: table, CanFail: true, Text: "existing duplicates make it fail"})
+	}
+	return hs
+}
+
+func checkHazard(table, name string) hazard.Hazard {
+	return hazard.Hazard{Code: codeCheck, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true}
+}
+
+func fkHazard(table string, fk *schema.ForeignKey) hazard.Hazard {
+	return hazard.Hazard{Code: codeForeignKey, Table: table, Lock: "SHARE ROW EXCLUSIVE", Blocks: hazard.BlocksWrites, Held: hazard.WholeScan, Scan: true, CanFail: true,
+		Text: fmt.Sprintf("also locks %s", fk.RefTable.Name)}
+}
+
+func validateHazard(table string) hazard.Hazard {
+	return hazard.Hazard{Code: codeValidate, Table: table, Lock: "SHARE UPDATE EXCLUSIVE", Blocks: hazard.BlocksNothing, Held: hazard.WholeScan, Scan: true, CanFail: true}
+}
+
+func notNullHazard(table, column string, proven bool) hazard.Hazard {
+	if proven {
+		return briefLock(table)
+	}
+	return hazard.Hazard{Code: codeSetNotNull, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, CanFail: true,
+		Text: fmt.Sprintf("a NULL in %s makes it fail", column)}
+}
+
+func dropHazard(table, text string) hazard.Hazard {
+	return hazard.Hazard{Code: codeDrop, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.Brief, LosesData: true, Text: text}
+}
+
+// columnHazards are the hazards of a column change other than SET NOT NULL.
+func columnHazards(table string, c *schema.ModifyColumn) []hazard.Hazard {
+	if !c.Change.Is(schema.ChangeType) || binaryCompatible(c.From.Type.Type, c.To.Type.Type) {
+		return []hazard.Hazard{briefLock(table)}
+	}
+	h := hazard.Hazard{Code: codeColumnType, Table: table, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan,
+		Rewrite: true, Scan: true, CanFail: true, Text: fmt.Sprintf("column %s becomes %s", c.To.Name, typeName(c.To.Type))}
+	if dc, ok := hazard.DecimalNarrowing(c.From.Type.Type, c.To.Type.Type); ok {
+		h.CanFail, h.LosesData = dc.CanFail, dc.Rounds
+		h.Text += ": " + dc.Text(c.To.Name)
+	}
+	return []hazard.Hazard{h}
+}
+
+func typeName(t *schema.ColumnType) string {
+	if t.Raw != "" {
+		return t.Raw
+	}
+	f, err := postgres.FormatType(t.Type)
+	if err != nil {
+		return fmt.Sprintf("%T", t.Type)
+	}
+	return f
+}
+
+// binaryCompatible tells the type changes PostgreSQL makes without touching
+// rows: a varchar made longer or unbounded, or made text.
+func binaryCompatible(from, to schema.Type) bool {
+	f, ok1 := from.(*schema.StringType)
+	t, ok2 := to.(*schema.StringType)
+	if !ok1 || !ok2 {
+		return false
+	}
+	varchar := func(s string) bool { return s == "character varying" || s == "varchar" }
+	switch {
+	case varchar(f.T) && varchar(t.T):
+		return t.Size == 0 || f.Size != 0 && t.Size >= f.Size
+	case varchar(f.T) && t.T == "text", f.T == "text" && t.T == "text":
+		return true
+	}
+	return false
+}
+
+// StmtForm implements dialects.Online for statements of migration files:
+// its words say how it does what its changes say (CONCURRENTLY, NOT VALID,
+// VALIDATE CONSTRAINT, USING INDEX), the statements before it whether
+// lock_timeout is set.
+func StmtForm(stmts []string, i int) hazard.Form {
+	w := words(stmts[i])
+	var f hazard.Form
+	if len(w) > 2 {
+		f.Table = w[2].Name
+		f.AlterTable = w[0].Text == "ALTER" && w[1].Text == "TABLE"
+		f.Validate = w[0].Text == "ALTER" && hasSeq(w, "VALIDATE", "CONSTRAINT")
+	}
+	f.Concurrently = hasSeq(w, "CONCURRENTLY")
+	f.NotValid = hasSeq(w, "NOT", "VALID")
+	f.UsingIndex = len(w) > 0 && w[0].Text == "ALTER" && hasSeq(w, "USING", "INDEX")
+	for _, s := range stmts[:i] {
+		if ws := words(s); len(ws) > 0 && ws[0].Text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
+			f.LockTimeout = true
+		}
+	}
+	return f
+}
+
+// Hazards implements dialects.Online: the hazards of a statement that made
+// changes (read by replaying it) to tables that held rows before, in form f.
+func Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard {
+	var hs []hazard.Hazard
+	if f.Validate {
+		hs = append(hs, validateHazard(f.Table))
+	}
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *schema.DropTable:
+			hs = append(hs, dropHazard(c.T.Name, "the table and all its rows are lost"))
+		case *schema.ModifyTable:
+			for _, sc := range c.Changes {
+				cf := f
+				if mc, ok := sc.(*schema.ModifyColumn); ok {
+					cf.NotNullProven = hasNotNullCheck(c.T, mc.To.Name)
+				}
+				hs = append(hs, changeHazards(c.T, sc, cf)...)
+			}
+		}
+	}
+	if len(hs) == 0 && f.AlterTable {
+		// A change Atlas does not see (ADD CONSTRAINT ... USING INDEX over
+		// a unique index) still takes ALTER TABLE's lock.
+		hs = append(hs, briefLock(f.Table))
+	}
+	if f.LockTimeout {
+		kept := hs[:0]
+		for _, h := range hs {
+			if h.Code != codeStrongLock && h.Code != codeFKBriefShared {
+				kept = append(kept, h)
+			}
+		}
+		hs = kept
+	}
+	return dedupe(hs)
+}
+
+// changeHazards maps one change of table t, made in form f, to its hazards:
+// the planner passes the form it chose, lint the form it read.
+func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Hazard {
+	name := t.Name
+	switch c := c.(type) {
+	case *schema.AddIndex:
+		// ADD CONSTRAINT ... UNIQUE USING INDEX builds nothing.
+		if f.UsingIndex {
+			return []hazard.Hazard{briefLock(name)}
+		}
+		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
+		return indexHazards(name, c.I, f.Concurrently, constraint && f.AlterTable)
+	case *schema.DropIndex:
+		if f.Concurrently {
+			return nil
+		}
+		return []hazard.Hazard{briefLock(name)}
+	case *schema.AddCheck:
+		if f.NotValid {
+			return []hazard.Hazard{briefLock(name)}
+		}
+		return []hazard.Hazard{checkHazard(name, c.C.Name)}
+	case *schema.ModifyCheck:
+		if f.NotValid {
+			return []hazard.Hazard{briefLock(name)}
+		}
+		return []hazard.Hazard{checkHazard(name, c.To.Name)}
+	case *schema.AddForeignKey:
+		if f.NotValid {
+			return []hazard.Hazard{fkBriefLock(name, c.F)}
+		}
+		return []hazard.Hazard{fkHazard(name, c.F)}
+	case *schema.ModifyColumn:
+		var hs []hazard.Hazard
+		setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
+		if setNotNull {
+			hs = append(hs, notNullHazard(name, c.To.Name, f.NotNullProven))
+		}
+		if rest := c.Change &^ schema.ChangeNull; rest != 0 || !setNotNull {
+			hs = append(hs, columnHazards(name, &schema.ModifyColumn{From: c.From, To: c.To, Change: rest})...)
+		}
+		return hs
+	case *schema.DropColumn:
+		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
+	case *schema.AddColumn, *schema.DropCheck, *schema.DropForeignKey, *schema.ModifyForeignKey, *schema.ModifyIndex:
+		return []hazard.Hazard{briefLock(name)}
+	}
+	if f.AlterTable {
+		return []hazard.Hazard{briefLock(name)}
+	}
+	return nil
+}
+
+func dedupe(hs []hazard.Hazard) []hazard.Hazard {
+	var out []hazard.Hazard
+	seen := map[string]bool{}
+	for _, h := range hs {
+		k := h.Code + "\x00" + h.Table + "\x00" + h.Text
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// word is a keyword (upper-cased) or identifier of a statement, with its
+// name as written (unquoted).
+type word = parse.Word
+
+// words splits a statement into its words with the lexer of expressions,
+// skipping comments, string literals and punctuation; enough to tell how a
+// statement does what its changes say.
+func words(s string) []word { return parse.Words(lexical.Grammar, s) }
+
+func hasSeq(w []word, seq ...string) bool {
+	for i := 0; i+len(seq) <= len(w); i++ {
+		ok := true
+		for j, s := range seq {
+			if w[i+j].Text != s {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

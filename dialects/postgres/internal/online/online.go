@@ -1,0 +1,739 @@
+// Package online is PostgreSQL's migration planner and what applying its
+// plans needs: PlanStmts (indexes built and dropped CONCURRENTLY, CHECKs and
+// foreign keys added NOT VALID and validated later, SET NOT NULL through a
+// validated CHECK, lock_timeout before strong locks; the hazards of every
+// statement), resuming a file an earlier apply stopped in, and the sessions
+// an interrupted apply cancels.
+//
+// It stands alone because it is the dialect's Online and Sessions parts and
+// nothing else: it plans from Atlas's changes and the live database, not
+// from the model, and the dialect package only hands those parts to it
+// (online.go, hazards.go).
+package online
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
+)
+
+// LockTimeout is how long a statement of an online plan waits for a strong
+// lock before it gives up: while it waits, every other session's access to
+// the table queues behind it.
+const LockTimeout = "5s"
+
+// PlanStmts implements dialects.Online. Each change of a table is planned
+// on its own, so that every statement carries the hazards of one change.
+// Online, indexes are built and dropped CONCURRENTLY, CHECKs and foreign
+// keys are added NOT VALID and validated by a later statement, and SET NOT
+// NULL goes through a validated CHECK; the statements that need strong locks
+// wait at most LockTimeout for them.
+func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change, online bool, opts ...migrate.PlanOption) ([]hazard.Stmt, error) {
+	added, err := enumChanges(changes)
+	if err != nil {
+		return nil, err
+	}
+	if q, ok := drv.(schema.ExecQuerier); ok {
+		if err := typeChanges(ctx, q, changes); err != nil {
+			return nil, err
+		}
+	}
+	// PostgreSQL binds a foreign key to the index it was created with and
+	// refuses to drop that index while the key stands (2BP01).
+	changes = hazard.RebindForeignKeys(changes)
+	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
+	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
+		if d, ok := src.(*schema.DropTable); ok {
+			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
+		}
+	}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := newEnumValueUses(added, out); err != nil {
+		return nil, err
+	}
+	if online {
+		out = withLockTimeout(out)
+	}
+	return out, nil
+}
+
+// withLockTimeout sets lock_timeout before the statements that wait for a
+// lock blocking writes: for the transaction (SET LOCAL) of the statements
+// run in one, for the session before the later ones, run outside it. The
+// concurrent index builds come before it: they wait for older transactions
+// by design.
+func withLockTimeout(stmts []hazard.Stmt) []hazard.Stmt {
+	var inTx, later bool
+	for _, s := range stmts {
+		strong := false
+		for _, h := range s.Hazards {
+			strong = strong || h.Blocks >= hazard.BlocksWrites
+		}
+		switch {
+		case !strong || s.NoTx:
+		case s.Later:
+			later = true
+		default:
+			inTx = true
+		}
+	}
+	var out []hazard.Stmt
+	if inTx {
+		out = append(out, hazard.Stmt{Cmd: "SET LOCAL lock_timeout = '" + LockTimeout + "'",
+			Comment: "give up instead of queueing every query of a table behind a strong lock for long"})
+	}
+	if later {
+		out = append(out, hazard.Stmt{Cmd: "SET lock_timeout = '" + LockTimeout + "'", Later: true,
+			Comment: "give up instead of queueing every query of a table behind a strong lock for long"})
+	}
+	out = append(out, stmts...)
+	if later {
+		// The session goes on to the next files: give it back its default.
+		out = append(out, hazard.Stmt{Cmd: "RESET lock_timeout", Later: true})
+	}
+	return out
+}
+
+type planner struct {
+	ctx        context.Context
+	drv        migrate.Driver
+	opts       []migrate.PlanOption
+	online     bool
+	referenced map[string]bool // tables a foreign key added by the plan references
+	dropped    map[string]bool // tables the plan drops a column of
+}
+
+// droppedColumns are the tables the changes drop a column of.
+func droppedColumns(changes []schema.Change) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range m.Changes {
+				if _, ok := sc.(*schema.DropColumn); ok {
+					out[m.T.Name] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// overDropped reports whether the plan drops a column of table, which index
+// i may cover (a part, an expression part or its predicate): PostgreSQL
+// drops such an index with the column, so it must be dropped before, in the
+// same transaction, not CONCURRENTLY in the file after. DROP COLUMN locks
+// the table ACCESS EXCLUSIVE in that transaction anyway, so a plain DROP
+// INDEX there costs nothing more.
+func (p *planner) overDropped(table string, _ *schema.Index) bool {
+	return p.dropped[table]
+}
+
+// plan has Atlas plan one change.
+func (p *planner) plan(c schema.Change) ([]hazard.Stmt, error) {
+	return hazard.PlanOne(p.ctx, p.drv, c, p.opts...)
+}
+
+// one plans a single change of table t in form f, with the change's hazards
+// in that form on each statement.
+func (p *planner) one(t *schema.Table, c schema.Change, f hazard.Form) ([]hazard.Stmt, error) {
+	ss, err := p.plan(&schema.ModifyTable{T: t, Changes: []schema.Change{c}})
+	hs := changeHazards(t, c, f)
+	for i := range ss {
+		ss[i].Hazards = append(ss[i].Hazards, hs...)
+	}
+	return ss, err
+}
+
+func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, error) {
+	name := t.Name
+	switch c := c.(type) {
+	case *schema.AddIndex:
+		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
+		if !p.online || c.I.Unique && p.referenced[name] {
+			// A unique key that a new foreign key may need is created with
+			// the table's other changes, before the key.
+			return p.one(t, c, hazard.Form{AlterTable: constraint})
+		}
+		idx := *c.I
+		idx.Attrs = withoutUniqueConstraint(idx.Attrs)
+		ss, err := p.one(t, &schema.AddIndex{I: &idx, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
+		if err != nil {
+			return nil, err
+		}
+		for i := range ss {
+			ss[i].NoTx = true
+		}
+		if constraint {
+			ss = append(ss, hazard.Stmt{
+				Cmd:     fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", ident(name), ident(c.I.Name), ident(c.I.Name)),
+				Comment: fmt.Sprintf("turn index %q into a unique constraint", c.I.Name),
+				Later:   true,
+				Hazards: changeHazards(t, c, hazard.Form{Table: name, AlterTable: true, UsingIndex: true}),
+			})
+		}
+		return ss, nil
+	case *schema.DropIndex:
+		if _, constraint := atlasdrv.UniqueConstraint(c.I.Attrs); p.online && !constraint && !p.overDropped(name, c.I) {
+			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
+			for i := range ss {
+				ss[i].NoTx = true
+			}
+			return ss, err
+		}
+		return p.one(t, c, hazard.Form{})
+	case *schema.AddCheck:
+		if !p.online {
+			return p.one(t, c, hazard.Form{AlterTable: true})
+		}
+		return p.notValid(t, c.C.Name, &schema.AddCheck{C: c.C, Extra: append(c.Extra, &postgres.NotValid{})})
+	case *schema.ModifyCheck:
+		if !p.online {
+			return p.one(t, c, hazard.Form{AlterTable: true})
+		}
+		drop, err := p.one(t, &schema.DropCheck{C: c.From}, hazard.Form{AlterTable: true})
+		if err != nil {
+			return nil, err
+		}
+		add, err := p.notValid(t, c.To.Name, &schema.AddCheck{C: c.To, Extra: []schema.Clause{&postgres.NotValid{}}})
+		return append(drop, add...), err
+	case *schema.AddForeignKey:
+		if !p.online {
+			return p.one(t, c, hazard.Form{AlterTable: true})
+		}
+		return p.notValid(t, c.F.Symbol, &schema.AddForeignKey{F: c.F, Extra: append(c.Extra, &postgres.NotValid{})})
+	case *schema.ModifyColumn:
+		return p.modifyColumn(t, c)
+	case *schema.DropColumn:
+		return p.one(t, c, hazard.Form{AlterTable: true})
+	default:
+		// Atlas writes the other changes as ALTER TABLE (a comment as
+		// COMMENT ON, which the plan counts alike).
+		return p.one(t, c, hazard.Form{AlterTable: true})
+	}
+}
+
+// notValid plans a constraint added NOT VALID, then its validation in a
+// later statement, outside the transaction of the strong lock.
+func (p *planner) notValid(t *schema.Table, constraint string, add schema.Change) ([]hazard.Stmt, error) {
+	ss, err := p.one(t, add, hazard.Form{AlterTable: true, NotValid: true})
+	if err != nil {
+		return nil, err
+	}
+	return append(ss, validateStmt(t.Name, constraint)), nil
+}
+
+func validateStmt(table, constraint string) hazard.Stmt {
+	return hazard.Stmt{
+		Cmd:     fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s", ident(table), ident(constraint)),
+		Comment: fmt.Sprintf("validate constraint %q of table %q", constraint, table),
+		Later:   true,
+		Hazards: []hazard.Hazard{validateHazard(table)},
+	}
+}
+
+func (p *planner) modifyColumn(t *schema.Table, c *schema.ModifyColumn) ([]hazard.Stmt, error) {
+	name := t.Name
+	setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
+	if !setNotNull {
+		return p.one(t, c, hazard.Form{AlterTable: true})
+	}
+	var out []hazard.Stmt
+	from := c.From
+	if rest := c.Change &^ schema.ChangeNull; rest != 0 {
+		// The other changes first, the column still nullable.
+		to := *c.To
+		typ := *c.To.Type
+		typ.Null = true
+		to.Type = &typ
+		mc := &schema.ModifyColumn{From: c.From, To: &to, Change: rest}
+		ss, err := p.one(t, mc, hazard.Form{AlterTable: true})
+		if err != nil {
+			return nil, err
+		}
+		out, from = append(out, ss...), &to
+	}
+	set := &schema.ModifyColumn{From: from, To: c.To, Change: schema.ChangeNull}
+	if !p.online {
+		// A CHECK of the model proving the column is not NULL may be added
+		// by this very migration, not validated yet: assume the scan.
+		ss, err := p.one(t, set, hazard.Form{AlterTable: true})
+		return append(out, ss...), err
+	}
+	// SET NOT NULL scans the table under ACCESS EXCLUSIVE unless a valid
+	// CHECK proves the column has no NULL (PostgreSQL 12 and later): add one
+	// NOT VALID, validate it without blocking writes, then drop it.
+	check := &schema.Check{Name: notNullCheckName(name, c.To.Name), Expr: ident(c.To.Name) + " IS NOT NULL"}
+	ss, err := p.notValid(t, check.Name, &schema.AddCheck{C: check, Extra: []schema.Clause{&postgres.NotValid{}}})
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, ss...)
+	for _, ch := range []schema.Change{set, &schema.DropCheck{C: check}} {
+		ss, err := p.one(t, ch, hazard.Form{AlterTable: true, NotNullProven: true})
+		if err != nil {
+			return nil, err
+		}
+		for i := range ss {
+			ss[i].Later = true
+		}
+		out = append(out, ss...)
+	}
+	return out, nil
+}
+
+// notNullCheckName names the temporary CHECK of an online SET NOT NULL,
+// within PostgreSQL's 63 bytes.
+func notNullCheckName(table, column string) string {
+	n := table + "_" + column + "_not_null"
+	if len(n) > 63 {
+		n = n[len(n)-63:]
+	}
+	return n
+}
+
+// hasNotNullCheck tells whether the table (as the plan knows it) has a
+// CHECK proving column is never NULL.
+func hasNotNullCheck(t *schema.Table, column string) bool {
+	for _, a := range t.Attrs {
+		if c, ok := a.(*schema.Check); ok {
+			e := strings.ToLower(strings.Trim(strings.TrimSpace(c.Expr), "()"))
+			if e == strings.ToLower(column)+" is not null" || e == strings.ToLower(ident(column))+" is not null" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func referencedByNewFKs(changes []schema.Change) map[string]bool {
+	refs := map[string]bool{}
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *schema.AddTable:
+			for _, fk := range c.T.ForeignKeys {
+				refs[fk.RefTable.Name] = true
+			}
+		case *schema.ModifyTable:
+			for _, sc := range c.Changes {
+				switch a := sc.(type) {
+				case *schema.AddForeignKey:
+					refs[a.F.RefTable.Name] = true
+				case *schema.ModifyForeignKey:
+					refs[a.To.RefTable.Name] = true
+				}
+			}
+		}
+	}
+	return refs
+}
+
+func withoutUniqueConstraint(attrs []schema.Attr) []schema.Attr {
+	var out []schema.Attr
+	for _, a := range attrs {
+		if c, ok := a.(*postgres.Constraint); ok && c.IsUnique() {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// Resume implements dialects.Online: a CREATE INDEX CONCURRENTLY killed
+// mid-way leaves an invalid index of its name, which makes the statement
+// fail when run again: it is dropped. One that the server finished although
+// its apply was interrupted left a valid index: when it is the first
+// statement to run, it counts as finished. The SET statements skipped (the
+// file's lock_timeout) are run again on the new session.
+func Resume(ctx context.Context, conn schema.ExecQuerier, skipped, todo []string) (int, error) {
+	for _, s := range skipped {
+		if w := words(s); len(w) > 0 && (w[0].Text == "SET" || w[0].Text == "RESET") {
+			if _, err := conn.ExecContext(ctx, s); err != nil {
+				return 0, err
+			}
+		}
+	}
+	finished := 0
+	for i, s := range todo {
+		name, ok := concurrentIndexName(s)
+		if !ok {
+			continue
+		}
+		valid, found, err := indexValid(ctx, conn, name)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case found && valid && i == 0:
+			finished = 1
+		case found && !valid:
+			if _, err := conn.ExecContext(ctx, "DROP INDEX CONCURRENTLY IF EXISTS "+ident(name)); err != nil {
+				return 0, fmt.Errorf("dropping the invalid index %s an interrupted CREATE INDEX CONCURRENTLY left: %w", name, err)
+			}
+		}
+	}
+	return finished, nil
+}
+
+// indexValid reads whether the index of the current schema named name
+// exists, and whether it is valid.
+func indexValid(ctx context.Context, conn schema.ExecQuerier, name string) (valid, found bool, err error) {
+	rows, err := conn.QueryContext(ctx, `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`, name)
+	if err != nil {
+		return false, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(&valid); err != nil {
+			return false, false, err
+		}
+		found = true
+	}
+	return valid, found, rows.Err()
+}
+
+// SessionID implements dialects.Sessions.
+func SessionID(ctx context.Context, conn schema.ExecQuerier) (int64, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT pg_backend_pid()")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var id int64
+	if !rows.Next() {
+		return 0, errors.New("pg_backend_pid(): no row")
+	}
+	if err := rows.Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, rows.Err()
+}
+
+// CancelStatement implements dialects.Sessions: pg_cancel_backend. A
+// transaction the statement ran in is aborted, and rolled back by its
+// session.
+func CancelStatement(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, "SELECT pg_cancel_backend($1)", id)
+	return err
+}
+
+// EndSession implements dialects.Sessions: pg_terminate_backend.
+func EndSession(ctx context.Context, other schema.ExecQuerier, id int64) error {
+	_, err := other.ExecContext(ctx, "SELECT pg_terminate_backend($1)", id)
+	return err
+}
+
+// concurrentIndexName is the name of the index a CREATE INDEX CONCURRENTLY
+// statement builds.
+func concurrentIndexName(stmt string) (string, bool) {
+	w := words(stmt)
+	if len(w) < 4 || w[0].Text != "CREATE" {
+		return "", false
+	}
+	i := 1
+	if w[i].Text == "UNIQUE" {
+		i++
+	}
+	if i+2 >= len(w) || w[i].Text != "INDEX" || w[i+1].Text != "CONCURRENTLY" {
+		return "", false
+	}
+	i += 2
+	if i+3 < len(w) && w[i].Text == "IF" && w[i+1].Text == "NOT" && w[i+2].Text == "EXISTS" {
+		i += 3
+	}
+	if i >= len(w) || w[i].Text == "ON" {
+		return "", false
+	}
+	return w[i].Name, true
+}
+
+// Unfinished implements dialects.Online.
+func Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT format('index %s of table %s is invalid (an interrupted CREATE INDEX CONCURRENTLY): the next migrate apply drops and rebuilds it', c.relname, t.relname)
+FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+WHERE NOT i.indisvalid AND c.relnamespace = current_schema()::regnamespace
+UNION ALL
+SELECT format('constraint %s of table %s is NOT VALID: existing rows are not checked yet (the next migrate apply validates it if its file says so)', conname, conrelid::regclass)
+FROM pg_constraint WHERE NOT convalidated AND connamespace = current_schema()::regnamespace
+ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Prechecks implements dialects.Online: PostgreSQL plans have none, its
+// DDL rolls back entirely when it fails.
+func Prechecks(a0 context.Context, a1 schema.ExecQuerier, a2 []string) ([]string, error) {
+	return nil, nil
+}
+
+// ErrorDetail implements dialects.ErrorDetailer: pgx's error message leaves
+// out the server's DETAIL and HINT.
+func ErrorDetail(err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	var lines []string
+	if pe.Detail != "" {
+		lines = append(lines, "DETAIL: "+pe.Detail)
+	}
+	if pe.Hint != "" {
+		lines = append(lines, "HINT: "+pe.Hint)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ExplainError implements dialects.Online.
+func ExplainError(err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	switch pe.Code {
+	case "55P03":
+		return "The statement gave up waiting for its lock (lock_timeout): other sessions hold locks on the table, " +
+			"typically a long-running transaction, and waiting longer would have blocked every query on the table meanwhile. " +
+			"Nothing of the statement was applied. Find the blockers with\n" +
+			"    SELECT pid, state, xact_start, query FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0 OR pid IN (SELECT unnest(pg_blocking_pids(pid)) FROM pg_stat_activity);\n" +
+			"then run `schemagen migrate apply` again when they are done."
+	case "57P01", "57P02", "57P03", "08006", "08003":
+		return "The connection was ended while the statement ran. Run `schemagen migrate apply` again: it resumes the file: an index that a concurrent build left invalid is dropped and built again, and a constraint left NOT VALID is validated again."
+	}
+	return ""
+}
+
+// enumChanges checks the plan's changes of enum types and completes its
+// column changes to an enum type. PostgreSQL only adds values to an enum
+// (ALTER TYPE ... ADD VALUE, which Atlas plans BEFORE or AFTER a
+// neighbour); a change that removes or reorders values is refused with what
+// to write instead (Atlas refuses some such changes and silently drops the
+// removal of a last value). A column changed to an enum from another type
+// gets USING "col"::text::"enum", which PostgreSQL needs for any such cast;
+// values the enum lacks then make the statement fail.
+func enumChanges(changes []schema.Change) (added map[string][]string, err error) {
+	added = map[string][]string{}
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *schema.ModifyObject:
+			from, ok1 := c.From.(*schema.EnumType)
+			to, ok2 := c.To.(*schema.EnumType)
+			if !ok1 || !ok2 {
+				continue
+			}
+			if msg := enumEdit(from.Values, to.Values); msg != "" {
+				return nil, &hazard.Refusal{Database: "PostgreSQL",
+					Change:  fmt.Sprintf("the change of enum %q (%s to %s)", from.T, enumList(from.Values), enumList(to.Values)),
+					Reason:  msg + ". PostgreSQL only adds values to an enum type",
+					Instead: fmt.Sprintf("Instead declare a new enum with the values you want (enum %q), change the columns to it (type = enum.%s: the migration converts their values as text, and fails on a row holding a value the new enum lacks: update those rows in a data migration first), and remove the old enum in a later migration", from.T+"_v2", from.T+"_v2")}
+			}
+			for _, v := range to.Values {
+				if !slices.Contains(from.Values, v) {
+					added[from.T] = append(added[from.T], v)
+				}
+			}
+		case *schema.ModifyTable:
+			for _, sc := range c.Changes {
+				mc, ok := sc.(*schema.ModifyColumn)
+				if !ok || !mc.Change.Is(schema.ChangeType) {
+					continue
+				}
+				to, ok := mc.To.Type.Type.(*schema.EnumType)
+				if !ok {
+					continue
+				}
+				if from, ok := mc.From.Type.Type.(*schema.EnumType); ok && from.T == to.T {
+					continue
+				}
+				if !slices.ContainsFunc(mc.Extra, func(x schema.Clause) bool { _, ok := x.(*postgres.ConvertUsing); return ok }) {
+					mc.Extra = append(mc.Extra, &postgres.ConvertUsing{X: lexical.Ident(mc.To.Name) + "::text::" + lexical.Ident(to.T)})
+				}
+			}
+		}
+	}
+	return added, nil
+}
+
+// enumEdit says why to is not from with values added (a value removed, two
+// kept values in another order), or "".
+func enumEdit(from, to []string) string {
+	var gone []string
+	for _, v := range from {
+		if !slices.Contains(to, v) {
+			gone = append(gone, v)
+		}
+	}
+	if len(gone) > 0 {
+		return "it removes " + enumList(gone)
+	}
+	at := 0
+	for _, v := range to {
+		if at < len(from) && v == from[at] {
+			at++
+		} else if slices.Contains(from, v) {
+			return "it reorders " + lexical.String(v)
+		}
+	}
+	return ""
+}
+
+func enumList(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = lexical.String(v)
+	}
+	return "(" + strings.Join(q, ", ") + ")"
+}
+
+// newEnumValueUses refuses a plan whose other statements name a value that
+// the plan adds to an enum: PostgreSQL refuses to use a new value before the
+// transaction that added it commits (55P04, "unsafe use of new value"), on
+// every supported version, so the file would never apply. A string literal
+// equal to the value counts as a use, wherever it is, and so does a column
+// converted to the enum.
+func newEnumValueUses(added map[string][]string, stmts []hazard.Stmt) error {
+	for enum, values := range added {
+		for _, v := range values {
+			lit := lexical.String(v)
+			for _, s := range stmts {
+				convert := strings.Contains(s.Cmd, "::text::"+lexical.Ident(enum))
+				if strings.HasPrefix(s.Cmd, "ALTER TYPE ") || !strings.Contains(s.Cmd, lit) && !convert {
+					continue
+				}
+				if convert {
+					return &hazard.Refusal{Database: "PostgreSQL",
+						Change:  fmt.Sprintf("a column's change to enum %q in the migration that adds %s to it", enum, lit),
+						Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04), and converting the column may give it",
+						Instead: "Make two migrations: first add the value (schemagen migrate diff), then change the column in the next one. The statement is:\n" + s.Cmd}
+				}
+				return &hazard.Refusal{Database: "PostgreSQL",
+					Change:  fmt.Sprintf("the use of value %s in the migration that adds it to enum %q", lit, enum),
+					Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04)",
+					Instead: "Make two migrations: first add the value (schemagen migrate diff), then use it (a default, a CHECK, an index predicate) in the next one. The statement is:\n" + s.Cmd}
+			}
+		}
+	}
+	return nil
+}
+
+// castContext is how PostgreSQL converts a value of type $1 to type $2, as
+// ALTER COLUMN ... TYPE looks it up (parse_coerce.c's
+// find_coercion_pathway): 'i' or 'a' when it converts one by itself
+// (implicitly, or by assignment: the same type with other modifiers, a
+// pg_cast entry of either context, any type to a string type by its text),
+// 'e' when only an explicit cast converts it (a pg_cast entry of that
+// context, a string type to any type by its text), and the empty text when nothing
+// does.
+const castContext = `SELECT CASE
+  WHEN s = t THEN 'a'
+  WHEN EXISTS (SELECT FROM pg_cast WHERE castsource = s AND casttarget = t)
+    THEN (SELECT castcontext::text FROM pg_cast WHERE castsource = s AND casttarget = t)
+  WHEN (SELECT typcategory FROM pg_type WHERE oid = t) = 'S' THEN 'a'
+  WHEN (SELECT typcategory FROM pg_type WHERE oid = s) = 'S' THEN 'e'
+  ELSE '' END
+FROM (SELECT $1::regtype::oid AS s, $2::regtype::oid AS t) x`
+
+// typeChanges completes the plan's column type changes that PostgreSQL
+// cannot make by itself (42804, "cannot be cast automatically"): one that
+// only an explicit cast makes (text to integer, integer to boolean) gets
+// USING "col"::type, which converts every row as TiDB's MODIFY COLUMN does
+// and fails on a value that does not convert; one that no cast makes (date
+// to numeric, boolean to date) is refused with what to write instead. The
+// dev database says which is which (pg_cast). Changes to an enum are
+// enumChanges'.
+func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.Change) error {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		for _, sc := range mt.Changes {
+			mc, ok := sc.(*schema.ModifyColumn)
+			if !ok || !mc.Change.Is(schema.ChangeType) {
+				continue
+			}
+			if _, ok := mc.To.Type.Type.(*schema.EnumType); ok {
+				continue
+			}
+			if slices.ContainsFunc(mc.Extra, func(x schema.Clause) bool { _, ok := x.(*postgres.ConvertUsing); return ok }) {
+				continue
+			}
+			from, err := regtypeName(mc.From.Type.Type)
+			if err != nil {
+				return err
+			}
+			to, err := postgres.FormatType(mc.To.Type.Type)
+			if err != nil {
+				return err
+			}
+			how, ok := conversion(ctx, drv, from, to)
+			if !ok {
+				// A type the dev database does not know yet (made by the
+				// same migration, as an extension's): planned as Atlas
+				// plans it.
+				continue
+			}
+			switch how {
+			case "i", "a":
+			case "e":
+				mc.Extra = append(mc.Extra, &postgres.ConvertUsing{X: lexical.Ident(mc.To.Name) + "::" + to})
+			default:
+				return &hazard.Refusal{
+					Database: "PostgreSQL", Table: mt.T.Name,
+					Change:  fmt.Sprintf("the change of column %q from %s to %s", mc.To.Name, from, to),
+					Reason:  fmt.Sprintf("PostgreSQL has no conversion from %s to %s, so ALTER COLUMN ... TYPE cannot convert the rows", from, to),
+					Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it from the old one in a data migration (migrations/portable), and drop %q in a later change; or, if its values may be lost, drop the column in one change and add the new one in the next", mc.To.Name, mc.To.Name),
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// conversion is castContext of from and to, and false when the dev
+// database cannot say (a type it does not have).
+func conversion(ctx context.Context, drv schema.ExecQuerier, from, to string) (string, bool) {
+	rows, err := drv.QueryContext(ctx, castContext, from, to)
+	if err != nil {
+		return "", false
+	}
+	defer rows.Close()
+	var how string
+	if !rows.Next() || rows.Scan(&how) != nil || rows.Err() != nil {
+		return "", false
+	}
+	return how, true
+}
+
+// regtypeName is a column type as regtype reads it: an enum by its name.
+func regtypeName(t schema.Type) (string, error) {
+	if e, ok := t.(*schema.EnumType); ok {
+		return lexical.Ident(e.T), nil
+	}
+	return postgres.FormatType(t)
+}
