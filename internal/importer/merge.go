@@ -193,25 +193,7 @@ func (r *Result) drop(subj compiler.ObjectRef, why string) bool {
 	n := 0
 	// The names the dialects know the object by, where other than the
 	// model's, for the note.
-	var ov compiler.Overrides
-	switch subj.Kind {
-	case compiler.KindCheck:
-		if i := slices.IndexFunc(t.Checks, func(x *compiler.Check) bool { return x.Name == subj.Name }); i >= 0 {
-			ov = t.Checks[i].Overrides
-		}
-	case compiler.KindForeignKey:
-		if i := slices.IndexFunc(t.ForeignKeys, func(x *compiler.ForeignKey) bool { return x.Name == subj.Name }); i >= 0 {
-			ov = t.ForeignKeys[i].Overrides
-		}
-	case compiler.KindIndex:
-		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
-			ov = t.Indexes[i].Overrides
-		}
-	case compiler.KindUnique:
-		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
-			ov = t.Uniques[i].Overrides
-		}
-	}
+	ov := overridesOf(t, subj.Kind, subj.Name)
 	var own []string
 	for _, d := range slices.Sorted(maps.Keys(ov)) {
 		if o := ov[d]; o != nil && o.Name != "" && o.Name != subj.Name {
@@ -271,17 +253,10 @@ func (r *Result) renameIn(d string, subj compiler.ObjectRef, why string) bool {
 	if t == nil {
 		return false
 	}
-	var ov compiler.Overrides
-	switch subj.Kind {
-	case compiler.KindIndex:
-		if i := slices.IndexFunc(t.Indexes, func(x *compiler.Index) bool { return x.Name == subj.Name }); i >= 0 {
-			ov = t.Indexes[i].Overrides
-		}
-	case compiler.KindUnique:
-		if i := slices.IndexFunc(t.Uniques, func(x *compiler.Unique) bool { return x.Name == subj.Name }); i >= 0 {
-			ov = t.Uniques[i].Overrides
-		}
+	if subj.Kind != compiler.KindIndex && subj.Kind != compiler.KindUnique {
+		return false // only index names are renamed per dialect
 	}
+	ov := overridesOf(t, subj.Kind, subj.Name)
 	if ov == nil || ov.Skipped(d) {
 		return false
 	}
@@ -1099,4 +1074,28 @@ func mergeEnums(s, a *compiler.Schema) {
 			s.Enums = append(s.Enums, e)
 		}
 	}
+}
+
+// overridesOf gives the overrides of t's CHECK, foreign key, index or
+// unique key of that kind and name (nil for another kind, or none).
+func overridesOf(t *compiler.Table, kind compiler.ObjectKind, name string) compiler.Overrides {
+	find := func(n int, at func(int) (string, compiler.Overrides)) compiler.Overrides {
+		for i := range n {
+			if nm, ov := at(i); nm == name {
+				return ov
+			}
+		}
+		return nil
+	}
+	switch kind {
+	case compiler.KindCheck:
+		return find(len(t.Checks), func(i int) (string, compiler.Overrides) { return t.Checks[i].Name, t.Checks[i].Overrides })
+	case compiler.KindForeignKey:
+		return find(len(t.ForeignKeys), func(i int) (string, compiler.Overrides) { return t.ForeignKeys[i].Name, t.ForeignKeys[i].Overrides })
+	case compiler.KindIndex:
+		return find(len(t.Indexes), func(i int) (string, compiler.Overrides) { return t.Indexes[i].Name, t.Indexes[i].Overrides })
+	case compiler.KindUnique:
+		return find(len(t.Uniques), func(i int) (string, compiler.Overrides) { return t.Uniques[i].Name, t.Uniques[i].Overrides })
+	}
+	return nil
 }
