@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/importer/read"
 )
 
 var dialectByName = all.Get
@@ -38,7 +39,7 @@ type Result struct {
 
 // Single turns one database's model into the result: objects kept as its
 // dialect's own SQL are left out of the other dialects.
-func Single(im *Imported, all []string) *Result {
+func Single(im *read.Imported, all []string) *Result {
 	r := &Result{Schema: im.Schema, Notes: im.Notes}
 	d := im.Dialect.Name()
 	for _, t := range im.Schema.Tables {
@@ -403,9 +404,9 @@ type rangeReader = dialects.RangeReader
 // valueRanges gives the columns of t, read from im's dialect alone, whose
 // type's range the other dialects' type does not keep, a CHECK of it there,
 // so that they take the same values; the dialect's own type needs none.
-func (r *Result) valueRanges(im *Imported, t *compiler.Table) {
+func (r *Result) valueRanges(im *read.Imported, t *compiler.Table) {
 	rr, ok := im.Dialect.(rangeReader)
-	raw := im.raw[t.Name]
+	raw := im.Inspected()[t.Name]
 	if !ok || raw == nil {
 		return
 	}
@@ -482,11 +483,11 @@ func skipOthers(o compiler.Overrides, keep string, all []string) {
 // dialects: what means the same in both is neutral (in a's terms where they
 // differ), each real difference becomes an override of b's dialect or an
 // object left out of one of them, and is listed in the summary.
-func Merge(a, b *Imported) *Result {
+func Merge(a, b *read.Imported) *Result {
 	da, db := a.Dialect.Name(), b.Dialect.Name()
 	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}}
 	say := func(format string, args ...any) { r.Summary = append(r.Summary, fmt.Sprintf(format, args...)) }
-	for _, im := range []*Imported{a, b} {
+	for _, im := range []*read.Imported{a, b} {
 		for table, notes := range im.Notes {
 			for _, n := range notes {
 				r.Notes[table] = append(r.Notes[table], n)
@@ -562,15 +563,15 @@ func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 // ownSQL gives the SQL of table of database im, for what a merge keeps as
 // its own.
 type ownSQL struct {
-	im    *Imported
+	im    *read.Imported
 	table string
 }
 
 // columnType is the type of a column as the database spells it.
-func (o ownSQL) columnType(column string) string { return o.im.rawType(o.table, column) }
+func (o ownSQL) columnType(column string) string { return o.im.RawType(o.table, column) }
 
 // index is the statement that creates an index, or "".
-func (o ownSQL) index(name string) string { return o.im.indexStatement(o.table, name) }
+func (o ownSQL) index(name string) string { return o.im.IndexStatement(o.table, name) }
 
 // mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
 // ownB gives tb's SQL in b's dialect.

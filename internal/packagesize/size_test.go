@@ -24,7 +24,6 @@ const limit = 2200
 // dialects/tidb/internal/readback and the dialects' internal/atlasdrv were.
 var over = map[string]int{
 	"dialects/tidb":     3472,
-	"internal/importer": 2393,
 	"internal/plantest": 3000,
 }
 
