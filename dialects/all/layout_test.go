@@ -18,7 +18,7 @@ import (
 // internal/lexical, quoting. tidb has internal/lower, its generation
 // (settings, the table of types, limits, the lowering), which its
 // dialect.go, types.go and rules.go hand Generate, Type and Rules to.
-// postgres has internal/inspect, the catalog
+// postgres has internal/catalog, the catalog
 // queries of import (TiDB's import reads Atlas's inspection and
 // internal/readback, its SQL reader on TiDB's parser).
 var concerns = map[string]string{
@@ -29,7 +29,7 @@ var concerns = map[string]string{
 	"hazards.go":     "hazard codes, and the hazards of a change in the form the planner chose (internal/online computes them)",
 	"import.go":      "an inspected column read into the model: default, identity, clauses",
 	"importindex.go": "an inspected index read into the model",
-	"inspect.go":     "what import reads from a live database, or infers from it, beyond Atlas's inspection (postgres: its catalog queries are internal/inspect)",
+	"inspect.go":     "what import reads from a live database, or infers from it, beyond Atlas's inspection (postgres: its catalog queries are internal/catalog)",
 	"lint.go":        "the Lint part: statement rules, codes, errors",
 	"objects.go":     "views, triggers and extensions",
 	"online.go":      "the Online and Sessions parts: the migration planner, online sessions and resume (internal/online)",
