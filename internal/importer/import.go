@@ -1,3 +1,10 @@
+// Package importer builds schemagen's model from live databases, for
+// `schemagen import`: one database, or one of each dialect for the same
+// application. Package read reads each database in its own dialect's terms;
+// this package merges them (what means the same in both is neutral, each
+// real difference an override or an object left out of one dialect, listed
+// in the summary) and settles the result, compiling it for every dialect
+// until each accepts what it holds.
 package importer
 
 import (
@@ -8,6 +15,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/devdb"
+	"github.com/schemagen/schemagen/internal/importer/read"
 )
 
 // Import reads one database, or one of each dialect for the same application,
@@ -31,11 +39,11 @@ func Import(ctx context.Context, urls []string, patterns []string) (*Result, err
 	}
 	// The databases are read side by side: each read waits mostly on its
 	// server. The first URL's error is reported first.
-	read := make([]*Imported, len(urls))
+	got := make([]*read.Imported, len(urls))
 	errs := make([]error, len(urls))
 	var wg sync.WaitGroup
 	for i, u := range urls {
-		wg.Go(func() { read[i], errs[i] = Read(ctx, ds[i], u, patterns) })
+		wg.Go(func() { got[i], errs[i] = read.Database(ctx, ds[i], u, patterns) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -43,12 +51,12 @@ func Import(ctx context.Context, urls []string, patterns []string) (*Result, err
 			return nil, err
 		}
 	}
-	if len(read) == 1 {
-		return Single(read[0], all.Names()), nil
+	if len(got) == 1 {
+		return Single(got[0], all.Names()), nil
 	}
 	// PostgreSQL's terms are the neutral ones where the dialects differ: its
 	// types are the richer (uuid, timestamptz, jsonb).
-	a, b := read[0], read[1]
+	a, b := got[0], got[1]
 	if imp, ok := b.Dialect.(dialects.Importer); ok && imp.ModelTerms() {
 		a, b = b, a
 	}

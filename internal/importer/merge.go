@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/importer/read"
 )
 
 var dialectByName = all.Get
@@ -38,7 +39,7 @@ type Result struct {
 
 // Single turns one database's model into the result: objects kept as its
 // dialect's own SQL are left out of the other dialects.
-func Single(im *Imported, all []string) *Result {
+func Single(im *read.Imported, all []string) *Result {
 	r := &Result{Schema: im.Schema, Notes: im.Notes}
 	d := im.Dialect.Name()
 	for _, t := range im.Schema.Tables {
@@ -244,18 +245,18 @@ func (r *Result) drop(subj compiler.ObjectRef, why string) bool {
 }
 
 // renameIn gives the object subj another name in dialect d, whose names
-// compare otherwise than the model's (TiDB's, case-insensitively), where it
-// clashes with another object's: its name there gets the next free suffix
-// (settle compiles again, so a suffix taken too is renamed once more). It
-// reports whether it did.
+// compare or are scoped otherwise than the model's (TiDB's compare
+// case-insensitively, and its CHECK names are unique per database), where
+// it clashes with another object's: its name there gets the next suffix
+// that no object of d is named (settle compiles again, and renames once
+// more should that clash still). It reports whether it did.
 func (r *Result) renameIn(d string, subj compiler.ObjectRef, why string) bool {
 	t := r.Schema.Table(subj.Table)
 	if t == nil {
 		return false
 	}
-	if subj.Kind != compiler.KindIndex && subj.Kind != compiler.KindUnique {
-		return false // only index names are renamed per dialect
-	}
+	// Any object that has overrides: TiDB's CHECK names, unique per
+	// database, clash where PostgreSQL's, per table, do not.
 	ov := overridesOf(t, subj.Kind, subj.Name)
 	if ov == nil || ov.Skipped(d) {
 		return false
@@ -267,12 +268,39 @@ func (r *Result) renameIn(d string, subj compiler.ObjectRef, why string) bool {
 			base, n = name[:i], k+1
 		}
 	}
+	used := r.namesIn(d)
+	for used[strings.ToLower(fmt.Sprintf("%s_%d", base, n))] {
+		n++
+	}
 	if ov[d] == nil {
 		ov[d] = &compiler.Override{Dialect: d}
 	}
 	ov[d].Name = fmt.Sprintf("%s_%d", base, n)
 	r.note(t.Name, "%s %s: named %s on %s: %s", subj.Kind, subj.Name, ov[d].Name, d, strings.TrimSuffix(why, " Rename one of them."))
 	return true
+}
+
+// namesIn is the set of names, in lower case, of the tables and table
+// objects of the model in dialect d.
+func (r *Result) namesIn(d string) map[string]bool {
+	used := map[string]bool{}
+	add := func(ov compiler.Overrides, name string) { used[strings.ToLower(ov.NameIn(d, name))] = true }
+	for _, t := range r.Schema.Tables {
+		add(t.Overrides, t.Name)
+		for _, x := range t.Uniques {
+			add(x.Overrides, x.Name)
+		}
+		for _, x := range t.Indexes {
+			add(x.Overrides, x.Name)
+		}
+		for _, x := range t.Checks {
+			add(x.Overrides, x.Name)
+		}
+		for _, x := range t.ForeignKeys {
+			add(x.Overrides, x.Name)
+		}
+	}
+	return used
 }
 
 // leaveOut leaves the object subj out of dialect d, with a note, when it
@@ -326,9 +354,12 @@ func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 }
 
 // distinctNames renames in the model the indexes and unique keys of dialect
-// d alone whose names another table uses too: TiDB names them per table
-// (two tables may each have an index fk_1 or email), the model per schema.
-// d keeps the name as its override, so that its database sees no rename.
+// d alone whose names another object of the model's schema-wide name scope
+// uses too (compiler.NameScopes: tables, unique keys and indexes, as
+// PostgreSQL names them per schema): TiDB names indexes per table, so two
+// tables may each have an index fk_1 or email, and an index may be called
+// as a table. d keeps the name as its override, so that its database sees
+// no rename.
 func (r *Result) distinctNames(d string, others []string) {
 	only := func(ov compiler.Overrides) bool {
 		for _, o := range others {
@@ -338,46 +369,56 @@ func (r *Result) distinctNames(d string, others []string) {
 		}
 		return true
 	}
-	taken := map[string]bool{}
-	for _, t := range r.Schema.Tables {
-		for _, u := range t.Uniques {
-			if !only(u.Overrides) {
-				taken[u.Name] = true
+	for _, ns := range compiler.NameScopes {
+		if ns.PerTable || !ns.Has(compiler.KindIndex) && !ns.Has(compiler.KindUnique) {
+			continue
+		}
+		// What is not d's alone keeps its name: tables (never renamed) and
+		// the objects the other dialects have too.
+		taken := map[string]bool{}
+		for _, t := range r.Schema.Tables {
+			if ns.Has(compiler.KindTable) {
+				taken[t.Name] = true
+			}
+			for _, u := range t.Uniques {
+				if ns.Has(compiler.KindUnique) && !only(u.Overrides) {
+					taken[u.Name] = true
+				}
+			}
+			for _, x := range t.Indexes {
+				if ns.Has(compiler.KindIndex) && !only(x.Overrides) {
+					taken[x.Name] = true
+				}
 			}
 		}
-		for _, x := range t.Indexes {
-			if !only(x.Overrides) {
-				taken[x.Name] = true
+		rename := func(t *compiler.Table, name *string, ov compiler.Overrides) {
+			if !taken[*name] {
+				taken[*name] = true
+				return
 			}
-		}
-	}
-	rename := func(t *compiler.Table, name *string, ov compiler.Overrides) {
-		if !taken[*name] {
-			taken[*name] = true
-			return
-		}
-		n := t.Name + "_" + *name
-		for i := 2; taken[n]; i++ {
-			n = fmt.Sprintf("%s_%s_%d", t.Name, *name, i)
-		}
-		if ov[d] == nil {
-			ov[d] = &compiler.Override{Dialect: d}
-		}
-		if ov[d].Name == "" {
-			ov[d].Name = *name
-		}
-		*name = n
-		taken[n] = true
-	}
-	for _, t := range r.Schema.Tables {
-		for _, u := range t.Uniques {
-			if only(u.Overrides) {
-				rename(t, &u.Name, u.Overrides)
+			n := t.Name + "_" + *name
+			for i := 2; taken[n]; i++ {
+				n = fmt.Sprintf("%s_%s_%d", t.Name, *name, i)
 			}
+			if ov[d] == nil {
+				ov[d] = &compiler.Override{Dialect: d}
+			}
+			if ov[d].Name == "" {
+				ov[d].Name = *name
+			}
+			*name = n
+			taken[n] = true
 		}
-		for _, x := range t.Indexes {
-			if only(x.Overrides) {
-				rename(t, &x.Name, x.Overrides)
+		for _, t := range r.Schema.Tables {
+			for _, u := range t.Uniques {
+				if ns.Has(compiler.KindUnique) && only(u.Overrides) {
+					rename(t, &u.Name, u.Overrides)
+				}
+			}
+			for _, x := range t.Indexes {
+				if ns.Has(compiler.KindIndex) && only(x.Overrides) {
+					rename(t, &x.Name, x.Overrides)
+				}
 			}
 		}
 	}
@@ -403,9 +444,9 @@ type rangeReader = dialects.RangeReader
 // valueRanges gives the columns of t, read from im's dialect alone, whose
 // type's range the other dialects' type does not keep, a CHECK of it there,
 // so that they take the same values; the dialect's own type needs none.
-func (r *Result) valueRanges(im *Imported, t *compiler.Table) {
+func (r *Result) valueRanges(im *read.Imported, t *compiler.Table) {
 	rr, ok := im.Dialect.(rangeReader)
-	raw := im.raw[t.Name]
+	raw := im.Inspected()[t.Name]
 	if !ok || raw == nil {
 		return
 	}
@@ -482,11 +523,11 @@ func skipOthers(o compiler.Overrides, keep string, all []string) {
 // dialects: what means the same in both is neutral (in a's terms where they
 // differ), each real difference becomes an override of b's dialect or an
 // object left out of one of them, and is listed in the summary.
-func Merge(a, b *Imported) *Result {
+func Merge(a, b *read.Imported) *Result {
 	da, db := a.Dialect.Name(), b.Dialect.Name()
 	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}}
 	say := func(format string, args ...any) { r.Summary = append(r.Summary, fmt.Sprintf(format, args...)) }
-	for _, im := range []*Imported{a, b} {
+	for _, im := range []*read.Imported{a, b} {
 		for table, notes := range im.Notes {
 			for _, n := range notes {
 				r.Notes[table] = append(r.Notes[table], n)
@@ -562,15 +603,15 @@ func isView(r *compiler.Raw) bool { return !strings.Contains(r.Name, " ") }
 // ownSQL gives the SQL of table of database im, for what a merge keeps as
 // its own.
 type ownSQL struct {
-	im    *Imported
+	im    *read.Imported
 	table string
 }
 
 // columnType is the type of a column as the database spells it.
-func (o ownSQL) columnType(column string) string { return o.im.rawType(o.table, column) }
+func (o ownSQL) columnType(column string) string { return o.im.RawType(o.table, column) }
 
 // index is the statement that creates an index, or "".
-func (o ownSQL) index(name string) string { return o.im.indexStatement(o.table, name) }
+func (o ownSQL) index(name string) string { return o.im.IndexStatement(o.table, name) }
 
 // mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
 // ownB gives tb's SQL in b's dialect.

@@ -9,15 +9,16 @@ import (
 	"github.com/schemagen/schemagen/compiler/load"
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/importer/read"
 )
 
-func model(t *testing.T, d, src string) *Imported {
+func model(t *testing.T, d, src string) *read.Imported {
 	t.Helper()
 	s, diags := load.Source(load.Options{Dialects: all.Names()}, d+".hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return &Imported{Dialect: all.Get(d), Schema: s, Notes: map[string][]string{}}
+	return &read.Imported{Dialect: all.Get(d), Schema: s, Notes: map[string][]string{}}
 }
 
 const parent = `

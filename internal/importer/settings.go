@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/importer/read"
 )
 
 // settingsInferrer is declared in dialects, with the other parts of a dialect.
@@ -16,11 +17,11 @@ type settingsInferrer = dialects.SettingsInferrer
 
 // inferSettings gives the model the dialect block of each dialect read that
 // infers settings from it.
-func (r *Result) inferSettings(read ...*Imported) {
-	for _, im := range read {
+func (r *Result) inferSettings(ims ...*read.Imported) {
+	for _, im := range ims {
 		d := im.Dialect.Name()
 		set := map[string]cty.Value{}
-		for k, v := range im.settings {
+		for k, v := range im.Settings() {
 			set[k] = v
 		}
 		if si, ok := im.Dialect.(settingsInferrer); ok {
@@ -38,7 +39,7 @@ func (r *Result) inferSettings(read ...*Imported) {
 			for c := range raw {
 				before[c] = c.Overrides[d].RawType
 			}
-			inferred, notes := si.InferSettings(r.Schema, im.raw)
+			inferred, notes := si.InferSettings(r.Schema, im.Inspected())
 			for c, table := range raw {
 				if o := c.Overrides[d]; o != nil && o.RawType != "" {
 					continue

@@ -1,6 +1,13 @@
-// Package importer reads live databases back into schemagen's neutral model,
-// for `schemagen import`: one database, or one of each dialect merged.
-package importer
+// Package read reads one live database back into schemagen's model, in
+// its dialect's terms: every table, column, key, index, CHECK, view and raw
+// object it can see, each kept neutral where its dialect's importer says it
+// means the same everywhere, else as that dialect's own SQL with a note.
+//
+// It stands alone because reading talks to one server and one dialect
+// only, and knows nothing of the other dialects: package importer merges
+// what it reads from each database and settles the model against all of
+// them.
+package read
 
 import (
 	"context"
@@ -97,9 +104,17 @@ type Imported struct {
 	}
 }
 
-// rawType returns the type of column of table as the database spells it,
+// Settings are the dialect settings the read infers (value_domains = false
+// for a database whose value-domain CHECKs are not the dialect's).
+func (im *Imported) Settings() map[string]cty.Value { return im.settings }
+
+// Inspected is each table read as Atlas inspected it, by name; callers only
+// read it.
+func (im *Imported) Inspected() map[string]*schema.Table { return im.raw }
+
+// RawType returns the type of column of table as the database spells it,
 // or "".
-func (im *Imported) rawType(table, column string) string {
+func (im *Imported) RawType(table, column string) string {
 	imp, ok := im.Dialect.(dialects.Importer)
 	t := im.raw[table]
 	if !ok || t == nil {
@@ -117,9 +132,10 @@ func (im *Imported) note(table, format string, args ...any) {
 	im.Notes[table] = append(im.Notes[table], fmt.Sprintf(format, args...))
 }
 
-// Read inspects the database at url (read-only) and builds its model. Tables
-// matching none of the patterns are left out (all tables when there are none).
-func Read(ctx context.Context, d dialects.Dialect, url string, patterns []string) (*Imported, error) {
+// Database inspects the database at url (read-only) and builds its model.
+// Tables matching none of the patterns are left out (all tables when there
+// are none).
+func Database(ctx context.Context, d dialects.Dialect, url string, patterns []string) (*Imported, error) {
 	db, err := devdb.Open(url)
 	if err != nil {
 		return nil, err
@@ -754,8 +770,10 @@ func (im *Imported) statement(t *schema.Table, idx *schema.Index) (string, error
 	return plan.Changes[0].Cmd, nil
 }
 
-// indexStatement is statement for the index named name of table, or "".
-func (im *Imported) indexStatement(table, name string) string {
+// IndexStatement is the statement that creates the index named name of
+// table: the database's own, else the one its driver plans; "" if there is
+// none.
+func (im *Imported) IndexStatement(table, name string) string {
 	t := im.raw[table]
 	if t == nil {
 		return ""
