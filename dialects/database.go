@@ -2,13 +2,12 @@ package dialects
 
 import (
 	"net/url"
-
-	"ariga.io/atlas/sql/schema"
 )
 
 // Database is what a dialect knows about connecting to and changing its
 // databases, which shared code asks instead of naming the dialect.
 type Database interface {
+	Named
 	// Schemes are the URL schemes of this dialect's databases, the first
 	// the one messages suggest.
 	Schemes() []string
@@ -29,11 +28,6 @@ type Database interface {
 	// lives in the connected database), as a phrase following the URL, or
 	// "".
 	CheckTarget(u *url.URL) string
-	// Volatile reports whether an inspected attribute says nothing a diff
-	// compares and can differ between two databases of one schema: it
-	// identifies the object in one database only (an OID) or changes with
-	// the data (an AUTO_INCREMENT counter, CREATE TABLE text holding one).
-	Volatile(a schema.Attr) bool
 }
 
 // ServerWarning is a server setting under which the generated DDL would not

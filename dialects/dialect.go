@@ -21,22 +21,41 @@ import (
 )
 
 // Dialect is one database, as a few small parts: its name and the parts
-// every command needs. Each consumer asks for the part it uses. The optional
-// parts (Online, Sessions, Importer and the import hooks of import.go,
-// RuleBook, ObjectDialect, DataRenderer) are asked for with a type
-// assertion to the part, declared in this package.
+// every command needs. The optional parts (Online, Sessions, Importer and
+// the import hooks of importer.go, RuleBook, ObjectDialect, TriggerDialect,
+// DataRenderer, ErrorDetailer) may be absent. A dialect is one value: each of
+// its parts is that value.
+//
+// Consumers ask for the part they use:
+//   - A consumer takes the one part it calls, and Dialect only when it
+//     calls more than one of the required parts (import, lint).
+//   - The name travels in Named, which every required part embeds (Gen,
+//     Database and so DB, Atlas, Lint): a consumer that holds one names the
+//     dialect through it, never from a name passed beside it. One that calls
+//     the name alone takes Named.
+//   - Optional parts do not embed Named. A consumer that calls one optional
+//     part and nothing else takes that part, nil when the dialect has none
+//     (internal/online takes Online). One that needs the name, or another
+//     part, too takes the part that has them and asks it for the optional
+//     part with a type assertion to the part, declared in this package.
 type Dialect interface {
-	// Name is the dialect's name in schema.hcl, atlas.hcl and generated/.
-	Name() string
+	Named
 	Gen
 	DB
 	Atlas
 	Lint
 }
 
+// Named is a dialect by its name, which every required part embeds.
+type Named interface {
+	// Name is the dialect's name in schema.hcl, atlas.hcl and generated/.
+	Name() string
+}
+
 // Gen lowers and renders the model, and reads back what the database prints
 // of it.
 type Gen interface {
+	Named
 	// Generate lowers and renders the schema. Errors mean that the model's
 	// meaning cannot be kept in this dialect; warnings are kept in Output too.
 	Generate(s *compiler.Schema) (*Output, hcl.Diagnostics)
@@ -64,6 +83,7 @@ type DB interface {
 // Atlas is the dialect's side of Atlas: its driver, its statement scanner
 // and the states it stores.
 type Atlas interface {
+	Named
 	// OpenAtlas returns the Atlas driver for a connection (*sql.DB, *sql.Conn
 	// or *sql.Tx) to a database of this dialect, seeing everything the
 	// dialect's DDL can declare.
@@ -81,6 +101,11 @@ type Atlas interface {
 	// HCL and read it back, such that it diffs as the original does.
 	MarshalState(s *schema.Schema) ([]byte, error)
 	UnmarshalState(b []byte) (*schema.Schema, error)
+	// Volatile reports whether an inspected attribute says nothing a diff
+	// compares and can differ between two databases of one schema: it
+	// identifies the object in one database only (an OID) or changes with
+	// the data (an AUTO_INCREMENT counter, CREATE TABLE text holding one).
+	Volatile(a schema.Attr) bool
 }
 
 // Online is implemented by dialects that know the hazards of what they plan
@@ -538,9 +563,10 @@ type ErrorDetailer interface {
 	ErrorDetail(err error) string
 }
 
-// ErrorDetail is what d adds to a database error err, or "".
-func ErrorDetail(d Dialect, err error) string {
-	if e, ok := d.(ErrorDetailer); ok && err != nil {
+// ErrorDetail is what e, a dialect's ErrorDetailer part (nil when it has
+// none), adds to a database error err, or "".
+func ErrorDetail(e ErrorDetailer, err error) string {
+	if e != nil && err != nil {
 		return e.ErrorDetail(err)
 	}
 	return ""

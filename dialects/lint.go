@@ -7,6 +7,7 @@ import (
 
 // Lint is what `migrate lint` asks a dialect about its migration files.
 type Lint interface {
+	Named
 	// AtlasLint returns Atlas's own driver on conn and its name, for which
 	// Atlas registers the analyzers that check this dialect's migrations
 	// (sqlcheck.AnalyzerFor); the dialect's package imports them.

@@ -17,9 +17,10 @@
 # (each corpus from one and from both dialects) and generate/explain of what
 # import wrote. What is not byte-stable is rewritten before it is stored: the
 # temporary directory (TMP), the versions migrate diff takes from the clock
-# (NEW1, NEW2; atlas.sum is then left out, as it hashes them), times and
-# durations; the line saying an apply waits for TiDB's server-wide lock is
-# dropped (two runs at once share that lock).
+# (NEW1, NEW2; atlas.sum is then left out, as it hashes them), times,
+# durations and the servers' addresses (SERVER, so that runs on two sets of
+# servers compare); the line saying an apply waits for TiDB's server-wide
+# lock is dropped (two runs at once share that lock).
 set -euo pipefail
 
 out=${1:?usage: scripts/same-output.sh OUTDIR}
@@ -28,6 +29,8 @@ corpora=$(cd "$root/.." && while [ "$PWD" != / ] && [ ! -d shared/corpora ]; do 
 [ -d "$corpora" ] || { echo "same-output: no shared/corpora above $root" >&2; exit 2; }
 : "${SCHEMAGEN_TEST_POSTGRES_URL:?}" "${SCHEMAGEN_TEST_TIDB_URL:?}"
 prefix=${SAME_OUTPUT_PREFIX:-so}
+pgaddr=$(echo "$SCHEMAGEN_TEST_POSTGRES_URL" | sed -e 's#^[a-z]*://\([^@/]*@\)\{0,1\}\([^/?]*\).*#\2#')
+tiaddr=$(echo "$SCHEMAGEN_TEST_TIDB_URL" | sed -e 's#^[a-z]*://\([^@/]*@\)\{0,1\}\([^/?]*\).*#\2#')
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -52,7 +55,7 @@ run() {
 	local rc=0
 	(cd "$dir" && "$@") >"$out/$name.out" 2>"$out/$name.err" || rc=$?
 	echo "$rc" >"$out/$name.rc"
-	sed -i -e "s#$tmp#TMP#g" -e "s/${prefix}_/so_/g" -e 's/[0-9.]\+\(ms\|µs\|s\)\b/DURATION/g' \
+	sed -i -e "s#$tmp#TMP#g" -e "s/${prefix}_/so_/g" -e "s#@$pgaddr/#@SERVER/#g" -e "s#@$tiaddr/#@SERVER/#g" -e 's/[0-9.]\+\(ms\|µs\|s\)\b/DURATION/g' \
 		-e '/another migrate apply holds the lock/d' -e 's/"seconds": [0-9.e-]*/"seconds": DURATION/g' -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\} UTC/TIME/g' $vsed "$out/$name.out" "$out/$name.err"
 }
 
@@ -78,7 +81,7 @@ snapshot() {
 		case $f in */atlas.sum) [ -n "$vsed" ] && continue ;; esac
 		g=$(echo "$f" | sed -e "s/^/./" $vsed)
 		mkdir -p "$out/$1/$(dirname "$g")"
-		sed -e "s#$tmp#TMP#g" -e "s/${prefix}_/so_/g" $vsed "$f" >"$out/$1/$g"
+		sed -e "s#$tmp#TMP#g" -e "s/${prefix}_/so_/g" -e "s#@$pgaddr/#@SERVER/#g" -e "s#@$tiaddr/#@SERVER/#g" $vsed "$f" >"$out/$1/$g"
 	done)
 }
 

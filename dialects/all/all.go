@@ -63,3 +63,15 @@ func ForScheme(scheme string) dialects.Dialect {
 	}
 	return nil
 }
+
+// Online returns the Online part of every dialect that has one, in the
+// order of Dialects.
+func Online() []dialects.Online {
+	var out []dialects.Online
+	for _, d := range Dialects() {
+		if o, ok := d.(dialects.Online); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}

@@ -15,14 +15,17 @@ import (
 // not compared. Both have internal/atlasdrv, their Atlas driver decorator;
 // internal/online, the migration planner, sessions, resume and hazards,
 // which online.go and hazards.go hand the Online part to; and
-// internal/lexical, quoting. postgres has internal/inspect, the catalog
+// internal/lexical, quoting. tidb has internal/lower, its generation
+// (settings, the table of types, limits, the lowering), which its
+// dialect.go, types.go and rules.go hand Generate, Type and Rules to.
+// postgres has internal/inspect, the catalog
 // queries of import (TiDB's import reads Atlas's inspection and
 // internal/readback, its SQL reader on TiDB's parser).
 var concerns = map[string]string{
 	"atlas.go":       "the Atlas part: OpenAtlas (its driver is the sub-package internal/atlasdrv), the state file, the statement scanner, server warnings",
 	"data.go":        "data migrations rendered as SQL",
 	"database.go":    "URLs, the database/sql driver, the dev server",
-	"dialect.go":     "the Dialect value, Generate, quoting and the expression syntax",
+	"dialect.go":     "the Dialect value, Generate, quoting and the expression syntax (tidb: Generate and the syntax in internal/lower)",
 	"hazards.go":     "hazard codes, and the hazards of a change in the form the planner chose (internal/online computes them)",
 	"import.go":      "an inspected column read into the model: default, identity, clauses",
 	"importindex.go": "an inspected index read into the model",
@@ -32,8 +35,8 @@ var concerns = map[string]string{
 	"online.go":      "the Online and Sessions parts: the migration planner, online sessions and resume (internal/online)",
 	"parse.go":       "ParseExpr: expression text as the database prints it, read into the model",
 	"revisions.go":   "the revision table",
-	"rules.go":       "the dialect's limits and rules",
-	"types.go":       "one table of types, from which Type and NeutralType derive",
+	"rules.go":       "the dialect's limits and rules (tidb: its limits are internal/lower's)",
+	"types.go":       "one table of types, from which Type and NeutralType derive (tidb: the table is internal/lower's)",
 }
 
 // dialectPackages are the packages compared: the two real dialects.

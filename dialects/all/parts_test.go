@@ -24,6 +24,7 @@ import (
 // here, so that every part is listed.
 var parts = map[string]reflect.Type{
 	"Dialect":          typeOf[dialects.Dialect](),
+	"Named":            typeOf[dialects.Named](),
 	"Gen":              typeOf[dialects.Gen](),
 	"DB":               typeOf[dialects.DB](),
 	"Atlas":            typeOf[dialects.Atlas](),
@@ -160,7 +161,7 @@ func TestParts(t *testing.T) {
 			t.Errorf("dialects.%s is not in parts: add it", name)
 		}
 	}
-	base := []string{"Atlas", "DB", "Database", "Describer", "Dialect", "Gen", "Lint", "Revisions", "StmtRules"}
+	base := []string{"Atlas", "DB", "Database", "Describer", "Dialect", "Gen", "Lint", "Named", "Revisions", "StmtRules"}
 	for _, d := range all.Dialects() {
 		rt := reflect.TypeOf(d)
 		var has, extra []string

@@ -133,3 +133,9 @@ var printer = describe.Printer{
 		return ""
 	},
 }
+
+// Volatile implements dialects.Atlas: OIDs are one database's.
+func (Dialect) Volatile(a schema.Attr) bool {
+	_, ok := a.(*postgres.OID)
+	return ok
+}

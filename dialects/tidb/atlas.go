@@ -136,3 +136,14 @@ func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
 		},
 	})
 }
+
+// Volatile implements dialects.Atlas: the AUTO_INCREMENT counter changes
+// with the data, and the CREATE TABLE text repeats what the other attributes
+// say along with that counter.
+func (Dialect) Volatile(a schema.Attr) bool {
+	switch a.(type) {
+	case *mysql.AutoIncrement, *mysql.CreateStmt:
+		return true
+	}
+	return false
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lower"
 )
 
 // CaseKey reads the expression of a generated column CASE WHEN p THEN x
@@ -46,7 +47,7 @@ func TestCaseKey(t *testing.T) {
 	}
 }
 
-// uuidShapeOf knows uuid_check's CHECK as teams write it by hand, hex
+// lower.UUIDShapeOf knows uuid_check's CHECK as teams write it by hand, hex
 // classes in any order, and not a test of another shape.
 func TestUUIDShapeOf(t *testing.T) {
 	tb := &compiler.Table{Name: "t", Columns: []*compiler.Column{
@@ -79,7 +80,7 @@ func TestUUIDShapeOf(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
-		if got := uuidShapeOf(tb, n); got != c.want {
+		if got := lower.UUIDShapeOf(tb, n); got != c.want {
 			t.Errorf("uuidShapeOf(%s) = %q, want %q", c.src, got, c.want)
 		}
 	}

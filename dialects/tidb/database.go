@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strings"
 
-	"ariga.io/atlas/sql/mysql"
-	"ariga.io/atlas/sql/schema"
 	gomysql "github.com/go-sql-driver/mysql"
 )
 
@@ -59,15 +57,4 @@ func (Dialect) CheckTarget(u *url.URL) string {
 		return "names no database: use mysql://USER@HOST:PORT/DATABASE"
 	}
 	return ""
-}
-
-// Volatile implements dialects.Database: the AUTO_INCREMENT counter changes
-// with the data, and the CREATE TABLE text repeats what the other attributes
-// say along with that counter.
-func (Dialect) Volatile(a schema.Attr) bool {
-	switch a.(type) {
-	case *mysql.AutoIncrement, *mysql.CreateStmt:
-		return true
-	}
-	return false
 }

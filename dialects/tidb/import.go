@@ -16,6 +16,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lower"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
@@ -29,7 +30,7 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 	switch x := x.(type) {
 	case *schema.RawExpr:
 		if m := currentTime.FindStringSubmatch(x.X); m != nil && (t.Kind == compiler.TypeTimestamp || t.Kind == compiler.TypeDatetime) {
-			if m[2] == fmt.Sprint(precision(t)) || m[2] == "" && precision(t) == 0 {
+			if m[2] == fmt.Sprint(lower.Precision(t)) || m[2] == "" && lower.Precision(t) == 0 {
 				return &compiler.Default{Kind: compiler.DefaultNow}, x.X, true
 			}
 		}
@@ -155,7 +156,7 @@ func (Dialect) CheckText(stored string, n expr.Node) (string, bool) {
 	if n == nil {
 		return inner, true
 	}
-	return inner, restored("("+sqltext.Expr(syntax{}, n)+")") != restored(stored)
+	return inner, restored("("+sqltext.Expr(lower.Syntax{}, n)+")") != restored(stored)
 }
 
 var charsetIntroducer = regexp.MustCompile(`_[a-z0-9]+'`)
@@ -248,13 +249,14 @@ func coveredElsewhere(t *schema.Table, fk *schema.ForeignKey, own *schema.Index)
 // TiDB column, as import writes it), in the form Atlas reports column
 // types, or "" when no generated column holds n.
 func (Dialect) GeneratedKeyType(t *compiler.Table, n expr.Node) string {
-	return strings.ToLower(generatedType(t, n))
+	return strings.ToLower(lower.GeneratedType(t, n))
 }
 
 // CaseKey implements dialects.CaseKeyer: a generated column's expression,
 // read by TiDB's parser, split as CASE WHEN <when> THEN <then> END (no
-// ELSE), the form of a partial unique index's key part (partialColumn);
-// when and then are read into portable expressions over cols.
+// ELSE), the form of a partial unique index's key part (partialColumn in
+// internal/lower); when and then are read into portable expressions over
+// cols.
 func (Dialect) CaseKey(gen string, cols expr.Resolver) (when, then expr.Node, ok bool) {
 	x, err := readback.Tree(gen)
 	if err != nil {
@@ -283,20 +285,20 @@ func (Dialect) CaseKey(gen string, cols expr.Resolver) (when, then expr.Node, ok
 }
 
 // CaseKeyType implements the importer's caseKeyer: the type partialColumn
-// gives the generated column that holds n in table t, in the form Atlas
-// reports column types, or "" when it cannot lower n.
+// (internal/lower) gives the generated column that holds n in table t, in
+// the form Atlas reports column types, or "" when it cannot lower n.
 func (Dialect) CaseKeyType(t *compiler.Table, n expr.Node) string {
 	if c, ok := expr.Unparen(n).(*expr.Column); ok {
 		col := t.Column(c.Name)
 		if col == nil {
 			return ""
 		}
-		if typ, known := effectiveType(col); known {
+		if typ, known := lower.EffectiveType(col); known {
 			return strings.ToLower(Type(typ))
 		}
 		return ""
 	}
-	return strings.ToLower(generatedType(t, n))
+	return strings.ToLower(lower.GeneratedType(t, n))
 }
 
 // OnUpdate implements the importer's onUpdater: ON UPDATE
@@ -308,7 +310,7 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 	for _, a := range c.Attrs {
 		if ou, ok := a.(*mysql.OnUpdate); ok {
 			m := currentTime.FindStringSubmatch(ou.A)
-			return m != nil && (m[2] == fmt.Sprint(precision(t)) || m[2] == "" && precision(t) == 0)
+			return m != nil && (m[2] == fmt.Sprint(lower.Precision(t)) || m[2] == "" && lower.Precision(t) == 0)
 		}
 	}
 	return false
@@ -320,8 +322,8 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 // uuid_check adds again (InferSettings counts it).
 func (Dialect) OwnCheck(t *compiler.Table, c *schema.Check) bool {
 	for _, col := range t.Columns {
-		if col.Type.Kind == compiler.TypeTime && c.Name == timeCheckName(t.Name, col.Name) {
-			return plainText(c.Expr) == plainText(timeCheck(col.Name))
+		if col.Type.Kind == compiler.TypeTime && c.Name == lower.TimeCheckName(t.Name, col.Name) {
+			return plainText(c.Expr) == plainText(lower.TimeCheck(col.Name))
 		}
 		if col.Type.Kind == compiler.TypeUUID && ownUUIDCheck(t.Name, col.Name, c) {
 			return true
@@ -332,18 +334,15 @@ func (Dialect) OwnCheck(t *compiler.Table, c *schema.Check) bool {
 
 // ownUUIDCheck reports whether c is the CHECK uuid_check gives column col.
 func ownUUIDCheck(table, col string, c *schema.Check) bool {
-	return c.Name == fitName(table+"_"+col+"_uuid_ck") && plainText(c.Expr) == plainText(UUIDCheck(col))
+	return c.Name == lower.UUIDCheckName(table, col) && plainText(c.Expr) == plainText(lower.UUIDCheck(col))
 }
-
-// UUIDCheck is the expression of uuid_check's CHECK on a column.
-func UUIDCheck(column string) string { return Ident(column) + " REGEXP " + String(uuidPattern) }
 
 // OwnChecks implements the importer's ownChecker.
 func (Dialect) OwnChecks(t *compiler.Table) map[string]string {
 	out := map[string]string{}
 	for _, col := range t.Columns {
 		if col.Type.Kind == compiler.TypeTime {
-			out[timeCheckName(t.Name, col.Name)] = col.Name
+			out[lower.TimeCheckName(t.Name, col.Name)] = col.Name
 		}
 	}
 	return out
@@ -418,7 +417,7 @@ func (Dialect) CollatedType(t *schema.Table, c *schema.Column) string {
 	if cc == "" || strings.EqualFold(cc, tc) {
 		return ""
 	}
-	if st, ok := c.Type.Type.(*schema.StringType); ok && (st.T == "varchar" || st.T == "text") && strings.EqualFold(cc, exactCollation) {
+	if st, ok := c.Type.Type.(*schema.StringType); ok && (st.T == "varchar" || st.T == "text") && strings.EqualFold(cc, lower.ExactCollation) {
 		// exact_strings' own (on by default): InferSettings decides, once
 		// every column is read, whether the setting stands for it.
 		return ""
@@ -430,7 +429,7 @@ func (Dialect) CollatedType(t *schema.Table, c *schema.Column) string {
 // type raw that is set on update keeps ON UPDATE in its TiDB type, which
 // the lowering does not add to a raw type.
 func (Dialect) FoldOnUpdate(raw string, t compiler.Type) string {
-	if p := precision(t); p > 0 {
+	if p := lower.Precision(t); p > 0 {
 		return fmt.Sprintf("%s ON UPDATE CURRENT_TIMESTAMP(%d)", raw, p)
 	}
 	return raw + " ON UPDATE CURRENT_TIMESTAMP"

@@ -2,7 +2,6 @@ package tidb
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"ariga.io/atlas/sql/schema"
@@ -11,91 +10,16 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lower"
 )
 
-var hexClass = regexp.MustCompile(`\[[^\]]*\]`)
-
-// uuidShapeOf returns the uuid column whose text shape n tests as
-// uuid_check's CHECK does (col REGEXP '^[0-9A-Fa-f]{8}-...-[0-9A-Fa-f]{12}$',
-// its hex classes in any order), or "". A class without upper or lower case
-// letters tests something else: TiDB's REGEXP is case-sensitive here.
-func uuidShapeOf(t *compiler.Table, n expr.Node) string {
-	b, ok := expr.Unparen(n).(*expr.Binary)
-	if !ok || b.Op != expr.OpRegex {
-		return ""
-	}
-	col, ok := b.L.(*expr.Column)
-	lit, ok2 := b.R.(*expr.Literal)
-	if !ok || !ok2 || lit.Kind != expr.LitString {
-		return ""
-	}
-	c := t.Column(col.Name)
-	if c == nil {
-		return ""
-	}
-	if typ, known := effectiveType(c); !known || typ.Kind != compiler.TypeUUID {
-		return ""
-	}
-	for _, class := range hexClass.FindAllString(lit.Value, -1) {
-		inner := class[1 : len(class)-1]
-		rest := inner
-		for _, r := range []string{"0-9", "a-f", "A-F"} {
-			if !strings.Contains(rest, r) {
-				return ""
-			}
-			rest = strings.Replace(rest, r, "", 1)
-		}
-		if rest != "" {
-			return ""
-		}
-	}
-	if hexClass.ReplaceAllString(lit.Value, "H") != "^H{8}-H{4}-H{4}-H{4}-H{12}$" {
-		return ""
-	}
-	return col.Name
-}
-
 // Shape implements dialects.ShapeReader: uuid_check's CHECK, or one of
-// the same shape (uuidShapeOf).
+// the same shape (lower.UUIDShapeOf).
 func (Dialect) Shape(t *compiler.Table, n expr.Node) (dialects.Shape, bool) {
-	if col := uuidShapeOf(t, n); col != "" {
+	if col := lower.UUIDShapeOf(t, n); col != "" {
 		return dialects.Shape{Column: col, Type: compiler.TypeUUID}, true
 	}
 	return dialects.Shape{}, false
-}
-
-// shapeChecked reports whether t has, on TiDB, a CHECK of c's uuid shape.
-func shapeChecked(t *compiler.Table, c string) bool {
-	for _, ch := range t.Checks {
-		if !ch.Overrides.Skipped(Name) && ch.Expr != nil && uuidShapeOf(t, ch.Expr) == c {
-			return true
-		}
-	}
-	return false
-}
-
-// uuidChecked returns the columns of t that uuid_check gives its CHECK,
-// and false when uuid_check cannot hold on t.
-func uuidChecked(t *compiler.Table) ([]string, bool) {
-	if t.Overrides.Skipped(Name) {
-		return nil, true
-	}
-	action := actionColumns(t)
-	var cols []string
-	for _, c := range t.Columns {
-		typ, known := effectiveType(c)
-		if !known || typ.Kind != compiler.TypeUUID || c.Overrides.Skipped(Name) {
-			continue
-		}
-		if fk, ok := action[c.Name]; ok {
-			if nullableOther(t, fk, c.Name) != "" {
-				return nil, false
-			}
-			continue
-		}
-		cols = append(cols, c.Name)
-	}
-	return cols, true
 }
 
 // InferSettings implements the importer's settingsInferrer, for the
@@ -146,13 +70,13 @@ func inferUUIDCheck(s *compiler.Schema, raw map[string]*schema.Table, set map[st
 	var checked, missing []string
 	holds := true
 	for _, t := range s.Tables {
-		cols, ok := uuidChecked(t)
+		cols, ok := lower.UUIDChecked(t)
 		if !ok {
 			holds = false
 			continue
 		}
 		for _, c := range cols {
-			if shapeChecked(t, c) || ownChecked(raw[t.Name], t.Name, c) {
+			if lower.ShapeChecked(t, c) || ownChecked(raw[t.Name], t.Name, c) {
 				checked = append(checked, t.Name+"."+c)
 			} else {
 				missing = append(missing, t.Name+"."+c)
@@ -194,7 +118,7 @@ func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map
 				continue
 			}
 			switch {
-			case o != nil && strings.EqualFold(o.RawType, Type(c.Type)+" COLLATE "+exactCollation):
+			case o != nil && strings.EqualFold(o.RawType, Type(c.Type)+" COLLATE "+lower.ExactCollation):
 				// The collation of its own that exact_strings gives it.
 				exact = append(exact, t.Name+"."+c.Name)
 				plain = append(plain, c)
@@ -205,9 +129,9 @@ func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map
 				if !ok {
 					continue
 				}
-				if collationOf(rc.Attrs, collationOf(rt.Attrs, "")) == exactCollation {
+				if collationOf(rc.Attrs, collationOf(rt.Attrs, "")) == lower.ExactCollation {
 					exact = append(exact, t.Name+"."+c.Name)
-					if collationOf(rt.Attrs, "") != exactCollation {
+					if collationOf(rt.Attrs, "") != lower.ExactCollation {
 						own = append(own, c)
 					}
 				} else {
@@ -228,11 +152,11 @@ func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map
 				o = &compiler.Override{Dialect: Name}
 				c.Overrides[Name] = o
 			}
-			o.RawType = Type(c.Type) + " COLLATE " + exactCollation
+			o.RawType = Type(c.Type) + " COLLATE " + lower.ExactCollation
 		}
 		n := "exact_strings = false: " + list(padded) + " have the collation of their table, which compares otherwise than PostgreSQL (TiDB's default utf8mb4_bin ignores trailing spaces)"
 		if len(exact) > 0 {
-			n += "; " + list(exact) + " keep " + exactCollation + " as their own type"
+			n += "; " + list(exact) + " keep " + lower.ExactCollation + " as their own type"
 		}
 		return append(notes, n)
 	}
@@ -245,7 +169,7 @@ func inferExactStrings(s *compiler.Schema, raw map[string]*schema.Table, set map
 		}
 	}
 	if len(exact) > 0 {
-		notes = append(notes, "exact_strings (the default) stands: every varchar and text column has the collation "+exactCollation+" it gives them ("+list(exact)+")")
+		notes = append(notes, "exact_strings (the default) stands: every varchar and text column has the collation "+lower.ExactCollation+" it gives them ("+list(exact)+")")
 	}
 	return notes
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lower"
 )
 
 var testColumns = map[string]expr.Kind{
@@ -70,7 +71,7 @@ func TestParseExpr(t *testing.T) {
 			t.Errorf("%s: %v", c.text, err)
 			continue
 		}
-		if got := sqltext.Expr(syntax{}, n); got != c.want {
+		if got := sqltext.Expr(lower.Syntax{}, n); got != c.want {
 			t.Errorf("%s\n got: %s\nwant: %s", c.text, got, c.want)
 		}
 		expr.Walk(n, func(x expr.Node) bool {

@@ -28,7 +28,7 @@ func DialectOf(rawURL string) (string, error) {
 	return d.Name(), nil
 }
 
-func dialectOfScheme(u *url.URL) (dialects.Dialect, error) {
+func dialectOfScheme(u *url.URL) (dialects.Database, error) {
 	if d := all.ForScheme(u.Scheme); d != nil {
 		return d, nil
 	}

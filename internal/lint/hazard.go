@@ -16,7 +16,7 @@ import (
 // The hazard codes of every dialect are lint rules: a severe hazard (writes
 // stalled for a whole scan, data lost) is an error, the others warnings.
 func init() {
-	for _, c := range online.Codes(all.Dialects()...) {
+	for _, c := range online.Codes(all.Online()...) {
 		if c.CoveredBy != "" {
 			continue
 		}
@@ -60,7 +60,7 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 				}
 			}
 		}
-		hs := online.Hazards(fl.l.t.Dialect, texts, i, existing)
+		hs := online.Hazards(fl.l.t.Online(), texts, i, existing)
 		for _, h := range hs {
 			if h.Table != "" && !existed[strings.ToLower(h.Table)] {
 				continue

@@ -706,8 +706,9 @@ func (l *linter) checkSetting(ctx context.Context) *checkSetting {
 	return l.checks
 }
 
-// product is the dialect's database in messages.
-func product(d dialects.Dialect) string {
+// product is the dialect's database in messages: its rules' Product, else
+// its name.
+func product(d dialects.Named) string {
 	if rb, ok := d.(dialects.RuleBook); ok {
 		return rb.Rules().Product
 	}

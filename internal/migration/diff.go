@@ -212,7 +212,8 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	drv := current.Driver
 	var renames []schema.Change
 	if p.exprs != nil {
-		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(t.Dialect))
+		rb, _ := t.Dialect.(dialects.RuleBook)
+		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(rb))
 	}
 	split := splitGenerated(current.Schema, desired.Schema)
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
@@ -242,17 +243,17 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	return main, online, nil
 }
 
-// foldsCase reports whether d compares names without letter case.
-func foldsCase(d dialects.Dialect) bool {
-	rb, ok := d.(dialects.RuleBook)
-	return ok && rb.Rules().FoldCase
+// foldsCase reports whether a dialect of rules rb (nil: none) compares
+// names without letter case.
+func foldsCase(rb dialects.RuleBook) bool {
+	return rb != nil && rb.Rules().FoldCase
 }
 
 // PlanWithExprs plans changes into to (the state the changes point into,
 // which it changes) as Atlas plans them, with the source texts x holds for
 // to's objects: every expression as x gives it, and every index x gives as
 // a raw statement created by that statement.
-func PlanWithExprs(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name string, changes []schema.Change, to *schema.Schema, x *dialects.Exprs) (*migrate.Plan, error) {
+func PlanWithExprs(ctx context.Context, d dialects.Atlas, drv migrate.Driver, name string, changes []schema.Change, to *schema.Schema, x *dialects.Exprs) (*migrate.Plan, error) {
 	plan, _, err := planExprs(x, d, name, changes, to, func(changes []schema.Change) (*migrate.Plan, *migrate.Plan, error) {
 		p, err := drv.PlanChanges(ctx, name, changes, PlanOptions)
 		return p, nil, err
@@ -262,7 +263,7 @@ func PlanWithExprs(ctx context.Context, d dialects.Dialect, drv migrate.Driver, 
 
 // planExprs puts x's texts on to's objects and plans the changes with plan,
 // but for the indexes x gives as raw statements, which are added as written.
-func planExprs(x *dialects.Exprs, d dialects.Dialect, name string, changes []schema.Change, to *schema.Schema, plan func([]schema.Change) (*migrate.Plan, *migrate.Plan, error)) (main, online *migrate.Plan, err error) {
+func planExprs(x *dialects.Exprs, d dialects.Atlas, name string, changes []schema.Change, to *schema.Schema, plan func([]schema.Change) (*migrate.Plan, *migrate.Plan, error)) (main, online *migrate.Plan, err error) {
 	d.UseExprs(to, x)
 	changes = generatedByDropAdd(changes)
 	changes, raw := rawIndexes(changes, x)

@@ -115,7 +115,7 @@ func (p objectPlan) empty() bool { return len(p.before) == 0 && len(p.after) == 
 // planObjects plans the objects of x (the model's DDL) from cur, the
 // directory's database, to want, the generated DDL's; history is what the
 // directory ran of the other raw statements, changes the table changes.
-func planObjects(d dialects.Dialect, x *dialects.Exprs, cur, want *dialects.Objects, history map[string]rawRun, changes []schema.Change) (objectPlan, error) {
+func planObjects(d dialects.Named, x *dialects.Exprs, cur, want *dialects.Objects, history map[string]rawRun, changes []schema.Change) (objectPlan, error) {
 	var p objectPlan
 	if x == nil {
 		return p, nil

@@ -52,7 +52,7 @@ func planChanges(ctx context.Context, t Target, drv migrate.Driver, name string,
 	for _, o := range opts {
 		o(&c)
 	}
-	return online.Plan(ctx, t.Dialect, drv, name, changes, !c.plain, PlanOptions)
+	return online.Plan(ctx, t.Online(), drv, name, changes, !c.plain, PlanOptions)
 }
 
 // writeOnline writes the online file of p one second after version, so that

@@ -24,6 +24,12 @@ type Target struct {
 	Dialect dialects.Dialect
 }
 
+// Online is the dialect's Online part, nil when it has none.
+func (t Target) Online() dialects.Online {
+	o, _ := t.Dialect.(dialects.Online)
+	return o
+}
+
 // Targets resolves the named envs (all of them when names is empty).
 func Targets(cfg *atlasconf.Config, names []string) ([]Target, error) {
 	if len(names) == 0 {

@@ -1,7 +1,7 @@
 // Package online turns a dialect's planned statements and their hazards
 // into migration files, and helps apply, status and lint use what the
-// dialect knows about them. It asks the dialect (dialects.Online) and names
-// none.
+// dialect knows about them. It takes the dialect's Online part, nil for a
+// dialect without it, and names no dialect.
 package online
 
 import (
@@ -23,10 +23,9 @@ const TxModeNone = "-- atlas:txmode none"
 // noTx (nil when not needed), run after it outside any transaction: the
 // concurrent index builds and the validations an online plan runs after the
 // strong locks are released. Every statement's comment lists its hazards.
-// A dialect without hazards plans as Atlas does.
-func Plan(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name string, changes []schema.Change, online bool, opts ...migrate.PlanOption) (main, noTx *migrate.Plan, err error) {
-	o, ok := d.(dialects.Online)
-	if !ok {
+// A dialect without hazards (o nil) plans as Atlas does.
+func Plan(ctx context.Context, o dialects.Online, drv migrate.Driver, name string, changes []schema.Change, online bool, opts ...migrate.PlanOption) (main, noTx *migrate.Plan, err error) {
+	if o == nil {
 		main, err = drv.PlanChanges(ctx, name, changes, opts...)
 		return main, nil, err
 	}
@@ -59,19 +58,20 @@ func Plan(ctx context.Context, d dialects.Dialect, drv migrate.Driver, name stri
 }
 
 // Hazards are the hazards of statement i of a migration file given the
-// changes replaying it made, or nil for a dialect that knows none.
-func Hazards(d dialects.Dialect, stmts []string, i int, changes []schema.Change) []hazard.Hazard {
-	if o, ok := d.(dialects.Online); ok {
+// changes replaying it made, or nil for a dialect that knows none (o nil).
+func Hazards(o dialects.Online, stmts []string, i int, changes []schema.Change) []hazard.Hazard {
+	if o != nil {
 		return o.Hazards(changes, o.StmtForm(stmts, i))
 	}
 	return nil
 }
 
-// Codes describes the hazard codes of every dialect given.
-func Codes(ds ...dialects.Dialect) []hazard.Code {
+// Codes describes the hazard codes of every Online part given (nil ones
+// have none).
+func Codes(parts ...dialects.Online) []hazard.Code {
 	var out []hazard.Code
-	for _, d := range ds {
-		if o, ok := d.(dialects.Online); ok {
+	for _, o := range parts {
+		if o != nil {
 			out = append(out, o.HazardCodes()...)
 		}
 	}
@@ -80,25 +80,28 @@ func Codes(ds ...dialects.Dialect) []hazard.Code {
 
 // Resume prepares conn to run the statements todo of a partly applied file
 // after skipped, and returns how many of todo's first statements the
-// server finished after all; a no-op for a dialect that knows no hazards.
-func Resume(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier, skipped, todo []string) (int, error) {
-	if o, ok := d.(dialects.Online); ok {
+// server finished after all; a no-op for a dialect that knows no hazards
+// (o nil).
+func Resume(ctx context.Context, o dialects.Online, conn schema.ExecQuerier, skipped, todo []string) (int, error) {
+	if o != nil {
 		return o.Resume(ctx, conn, skipped, todo)
 	}
 	return 0, nil
 }
 
-// Unfinished lists what interrupted online statements left in the database.
-func Unfinished(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier) ([]string, error) {
-	if o, ok := d.(dialects.Online); ok {
+// Unfinished lists what interrupted online statements left in the database
+// (nothing for o nil).
+func Unfinished(ctx context.Context, o dialects.Online, conn schema.ExecQuerier) ([]string, error) {
+	if o != nil {
 		return o.Unfinished(ctx, conn)
 	}
 	return nil, nil
 }
 
-// ExplainError is the dialect's advice for a statement's error, or "".
-func ExplainError(d dialects.Dialect, err error) string {
-	if o, ok := d.(dialects.Online); ok {
+// ExplainError is the dialect's advice for a statement's error, or "" (for
+// o nil too).
+func ExplainError(o dialects.Online, err error) string {
+	if o != nil {
 		return o.ExplainError(err)
 	}
 	return ""
@@ -106,10 +109,10 @@ func ExplainError(d dialects.Dialect, err error) string {
 
 // Prechecks reads the pre-check queries written above statements (see
 // hazard.PrecheckDirective) and has the dialect run them: the rows they
-// find are rows the statements would fail on.
-func Prechecks(ctx context.Context, d dialects.Dialect, conn schema.ExecQuerier, stmts []*migrate.Stmt) ([]string, error) {
-	o, ok := d.(dialects.Online)
-	if !ok {
+// find are rows the statements would fail on. A dialect without the Online
+// part (o nil) writes none.
+func Prechecks(ctx context.Context, o dialects.Online, conn schema.ExecQuerier, stmts []*migrate.Stmt) ([]string, error) {
+	if o == nil {
 		return nil, nil
 	}
 	var queries []string

@@ -24,9 +24,9 @@ const limit = 2200
 // package leaves the list once it is under the limit (the test fails until
 // it is taken out). Split by concern, into sub-packages, as
 // dialects/tidb/internal/readback and the dialects' internal/atlasdrv were.
-var over = map[string]int{
-	"dialects/tidb": 3472,
-}
+// None is over now: a package that grows past the limit fails the test
+// (TestPackageSizeCheck shows it does).
+var over = map[string]int{}
 
 // packageLines counts the lines of the non-test Go files of every package
 // directory below root (tools/ is a module of its own, .cache not ours).

@@ -51,7 +51,7 @@ const cacheFormat = "schemagen cache v2"
 // directory, the generated DDL src, the dialect, the dev database (devURL,
 // "" for the embedded one) and the schemagen build. It is "" for a nil or
 // disabled cache.
-func (c *Cache) Key(d dialects.Dialect, devURL string, dir *migrate.LocalDir, src []byte) (string, error) {
+func (c *Cache) Key(d dialects.Named, devURL string, dir *migrate.LocalDir, src []byte) (string, error) {
 	if c == nil || c.Dir == "" {
 		return "", nil
 	}
@@ -120,7 +120,7 @@ type StoredState struct {
 	// Objects are what Atlas does not inspect (extensions, views), nil for
 	// a dialect without them.
 	Objects *dialects.Objects
-	dialect dialects.Dialect
+	dialect dialects.Atlas
 	raw     []byte
 	once    sync.Once
 	schema  *schema.Schema
@@ -141,7 +141,7 @@ func (s *StoredState) Schema() (*schema.Schema, error) {
 // key holds: the dialect, the dev database devURL and the schemagen build),
 // or builds it with build and stores it. A nil or disabled cache only
 // builds.
-func (c *Cache) Stored(d dialects.Dialect, devURL string, parts []string, build func() (*schema.Schema, *dialects.Objects, error)) (*StoredState, error) {
+func (c *Cache) Stored(d dialects.Atlas, devURL string, parts []string, build func() (*schema.Schema, *dialects.Objects, error)) (*StoredState, error) {
 	key := ""
 	if c != nil && c.Dir != "" {
 		h := sha256.New()

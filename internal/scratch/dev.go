@@ -91,7 +91,7 @@ func (d *Dev) Close() {
 // server returns the URL of the dev server for dialect: the configured one,
 // else the embedded server of the kind the dialect names, which dialects
 // naming one kind share.
-func (d *Dev) server(ctx context.Context, dialect dialects.Dialect, configured string) (string, error) {
+func (d *Dev) server(ctx context.Context, dialect dialects.Database, configured string) (string, error) {
 	if err := CheckDevURL(dialect, configured); err != nil {
 		return "", err
 	}
@@ -129,7 +129,7 @@ func (d *Dev) server(ctx context.Context, dialect dialects.Dialect, configured s
 // is one of dialect's (or of a dialect on the same kind of server): a
 // PostgreSQL URL given as TiDB's dev database would otherwise fail with
 // whatever the other database answers to the first query.
-func CheckDevURL(dialect dialects.Dialect, configured string) error {
+func CheckDevURL(dialect dialects.Database, configured string) error {
 	if configured == "" {
 		return nil
 	}
@@ -174,7 +174,7 @@ func (s *DB) Close() error {
 // Scratch creates a clean database of dialect on the dev server at the
 // configured URL, or an embedded one when it is empty. (Atlas's library has
 // no dev database of its own: its CLI asks for a URL or runs Docker.)
-func (d *Dev) Scratch(ctx context.Context, dialect dialects.Dialect, configured string) (*DB, error) {
+func (d *Dev) Scratch(ctx context.Context, dialect dialects.Database, configured string) (*DB, error) {
 	server, err := d.server(ctx, dialect, configured)
 	if err != nil {
 		return nil, err
@@ -269,7 +269,7 @@ func (e *ExecError) Unwrap() error { return e.Err }
 
 // Replay runs files, in order, on the database drv is connected to, with
 // Atlas's migrate.Executor as the Atlas CLI replays a directory: statements
-// split by the driver's scanner (the dialect's, see dialects.Dialect's
+// split by the driver's scanner (the dialect's, see dialects.Atlas's
 // ScanStmts), one at a time, no revisions written. sources names each file
 // in errors (its path): a failure is an *ExecError naming the file and the
 // statement.

@@ -140,7 +140,8 @@ func Apply(ctx context.Context, t migration.Target, opts ApplyOptions) (*ApplyRe
 	}
 	defer unlock()
 
-	stop, err := newStopper(ctx, t.Dialect, conn, db, opts.Notices)
+	ss, _ := t.Dialect.(dialects.Sessions)
+	stop, err := newStopper(ctx, ss, conn, db, opts.Notices)
 	if err != nil {
 		return nil, connError(opts.URL, err)
 	}
@@ -437,6 +438,7 @@ func failed(ctx context.Context, conn *sql.Conn, t migration.Target, path string
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	ed, _ := t.Dialect.(dialects.ErrorDetailer)
 	e := &ApplyError{
 		File:        path,
 		Version:     f.Version(),
@@ -447,8 +449,8 @@ func failed(ctx context.Context, conn *sql.Conn, t migration.Target, path string
 		Err:         se.Err,
 		Applied:     last.Applied,
 		RolledBack:  rolledBack,
-		Hint:        online.ExplainError(t.Dialect, se.Err),
-		Detail:      dialects.ErrorDetail(t.Dialect, se.Err),
+		Hint:        online.ExplainError(t.Online(), se.Err),
+		Detail:      dialects.ErrorDetail(ed, se.Err),
 		Interrupted: interrupted(se.Err),
 	}
 	if rolledBack {

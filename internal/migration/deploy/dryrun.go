@@ -67,7 +67,7 @@ func dryRun(ctx context.Context, conn *sql.Conn, t migration.Target, dir *migrat
 			w.Stmts = append(w.Stmts, s.Text)
 		}
 		if len(res.Would) == 0 {
-			if w.Found, err = online.Prechecks(ctx, t.Dialect, conn, stmts[skip:]); err != nil {
+			if w.Found, err = online.Prechecks(ctx, t.Online(), conn, stmts[skip:]); err != nil {
 				return res, fmt.Errorf("%s: running its pre-checks: %w", path, err)
 			}
 		} else {

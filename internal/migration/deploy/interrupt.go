@@ -57,10 +57,12 @@ type stopper struct {
 	notices   io.Writer
 }
 
-// newStopper reads the session id of conn; other runs the cancels.
-func newStopper(ctx context.Context, d dialects.Dialect, conn *sql.Conn, other *sql.DB, notices io.Writer) (*stopper, error) {
+// newStopper reads the session id of conn, when the dialect has the
+// Sessions part ss (else a stopper stops the client only); other runs the
+// cancels.
+func newStopper(ctx context.Context, ss dialects.Sessions, conn *sql.Conn, other *sql.DB, notices io.Writer) (*stopper, error) {
 	s := &stopper{interrupt: ctx.Done(), other: other, notices: notices}
-	if ss, ok := d.(dialects.Sessions); ok {
+	if ss != nil {
 		id, err := ss.SessionID(ctx, conn)
 		if err != nil {
 			return nil, fmt.Errorf("reading the session's id: %w", err)

@@ -41,7 +41,7 @@ func prepareFile(ctx context.Context, conn schema.ExecQuerier, t migration.Targe
 		applied = min(r.Applied, len(stmts))
 	}
 	todo := stmts[applied:]
-	found, err := online.Prechecks(ctx, t.Dialect, conn, todo)
+	found, err := online.Prechecks(ctx, t.Online(), conn, todo)
 	if err != nil {
 		return fmt.Errorf("%s: running its pre-checks: %w", path, err)
 	}
@@ -55,7 +55,7 @@ func prepareFile(ctx context.Context, conn schema.ExecQuerier, t migration.Targe
 		}
 		return out
 	}
-	finished, err := online.Resume(ctx, t.Dialect, conn, texts(stmts[:applied]), texts(todo))
+	finished, err := online.Resume(ctx, t.Online(), conn, texts(stmts[:applied]), texts(todo))
 	if err != nil {
 		return fmt.Errorf("%s: resuming: %w", path, err)
 	}

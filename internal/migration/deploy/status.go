@@ -142,7 +142,7 @@ func ReadStatus(ctx context.Context, t migration.Target, rawURL string) (*Status
 		}
 		s.Pending = append(s.Pending, fs)
 	}
-	if s.Unfinished, err = online.Unfinished(ctx, t.Dialect, db); err != nil {
+	if s.Unfinished, err = online.Unfinished(ctx, t.Online(), db); err != nil {
 		// A user allowed to read the revisions may not see DDL jobs.
 		s.Unfinished = []string{"cannot tell what interrupted statements left: " + redact.Secrets(err.Error(), redact.Password(rawURL))}
 	}

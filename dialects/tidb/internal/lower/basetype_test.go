@@ -1,4 +1,4 @@
-package tidb
+package lower
 
 import "testing"
 
