@@ -1,6 +1,6 @@
 // Package plantest is schemagen's plan oracle. It draws seeded random models
 // with internal/difftest's generator and evolves each through steps of
-// random edits (Kinds). At every step it generates the model's DDL, runs
+// random edits (evolve.Kinds). At every step it generates the model's DDL, runs
 // `migrate diff` (migration.Plan and migration.Write, what the command runs)
 // into two migration directories, one planned online and one --plain, and
 // applies each new migration with schemagen's apply and with Atlas's
