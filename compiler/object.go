@@ -50,6 +50,12 @@ func (r ObjectRef) String() string {
 	return string(r.Kind) + " " + r.Name + " of " + r.Table
 }
 
+// Ref names t's object of kind k named name; Ref(KindTable, "") is t
+// itself.
+func (t *Table) Ref(k ObjectKind, name string) ObjectRef {
+	return ObjectRef{Table: t.Name, Kind: k, Name: name}
+}
+
 // RefOf returns the object d is about, when its producer said.
 func RefOf(d *hcl.Diagnostic) (ObjectRef, bool) {
 	return hcl.DiagnosticExtra[ObjectRef](d)

@@ -12,17 +12,18 @@ import (
 // TestGroupString: decisions name their objects by kind and name, and a
 // group of one kind reads as that kind in the plural, two-word kinds too.
 func TestGroupString(t *testing.T) {
-	col := func(n string) dialects.Object { return dialects.ObjectOf(compiler.KindColumn, n) }
-	fk := func(n string) dialects.Object { return dialects.ObjectOf(compiler.KindForeignKey, n) }
+	tb := &compiler.Table{Name: "t"}
+	col := func(n string) compiler.ObjectRef { return tb.Ref(compiler.KindColumn, n) }
+	fk := func(n string) compiler.ObjectRef { return tb.Ref(compiler.KindForeignKey, n) }
 	ds := []dialects.Decision{
-		{Table: "t", Object: col("a"), Kind: dialects.Lowered, Text: "timestamp as DATETIME(3)"},
-		{Table: "t", Object: col("b"), Kind: dialects.Lowered, Text: "timestamp as DATETIME(3)"},
-		{Table: "t", Object: fk("f1"), Kind: dialects.Omitted, Text: "DEFERRABLE left out"},
-		{Table: "t", Object: fk("f2"), Kind: dialects.Omitted, Text: "DEFERRABLE left out"},
-		{Table: "t", Object: dialects.ObjectOf(compiler.KindIndex, "i1"), Kind: dialects.Omitted, Text: "x"},
-		{Table: "t", Object: dialects.ObjectOf(compiler.KindIndex, "i2"), Kind: dialects.Omitted, Text: "x"},
-		{Table: "t", Object: col("c"), Kind: dialects.Overridden, Text: "y"},
-		{Table: "t", Object: dialects.ObjectOf(compiler.KindCheck, "k"), Kind: dialects.Overridden, Text: "y"},
+		{Object: col("a"), Kind: dialects.Lowered, Text: "timestamp as DATETIME(3)"},
+		{Object: col("b"), Kind: dialects.Lowered, Text: "timestamp as DATETIME(3)"},
+		{Object: fk("f1"), Kind: dialects.Omitted, Text: "DEFERRABLE left out"},
+		{Object: fk("f2"), Kind: dialects.Omitted, Text: "DEFERRABLE left out"},
+		{Object: tb.Ref(compiler.KindIndex, "i1"), Kind: dialects.Omitted, Text: "x"},
+		{Object: tb.Ref(compiler.KindIndex, "i2"), Kind: dialects.Omitted, Text: "x"},
+		{Object: col("c"), Kind: dialects.Overridden, Text: "y"},
+		{Object: tb.Ref(compiler.KindCheck, "k"), Kind: dialects.Overridden, Text: "y"},
 	}
 	want := []string{
 		"columns a, b: timestamp as DATETIME(3)",
@@ -116,5 +117,37 @@ table "t" {
 				t.Errorf("%s: %q has aspect %d and type %q, want type %q", d, text, dec.Aspect, dec.SQLType, sqlType)
 			}
 		}
+	}
+}
+
+// TestDecisionObjects: a decision about the table itself (compiler.KindTable)
+// names no object and joins no group's objects; the schema's objects are
+// named by kind; decisions of another table start another group.
+func TestDecisionObjects(t *testing.T) {
+	tb, other := &compiler.Table{Name: "t"}, &compiler.Table{Name: "u"}
+	ds := []dialects.Decision{
+		{Object: compiler.ObjectRef{Kind: compiler.KindExtension, Name: "vector"}, Kind: dialects.Omitted, Text: "left out"},
+		{Object: tb.Ref(compiler.KindTable, ""), Kind: dialects.Lowered, Text: "x"},
+		{Object: tb.Ref(compiler.KindColumn, "a"), Kind: dialects.Lowered, Text: "x"},
+		{Object: other.Ref(compiler.KindColumn, "a"), Kind: dialects.Lowered, Text: "x"},
+	}
+	if got := ds[0].String(); got != "extension vector: left out [omitted]" {
+		t.Errorf("schema decision: %q", got)
+	}
+	if got := ds[1].String(); got != "x" {
+		t.Errorf("table decision: %q", got)
+	}
+	gs := dialects.Grouped(ds)
+	want := []string{"|extension vector: left out [omitted]", "t|column a: x", "u|column a: x"}
+	if len(gs) != len(want) {
+		t.Fatalf("%d groups, want %d: %v", len(gs), len(want), gs)
+	}
+	for i, g := range gs {
+		if got := g.Table + "|" + g.String(); got != want[i] {
+			t.Errorf("group %d: %q, want %q", i, got, want[i])
+		}
+	}
+	if n := len(gs[1].Objects); n != 1 {
+		t.Errorf("table t's group has %d objects, want the column alone", n)
 	}
 }

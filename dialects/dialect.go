@@ -204,7 +204,13 @@ type RawStmt struct {
 	BeforeTables bool
 }
 
-// ObjectName names an object of a table.
+// ObjectName is a key of Exprs: an object of rendered DDL, or of a state
+// inspected from a database, by its table and its name in the database, of
+// the kind its map holds (a check, a column, an index). It is not a
+// compiler.ObjectRef, which names an object of the model by the model's
+// name: these are the database's names (a name override's; the CHECKs a
+// dialect adds, such as uuid_check's, are no object of the model), looked
+// up by the names Atlas inspects, and the map says the kind.
 type ObjectName struct{ Table, Name string }
 
 // DecisionKind classifies a lowering decision.
@@ -229,8 +235,11 @@ func (k DecisionKind) String() string { return kindNames[k] }
 // Decision explains one lowering decision for `schemagen explain` and for the
 // comments in generated SQL.
 type Decision struct {
-	Table  string // empty for schema-level decisions
-	Object Object // the column, index, ... decided on; zero for the table
+	// Object is what the decision is about: an object of a table (a
+	// column, an index, ...), the table itself (Kind compiler.KindTable,
+	// Name ""), or an object of the schema (an extension, an enum, a raw
+	// statement: Table "").
+	Object compiler.ObjectRef
 	Kind   DecisionKind
 	// Aspect is what of the object the decision is about.
 	Aspect Aspect
@@ -261,7 +270,7 @@ func MarkType(ds []Decision, sqlType string) {
 	}
 }
 
-func (d Decision) String() string { return decision(d.Object.String(), d.Kind, d.Text) }
+func (d Decision) String() string { return decision(ObjectLabel(d.Object), d.Kind, d.Text) }
 
 func decision(object string, kind DecisionKind, text string) string {
 	var b strings.Builder
@@ -275,27 +284,20 @@ func decision(object string, kind DecisionKind, text string) string {
 	return b.String()
 }
 
-// Object names an object of a table that a decision is about, or a raw
-// statement of the model.
-type Object struct {
-	Kind compiler.ObjectKind // "" when Name alone names it (a table)
-	Name string
-}
-
-// ObjectOf returns the object of kind named name.
-func ObjectOf(kind compiler.ObjectKind, name string) Object { return Object{Kind: kind, Name: name} }
-
-// String is how explain and the comments of generated SQL name it:
-// "column id", "index x".
-func (o Object) String() string {
-	if o.Kind == "" {
-		return o.Name
+// ObjectLabel is how explain and the comments of generated SQL name an
+// object within its table or schema: "column id", "index x", "extension
+// vector"; a table by its Name ("" for a decision about the table itself,
+// which names nothing).
+func ObjectLabel(r compiler.ObjectRef) string {
+	if aboutTable(r) {
+		return r.Name
 	}
-	return string(o.Kind) + " " + o.Name
+	return string(r.Kind) + " " + r.Name
 }
 
-// IsZero reports whether o names nothing.
-func (o Object) IsZero() bool { return o == Object{} }
+// aboutTable reports whether a decision about r is about the table itself
+// (a ref without a kind names nothing else).
+func aboutTable(r compiler.ObjectRef) bool { return r.Kind == compiler.KindTable || r.Kind == "" }
 
 // Header is the first lines of every generated file; sources are the names
 // of the schema files (schema.hcl when none is known).
@@ -314,7 +316,7 @@ func Header(dialect string, sources ...string) string {
 // the objects they apply to ("created_at, updated_at: timestamp as ...").
 type Group struct {
 	Table   string
-	Objects []Object
+	Objects []compiler.ObjectRef // none for a decision about the table
 	Kind    DecisionKind
 	Text    string
 	SQLType string // set by GroupedExact
@@ -324,8 +326,8 @@ func (g Group) String() string {
 	names := make([]string, len(g.Objects))
 	same := len(g.Objects) > 1
 	for i, o := range g.Objects {
-		names[i] = o.String()
-		same = same && o.Kind != "" && o.Kind == g.Objects[0].Kind
+		names[i] = ObjectLabel(o)
+		same = same && !aboutTable(o) && o.Kind == g.Objects[0].Kind
 	}
 	objects := strings.Join(names, ", ")
 	// "column a, column b" reads better as "columns a, b".
@@ -376,7 +378,7 @@ func grouped(decisions []Decision, exact bool) []Group {
 	var out []Group
 	for i := 0; i < len(decisions); {
 		j := i
-		for j < len(decisions) && decisions[j].Table == decisions[i].Table {
+		for j < len(decisions) && decisions[j].Object.Table == decisions[i].Object.Table {
 			j++
 		}
 		start := len(out)
@@ -389,14 +391,14 @@ func grouped(decisions []Decision, exact bool) []Group {
 				}
 			}
 			if k < 0 {
-				g := Group{Table: d.Table, Kind: d.Kind, Text: d.Text}
+				g := Group{Table: d.Object.Table, Kind: d.Kind, Text: d.Text}
 				if exact {
 					g.SQLType = d.SQLType
 				}
 				out = append(out, g)
 				k = len(out) - 1
 			}
-			if !d.Object.IsZero() {
+			if !aboutTable(d.Object) {
 				out[k].Objects = append(out[k].Objects, d.Object)
 			}
 		}

@@ -3,8 +3,17 @@
 # dialects, then a repeated run with no model change, against the goals:
 # PostgreSQL <= 1.8 s (the Atlas CLI's own time here), TiDB < 6 s (the Atlas
 # CLI takes about 20 s), a repeated run < 0.5 s. The dev databases are real
-# servers started once by devdb, as a team's configured dev URLs would be
-# (servers named by SCHEMAGEN_TEST_POSTGRES_URL/_TIDB_URL are used instead).
+# servers started once by devdb, as a team's configured dev URLs would be.
+# They are always the bench's own (SCHEMAGEN_TEST_POSTGRES_URL/_TIDB_URL are
+# ignored): on a shared test server the other clients' schema changes queue
+# with the measured ones (a 100-table tidb init took 180-450 s on one, about
+# 12 s on the bench's own), and the ratios then measure those clients.
+#
+# Besides each wall time, which the machine's load moves, every
+# measurement prints what does not depend on it: the client's CPU time
+# (user + system) and the statements it sent to the TiDB server, with how
+# many were DDL (from TiDB's statement summary, scripts/bench-statements.go).
+# Each round also prints the load average it started at.
 #
 # With BASE, the base revision's binaries are built in a temporary git
 # worktree and the base and this tree run alternately (ROUNDS rounds, the
@@ -37,6 +46,7 @@ build() { # source tree, binary dir
 		go build -o "$2/synth" ./internal/synth/cmd/synth)
 }
 build . "$work/new"
+go build -o "$work/statements" scripts/bench-statements.go
 if [ -n "$base" ]; then
 	basetree=$(mktemp -d /tmp/bench-migrate-base.XXXXXX)
 	rmdir "$basetree"
@@ -88,25 +98,28 @@ env "tidb" {
   }
 }
 HCL
-"$work/new/devdb" -- bash -c '
+env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" -- bash -c '
 	set -euo pipefail
 	work=$1; tables=$2; rounds=$3; base=$4; same=$5
 	ms() { date +%s%N | cut -b1-13; }
 	# The measurements: env, name, goal in ms (0: none), flags.
 	measurements=("postgres init 1800" "postgres again 500" "postgres again 0 --no-cache"
 		"tidb init 6000" "tidb again 500" "tidb again 0 --no-cache")
-	session() { # tree (new|base), round: one project from scratch; prints "i ms" per measurement
-		local dir=$work/run.$1.$2 sg=$work/$1/schemagen i=0 m env name goal flags t0 t1
+	TIMEFORMAT="%3U %3S"
+	session() { # tree (new|base), round: one project from scratch; prints "i ms cpu-ms statements ddl" per measurement
+		local dir=$work/run.$1.$2 sg=$work/$1/schemagen i=0 m env name goal flags t0 t1 u s
 		mkdir -p "$dir/cache"; cp "$work/atlas.hcl" "$dir/"
 		if [ "$1" = new ]; then cp "$work/schema.new.hcl" "$dir/schema.hcl"; else cp "$work/schema.hcl" "$dir/schema.hcl"; fi
 		cd "$dir"
 		XDG_CACHE_HOME=$dir/cache $sg generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
 		for m in "${measurements[@]}"; do
 			read -r env name goal flags <<< "$m"
+			"$work/statements" reset "$SCHEMAGEN_TEST_TIDB_URL"
 			t0=$(ms)
-			XDG_CACHE_HOME=$dir/cache $sg migrate diff "$name" --env "$env" $flags > /dev/null 2> "$name.$env.log" || { cat "$name.$env.log" >&2; exit 1; }
+			{ time XDG_CACHE_HOME=$dir/cache $sg migrate diff "$name" --env "$env" $flags > /dev/null 2> "$name.$env.log"; } 2> cpu.txt || { cat "$name.$env.log" >&2; exit 1; }
 			t1=$(ms)
-			echo "$i $((t1 - t0))"; i=$((i + 1))
+			read -r u s < cpu.txt
+			echo "$i $((t1 - t0)) $(awk -v u="$u" -v s="$s" "BEGIN { printf \"%d\", (u + s) * 1000 }") $("$work/statements" count "$SCHEMAGEN_TEST_TIDB_URL")"; i=$((i + 1))
 		done
 		cd "$work"; rm -rf "$dir"
 	}
@@ -118,26 +131,31 @@ HCL
 	}
 	echo "migrate diff of a $tables-table model${base:+, this tree against $base, $rounds rounds; $same}"
 	if [ -z "$base" ]; then
-		while read -r i t; do printf "%s %6d ms   %s\n" "$(label "$i")" "$t" "$(verdict "$i" "$t")"; done < <(session new 1)
+		while read -r i t c n d; do printf "%s %6d ms   %-22s cpu %5d ms   TiDB statements %4d (%d DDL)\n" "$(label "$i")" "$t" "$(verdict "$i" "$t")" "$c" "$n" "$d"; done < <(session new 1)
 		exit 0
 	fi
-	declare -a tb tn rmin rmax
+	declare -a tb tn rmin rmax cb cn sb sn
 	for r in $(seq 1 "$rounds"); do
 		if [ $((r % 2)) -eq 1 ]; then order="base new"; else order="new base"; fi
+		load=$(cut -d" " -f1 /proc/loadavg)
 		for tree in $order; do session "$tree" "$r" > "$work/$tree.$r" || exit 1; done
-		echo "round $r ($order):"
-		while read -r i b && read -r _ n <&3; do
+		echo "round $r ($order), load average $load at its start:"
+		while read -r i b bc bs bd && read -r _ n nc ns nd <&3; do
 			ratio=$(awk -v b="$b" -v n="$n" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")
-			printf "  %s base %6d ms   this tree %6d ms   ratio %s   %s\n" "$(label "$i")" "$b" "$n" "$ratio" "$(verdict "$i" "$n")"
+			printf "  %s base %6d ms   this tree %6d ms   ratio %s   %-22s cpu %5d / %5d ms   TiDB statements %4d / %4d (DDL %d / %d)\n" \
+				"$(label "$i")" "$b" "$n" "$ratio" "$(verdict "$i" "$n")" "$bc" "$nc" "$bs" "$ns" "$bd" "$nd"
 			tb[i]=$(( ${tb[i]:-0} + b )); tn[i]=$(( ${tn[i]:-0} + n ))
+			cb[i]=$(( ${cb[i]:-0} + bc )); cn[i]=$(( ${cn[i]:-0} + nc ))
+			sb[i]=$(( ${sb[i]:-0} + bs )); sn[i]=$(( ${sn[i]:-0} + ns ))
 			rmin[i]=$(awk -v a="${rmin[i]:-9999}" -v r="$ratio" "BEGIN { print (r < a ? r : a) }")
 			rmax[i]=$(awk -v a="${rmax[i]:-0}" -v r="$ratio" "BEGIN { print (r > a ? r : a) }")
 		done < "$work/base.$r" 3< "$work/new.$r"
 	done
 	echo "over $rounds rounds (ratio of the totals, this tree / base; the per-round ratios range):"
 	for i in "${!measurements[@]}"; do
-		printf "  %s base %6d ms   this tree %6d ms   ratio %s   rounds %s..%s\n" "$(label "$i")" \
+		printf "  %s base %6d ms   this tree %6d ms   ratio %s   rounds %s..%s   cpu ratio %s   TiDB statements a round %d / %d\n" "$(label "$i")" \
 			$(( tb[i] / rounds )) $(( tn[i] / rounds )) \
-			"$(awk -v b="${tb[i]}" -v n="${tn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" "${rmin[i]}" "${rmax[i]}"
+			"$(awk -v b="${tb[i]}" -v n="${tn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" "${rmin[i]}" "${rmax[i]}" \
+			"$(awk -v b="${cb[i]}" -v n="${cn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" $(( sb[i] / rounds )) $(( sn[i] / rounds ))
 	done
 ' bench "$work" "$tables" "$rounds" "$base" "${same:-}"

@@ -70,15 +70,15 @@ func build(s *compiler.Schema, o Options) *diagram {
 	leftOut := func(ov compiler.Overrides) bool { return o.Dialect != "" && ov.Skipped(o.Dialect) }
 	colNotes := map[string][]string{} // "table.column" -> omitted decisions
 	for _, dec := range o.Decisions {
-		if dec.Kind != dialects.Omitted || !want(dec.Table) || byModel(dec, o.Dialect) {
+		if dec.Kind != dialects.Omitted || !want(dec.Object.Table) || byModel(dec, o.Dialect) {
 			continue // objects the model skips are marked in the diagram itself
 		}
 		if dec.Object.Kind == compiler.KindColumn {
 			name := dec.Object.Name
-			colNotes[dec.Table+"."+name] = append(colNotes[dec.Table+"."+name], dec.Text)
+			colNotes[dec.Object.Table+"."+name] = append(colNotes[dec.Object.Table+"."+name], dec.Text)
 			continue
 		}
-		d.notes = append(d.notes, fmt.Sprintf("%s %s: %s", dec.Table, dec.Object, dec.Text))
+		d.notes = append(d.notes, fmt.Sprintf("%s %s: %s", dec.Object.Table, dialects.ObjectLabel(dec.Object), dec.Text))
 	}
 	for _, t := range s.Tables {
 		if !want(t.Name) {
@@ -312,7 +312,7 @@ func LeftOut(s *compiler.Schema, dialect string, decisions []dialects.Decision) 
 		}
 		objects := make([]string, len(g.Objects))
 		for i, o := range g.Objects {
-			objects[i] = o.String()
+			objects[i] = dialects.ObjectLabel(o)
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s", g.Table, strings.Join(objects, ", "), g.Text))
 	}

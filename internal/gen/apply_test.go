@@ -207,7 +207,7 @@ func TestApplyConstructs(t *testing.T) {
 			for _, dec := range r.Outputs[d].Decisions {
 				if dec.Kind == dialects.Added && strings.Contains(dec.Text, "uuid_check") {
 					name, _, _ := strings.Cut(strings.TrimPrefix(dec.Text, "CHECK "), " ")
-					uuidChecks = append(uuidChecks, dec.Table+"."+name)
+					uuidChecks = append(uuidChecks, dec.Object.Table+"."+name)
 				}
 			}
 			if d == tidb.Name && len(uuidChecks) < 5 {

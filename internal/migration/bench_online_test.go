@@ -17,6 +17,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 // The online benchmark (scripts/bench-online.sh) is not part of CI: it
@@ -93,7 +94,7 @@ func benchRun(t *testing.T, dialect string, rows int, plain bool) benchResult {
 	root := t.TempDir()
 	dir := filepath.Join(root, "migrations")
 	os.MkdirAll(dir, 0o755)
-	addMigrations(t, dir, migFile{"20260101000001_init.sql", s.init})
+	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000001_init.sql", SQL: s.init})
 	src := filepath.Join(root, "generated", dialect, "schema.sql")
 	os.MkdirAll(filepath.Dir(src), 0o755)
 	if err := os.WriteFile(src, []byte(s.model), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 const resumeInit = `CREATE TABLE "docs" ("id" bigint NOT NULL, "n" integer NOT NULL, PRIMARY KEY ("id"));
@@ -33,7 +34,7 @@ const resumeCheck = resumeIndex + `ALTER TABLE "docs" ADD CONSTRAINT "docs_n_ck"
 func TestOnlineResume(t *testing.T) {
 	ctx := context.Background()
 	tg := pgOnlineTarget(t, resumeIndex)
-	addMigrations(t, tg.Env.Dir, migFile{"20260101000001_init.sql", resumeInit})
+	testproject.WriteMigrations(t, tg.Env.Dir, testproject.File{Name: "20260101000001_init.sql", SQL: resumeInit})
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	for _, model := range []string{resumeIndex, resumeCheck} {
 		if err := os.WriteFile(tg.Env.Src, []byte(model), 0o644); err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/scratch"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 const onlineInit = `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
@@ -54,7 +55,7 @@ func pgOnlineTarget(t *testing.T, model string) migration.Target {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	addMigrations(t, dir, migFile{"20260101000001_init.sql", onlineInit})
+	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000001_init.sql", SQL: onlineInit})
 	src := filepath.Join(root, "generated", "postgres", "schema.sql")
 	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
 		t.Fatal(err)
@@ -346,7 +347,7 @@ func TestOnlineDropIndex(t *testing.T) {
 	withIndex := onlineInit + `CREATE INDEX "docs_title_idx" ON "docs" ("title");
 `
 	tg := pgOnlineTarget(t, onlineInit)
-	addMigrations(t, tg.Env.Dir, migFile{"20260101000001_init.sql", withIndex})
+	testproject.WriteMigrations(t, tg.Env.Dir, testproject.File{Name: "20260101000001_init.sql", SQL: withIndex})
 	p := planOnce(t, tg)
 	if p.Online != nil || !slices.Equal(cmds(p.Plan), []string{`DROP INDEX CONCURRENTLY "docs_title_idx"`}) || !slices.Equal(p.Plan.Directives, []string{"-- atlas:txmode none"}) {
 		t.Fatalf("plan: %v %v, online %v", p.Plan.Directives, cmds(p.Plan), cmds(p.Online))
@@ -378,7 +379,7 @@ CREATE TABLE "docs" ("id" bigint NOT NULL, "space_code" text NOT NULL, PRIMARY K
 ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_code") REFERENCES "spaces" ("code");
 `
 	tg := pgOnlineTarget(t, model)
-	addMigrations(t, tg.Env.Dir, migFile{"20260101000001_init.sql", init})
+	testproject.WriteMigrations(t, tg.Env.Dir, testproject.File{Name: "20260101000001_init.sql", SQL: init})
 	p := planOnce(t, tg)
 	main := strings.Join(cmds(p.Plan), ";\n")
 	if !strings.Contains(main, `CREATE UNIQUE INDEX "spaces_code_key"`) || strings.Index(main, "spaces_code_key") > strings.Index(main, "docs_space_fk") {

@@ -32,7 +32,7 @@ func TestTiDBPrecheck(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "migrations")
 	os.MkdirAll(dir, 0o755)
-	addMigrations(t, dir, migFile{"20260101000001_init.sql", tidbPrecheckInit})
+	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000001_init.sql", SQL: tidbPrecheckInit})
 	src := filepath.Join(root, "generated", "tidb", "schema.sql")
 	os.MkdirAll(filepath.Dir(src), 0o755)
 	if err := os.WriteFile(src, []byte(tidbPrecheckModel), 0o644); err != nil {

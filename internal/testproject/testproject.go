@@ -185,3 +185,31 @@ func FirstDiff(want, got string) string {
 	}
 	return ""
 }
+
+// File is one migration file of a test directory.
+type File struct{ Name, SQL string }
+
+// MigrationDir writes files and their atlas.sum into a new directory.
+func MigrationDir(t testing.TB, files ...File) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteMigrations(t, dir, files...)
+	return dir
+}
+
+// WriteMigrations writes files into dir and rewrites atlas.sum.
+func WriteMigrations(t testing.TB, dir string, files ...File) {
+	t.Helper()
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), []byte(f.SQL), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := migration.OpenDir(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migration.Hash(d); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -63,16 +63,16 @@ func (r *Recorder) setAbout(table string, kind compiler.ObjectKind, name string)
 	r.about = &compiler.ObjectRef{Table: table, Kind: kind, Name: name}
 }
 
-// Decide records a decision; table-level notes are grouped into the comment
-// above the table's CREATE TABLE.
-func (r *Recorder) Decide(table string, object dialects.Object, kind dialects.DecisionKind, format string, args ...any) {
-	r.Decisions = append(r.Decisions, dialects.Decision{Table: table, Object: object, Kind: kind, Text: fmt.Sprintf(format, args...)})
+// Decide records a decision about object; table-level notes are grouped
+// into the comment above the table's CREATE TABLE.
+func (r *Recorder) Decide(object compiler.ObjectRef, kind dialects.DecisionKind, format string, args ...any) {
+	r.Decisions = append(r.Decisions, dialects.Decision{Object: object, Kind: kind, Text: fmt.Sprintf(format, args...)})
 }
 
 // DecideType records a decision about how column's type is rendered, which
 // explain shows with the type exactly as rendered.
 func (r *Recorder) DecideType(table, column string, kind dialects.DecisionKind, format string, args ...any) {
-	r.Decide(table, dialects.ObjectOf(compiler.KindColumn, column), kind, format, args...)
+	r.Decide(compiler.ObjectRef{Table: table, Kind: compiler.KindColumn, Name: column}, kind, format, args...)
 	r.Decisions[len(r.Decisions)-1].Aspect = dialects.AspectType
 }
 
@@ -104,29 +104,29 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	d := rec.Dialect
 	sc := &Script{Header: dialects.Header(d, s.SourceNames()...)}
 	for _, e := range s.Extensions {
-		obj := dialects.ObjectOf(compiler.KindExtension, e.Name)
+		obj := compiler.ObjectRef{Kind: compiler.KindExtension, Name: e.Name}
 		if el, ok := l.(ExtensionLowerer); ok {
 			sc.Extensions = append(sc.Extensions, Raw{e.Name, el.Extension(e)})
-			rec.Decide("", obj, dialects.Lowered, "created before the tables")
+			rec.Decide(obj, dialects.Lowered, "created before the tables")
 			continue
 		}
-		rec.Decide("", obj, dialects.Omitted, "%s has no extensions: left out", d)
+		rec.Decide(obj, dialects.Omitted, "%s has no extensions: left out", d)
 	}
 	for _, e := range s.Enums {
-		obj := dialects.ObjectOf(compiler.KindEnum, e.Name)
+		obj := compiler.ObjectRef{Kind: compiler.KindEnum, Name: e.Name}
 		if el, ok := l.(EnumLowerer); ok {
 			sc.Types = append(sc.Types, Raw{e.Name, el.Enum(e)})
-			rec.Decide("", obj, dialects.Lowered, "created as a type before the tables (its values ordered as declared)")
+			rec.Decide(obj, dialects.Lowered, "created as a type before the tables (its values ordered as declared)")
 			continue
 		}
-		rec.Decide("", obj, dialects.Lowered, "written into the type of each column that uses it")
+		rec.Decide(obj, dialects.Lowered, "written into the type of each column that uses it")
 	}
 	for _, r := range s.Raw {
 		sql, ok := r.SQL[d]
 		if !ok {
 			continue
 		}
-		rec.Decide("", dialects.ObjectOf(compiler.KindRaw, r.Name), dialects.Overridden, "raw SQL statement, not translated")
+		rec.Decide(compiler.ObjectRef{Kind: compiler.KindRaw, Name: r.Name}, dialects.Overridden, "raw SQL statement, not translated")
 		if r.After {
 			sc.After = append(sc.After, Raw{r.Name, sql})
 		} else {
@@ -136,7 +136,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 	tables, deferred := s.Order()
 	for _, t := range tables {
 		if t.Overrides.Skipped(d) {
-			rec.Decide(t.Name, dialects.Object{}, dialects.Omitted, "table left out of %s by the model", d)
+			rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "table left out of %s by the model", d)
 			continue
 		}
 		rec.setAbout(t.Name, compiler.KindTable, "")
@@ -146,7 +146,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			lt.PrimaryKey = t.PrimaryKey.Columns
 		}
 		for _, c := range t.Columns {
-			if skipped(rec, t, dialects.ObjectOf(compiler.KindColumn, c.Name), c.Overrides) {
+			if skipped(rec, t.Ref(compiler.KindColumn, c.Name), c.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, compiler.KindColumn, c.Name)
@@ -160,7 +160,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		// canonical order of the output.
 		for _, u := range byName(t.Uniques, func(u *compiler.Unique) string { return u.Name }) {
 			rec.setAbout(t.Name, compiler.KindUnique, u.Name)
-			if skipped(rec, t, dialects.ObjectOf(compiler.KindUnique, u.Name), u.Overrides) {
+			if skipped(rec, t.Ref(compiler.KindUnique, u.Name), u.Overrides) {
 				continue
 			}
 			if c, ok := l.Unique(t, u); ok {
@@ -169,7 +169,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 			}
 		}
 		for _, c := range byName(t.Checks, func(c *compiler.Check) string { return c.Name }) {
-			if skipped(rec, t, dialects.ObjectOf(compiler.KindCheck, c.Name), c.Overrides) {
+			if skipped(rec, t.Ref(compiler.KindCheck, c.Name), c.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, compiler.KindCheck, c.Name)
@@ -180,7 +180,7 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 		}
 		for _, fk := range byName(t.ForeignKeys, func(fk *compiler.ForeignKey) string { return fk.Name }) {
 			rec.setAbout(t.Name, compiler.KindForeignKey, fk.Name)
-			if skipped(rec, t, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), fk.Overrides) {
+			if skipped(rec, t.Ref(compiler.KindForeignKey, fk.Name), fk.Overrides) {
 				continue
 			}
 			if ref := s.Table(fk.RefTable); ref != nil && ref.Overrides.Skipped(d) {
@@ -197,14 +197,14 @@ func Build(s *compiler.Schema, l Lowerer, rec *Recorder) *Script {
 				if fk.RefTable == t.Name {
 					why = "added by ALTER TABLE after all tables, because it references a unique index of its own table, made after the table"
 				}
-				rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
+				rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Lowered, "%s", why)
 				sc.Deferred = append(sc.Deferred, &Deferred{Table: t.Name, Constraint: c})
 				continue
 			}
 			lt.Constraints = append(lt.Constraints, c)
 		}
 		for _, idx := range byName(t.Indexes, func(i *compiler.Index) string { return i.Name }) {
-			if skipped(rec, t, dialects.ObjectOf(compiler.KindIndex, idx.Name), idx.Overrides) {
+			if skipped(rec, t.Ref(compiler.KindIndex, idx.Name), idx.Overrides) {
 				continue
 			}
 			rec.setAbout(t.Name, compiler.KindIndex, idx.Name)
@@ -330,9 +330,9 @@ func sortByName(lt *Table) {
 	slices.SortStableFunc(lt.Indexes, func(a, b *Index) int { return strings.Compare(a.Name, b.Name) })
 }
 
-func skipped(rec *Recorder, t *compiler.Table, object dialects.Object, o compiler.Overrides) bool {
+func skipped(rec *Recorder, object compiler.ObjectRef, o compiler.Overrides) bool {
 	if o.Skipped(rec.Dialect) {
-		rec.Decide(t.Name, object, dialects.Omitted, "left out of %s by the model", rec.Dialect)
+		rec.Decide(object, dialects.Omitted, "left out of %s by the model", rec.Dialect)
 		return true
 	}
 	return false
@@ -342,13 +342,13 @@ func skipped(rec *Recorder, t *compiler.Table, object dialects.Object, o compile
 // lines, grouped as explain groups them.
 func tableNotes(all []dialects.Decision, table string) []string {
 	i := len(all)
-	for i > 0 && all[i-1].Table == table {
+	for i > 0 && all[i-1].Object.Table == table {
 		i--
 	}
 	var notes []string
 	for _, g := range dialects.Grouped(all[i:]) {
 		if len(g.Objects) == 0 {
-			g.Objects = []dialects.Object{{Name: table}}
+			g.Objects = []compiler.ObjectRef{{Table: table, Kind: compiler.KindTable, Name: table}}
 		}
 		notes = append(notes, g.String())
 	}

@@ -91,7 +91,7 @@ func (tt *Types) Decide(rec *Recorder, t, c string, k compiler.TypeKind) {
 		rec.DecideType(t, c, dialects.Lowered, "%s", r.Note)
 	}
 	if r.Needs != "" {
-		rec.Decide(t, dialects.ObjectOf(compiler.KindColumn, c), dialects.Lowered, "%s needs %s", compiler.Type{Kind: k}.Name(), r.Needs)
+		rec.Decide(compiler.ObjectRef{Table: t, Kind: compiler.KindColumn, Name: c}, dialects.Lowered, "%s needs %s", compiler.Type{Kind: k}.Name(), r.Needs)
 	}
 }
 

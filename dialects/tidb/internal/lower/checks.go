@@ -38,7 +38,7 @@ func (l *lowerer) domains(t *compiler.Table, lt *sqltext.Table) {
 		}
 		name := l.generatedName(limits.DomainCheckName(t.Name, c.Name, dom), t, c)
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, fmt.Sprintf(dom.Check, lexical.Ident(c.Name))))
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Added, "CHECK %s: %s", name, dom.Why)
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Added, "CHECK %s: %s", name, dom.Why)
 	}
 }
 

@@ -19,9 +19,9 @@ import (
 )
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
-	object := dialects.ObjectOf(compiler.KindIndex, idx.Name)
+	object := t.Ref(compiler.KindIndex, idx.Name)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
-		l.rec.Decide(t.Name, object, dialects.Overridden, "raw statement from the model")
+		l.rec.Decide(object, dialects.Overridden, "raw statement from the model")
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
 	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
@@ -50,7 +50,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			// PostgreSQL leaves out of the index: computed inside the
 			// predicate only, NULL outside it.
 			part = l.partialColumn(t, idx, i, p)
-			l.rec.Decide(t.Name, object, dialects.Lowered, "key part %d as a VIRTUAL generated column CASE WHEN <predicate> THEN <part> END: its arithmetic is computed only for rows the predicate picks, as on PostgreSQL", i)
+			l.rec.Decide(object, dialects.Lowered, "key part %d as a VIRTUAL generated column CASE WHEN <predicate> THEN <part> END: its arithmetic is computed only for rows the predicate picks, as on PostgreSQL", i)
 		} else if p.Expr != nil {
 			x = sqltext.Expr(Syntax{}, p.Expr)
 			part = "(" + x + ")"
@@ -73,7 +73,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 			if !idx.Overrides.Accepts(Name, compiler.AcceptOpClass) {
 				l.rec.Warnf(p.Range, "Operator class left out", "TiDB has no operator classes; %q of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", p.OpClass(), idx.Name, compiler.AcceptOpClass)
 			}
-			l.rec.Decide(t.Name, object, dialects.Omitted, "operator class %s left out", p.OpClass())
+			l.rec.Decide(object, dialects.Omitted, "operator class %s left out", p.OpClass())
 		}
 		if p.Desc {
 			part += " DESC"
@@ -86,7 +86,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		if !idx.Overrides.Accepts(Name, compiler.AcceptIndexMethod) {
 			l.rec.Warnf(idx.Range, "Index method left out", "TiDB has no index methods; USING %s of index %q is left out (to acknowledge it: tidb { accept = [%q] }).", idx.Method(), idx.Name, compiler.AcceptIndexMethod)
 		}
-		l.rec.Decide(t.Name, object, dialects.Omitted, "USING %s left out", idx.Method())
+		l.rec.Decide(object, dialects.Omitted, "USING %s left out", idx.Method())
 	}
 	if idx.Where == nil {
 		return li, true
@@ -96,10 +96,10 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	// since TiDB's unique indexes never compare NULLs.
 	if idx.Unique {
 		if partial {
-			l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s as a unique key over VIRTUAL generated columns CASE WHEN <predicate> THEN <part> END: NULL outside the predicate, and TiDB's unique keys never compare NULLs", idx.WhereSrc)
+			l.rec.Decide(object, dialects.Lowered, "WHERE %s as a unique key over VIRTUAL generated columns CASE WHEN <predicate> THEN <part> END: NULL outside the predicate, and TiDB's unique keys never compare NULLs", idx.WhereSrc)
 			return li, true
 		}
-		l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same", idx.WhereSrc)
+		l.rec.Decide(object, dialects.Lowered, "WHERE %s dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same", idx.WhereSrc)
 		return li, true
 	}
 	if arithmetic(idx.Where) {
@@ -109,7 +109,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	if !idx.Overrides.Accepts(Name, compiler.AcceptPartialIndex) {
 		l.rec.Warnf(idx.WhereRange, "Partial index made full", "TiDB has no partial indexes; index %q covers all rows there (same results, larger index). To acknowledge it: tidb { accept = [%q] }.", idx.Name, compiler.AcceptPartialIndex)
 	}
-	l.rec.Decide(t.Name, object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
+	l.rec.Decide(object, dialects.Lowered, "WHERE %s dropped: TiDB has no partial indexes, so the index covers all rows", idx.WhereSrc)
 	return li, true
 }
 
@@ -148,7 +148,7 @@ func caseWrapped(idx *compiler.Index, p *compiler.IndexPart) bool {
 func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p *compiler.IndexPart) string {
 	var value, typ string
 	if p.Expr != nil {
-		l.explainExpr(t, dialects.ObjectOf(compiler.KindIndex, idx.Name), p.Expr)
+		l.explainExpr(t, t.Ref(compiler.KindIndex, idx.Name), p.Expr)
 		value, typ = sqltext.Expr(Syntax{}, p.Expr), l.exactString(GeneratedType(t, p.Expr))
 		if typ == "" && idx.Where != nil && integerArithmetic(t, p.Expr) {
 			// PostgreSQL computes it in bigint too (int and smallint are
@@ -167,7 +167,7 @@ func (l *lowerer) partialColumn(t *compiler.Table, idx *compiler.Index, i int, p
 	}
 	where, _ := readback.DotAll(idx.Where)
 	if i == 0 {
-		l.explainExpr(t, dialects.ObjectOf(compiler.KindIndex, idx.Name), where)
+		l.explainExpr(t, t.Ref(compiler.KindIndex, idx.Name), where)
 	}
 	name := l.generatedColumnName(t, idx, i, p)
 	body := "CASE WHEN " + sqltext.Expr(Syntax{}, where) + " THEN " + value + " END"
@@ -335,7 +335,7 @@ func (l *lowerer) generatedColumn(t *compiler.Table, idx *compiler.Index, i int,
 	if f == "" {
 		why = "the key part names its TiDB column"
 	}
-	l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", render.String(p.Expr), name, why)
+	l.rec.Decide(t.Ref(compiler.KindIndex, idx.Name), dialects.Lowered, "%s indexed through the VIRTUAL generated column %s: %s", render.String(p.Expr), name, why)
 	return lexical.Ident(name)
 }
 

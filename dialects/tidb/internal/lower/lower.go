@@ -82,15 +82,15 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		// Found by the differential tester: TiDB gives an INSERT that
 		// leaves out a NOT NULL ENUM column without a default its first
 		// value, in strict mode too; PostgreSQL refuses the row.
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", lexical.String(typ.Enum.Values[0]))
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", lexical.String(typ.Enum.Values[0]))
 		l.rec.Warnf(c.TypeRange, "Enum column without a default", "An INSERT that leaves out %s.%s gets the enum's first value, %s, on TiDB, where PostgreSQL refuses the row. Give the column a default, or make every INSERT write it (to acknowledge it: tidb { accept = [%q] }).", t.Name, c.Name, lexical.String(typ.Enum.Values[0]), compiler.AcceptEnumFirstValue)
 	}
 	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
 		lc.Type += " COLLATE " + ExactCollation
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", ExactCollation)
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", ExactCollation)
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
-		l.explainExpr(t, dialects.ObjectOf(compiler.KindColumn, c.Name), g.Expr)
+		l.explainExpr(t, t.Ref(compiler.KindColumn, c.Name), g.Expr)
 		e, _ := readback.DotAll(g.Expr)
 		lc.GeneratedExpr = sqltext.Expr(Syntax{}, e)
 		kind := "STORED"
@@ -101,11 +101,11 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	}
 	if c.OnUpdate && known {
 		lc.OnUpdate = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", Precision(typ))
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "on_update = now() as ON UPDATE CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
 	}
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
 		return lc, true
 	}
 	d := c.Default
@@ -119,10 +119,10 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	switch d.Kind {
 	case compiler.DefaultNow:
 		lc.Default = fmt.Sprintf("CURRENT_TIMESTAMP(%d)", Precision(typ))
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "now() as CURRENT_TIMESTAMP in the session time zone (keep it UTC)")
 	case compiler.DefaultUUID:
 		lc.Default = "(UUID())"
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one")
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "uuid() as the expression default (UUID()): a version-1 UUID (time and node), where PostgreSQL makes a random version-4 one")
 	case compiler.DefaultString:
 		lc.Default = lexical.String(d.Value)
 	case compiler.DefaultBool:
@@ -180,10 +180,10 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
+		l.rec.Decide(t.Ref(compiler.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
-	l.explainExpr(t, dialects.ObjectOf(compiler.KindCheck, c.Name), c.Expr)
+	l.explainExpr(t, t.Ref(compiler.KindCheck, c.Name), c.Expr)
 	l.timePrecision(t, c)
 	action := actionColumns(t)
 	for _, col := range expr.Columns(c.Expr) {
@@ -193,10 +193,10 @@ func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constrain
 	}
 	e, changed := boolContext(c.Expr)
 	if changed {
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
+		l.rec.Decide(t.Ref(compiler.KindCheck, c.Name), dialects.Lowered, "a bool column or a CASE of conditions used as a condition compared with TRUE (TiDB refuses a non-boolean CHECK, error 3812)")
 	}
 	if e, changed = readback.DotAll(e); changed {
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
+		l.rec.Decide(t.Ref(compiler.KindCheck, c.Name), dialects.Lowered, "regex . matches a newline as on PostgreSQL: (?s) added")
 	}
 	return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), sqltext.Expr(Syntax{}, e)), true
 }
@@ -226,12 +226,12 @@ func boolContext(n expr.Node) (expr.Node, bool) {
 }
 
 // explainExpr records the translations an expression needs on TiDB.
-func (l *lowerer) explainExpr(t *compiler.Table, object dialects.Object, n expr.Node) {
+func (l *lowerer) explainExpr(t *compiler.Table, object compiler.ObjectRef, n expr.Node) {
 	seen := map[string]bool{}
 	note := func(s string) {
 		if !seen[s] {
 			seen[s] = true
-			l.rec.Decide(t.Name, object, dialects.Lowered, "%s", s)
+			l.rec.Decide(object, dialects.Lowered, "%s", s)
 		}
 	}
 	expr.Walk(n, func(n expr.Node) bool {
@@ -277,7 +277,7 @@ func (l *lowerer) keyLimits(t *compiler.Table, c *compiler.Column, action map[st
 		refuse(fk, other)
 		return true
 	}
-	l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Omitted, "no %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", what, fk)
+	l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Omitted, "no %s: TiDB forbids CHECKs on columns of foreign key %s, which has a referential action, and the key limits the column to checked values", what, fk)
 	return true
 }
 
@@ -364,7 +364,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		for i, j := range order {
 			cols[i], refCols[i] = fk.Columns[j], fk.RefColumns[j]
 		}
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "column pairs in the order of the referenced key (%s): TiDB needs an index led by the referenced columns in the foreign key's order", strings.Join(refCols, ", "))
+		l.rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Lowered, "column pairs in the order of the referenced key (%s): TiDB needs an index led by the referenced columns in the foreign key's order", strings.Join(refCols, ", "))
 	}
 	body := "FOREIGN KEY (" + style.List(cols) + ") REFERENCES " + lexical.Ident(fk.RefTable) + " (" + style.List(refCols) + ")"
 	for _, a := range []struct {
@@ -388,18 +388,18 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		if !fk.Overrides.Accepts(Name, compiler.AcceptDeferrable) {
 			l.rec.Warnf(fk.Range, "Deferrable foreign key left out", "TiDB checks foreign key %q immediately; DEFERRABLE is PostgreSQL only and is left out (to acknowledge it: tidb { accept = [%q] }).", fk.Name, compiler.AcceptDeferrable)
 		}
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
+		l.rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Omitted, "DEFERRABLE left out: TiDB checks foreign keys immediately")
 	}
 	switch depth, ok := l.cascades[fk]; {
 	case fk.RefTable == t.Name && (fk.OnDelete == compiler.Cascade || fk.OnUpdate == compiler.Cascade):
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "CASCADE within the table: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
+		l.rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Lowered, "CASCADE within the table: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
 	case ok && depth == compiler.Unbounded:
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "reached by a cycle of foreign keys that cascade deletes: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
+		l.rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Lowered, "reached by a cycle of foreign keys that cascade deletes: TiDB refuses a statement that cascades through more than %d levels of rows (error 3008); PostgreSQL has no such limit", limits.MaxCascadeDepth)
 	case ok && depth > limits.MaxCascadeDepth+1:
 		// The 15th cascade is TiDB's last (TestCascadeChain): the limit
 		// of 14 levels of rows under a key to its own table counts the
 		// cascade that the last row's delete starts.
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindForeignKey, fk.Name), dialects.Lowered, "level %d of a chain of cascading foreign keys: TiDB refuses a statement that cascades through more than %d tables (error 3008), as a DELETE at the chain's start does when every level has a row; PostgreSQL has no such limit", depth, limits.MaxCascadeDepth+1)
+		l.rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Lowered, "level %d of a chain of cascading foreign keys: TiDB refuses a statement that cascades through more than %d tables (error 3008), as a DELETE at the chain's start does when every level has a row; PostgreSQL has no such limit", depth, limits.MaxCascadeDepth+1)
 	}
 	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
 }
@@ -539,12 +539,12 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 		if ShapeChecked(t, c.Name) {
 			// The model's own CHECK of the column's uuid shape (written
 			// by hand, imported) is uuid_check's.
-			l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
+			l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Omitted, "no uuid_check CHECK: the model's CHECK of its uuid shape stands for it")
 			continue
 		}
 		name := l.generatedName(UUIDCheckName(t.Name, c.Name), t, c)
 		lt.Constraints = append(lt.Constraints, sqltext.CheckConstraint(name, UUIDCheck(c.Name)))
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Added, "CHECK %s keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check)", name)
 	}
 }
 
@@ -568,7 +568,7 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
 		}
 		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
-		l.rec.Decide(t.Name, dialects.ObjectOf(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
 	}
 }
 

@@ -1,4 +1,4 @@
-package tidb_test
+package online_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/tidb"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/online"
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
 
@@ -57,7 +58,7 @@ func TestTiDBEnumHazards(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rewrite, canFail bool
-		for _, h := range (tidb.Dialect{}).Hazards(changes, hazard.Form{}) {
+		for _, h := range online.Hazards(changes, hazard.Form{}) {
 			rewrite = rewrite || h.Rewrite
 			canFail = canFail || h.CanFail
 		}

@@ -1,4 +1,4 @@
-package migration_test
+package deploy_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 func statusNames(fs []deploy.FileStatus) []string {
@@ -26,9 +27,9 @@ func TestStatus(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			db := applyDB(t, dialect)
-			dir := migrationDir(t,
-				migFile{"20260101000001_items.sql", "CREATE TABLE items (id int PRIMARY KEY);\n"},
-				migFile{"20260101000002_seed.sql", "INSERT INTO items VALUES (1);\nINSERT INTO items VALUES (2);\n"},
+			dir := testproject.MigrationDir(t,
+				testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int PRIMARY KEY);\n"},
+				testproject.File{Name: "20260101000002_seed.sql", SQL: "INSERT INTO items VALUES (1);\nINSERT INTO items VALUES (2);\n"},
 			)
 			tg := applyTarget(dialect, dir)
 			st, err := deploy.ReadStatus(ctx, tg, db.URL)
@@ -44,7 +45,7 @@ func TestStatus(t *testing.T) {
 			}
 
 			mustRunApply(t, tg, db)
-			addMigrations(t, dir, migFile{"20260101000003_more.sql", "CREATE TABLE more (id int);\n"})
+			testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000003_more.sql", SQL: "CREATE TABLE more (id int);\n"})
 			st, err = deploy.ReadStatus(ctx, tg, db.URL)
 			if err != nil {
 				t.Fatal(err)

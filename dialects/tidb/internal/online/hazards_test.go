@@ -1,4 +1,4 @@
-package tidb_test
+package online_test
 
 import (
 	"context"
@@ -114,7 +114,7 @@ func observeTiDB(t *testing.T, db *dbtest.DB, setup, stmt string) (tidbObservati
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o, tidb.Dialect{}.Hazards(changes, hazard.Form{}), nil
+	return o, online.Hazards(changes, hazard.Form{}), nil
 }
 
 type ddlJob struct {
@@ -243,7 +243,7 @@ func TestTiDBUnfinished(t *testing.T) {
 	ctx := context.Background()
 	db := dbtest.TiDB(t)
 	tidbSetup(t, db.DB, "")
-	if got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
+	if got, err := online.Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
 		t.Fatalf("a database without DDL running: %q, %v", got, err)
 	}
 	// The index may be built before the job can be paused: then it is
@@ -266,10 +266,10 @@ func TestTiDBUnfinished(t *testing.T) {
 	}
 	// The job is "pausing" until its owner has stopped it.
 	want := fmt.Sprintf("DDL job %d (add index of table items) is paused", id)
-	got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB)
+	got, err := online.Unfinished(ctx, db.DB)
 	for deadline := time.Now().Add(30 * time.Second); err == nil && len(got) == 1 && strings.Contains(got[0], "is pausing") && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
-		got, err = (tidb.Dialect{}).Unfinished(ctx, db.DB)
+		got, err = online.Unfinished(ctx, db.DB)
 	}
 	if err != nil || len(got) != 1 || !strings.Contains(got[0], want) {
 		t.Errorf("unfinished: %q, %v", got, err)
@@ -287,7 +287,7 @@ func TestTiDBUnfinished(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("DDL job %d did not end within 2 minutes of its cancellation", id)
 	}
-	if got, err := (tidb.Dialect{}).Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
+	if got, err := online.Unfinished(ctx, db.DB); err != nil || len(got) != 0 {
 		t.Errorf("after the job: %q, %v", got, err)
 	}
 }

@@ -1,9 +1,10 @@
-package migration_test
+package deploy_test
 
 import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 // slowInit makes a table whose index builds and updates take seconds: its
@@ -96,10 +98,10 @@ func revision(t *testing.T, db *sql.DB, tg migration.Target, version string) *mi
 // apply finishes the job (the invalid index dropped and rebuilt).
 func TestInterruptCancelsOnServer(t *testing.T) {
 	t.Parallel()
-	dir := migrationDir(t,
-		migFile{"20260101000001_init.sql", slowInit},
-		migFile{"20260101000002_index.sql", slowIndex},
-		migFile{"20260101000003_update.sql", slowUpdate},
+	dir := testproject.MigrationDir(t,
+		testproject.File{Name: "20260101000001_init.sql", SQL: slowInit},
+		testproject.File{Name: "20260101000002_index.sql", SQL: slowIndex},
+		testproject.File{Name: "20260101000003_update.sql", SQL: slowUpdate},
 	)
 	tg := applyTarget("postgres", dir)
 	db := dbtest.Postgres(t)
@@ -121,7 +123,7 @@ func TestInterruptCancelsOnServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !containsLine(st.Unfinished, "index big_s_idx of table big is invalid") {
+	if !slices.ContainsFunc(st.Unfinished, func(l string) bool { return strings.Contains(l, "index big_s_idx of table big is invalid") }) {
 		t.Errorf("status after the interrupted build: unfinished %q", st.Unfinished)
 	}
 
@@ -162,7 +164,7 @@ func TestResumeIndexFinishedAfterAll(t *testing.T) {
 	t.Parallel()
 	const fast = "CREATE TABLE \"big\" (\"id\" integer NOT NULL, \"s\" integer NOT NULL, PRIMARY KEY (\"id\"));\n"
 	const index = "-- atlas:txmode none\n\nCREATE INDEX CONCURRENTLY \"big_s_idx\" ON \"big\" (\"s\");\n\nCREATE INDEX CONCURRENTLY \"big_id_s_idx\" ON \"big\" (\"id\", \"s\");\n"
-	dir := migrationDir(t, migFile{"20260101000001_init.sql", fast}, migFile{"20260101000002_index.sql", index})
+	dir := testproject.MigrationDir(t, testproject.File{Name: "20260101000001_init.sql", SQL: fast}, testproject.File{Name: "20260101000002_index.sql", SQL: index})
 	tg := applyTarget("postgres", dir)
 	db := dbtest.Postgres(t)
 	ctx := context.Background()
@@ -219,7 +221,7 @@ func TestInterruptCancelsOnServerTiDB(t *testing.T) {
 	// 300 rows, 10 ms each: three seconds.
 	const update = "INSERT INTO `big` WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 300) SELECT n, n FROM g;\n" +
 		"UPDATE `big` SET `s` = `s` + 1 + SLEEP(0.01);\n"
-	dir := migrationDir(t, migFile{"20260101000001_init.sql", init}, migFile{"20260101000002_update.sql", update})
+	dir := testproject.MigrationDir(t, testproject.File{Name: "20260101000001_init.sql", SQL: init}, testproject.File{Name: "20260101000002_update.sql", SQL: update})
 	tg := applyTarget("tidb", dir)
 	db := dbtest.TiDB(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,4 +1,4 @@
-package migration_test
+package deploy_test
 
 import (
 	"bytes"
@@ -19,35 +19,8 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
-
-// migFile is one migration file of a test directory.
-type migFile struct{ name, sql string }
-
-// migrationDir writes files and their atlas.sum into a new directory.
-func migrationDir(t *testing.T, files ...migFile) string {
-	t.Helper()
-	dir := t.TempDir()
-	addMigrations(t, dir, files...)
-	return dir
-}
-
-// addMigrations writes files into dir and rewrites atlas.sum.
-func addMigrations(t *testing.T, dir string, files ...migFile) {
-	t.Helper()
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.sql), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := migration.OpenDir(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := migration.Hash(d); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func applyTarget(dialect, dir string) migration.Target {
 	return migration.Target{Env: &atlasconf.Env{Name: dialect, Dir: dir}, Dialect: all.Get(dialect)}
@@ -217,10 +190,10 @@ func TestApplyFreshDatabase(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			db := applyDB(t, dialect)
-			dir := migrationDir(t,
-				migFile{"20260101000001_create.sql", "CREATE TABLE items (id int PRIMARY KEY, code varchar(10));\nCREATE TABLE counter (n int);\n"},
-				migFile{"20260101000002_index.sql", "CREATE INDEX items_code_idx ON items (code);\n"},
-				migFile{"20260101000003_seed.sql", "-- seed rows\nINSERT INTO items VALUES (1, 'a'), (2, 'b');\nINSERT INTO counter VALUES (1);\n"},
+			dir := testproject.MigrationDir(t,
+				testproject.File{Name: "20260101000001_create.sql", SQL: "CREATE TABLE items (id int PRIMARY KEY, code varchar(10));\nCREATE TABLE counter (n int);\n"},
+				testproject.File{Name: "20260101000002_index.sql", SQL: "CREATE INDEX items_code_idx ON items (code);\n"},
+				testproject.File{Name: "20260101000003_seed.sql", SQL: "-- seed rows\nINSERT INTO items VALUES (1, 'a'), (2, 'b');\nINSERT INTO counter VALUES (1);\n"},
 			)
 			tg := applyTarget(dialect, dir)
 			start := time.Now().Add(-time.Second)
@@ -316,10 +289,10 @@ func TestConcurrentApply(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			db := applyDB(t, dialect)
-			dir := migrationDir(t,
-				migFile{"20260101000001_counter.sql", "CREATE TABLE counter (n int NOT NULL);\n"},
-				migFile{"20260101000002_first.sql", "INSERT INTO counter (n) VALUES (1);\n" + sleep[dialect] + "\n"},
-				migFile{"20260101000003_second.sql", "INSERT INTO counter (n) VALUES (2);\n"},
+			dir := testproject.MigrationDir(t,
+				testproject.File{Name: "20260101000001_counter.sql", SQL: "CREATE TABLE counter (n int NOT NULL);\n"},
+				testproject.File{Name: "20260101000002_first.sql", SQL: "INSERT INTO counter (n) VALUES (1);\n" + sleep[dialect] + "\n"},
+				testproject.File{Name: "20260101000003_second.sql", SQL: "INSERT INTO counter (n) VALUES (2);\n"},
 			)
 			tg := applyTarget(dialect, dir)
 			const n = 4
@@ -367,7 +340,7 @@ func TestConcurrentApply(t *testing.T) {
 }
 
 // duplicateCodes is a first file leaving data that a unique index refuses.
-var duplicateCodes = migFile{"20260101000001_items.sql", "CREATE TABLE items (id int PRIMARY KEY, code varchar(10) NOT NULL);\nINSERT INTO items VALUES (1, 'a'), (2, 'a');\n"}
+var duplicateCodes = testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int PRIMARY KEY, code varchar(10) NOT NULL);\nINSERT INTO items VALUES (1, 'a'), (2, 'a');\n"}
 
 // TestTiDBResumesAfterFailedStatement: TiDB commits each DDL statement, so a
 // failure in the middle of a file leaves the statements before it applied.
@@ -377,7 +350,7 @@ func TestTiDBResumesAfterFailedStatement(t *testing.T) {
 	t.Parallel()
 	db := dbtest.TiDB(t)
 	const name = "20260101000002_unique_codes.sql"
-	dir := migrationDir(t, duplicateCodes, migFile{name, "CREATE TABLE audit (id int PRIMARY KEY);\n" +
+	dir := testproject.MigrationDir(t, duplicateCodes, testproject.File{Name: name, SQL: "CREATE TABLE audit (id int PRIMARY KEY);\n" +
 		"INSERT INTO audit VALUES (1);\n" +
 		"CREATE UNIQUE INDEX items_code_uq ON items (code);\n" +
 		"ALTER TABLE items ADD CONSTRAINT items_code_ck CHECK (code <> '');\n"})
@@ -419,7 +392,7 @@ func TestTiDBResumesAfterFailedStatement(t *testing.T) {
 	if _, err := db.Exec("DELETE FROM items WHERE id = 2"); err != nil {
 		t.Fatal(err)
 	}
-	addMigrations(t, dir, migFile{name, "CREATE TABLE audit (id int PRIMARY KEY);\n" +
+	testproject.WriteMigrations(t, dir, testproject.File{Name: name, SQL: "CREATE TABLE audit (id int PRIMARY KEY);\n" +
 		"INSERT INTO audit VALUES (1);\n" +
 		"CREATE UNIQUE INDEX items_code_uq ON items (code);\n" +
 		"ALTER TABLE items ADD CONSTRAINT items_code_ck CHECK (code <> '' AND code <> '-');\n"})
@@ -449,7 +422,7 @@ func TestPostgresRollsBackFailedFile(t *testing.T) {
 	t.Parallel()
 	db := dbtest.Postgres(t)
 	const name = "20260101000002_unique_codes.sql"
-	dir := migrationDir(t, duplicateCodes, migFile{name, "CREATE TABLE audit (id int PRIMARY KEY);\n" +
+	dir := testproject.MigrationDir(t, duplicateCodes, testproject.File{Name: name, SQL: "CREATE TABLE audit (id int PRIMARY KEY);\n" +
 		"INSERT INTO audit VALUES (1);\n" +
 		"CREATE UNIQUE INDEX items_code_uq ON items (code);\n"})
 	tg := applyTarget("postgres", dir)
@@ -504,9 +477,9 @@ func TestPostgresRollsBackFailedFile(t *testing.T) {
 func TestPostgresTxModeNone(t *testing.T) {
 	t.Parallel()
 	db := dbtest.Postgres(t)
-	dir := migrationDir(t,
-		migFile{"20260101000001_items.sql", "CREATE TABLE items (id int PRIMARY KEY, code text);\n"},
-		migFile{"20260101000002_concurrently.sql", "CREATE INDEX CONCURRENTLY items_code_idx ON items (code);\n"},
+	dir := testproject.MigrationDir(t,
+		testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int PRIMARY KEY, code text);\n"},
+		testproject.File{Name: "20260101000002_concurrently.sql", SQL: "CREATE INDEX CONCURRENTLY items_code_idx ON items (code);\n"},
 	)
 	tg := applyTarget("postgres", dir)
 	_, err := runApply(t, tg, db)
@@ -514,7 +487,7 @@ func TestPostgresTxModeNone(t *testing.T) {
 	if !errors.As(err, &ae) || !strings.Contains(ae.Err.Error(), "cannot run inside a transaction block") {
 		t.Fatalf("CREATE INDEX CONCURRENTLY in a transaction: %v", err)
 	}
-	addMigrations(t, dir, migFile{"20260101000002_concurrently.sql", "-- atlas:txmode none\n\nCREATE INDEX CONCURRENTLY items_code_idx ON items (code);\n"})
+	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000002_concurrently.sql", SQL: "-- atlas:txmode none\n\nCREATE INDEX CONCURRENTLY items_code_idx ON items (code);\n"})
 	res := mustRunApply(t, tg, db)
 	if len(res.Files) != 1 {
 		t.Fatalf("apply with txmode none: %+v", res)
@@ -534,7 +507,7 @@ func TestPostgresTxModeNone(t *testing.T) {
 func TestApplyRefusesEditedDirectory(t *testing.T) {
 	t.Parallel()
 	db := dbtest.Postgres(t)
-	dir := migrationDir(t, migFile{"20260101000001_items.sql", "CREATE TABLE items (id int);\n"})
+	dir := testproject.MigrationDir(t, testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int);\n"})
 	tg := applyTarget("postgres", dir)
 	mustRunApply(t, tg, db)
 
@@ -552,7 +525,7 @@ func TestApplyRefusesEditedDirectory(t *testing.T) {
 		t.Error("the refused apply ran a file")
 	}
 	// Reviewed: restore the applied file, hash the new one.
-	addMigrations(t, dir, migFile{"20260101000001_items.sql", "CREATE TABLE items (id int);\n"})
+	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int);\n"})
 	if res := mustRunApply(t, tg, db); len(res.Files) != 1 || res.Files[0].Name != "20260101000002_more.sql" {
 		t.Errorf("apply after migrate hash: %+v", res)
 	}
@@ -561,7 +534,7 @@ func TestApplyRefusesEditedDirectory(t *testing.T) {
 // TestApplyConnectionErrors: a URL of the wrong dialect, or one that does not
 // connect, fails without showing its password.
 func TestApplyConnectionErrors(t *testing.T) {
-	dir := migrationDir(t, migFile{"20260101000001_items.sql", "CREATE TABLE items (id int);\n"})
+	dir := testproject.MigrationDir(t, testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int);\n"})
 	ctx := context.Background()
 	_, err := deploy.Apply(ctx, applyTarget("postgres", dir), deploy.ApplyOptions{URL: "mysql://root:s3cret@127.0.0.1:1/app"})
 	if err == nil || !strings.Contains(err.Error(), "env \"postgres\" is postgres") || strings.Contains(err.Error(), "s3cret") {
@@ -584,7 +557,7 @@ func TestApplyConnectionErrors(t *testing.T) {
 func TestTiDBSplitsStatementsAsMySQL(t *testing.T) {
 	t.Parallel()
 	db := dbtest.TiDB(t)
-	dir := migrationDir(t, migFile{"20260101000001_notes.sql", "CREATE TABLE notes (body text);\nINSERT INTO notes VALUES ('it\\'s; done');\n"})
+	dir := testproject.MigrationDir(t, testproject.File{Name: "20260101000001_notes.sql", SQL: "CREATE TABLE notes (body text);\nINSERT INTO notes VALUES ('it\\'s; done');\n"})
 	res := mustRunApply(t, applyTarget("tidb", dir), db)
 	if len(res.Files) != 1 || res.Files[0].Stmts != 2 {
 		t.Fatalf("apply: %+v", res)
@@ -603,7 +576,7 @@ func TestApplyLockTimeout(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			db := applyDB(t, dialect)
-			dir := migrationDir(t, migFile{"20260101000001_items.sql", "CREATE TABLE items (id int);\n"})
+			dir := testproject.MigrationDir(t, testproject.File{Name: "20260101000001_items.sql", SQL: "CREATE TABLE items (id int);\n"})
 			tg := applyTarget(dialect, dir)
 			conn, err := db.Conn(ctx)
 			if err != nil {

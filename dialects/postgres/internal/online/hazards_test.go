@@ -1,4 +1,4 @@
-package postgres_test
+package online_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/postgres"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/online"
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
 
@@ -52,7 +53,6 @@ func observe(t *testing.T, db *dbtest.DB, setup, stmt string) (observation, []ha
 	if _, err := db.Exec(hazardSetup + setup); err != nil {
 		t.Fatal(err)
 	}
-	d := postgres.Dialect{}
 	before := inspect(t, db.DB)
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -87,7 +87,7 @@ func observe(t *testing.T, db *dbtest.DB, setup, stmt string) (observation, []ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o, d.Hazards(changes, d.StmtForm([]string{stmt}, 0)), nil
+	return o, online.Hazards(changes, online.StmtForm([]string{stmt}, 0)), nil
 }
 
 func heldModes(t *testing.T, db *sql.DB, pid int, table string) []string {
@@ -309,8 +309,7 @@ func TestConcurrentIndexObserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := postgres.Dialect{}
-	hs := d.Hazards(changes, d.StmtForm([]string{stmt}, 0))
+	hs := online.Hazards(changes, online.StmtForm([]string{stmt}, 0))
 	if got := hazard.Codes(hs); !slices.Equal(got, []string{"PG109"}) {
 		t.Fatalf("codes %v, want [PG109]", got)
 	}
