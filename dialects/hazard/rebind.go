@@ -85,3 +85,31 @@ func RebindForeignKeys(changes []schema.Change) []schema.Change {
 	}
 	return changes
 }
+
+// SplitModifies replaces, in place, each change of type M within the table
+// changes of changes by the drop and the add that split makes of it (where
+// split says ok), for a database that cannot make such a modify in one
+// statement: TiDB cannot alter a CHECK, and refuses Atlas's one ALTER for a
+// foreign key whose columns change; neither database turns a plain column
+// into a generated one. The other changes keep their order. It returns
+// changes.
+func SplitModifies[M schema.Change](changes []schema.Change, split func(M) (drop, add schema.Change, ok bool)) []schema.Change {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		var out []schema.Change
+		for _, sc := range mt.Changes {
+			if m, ok := sc.(M); ok {
+				if drop, add, ok := split(m); ok {
+					out = append(out, drop, add)
+					continue
+				}
+			}
+			out = append(out, sc)
+		}
+		mt.Changes = out
+	}
+	return changes
+}

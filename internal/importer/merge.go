@@ -548,7 +548,7 @@ func Merge(a, b *read.Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, ta)
 			continue
 		}
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Dialect{a.Dialect, b.Dialect}, ownSQL{b, ta.Name}, say))
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Named{a.Dialect, b.Dialect}, ownSQL{b, ta.Name}, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -615,7 +615,7 @@ func (o ownSQL) index(name string) string { return o.im.IndexStatement(o.table, 
 
 // mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
 // ownB gives tb's SQL in b's dialect.
-func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Dialect, ownB ownSQL, say func(string, ...any)) *compiler.Table {
+func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say func(string, ...any)) *compiler.Table {
 	t := ta
 	da, db := ds[0].Name(), ds[1].Name()
 	// Columns.
@@ -774,7 +774,7 @@ func plainColumns(x *compiler.Index) []string {
 
 // mergeChecks pairs checks by name and meaning, then by meaning (the
 // portable expression after each dialect's normalisation), then by name.
-func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Dialect, say func(string, ...any)) {
+func mergeChecks(t, ta, tb *compiler.Table, ds [2]dialects.Named, say func(string, ...any)) {
 	da, db := ds[0].Name(), ds[1].Name()
 	// only says that check c exists on side i alone, and why where the
 	// dialect knows it: a test of what the other's type guarantees.

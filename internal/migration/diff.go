@@ -18,6 +18,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -572,28 +573,7 @@ func isGenerated(c *schema.Column) bool {
 // generated one in place, and its values are computed again from the
 // expression (the rows are kept).
 func generatedByDropAdd(changes []schema.Change) []schema.Change {
-	gen := func(c *schema.Column) bool {
-		for _, a := range c.Attrs {
-			if _, ok := a.(*schema.GeneratedExpr); ok {
-				return true
-			}
-		}
-		return false
-	}
-	for _, ch := range changes {
-		mt, ok := ch.(*schema.ModifyTable)
-		if !ok {
-			continue
-		}
-		var out []schema.Change
-		for _, c := range mt.Changes {
-			if mc, ok := c.(*schema.ModifyColumn); ok && !gen(mc.From) && gen(mc.To) {
-				out = append(out, &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To})
-				continue
-			}
-			out = append(out, c)
-		}
-		mt.Changes = out
-	}
-	return changes
+	return hazard.SplitModifies(changes, func(mc *schema.ModifyColumn) (schema.Change, schema.Change, bool) {
+		return &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To}, !isGenerated(mc.From) && isGenerated(mc.To)
+	})
 }

@@ -20,6 +20,8 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver,
@@ -486,23 +488,12 @@ func addIdentityChanges(changes []schema.Change, from, to *schema.Table) []schem
 	return changes
 }
 
+// splitModifyChecks makes each CHECK modified a drop and an add: TiDB
+// cannot alter a CHECK.
 func splitModifyChecks(changes []schema.Change) []schema.Change {
-	for _, c := range changes {
-		m, ok := c.(*schema.ModifyTable)
-		if !ok {
-			continue
-		}
-		var split []schema.Change
-		for _, tc := range m.Changes {
-			if mc, ok := tc.(*schema.ModifyCheck); ok {
-				split = append(split, &schema.DropCheck{C: mc.From}, &schema.AddCheck{C: mc.To})
-				continue
-			}
-			split = append(split, tc)
-		}
-		m.Changes = split
-	}
-	return changes
+	return hazard.SplitModifies(changes, func(m *schema.ModifyCheck) (schema.Change, schema.Change, bool) {
+		return &schema.DropCheck{C: m.From}, &schema.AddCheck{C: m.To}, true
+	})
 }
 
 // ScanStmts implements migrate.StmtScanner, which the embedded interface

@@ -155,19 +155,9 @@ func refusal(t *schema.Table, sc schema.Change) error {
 // which TiDB refuses (1553), and which the plan's own change of that index
 // then drops again.
 func splitForeignKeyModifies(changes []schema.Change) {
-	for _, c := range changes {
-		if mt, ok := c.(*schema.ModifyTable); ok {
-			var out []schema.Change
-			for _, sc := range mt.Changes {
-				if m, ok := sc.(*schema.ModifyForeignKey); ok {
-					out = append(out, &schema.DropForeignKey{F: m.From}, &schema.AddForeignKey{F: m.To})
-					continue
-				}
-				out = append(out, sc)
-			}
-			mt.Changes = out
-		}
-	}
+	hazard.SplitModifies(changes, func(m *schema.ModifyForeignKey) (schema.Change, schema.Change, bool) {
+		return &schema.DropForeignKey{F: m.From}, &schema.AddForeignKey{F: m.To}, true
+	})
 }
 
 // collationRebuilds drops and adds again the indexes over a column whose
