@@ -14,29 +14,28 @@ import (
 // finds it in the other under the same name. Sub-packages of a dialect are
 // not compared. Both have internal/atlasdrv, their Atlas driver decorator;
 // internal/online, the migration planner, sessions, resume and hazards,
-// which online.go and hazards.go hand the Online part to; and
-// internal/lexical, quoting. tidb has internal/lower, its generation
-// (settings, the table of types, limits, the lowering), which its
-// dialect.go, types.go and rules.go hand Generate, Type and Rules to.
-// postgres has internal/catalog, the catalog
-// queries of import (TiDB's import reads Atlas's inspection and
-// internal/readback, its SQL reader on TiDB's parser).
+// which online.go and hazards.go hand the Online part to; internal/lexical,
+// quoting; internal/lower, the generation (settings, the table of types,
+// limits, the lowering), which dialect.go, types.go and rules.go hand
+// Generate, Type and Rules to; and internal/catalog, the catalog queries
+// of import beyond Atlas's inspection. TiDB has internal/readback too, its
+// SQL reader on TiDB's parser.
 var concerns = map[string]string{
 	"atlas.go":       "the Atlas part: OpenAtlas (its driver is the sub-package internal/atlasdrv), the state file, the statement scanner, server warnings",
 	"data.go":        "data migrations rendered as SQL",
 	"database.go":    "URLs, the database/sql driver, the dev server",
-	"dialect.go":     "the Dialect value, Generate, quoting and the expression syntax (tidb: Generate and the syntax in internal/lower)",
+	"dialect.go":     "the Dialect value, Generate, quoting and the expression syntax (Generate and the syntax are internal/lower's)",
 	"hazards.go":     "hazard codes, and the hazards of a change in the form the planner chose (internal/online computes them)",
 	"import.go":      "an inspected column read into the model: default, identity, clauses",
 	"importindex.go": "an inspected index read into the model",
-	"inspect.go":     "what import reads from a live database, or infers from it, beyond Atlas's inspection (postgres: its catalog queries are internal/catalog)",
+	"inspect.go":     "what import reads from a live database, or infers from it, beyond Atlas's inspection (its catalog queries are internal/catalog)",
 	"lint.go":        "the Lint part: statement rules, codes, errors",
 	"objects.go":     "views, triggers and extensions",
 	"online.go":      "the Online and Sessions parts: the migration planner, online sessions and resume (internal/online)",
 	"parse.go":       "ParseExpr: expression text as the database prints it, read into the model",
 	"revisions.go":   "the revision table",
-	"rules.go":       "the dialect's limits and rules (tidb: its limits are internal/lower's)",
-	"types.go":       "one table of types, from which Type and NeutralType derive (tidb: the table is internal/lower's)",
+	"rules.go":       "the dialect's limits and rules (internal/lower's)",
+	"types.go":       "one table of types, from which Type and NeutralType derive (the table is internal/lower's)",
 }
 
 // dialectPackages are the packages compared: the two real dialects.

@@ -6,10 +6,11 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lower"
 )
 
 // dataSyntax renders the expressions of data statements.
-type dataSyntax struct{ syntax }
+type dataSyntax struct{ lower.Syntax }
 
 func (dataSyntax) TextCast(x string, _ expr.Kind) string { return "CAST(" + x + " AS text)" }
 

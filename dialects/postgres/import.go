@@ -10,6 +10,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lower"
 )
 
 var (
@@ -163,7 +164,7 @@ WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORD
 		if t == nil {
 			continue
 		}
-		if trigger == onUpdateName(table) && fn == trigger && setsOnUpdate(t, src, def) {
+		if trigger == lower.OnUpdateName(table) && fn == trigger && setsOnUpdate(t, src, def) {
 			continue
 		}
 		// Not one schemagen makes: import keeps it as a raw block
@@ -190,7 +191,7 @@ func setsOnUpdate(t *compiler.Table, src, def string) bool {
 		c.OnUpdate = true
 		marked = append(marked, c)
 	}
-	stmts := onUpdate(t)
+	stmts := lower.OnUpdate(t)
 	if len(stmts) == 2 && strings.Contains(stmts[0], "$$"+src+"$$") && triggerDef.MatchString(def) {
 		return true
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/catalog"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lower"
 )
 
 // FixSerials implements the importer's serial reading. Atlas reads every
@@ -29,7 +30,7 @@ func (Dialect) FixSerials(ctx context.Context, conn schema.ExecQuerier, tables [
 // schemagen makes for tables of the model, which tables marks), each with
 // the statement that creates it; and what it cannot create, described.
 func (Dialect) ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*compiler.Table) ([]dialects.RawObject, []string, error) {
-	return catalog.ReadRawObjects(ctx, conn, tables, onUpdateName)
+	return catalog.ReadRawObjects(ctx, conn, tables, lower.OnUpdateName)
 }
 
 // ReadNotNulls implements the importer's reading of NOT NULL constraints.

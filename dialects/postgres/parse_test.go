@@ -6,6 +6,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lower"
 )
 
 var testColumns = map[string]expr.Kind{
@@ -98,7 +99,7 @@ func TestParseExpr(t *testing.T) {
 				continue
 			}
 		}
-		if got := sqltext.Expr(syntax{}, n); got != c.want {
+		if got := sqltext.Expr(lower.Syntax{}, n); got != c.want {
 			t.Errorf("%s\n got: %s\nwant: %s", c.text, got, c.want)
 		}
 		expr.Walk(n, func(x expr.Node) bool {
@@ -216,7 +217,7 @@ func FuzzParseExpr(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again := sqltext.Expr(syntax{}, n)
+		again := sqltext.Expr(lower.Syntax{}, n)
 		if _, err := expr.Parse(again); err != nil && !strings.Contains(again, "::text") {
 			t.Fatalf("%q read as %q, which does not parse: %v", s, again, err)
 		}
