@@ -134,7 +134,8 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 		while read -r i t c n d; do printf "%s %6d ms   %-22s cpu %5d ms   TiDB statements %4d (%d DDL)\n" "$(label "$i")" "$t" "$(verdict "$i" "$t")" "$c" "$n" "$d"; done < <(session new 1)
 		exit 0
 	fi
-	declare -a tb tn rmin rmax cb cn sb sn
+	declare -a tb tn rmin rmax rr cb cn sb sn
+	median() { tr " " "\n" | grep . | sort -n | awk "{ a[NR] = \$1 } END { printf \"%.2f\", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }"; }
 	for r in $(seq 1 "$rounds"); do
 		if [ $((r % 2)) -eq 1 ]; then order="base new"; else order="new base"; fi
 		load=$(cut -d" " -f1 /proc/loadavg)
@@ -147,15 +148,16 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 			tb[i]=$(( ${tb[i]:-0} + b )); tn[i]=$(( ${tn[i]:-0} + n ))
 			cb[i]=$(( ${cb[i]:-0} + bc )); cn[i]=$(( ${cn[i]:-0} + nc ))
 			sb[i]=$(( ${sb[i]:-0} + bs )); sn[i]=$(( ${sn[i]:-0} + ns ))
+			rr[i]="${rr[i]:-} $ratio"
 			rmin[i]=$(awk -v a="${rmin[i]:-9999}" -v r="$ratio" "BEGIN { print (r < a ? r : a) }")
 			rmax[i]=$(awk -v a="${rmax[i]:-0}" -v r="$ratio" "BEGIN { print (r > a ? r : a) }")
 		done < "$work/base.$r" 3< "$work/new.$r"
 	done
-	echo "over $rounds rounds (ratio of the totals, this tree / base; the per-round ratios range):"
+	echo "over $rounds rounds (ratio of the totals, this tree / base; the per-round ratios: range and median):"
 	for i in "${!measurements[@]}"; do
-		printf "  %s base %6d ms   this tree %6d ms   ratio %s   rounds %s..%s   cpu ratio %s   TiDB statements a round %d / %d\n" "$(label "$i")" \
+		printf "  %s base %6d ms   this tree %6d ms   ratio %s   rounds %s..%s, median %s   cpu ratio %s   TiDB statements a round %d / %d\n" "$(label "$i")" \
 			$(( tb[i] / rounds )) $(( tn[i] / rounds )) \
-			"$(awk -v b="${tb[i]}" -v n="${tn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" "${rmin[i]}" "${rmax[i]}" \
+			"$(awk -v b="${tb[i]}" -v n="${tn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" "${rmin[i]}" "${rmax[i]}" "$(echo "${rr[i]}" | median)" \
 			"$(awk -v b="${cb[i]}" -v n="${cn[i]}" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")" $(( sb[i] / rounds )) $(( sn[i] / rounds ))
 	done
 ' bench "$work" "$tables" "$rounds" "$base" "${same:-}"

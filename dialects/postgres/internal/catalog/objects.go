@@ -110,8 +110,11 @@ func ReadRawObjects(ctx context.Context, conn schema.ExecQuerier, tables []*comp
 	var objs []dialects.RawObject
 	var left []string
 	// Domains, before the sequences, functions and tables that use them.
+	// Their CHECKs only: NOT NULL is typnotnull, which PostgreSQL 18 also
+	// keeps as a constraint (pos_not_null), and CREATE DOMAIN refuses both
+	// (42P17, redundant NOT NULL); a name given to it is not kept.
 	rows, err := conn.QueryContext(ctx, `SELECT t.typname, format_type(t.typbasetype, t.typtypmod), t.typnotnull, coalesce(t.typdefault, ''),
-  coalesce((SELECT string_agg(' CONSTRAINT ' || quote_ident(k.conname) || ' ' || pg_get_constraintdef(k.oid), '' ORDER BY k.conname) FROM pg_constraint k WHERE k.contypid = t.oid), '')
+  coalesce((SELECT string_agg(' CONSTRAINT ' || quote_ident(k.conname) || ' ' || pg_get_constraintdef(k.oid), '' ORDER BY k.conname) FROM pg_constraint k WHERE k.contypid = t.oid AND k.contype = 'c'), '')
 FROM pg_type t
 WHERE t.typnamespace = current_schema()::regnamespace AND t.typtype = 'd'
   AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_type'::regclass AND e.objid = t.oid AND e.deptype = 'e')
