@@ -952,7 +952,7 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 
 // inspect is Atlas's inspection of db and, on PostgreSQL, the deferrable
 // foreign keys, which Atlas does not model.
-func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.Schema, map[[2]string]bool, migrate.Driver, error) {
+func inspect(ctx context.Context, d dialects.Atlas, db *scratch.DB) (*schema.Schema, map[[2]string]bool, migrate.Driver, error) {
 	drv, err := d.OpenAtlas(db.DB)
 	if err != nil {
 		return nil, nil, nil, err
