@@ -38,6 +38,10 @@ import (
 //     (internal/online takes Online). One that needs the name, or another
 //     part, too takes the part that has them and asks it for the optional
 //     part with a type assertion to the part, declared in this package.
+//
+// dialects/all's TestConsumersTakeParts fails on a function outside
+// dialects/ that takes the whole Dialect without being listed there with
+// the parts it calls.
 type Dialect interface {
 	Named
 	Gen

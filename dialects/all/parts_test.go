@@ -279,3 +279,89 @@ func TestNoHiddenInterfaces(t *testing.T) {
 		t.Fatal("no type assertion found anywhere: the scan is wrong")
 	}
 }
+
+// wholeDialect are the functions outside dialects/ that may take the whole
+// Dialect, by package and name, with why: they call more than one of its
+// required parts (see the rule in the doc of dialects.Dialect).
+var wholeDialect = map[string]string{
+	"read.Database": "Atlas (OpenAtlas) and Gen (ParseExpr), with Importer and the import hooks",
+}
+
+// TestConsumersTakeParts fails when a function outside dialects/ takes the
+// whole dialects.Dialect (alone, in a slice, array or variadic) without
+// being in wholeDialect: a consumer takes the part it calls. It also fails
+// when an entry of wholeDialect no longer exists, so that the list stays
+// true.
+func TestConsumersTakeParts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	isDialect := func(x ast.Expr) bool {
+		for {
+			switch y := x.(type) {
+			case *ast.ArrayType:
+				x = y.Elt
+				continue
+			case *ast.Ellipsis:
+				x = y.Elt
+				continue
+			case *ast.SelectorExpr:
+				id, ok := y.X.(*ast.Ident)
+				return ok && id.Name == "dialects" && y.Sel.Name == "Dialect"
+			}
+			return false
+		}
+	}
+	fset := token.NewFileSet()
+	seen := map[string]bool{}
+	funcs := 0
+	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if e.IsDir() {
+			if rel == "dialects" || rel == "tools" || strings.HasPrefix(e.Name(), ".") || e.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			funcs++
+			key := f.Name.Name + "." + fd.Name.Name
+			for _, p := range fd.Type.Params.List {
+				if !isDialect(p.Type) {
+					continue
+				}
+				seen[key] = true
+				if _, ok := wholeDialect[key]; !ok {
+					t.Errorf("%s: %s takes the whole dialects.Dialect: take the part it calls (see dialects.Dialect's doc), or list it in wholeDialect with the parts it calls", fset.Position(p.Pos()), key)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if funcs < 500 {
+		t.Fatalf("found %d functions under %s: the walk is wrong", funcs, root)
+	}
+	for key := range wholeDialect {
+		if !seen[key] {
+			t.Errorf("wholeDialect lists %s, which takes no dialects.Dialect (any more): remove it", key)
+		}
+	}
+}

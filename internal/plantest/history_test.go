@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/schemagen/schemagen/internal/plantest/evolve"
 )
 
 // History migrates databases holding rows (of rowSeed) through the models
@@ -21,7 +23,7 @@ func History(t *testing.T, rowSeed uint64, steps ...string) Stats {
 	defer ev.close()
 	ev.rowSeed = rowSeed
 	for i, src := range steps {
-		f, err := ev.run(ctx, []byte(src), []*Edit{{What: fmt.Sprintf("history step %d", i)}})
+		f, err := ev.run(ctx, []byte(src), []*evolve.Edit{{What: fmt.Sprintf("history step %d", i)}})
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}

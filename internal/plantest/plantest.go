@@ -1,6 +1,6 @@
 // Package plantest is schemagen's plan oracle. It draws seeded random models
 // with internal/difftest's generator and evolves each through steps of
-// random edits (Kinds). At every step it generates the model's DDL, runs
+// random edits (evolve.Kinds). At every step it generates the model's DDL, runs
 // `migrate diff` (migration.Plan and migration.Write, what the command runs)
 // into two migration directories, one planned online and one --plain, and
 // applies each new migration with schemagen's apply and with Atlas's
@@ -29,24 +29,12 @@
 // same files in the same order on a clean database), and reuses emptied
 // PostgreSQL scratch databases (scratch.Dev.Reuse).
 //
-// # Adding an edit kind
+// # Where things are
 //
-// Kinds is a table. A new construct gets an EditKind with a name, a weight
-// and a Draw function that looks at the model and returns an *Edit (nil
-// when the model has nothing to edit). The Edit's Apply makes the change on
-// a model found by names, capturing everything it draws, so that the
-// shrinker can make the same change on a smaller model:
-//
-//	{"add_view", 1, func(g *draw.Gen, m *difftest.Model) *Edit {
-//		name := ...                         // draw everything here
-//		return &Edit{What: "add view " + name, Apply: func(m *difftest.Model) bool {
-//			...                             // find by name; false when gone
-//			return true
-//		}}
-//	}},
-//
-// A construct the model cannot hold yet goes into difftest.Model (and its
-// HCL method) first. An edit the compiler refuses is drawn again.
+// Package evolve holds what an evolution draws: the edit kinds (Kinds) and
+// the drawing of a model and its steps, which need no database. This
+// package runs the steps on the servers and compares (Runner, Evolve,
+// Reproduce), and shrinks a failure to a regression test (Shrink).
 package plantest
 
 import (
@@ -79,6 +67,7 @@ import (
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/plantest/evolve"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -140,9 +129,9 @@ func (r *Runner) count(f func(s *Stats)) {
 
 // kindSteps counts a step of edits in KindSteps' column i (0 completed,
 // 1 refused by migrate diff, 2 failed), once for each kind it holds.
-func (r *Runner) kindSteps(edits []*Edit, i int) {
+func (r *Runner) kindSteps(edits []*evolve.Edit, i int) {
 	if len(edits) == 0 {
-		edits = []*Edit{{Kind: "create"}}
+		edits = []*evolve.Edit{{Kind: "create"}}
 	}
 	r.count(func(s *Stats) {
 		seen := map[string]bool{}
@@ -195,7 +184,7 @@ type Failure struct {
 	Step          int
 	// Before is the model before the step; Edits the step's edits.
 	Before *difftest.Model
-	Edits  []*Edit
+	Edits  []*evolve.Edit
 	// Kind classifies the failure, so that shrinking keeps the same one.
 	Kind, What string
 	// After is the model after the step, as HCL (set by Shrink).
@@ -298,12 +287,8 @@ type evolution struct {
 // returns the first failure (not shrunk), or an error when the oracle
 // itself failed.
 func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, error) {
-	g := draw.NewGen(seed)
-	m := g.Model()
-	if rm := difftest.Repair(m); rm != nil {
-		m = rm
-	}
-	if gen.CompileSource("schema.hcl", []byte(m.HCL())).Failed() {
+	g, m := evolve.First(seed)
+	if m == nil {
 		r.count(func(s *Stats) { s.CompileRefused++ })
 		return nil, nil
 	}
@@ -317,13 +302,16 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 		if f != nil {
 			r.kindSteps(nil, 2)
 			f.Seed, f.Before = seed, &difftest.Model{UUIDCheck: m.UUIDCheck, ExactStrings: m.ExactStrings, ValueDomains: m.ValueDomains}
-			f.Edits = []*Edit{wholeModel(m)}
+			f.Edits = []*evolve.Edit{evolve.WholeModel(m)}
 		}
 		return f, err
 	}
 	for step := 1; step <= steps; step++ {
 		ev.data = m
-		next, edits := r.drawStep(g, m)
+		next, edits, refused := evolve.Step(g, m, r.Kinds)
+		if refused > 0 {
+			r.count(func(s *Stats) { s.CompileRefused += refused })
+		}
 		if next == nil {
 			continue
 		}
@@ -343,45 +331,6 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 		m = next
 	}
 	return nil, nil
-}
-
-// wholeModel is the edit that creates every table of m, the first step.
-func wholeModel(m *difftest.Model) *Edit {
-	c := m.Clone()
-	return &Edit{Kind: "create", What: "create the model", Apply: func(x *difftest.Model) bool {
-		x.Tables = c.Clone().Tables
-		return true
-	}}
-}
-
-// drawStep draws one to three edits of m that the compiler accepts, and
-// the model they make.
-func (r *Runner) drawStep(g *draw.Gen, m *difftest.Model) (*difftest.Model, []*Edit) {
-	next := m.Clone()
-	var edits []*Edit
-	for n := 1 + g.N(3); len(edits) < n; {
-		var e *Edit
-		var cand *difftest.Model
-		for tries := 0; tries < 20 && e == nil; tries++ {
-			e = drawEdit(g, next, tries, r.Kinds)
-			if e == nil {
-				continue
-			}
-			cand = next.Clone()
-			if !e.Apply(cand) || !viewsValid(cand) || gen.CompileSource("schema.hcl", []byte(cand.HCL())).Failed() {
-				r.count(func(s *Stats) { s.CompileRefused++ })
-				e = nil
-			}
-		}
-		if e == nil {
-			break
-		}
-		next, edits = cand, append(edits, e)
-	}
-	if len(edits) == 0 {
-		return nil, nil
-	}
-	return next, edits
 }
 
 // start makes an evolution's projects and target databases: with full
@@ -470,7 +419,7 @@ env "tidb" {
 
 // run makes one step to model m: generate, migrate diff for both
 // lineages, apply, compare, check rows, insert rows.
-func (ev *evolution) run(ctx context.Context, src []byte, edits []*Edit) (*Failure, error) {
+func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) (*Failure, error) {
 	r := ev.r
 	res := gen.CompileSource("schema.hcl", src)
 	if res.Failed() {
@@ -750,7 +699,7 @@ func applier(i int) string {
 	return "Atlas's executor"
 }
 
-func describe(edits []*Edit) string {
+func describe(edits []*evolve.Edit) string {
 	if len(edits) == 0 {
 		return "create the model"
 	}
@@ -1003,7 +952,7 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 
 // inspect is Atlas's inspection of db and, on PostgreSQL, the deferrable
 // foreign keys, which Atlas does not model.
-func inspect(ctx context.Context, d dialects.Dialect, db *scratch.DB) (*schema.Schema, map[[2]string]bool, migrate.Driver, error) {
+func inspect(ctx context.Context, d dialects.Atlas, db *scratch.DB) (*schema.Schema, map[[2]string]bool, migrate.Driver, error) {
 	drv, err := d.OpenAtlas(db.DB)
 	if err != nil {
 		return nil, nil, nil, err

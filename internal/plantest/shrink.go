@@ -7,6 +7,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/gen"
+	"github.com/schemagen/schemagen/internal/plantest/evolve"
 )
 
 // Reproduce runs two steps, before (as HCL; none when empty) and then
@@ -27,7 +28,7 @@ func (r *Runner) Reproduce(ctx context.Context, rowSeed uint64, before, after st
 			return f, err
 		}
 	}
-	f, err := ev.run(ctx, []byte(after), []*Edit{{What: what}})
+	f, err := ev.run(ctx, []byte(after), []*evolve.Edit{{What: what}})
 	if f != nil {
 		f.After = after
 	}
@@ -42,7 +43,7 @@ func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, 
 		// Reproduce runs no data migration: the failure is its own record.
 		return f, nil
 	}
-	try := func(before *difftest.Model, edits []*Edit) (bool, error) {
+	try := func(before *difftest.Model, edits []*evolve.Edit) (bool, error) {
 		if budget <= 0 {
 			return false, nil
 		}
@@ -52,7 +53,7 @@ func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, 
 				return false, nil
 			}
 		}
-		if !viewsValid(before) || !viewsValid(after) || gen.CompileSource("schema.hcl", []byte(after.HCL())).Failed() || len(before.Tables) > 0 && gen.CompileSource("schema.hcl", []byte(before.HCL())).Failed() {
+		if !evolve.ViewsValid(before) || !evolve.ViewsValid(after) || gen.CompileSource("schema.hcl", []byte(after.HCL())).Failed() || len(before.Tables) > 0 && gen.CompileSource("schema.hcl", []byte(before.HCL())).Failed() {
 			return false, nil
 		}
 		budget--
@@ -75,7 +76,7 @@ func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, 
 	}
 	if len(f.Edits) > 1 {
 		for _, e := range f.Edits {
-			ok, err := try(f.Before, []*Edit{e})
+			ok, err := try(f.Before, []*evolve.Edit{e})
 			if err != nil {
 				return f, err
 			}
@@ -100,7 +101,7 @@ func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, 
 	return f, nil
 }
 
-func applyAll(m *difftest.Model, edits []*Edit) *difftest.Model {
+func applyAll(m *difftest.Model, edits []*evolve.Edit) *difftest.Model {
 	c := m.Clone()
 	for _, e := range edits {
 		e.Apply(c)

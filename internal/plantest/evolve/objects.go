@@ -1,4 +1,4 @@
-package plantest
+package evolve
 
 import (
 	"fmt"
@@ -112,9 +112,9 @@ func viewSQL(name, table string, cols []string) (pg, ti string) {
 
 var viewForm = regexp.MustCompile(`^CREATE VIEW "([^"]+)" AS SELECT (.+) FROM "([^"]+)"$`)
 
-// viewsValid reports whether every view of m reads a table and columns m
+// ViewsValid reports whether every view of m reads a table and columns m
 // has (an edit that breaks one is drawn again).
-func viewsValid(m *difftest.Model) bool {
+func ViewsValid(m *difftest.Model) bool {
 	for _, r := range m.Raws {
 		v := viewForm.FindStringSubmatch(r.Postgres)
 		if v == nil {
