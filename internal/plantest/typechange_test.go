@@ -51,6 +51,29 @@ func TestDateToDecimal(t *testing.T) {
 	}
 }
 
+// TestDateToEnum: TiDB cannot convert a date column to an enum (8200,
+// "currently unsupported"), so the MODIFY COLUMN migrate diff wrote failed
+// on every TiDB (plan oracle, seed 60601, evolution 60601181822). It is now
+// refused at diff, naming the column and the two-step change to write.
+func TestDateToEnum(t *testing.T) {
+	r := plantest.NewRunner(t)
+	after := "enum \"kind\" {\n  values = [\"a\", \"b\"]\n}\n" + strings.Replace(dated, "type = date", "type = enum.kind", 1)
+	f, err := r.Reproduce(context.Background(), 1, dated, after, "date to enum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	var ref *hazard.Refusal
+	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
+		t.Fatalf("want one refusal, got %v", r.Refusals)
+	}
+	if ref.Database != "TiDB" || ref.Table != "events" || !strings.Contains(ref.Change, `"at" from date to enum('a','b')`) || !strings.Contains(ref.Instead, "varchar") {
+		t.Fatalf("the refusal does not name the change and what to write: %v", ref)
+	}
+}
+
 // TestStringToInteger: PostgreSQL converts text to an integer only by an
 // explicit cast, so the plan says USING "code"::integer (before, 42804);
 // rows whose text is no number stop it, as they stop TiDB's MODIFY COLUMN.

@@ -96,7 +96,8 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 //     generated, which is planned as a drop and an add), a STORED one
 //     changed, a column moved between STORED and VIRTUAL, or a VIRTUAL one
 //     made plain (3106);
-//   - identity added to or removed from an existing column (8200).
+//   - identity added to or removed from an existing column (8200);
+//   - a change between two types that TiDB cannot convert (8200; typeFamily).
 func refusal(t *schema.Table, sc schema.Change) error {
 	refuse := func(change, reason, instead string) error {
 		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
@@ -118,6 +119,17 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
 		}
 	case *schema.ModifyColumn:
+		if c.Change.Is(schema.ChangeType) && c.From.Type != nil && c.To.Type != nil {
+			from, to := typeFamilyOf(c.From.Type.Type), typeFamilyOf(c.To.Type.Type)
+			if !converts(from, to) {
+				instead := fmt.Sprintf("Change the column in two steps, each its own migrate diff: first to a string type (varchar), then to %s", c.To.Type.Raw)
+				if from == famVector || to == famVector || to == famBit {
+					instead = "Add a new column of the new type, fill it in a data migration (schemagen migrate new NAME --data), then drop this one"
+				}
+				return refuse(fmt.Sprintf("the change of column %q from %s to %s", c.To.Name, typeText(c.From.Type), typeText(c.To.Type)),
+					"TiDB cannot convert a column between these types (error 8200: the change is currently unsupported)", instead)
+			}
+		}
 		fromStored, fromGen := generated(c.From)
 		toStored, toGen := generated(c.To)
 		switch {
@@ -146,6 +158,92 @@ func refusal(t *schema.Table, sc schema.Change) error {
 		}
 	}
 	return nil
+}
+
+// A typeFamily is how TiDB's MODIFY COLUMN groups types when it decides
+// whether it can convert one into another (checkTypeChangeSupported in
+// TiDB's pkg/types).
+type typeFamily int
+
+const (
+	famOther    typeFamily = iota
+	famDate                // date, datetime, timestamp
+	famTime                // time
+	famYear                // year
+	famString              // char, varchar, text, binary, blob
+	famDecimal             // decimal
+	famFloat               // float, double
+	famJSON                // json
+	famBit                 // bit
+	famEnum                // enum, set
+	famVector              // vector, vector(n)
+)
+
+func typeFamilyOf(t schema.Type) typeFamily {
+	switch t := t.(type) {
+	case *schema.TimeType:
+		switch strings.ToLower(t.T) {
+		case "time":
+			return famTime
+		case "year":
+			return famYear
+		}
+		return famDate
+	case *schema.StringType, *schema.BinaryType:
+		return famString
+	case *schema.DecimalType:
+		return famDecimal
+	case *schema.FloatType:
+		return famFloat
+	case *schema.JSONType:
+		return famJSON
+	case *mysql.BitType:
+		return famBit
+	case *schema.EnumType, *mysql.SetType:
+		return famEnum
+	case *schema.SpatialType:
+		if strings.HasPrefix(strings.ToLower(t.T), "vector") {
+			return famVector
+		}
+	case *schema.UnsupportedType:
+		if strings.EqualFold(t.T, "vector") {
+			return famVector
+		}
+	}
+	return famOther
+}
+
+// converts reports whether TiDB's MODIFY COLUMN converts a column of family
+// from into one of family to (the pairs TiDB refuses with 8200 "is
+// currently unsupported yet"; a change within one family it makes).
+func converts(from, to typeFamily) bool {
+	in := func(f typeFamily, fs ...typeFamily) bool { return slices.Contains(fs, f) }
+	switch {
+	case from == to:
+		return true
+	case from == famVector || to == famVector:
+		return false
+	case to == famBit && in(from, famDate, famTime, famYear, famString, famJSON):
+		return false
+	case to == famEnum && in(from, famDate, famTime, famYear, famDecimal, famFloat, famJSON, famBit):
+		return false
+	case to == famDate && in(from, famEnum, famBit, famDecimal, famFloat):
+		return false
+	case to == famTime && in(from, famEnum, famBit):
+		return false
+	}
+	return true
+}
+
+// typeText is a column type as TiDB prints it.
+func typeText(t *schema.ColumnType) string {
+	if t.Raw != "" {
+		return t.Raw
+	}
+	if s, err := mysql.FormatType(t.Type); err == nil {
+		return s
+	}
+	return fmt.Sprintf("%T", t.Type)
 }
 
 // splitForeignKeyModifies makes each foreign key modified a drop and an
