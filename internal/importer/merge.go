@@ -1031,6 +1031,19 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 		raw := rawB(ca.Name)
 		ca.Overrides[db] = &compiler.Override{Dialect: db, RawType: raw}
 		say("column %s.%s is %s on %s and %s on %s; %s's is kept as its own type (write type = enum.NAME for both to make it an enum on both)", table, ca.Name, ca.Type, da, raw, db, db)
+	case cb.Type.Kind == compiler.TypeVector && ca.Type.Kind != compiler.TypeVector && ca.Default == nil && ca.Generated == nil:
+		// A vector on one database only (pgvector absent on the other) is
+		// the column's meaning: the model says vector, so that what checks
+		// values against the model (data migrations) refuses what the
+		// vector's database refuses; a's type is its override.
+		at := ca.Type
+		ca.Type = cb.Type
+		if oa == nil {
+			oa = &compiler.Override{Dialect: da}
+			ca.Overrides[da] = oa
+		}
+		oa.Type = &at
+		say("column %s.%s is %s on %s and %s on %s", table, ca.Name, at, da, cb.Type, db)
 	case ca.Type.Kind != cb.Type.Kind || !slices.Equal(ca.Type.Args, cb.Type.Args):
 		nt := cb.Type
 		ca.Overrides[db] = &compiler.Override{Dialect: db, Type: &nt}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/internal/datamig"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/importer"
@@ -55,5 +56,44 @@ func TestImportVector(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestImportVectorOnOneSide: a vector column on TiDB that PostgreSQL keeps
+// as text (pgvector absent there) is a vector in the model, with
+// PostgreSQL's type as its override: a data migration writing a string to
+// it is refused by the model's checker, as TiDB refuses the string. Before,
+// the model said text with a TiDB override, and the schema migrate diff
+// reads back at a data migration's version (ModelAt, an import) accepted
+// what the model refuses (plan oracle, seed 60601, evolutions 60601181834
+// and 60601181839).
+func TestImportVectorOnOneSide(t *testing.T) {
+	t.Parallel()
+	pg, ti := dbtest.New(t, "postgres"), dbtest.New(t, "tidb")
+	testproject.RunSQL(t, pg, []byte(`CREATE TABLE items (id bigint PRIMARY KEY, dense text, embedding text, note text)`))
+	testproject.RunSQL(t, ti, []byte("CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, dense VECTOR, embedding VECTOR(3), note TEXT)"))
+	r, model, out := importAndCompile(t, pg.URL, ti.URL)
+	items := r.Schema.Table("items")
+	for _, c := range []string{"dense", "embedding"} {
+		col := items.Column(c)
+		if col.Type.Kind != compiler.TypeVector {
+			t.Errorf("%s is %s, want a vector:\n%s", c, col.Type, model)
+		}
+		if o := col.Overrides["postgres"]; o == nil || o.Type == nil || o.Type.Kind != compiler.TypeText {
+			t.Errorf("%s has no text override for postgres:\n%s", c, model)
+		}
+	}
+	if c := items.Column("note"); c.Type.Kind != compiler.TypeText || len(c.Overrides) != 0 {
+		t.Errorf("note is %s with overrides %v, want text alone", c.Type, c.Overrides)
+	}
+	for d, want := range map[string][]string{"postgres": {`"dense" text`, `"embedding" text`}, "tidb": {"`dense` VECTOR", "`embedding` VECTOR(3)"}} {
+		for _, w := range want {
+			if !strings.Contains(strings.ToLower(string(out.Outputs[d].SQL)), strings.ToLower(w)) {
+				t.Errorf("%s DDL has no %s:\n%s", d, w, out.Outputs[d].SQL)
+			}
+		}
+	}
+	if _, diags := datamig.Compile("data.sql", []byte(`UPDATE "items" SET "dense" = 'abc';`), out.Schema); !diags.HasErrors() {
+		t.Error("a string written to the vector column is not refused by the imported model's checker")
 	}
 }
