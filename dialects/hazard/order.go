@@ -21,8 +21,9 @@ import (
 //     after the key that replaces it is added; a foreign key to the
 //     columns of a key the plan drops is added after the drop;
 //   - within a table, foreign keys are dropped first, then indexes and
-//     CHECKs, before the columns they cover; columns are added before the
-//     constraints over them.
+//     CHECKs, before the columns they cover; columns are added, renamed
+//     and changed before the constraints over them (a CHECK over a column
+//     whose type changes reads the new type).
 //
 // Changes start in the base order (Atlas's order of tables, and the rule
 // above within one) and move only where a dependency says so.
@@ -234,7 +235,7 @@ func (u *unit) facts() facts {
 // baseRank orders a table's changes: foreign keys dropped, then indexes
 // and CHECKs dropped, then columns dropped (before one of the same name is
 // added again: a plain column that becomes generated), then columns added,
-// then the rest.
+// renamed and changed, then the rest (the constraints over them).
 func baseRank(c schema.Change) int {
 	switch c.(type) {
 	case *schema.DropForeignKey:
@@ -243,7 +244,7 @@ func baseRank(c schema.Change) int {
 		return 1
 	case *schema.DropColumn:
 		return 2
-	case *schema.AddColumn, *schema.RenameColumn:
+	case *schema.AddColumn, *schema.RenameColumn, *schema.ModifyColumn:
 		return 3
 	}
 	return 4
