@@ -166,17 +166,17 @@ func refusal(t *schema.Table, sc schema.Change) error {
 type typeFamily int
 
 const (
-	famOther    typeFamily = iota
-	famDate                // date, datetime, timestamp
-	famTime                // time
-	famYear                // year
-	famString              // char, varchar, text, binary, blob
-	famDecimal             // decimal
-	famFloat               // float, double
-	famJSON                // json
-	famBit                 // bit
-	famEnum                // enum, set
-	famVector              // vector, vector(n)
+	famOther   typeFamily = iota
+	famDate               // date, datetime, timestamp
+	famTime               // time
+	famYear               // year
+	famString             // char, varchar, text, binary, blob
+	famDecimal            // decimal
+	famFloat              // float, double
+	famJSON               // json
+	famBit                // bit
+	famEnum               // enum, set
+	famVector             // vector, vector(n)
 )
 
 func typeFamilyOf(t schema.Type) typeFamily {
