@@ -189,6 +189,9 @@ type Failure struct {
 	Kind, What string
 	// After is the model after the step, as HCL (set by Shrink).
 	After string
+	// Data is the data migration that failed, placed over Before, when
+	// the failure is a data step's (Kind "data ...").
+	Data string
 }
 
 func (f *Failure) Error() string { return f.What }
@@ -280,7 +283,10 @@ type evolution struct {
 	// data is the model of the last step, over which a data migration is
 	// drawn before the next one (nil: none, as when reproducing).
 	data *difftest.Model
-	mu   sync.Mutex
+	// dataSQL, when set, is the data migration placed before the next
+	// step instead of one drawn, over the model dataHCL (ReproduceData).
+	dataSQL, dataHCL string
+	mu               sync.Mutex
 }
 
 // Evolve draws a model of seed and evolves it through steps steps. It
@@ -761,12 +767,30 @@ func (ev *evolution) eachDB(f func(l *lineage, d string, i int, db *scratch.DB) 
 func (ev *evolution) dataStep(ctx context.Context) (*Failure, error) {
 	// Before every other step: each replays the directories at the file's
 	// version and applies it, on both lineages.
-	if ev.data == nil || ev.shape == nil || ev.step%2 == 0 {
+	if ev.shape == nil || ev.step%2 == 0 {
 		return nil, nil
 	}
-	migs := draw.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)
-	text := []byte(migs[0].Text())
-	prev := gen.CompileSource("schema.hcl", []byte(ev.data.HCL()))
+	var text []byte
+	var prevHCL string
+	switch {
+	case ev.dataSQL != "":
+		text, prevHCL = []byte(ev.dataSQL), ev.dataHCL
+	case ev.data != nil:
+		text, prevHCL = []byte(draw.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)[0].Text()), ev.data.HCL()
+	default:
+		return nil, nil
+	}
+	f, err := ev.placeData(ctx, text, prevHCL)
+	if f != nil {
+		f.Data = string(text)
+	}
+	return f, err
+}
+
+// placeData places the data migration text, checked against the model
+// prevHCL of the last step, in both lineages and applies it.
+func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string) (*Failure, error) {
+	prev := gen.CompileSource("schema.hcl", []byte(prevHCL))
 	if prev.Failed() {
 		return nil, fmt.Errorf("plantest: the last step's model does not compile: %v", prev.Diags)
 	}

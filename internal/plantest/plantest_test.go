@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
@@ -121,4 +122,18 @@ func TestPlanOracle(t *testing.T) {
 	}
 	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", ran, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
 	t.Logf("scratch databases: %d, %d of them reused", r.Dev.Scratches(), r.Dev.Reused())
+}
+
+// TestDataRegression: a data step's failure is printed as a ReplayData test
+// holding the model it was placed over and the data migration itself (the
+// form Replay has no place for).
+func TestDataRegression(t *testing.T) {
+	m := &difftest.Model{Tables: []*difftest.Table{{Name: "t0", Cols: []*difftest.Col{{Name: "id", Type: difftest.Type{Name: "int"}}}, PK: []string{"id"}}}}
+	f := &plantest.Failure{RowSeed: 7, Before: m, Kind: "data model", What: "before step 3: the data migration", Data: "UPDATE \"t0\" SET \"id\" = 1;\n"}
+	got := f.Regression("RegressionX")
+	for _, want := range []string{"func TestRegressionX(t *testing.T) {", "plantest.ReplayData(t, 7, `\n" + m.HCL() + "`, `\nUPDATE \"t0\" SET \"id\" = 1;\n`)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
 }

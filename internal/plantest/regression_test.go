@@ -439,3 +439,54 @@ table "p" {
 		})
 	}
 }
+
+// Seed 60601, evolution 60601181839: a data migration writing a string to
+// a vector column that PostgreSQL keeps as TEXT. The model's checker
+// refused it (TiDB refuses the string); over the schema the directory
+// reaches (read back by import) it was accepted, because import made the
+// column text with a TiDB override. Fixed in import
+// (TestImportVectorOnOneSide).
+func TestRegression60601181839(t *testing.T) {
+	plantest.ReplayData(t, 479900758983042, `
+dialect "postgres" {
+  value_domains = true
+}
+
+dialect "tidb" {
+  uuid_check    = false
+  value_domains = true
+}
+
+table "t0" {
+  column "id0" {
+    type = date
+  }
+  column "id1" {
+    type = char(3)
+  }
+  column "c0" {
+    type = varchar(16383)
+  }
+  column "c2" {
+    type = float
+  }
+  column "a0" {
+    type = timestamp(6)
+    null = true
+  }
+  column "vec0" {
+    type = vector
+    null = true
+    postgres {
+      type = "TEXT"
+    }
+  }
+  primary_key {
+    columns = ["id0", "id1"]
+  }
+}
+`, `
+UPDATE "t0" SET "id1" = "t0"."c0", "a0" = '2020-01-01 00:00:00' WHERE "t0"."id0" = '0001-01-01' AND "t0"."id1" = 'a';
+UPDATE "t0" SET "c2" = "t0"."c2", "vec0" = 'a ' WHERE (NOT (coalesce("t0"."id1", ' a') = 'b') AND CASE WHEN "t0"."a0" IS NULL THEN 0 ELSE 1 END = 1);
+`)
+}

@@ -34,3 +34,23 @@ func Replay(t *testing.T, rowSeed uint64, before, after string) {
 		t.Fatalf("migrate diff refused the change, so nothing was applied: %v", r.Refusals)
 	}
 }
+
+// ReplayData migrates databases holding rows (of rowSeed) to model, places
+// the data migration data (migrations/portable) over it and fails t unless
+// the checker judges it over the schema the directory reaches as over the
+// model, and it applies or is stopped by the rows alone: the form of the
+// oracle's printed regression tests for a data step.
+func ReplayData(t *testing.T, rowSeed uint64, model, data string) {
+	t.Helper()
+	r := NewRunner(t)
+	f, err := r.ReproduceData(context.Background(), rowSeed, model, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("%s", f.What)
+	}
+	if r.Stats.DataMigrations+r.Stats.DataMigrationsRefused == 0 {
+		t.Fatal("the data migration was not placed")
+	}
+}

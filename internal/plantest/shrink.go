@@ -35,12 +35,34 @@ func (r *Runner) Reproduce(ctx context.Context, rowSeed uint64, before, after st
 	return f, err
 }
 
+// ReproduceData runs model (as HCL) with rows of rowSeed, then places the
+// data migration data over it, as the oracle places one between steps,
+// and returns the failure of the data step or of the step after it (to
+// the same model).
+func (r *Runner) ReproduceData(ctx context.Context, rowSeed uint64, model, data string) (*Failure, error) {
+	ev, err := r.start(ctx, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	defer ev.close()
+	ev.rowSeed = rowSeed
+	if f, err := ev.run(ctx, []byte(model), nil); err != nil || f != nil {
+		if f != nil {
+			f.Kind = "before: " + f.Kind
+		}
+		return f, err
+	}
+	ev.dataSQL, ev.dataHCL = data, model
+	return ev.run(ctx, []byte(model), []*evolve.Edit{{What: "no change"}})
+}
+
 // Shrink makes f smaller while the same kind of failure stays: one edit of
 // the step's, then parts of the model before it removed one at a time.
 // budget bounds the number of runs.
 func (r *Runner) Shrink(ctx context.Context, f *Failure, budget int) (*Failure, error) {
-	if strings.HasPrefix(f.Kind, "data ") {
-		// Reproduce runs no data migration: the failure is its own record.
+	if f.Data != "" {
+		// A data migration names the model's tables and columns: the
+		// failure is printed with its whole model (Regression).
 		return f, nil
 	}
 	try := func(before *difftest.Model, edits []*evolve.Edit) (bool, error) {
@@ -115,6 +137,10 @@ func (f *Failure) Regression(name string) string {
 	before := ""
 	if f.Before != nil && len(f.Before.Tables) > 0 {
 		before = f.Before.HCL()
+	}
+	if f.Data != "" {
+		return fmt.Sprintf("// %s\nfunc Test%s(t *testing.T) {\n\tplantest.ReplayData(t, %d, %s, %s)\n}\n",
+			strings.ReplaceAll(strings.TrimSpace(f.What), "\n", "\n// "), name, f.RowSeed, quote(before), quote(f.Data))
 	}
 	return fmt.Sprintf("// %s\nfunc Test%s(t *testing.T) {\n\tplantest.Replay(t, %d, %s, %s)\n}\n",
 		strings.ReplaceAll(strings.TrimSpace(f.What), "\n", "\n// "), name, f.RowSeed, quote(before), quote(f.After))
