@@ -37,6 +37,10 @@ func TestPlanOracle(t *testing.T) {
 	models := envInt(t, "SCHEMAGEN_PLANTEST_MODELS", 4)
 	steps := int(envInt(t, "SCHEMAGEN_PLANTEST_STEPS", 4))
 	seed := envInt(t, "SCHEMAGEN_PLANTEST_SEED", 1)
+	// SCHEMAGEN_PLANTEST_FIRST runs the seed's evolutions from this one on,
+	// so that a long run can be made in slices (each evolution's seed is
+	// the run's seed and its number).
+	first := envInt(t, "SCHEMAGEN_PLANTEST_FIRST", 0)
 	r := plantest.NewRunner(t)
 	if k := os.Getenv("SCHEMAGEN_PLANTEST_KINDS"); k != "" {
 		r.Kinds = map[string]bool{}
@@ -61,7 +65,7 @@ func TestPlanOracle(t *testing.T) {
 	for range parallel {
 		wg.Go(func() {
 			for i := range next {
-				s := seed*1_000_003 + i
+				s := seed*1_000_003 + first + i
 				f, err := r.Evolve(ctx, s, steps)
 				results[i] = result{f, err}
 				if models > 20 {
@@ -72,7 +76,7 @@ func TestPlanOracle(t *testing.T) {
 					case f != nil:
 						status = "FAILS: " + f.What
 					}
-					t.Logf("evolution %d (seed %d): %s, after %s", i, s, status, time.Since(start).Round(time.Second))
+					t.Logf("evolution %d (seed %d): %s, after %s", first+i, s, status, time.Since(start).Round(time.Second))
 				}
 			}
 		})
@@ -99,10 +103,10 @@ func TestPlanOracle(t *testing.T) {
 	wg.Wait()
 	found := 0
 	for i, res := range results {
-		s := seed*1_000_003 + uint64(i)
+		s := seed*1_000_003 + first + uint64(i)
 		f, err := res.f, res.err
 		if err != nil {
-			t.Errorf("evolution %d (seed %d): the oracle failed: %v", i, s, err)
+			t.Errorf("evolution %d (seed %d): the oracle failed: %v", first+uint64(i), s, err)
 			continue
 		}
 		if f == nil {
@@ -110,15 +114,15 @@ func TestPlanOracle(t *testing.T) {
 		}
 		found++
 		if found > stop {
-			t.Errorf("evolution %d (seed %d) fails, not shrunk (SCHEMAGEN_PLANTEST_STOP=%d): %s", i, s, stop, f.What)
+			t.Errorf("evolution %d (seed %d) fails, not shrunk (SCHEMAGEN_PLANTEST_STOP=%d): %s", first+uint64(i), s, stop, f.What)
 			continue
 		}
-		t.Logf("evolution %d (seed %d): %s; shrinking", i, s, f.What)
+		t.Logf("evolution %d (seed %d): %s; shrinking", first+uint64(i), s, f.What)
 		f, err = r.Shrink(ctx, f, 40)
 		if err != nil {
-			t.Fatalf("shrinking evolution %d (seed %d): %v", i, s, err)
+			t.Fatalf("shrinking evolution %d (seed %d): %v", first+uint64(i), s, err)
 		}
-		t.Errorf("evolution %d (SCHEMAGEN_PLANTEST_SEED=%d, evolution seed %d) fails; regression test:\n\n%s", i, seed, s, f.Regression(fmt.Sprintf("Regression%d", s)))
+		t.Errorf("evolution %d (SCHEMAGEN_PLANTEST_SEED=%d, evolution seed %d) fails; regression test:\n\n%s", first+uint64(i), seed, s, f.Regression(fmt.Sprintf("Regression%d", s)))
 	}
 	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", ran, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
 	t.Logf("scratch databases: %d, %d of them reused", r.Dev.Scratches(), r.Dev.Reused())
