@@ -1,6 +1,11 @@
 package hazard
 
-import "ariga.io/atlas/sql/schema"
+import (
+	"slices"
+	"strings"
+
+	"ariga.io/atlas/sql/schema"
+)
 
 // RebindForeignKeys drops and adds again the foreign keys that changes keep
 // but whose referenced key they drop (a unique key or primary key replaced
@@ -112,4 +117,91 @@ func SplitModifies[M schema.Change](changes []schema.Change, split func(M) (drop
 		mt.Changes = out
 	}
 	return changes
+}
+
+// RebuildOverRecreated drops, before, and adds again, after, the indexes
+// and CHECKs over a column that a table's changes drop and add again (a
+// plain column made generated), unless the changes already drop, add or
+// modify them: TiDB refuses to drop a column an index or CHECK uses (3837,
+// 3959), and PostgreSQL drops them with the column, so that the database
+// would lose them. The base order puts the drops before the column's and
+// the adds after. It returns changes.
+func RebuildOverRecreated(changes []schema.Change) []schema.Change {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		dropped, added, touched := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, sc := range mt.Changes {
+			switch x := sc.(type) {
+			case *schema.DropColumn:
+				dropped[x.C.Name] = true
+			case *schema.AddColumn:
+				added[x.C.Name] = true
+			case *schema.DropIndex:
+				touched["index "+x.I.Name] = true
+			case *schema.AddIndex:
+				touched["index "+x.I.Name] = true
+			case *schema.ModifyIndex:
+				touched["index "+x.From.Name], touched["index "+x.To.Name] = true, true
+			case *schema.DropCheck:
+				touched["check "+x.C.Name] = true
+			case *schema.AddCheck:
+				touched["check "+x.C.Name] = true
+			case *schema.ModifyCheck:
+				touched["check "+x.From.Name], touched["check "+x.To.Name] = true, true
+			}
+		}
+		var recreated []string
+		for n := range dropped {
+			if added[n] {
+				recreated = append(recreated, n)
+			}
+		}
+		if len(recreated) == 0 {
+			continue
+		}
+		uses := func(text string) bool {
+			return slices.ContainsFunc(recreated, func(col string) bool { return usesIdent(text, col) })
+		}
+		var drops, adds []schema.Change
+		for _, idx := range mt.T.Indexes {
+			if touched["index "+idx.Name] || !slices.ContainsFunc(idx.Parts, func(p *schema.IndexPart) bool {
+				if p.C != nil {
+					return slices.Contains(recreated, p.C.Name)
+				}
+				x, ok := p.X.(*schema.RawExpr)
+				return ok && uses(x.X)
+			}) {
+				continue
+			}
+			drops, adds = append(drops, &schema.DropIndex{I: idx}), append(adds, &schema.AddIndex{I: idx})
+		}
+		for _, a := range mt.T.Attrs {
+			if ck, ok := a.(*schema.Check); ok && !touched["check "+ck.Name] && uses(ck.Expr) {
+				drops, adds = append(drops, &schema.DropCheck{C: ck}), append(adds, &schema.AddCheck{C: ck})
+			}
+		}
+		mt.Changes = append(append(mt.Changes, drops...), adds...)
+	}
+	return changes
+}
+
+// usesIdent reports whether expression text names column col, bare or
+// quoted, in any case.
+func usesIdent(text, col string) bool {
+	lower, c := strings.ToLower(text), strings.ToLower(col)
+	word := func(b byte) bool { return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80 }
+	for i := 0; ; {
+		j := strings.Index(lower[i:], c)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(c)
+		if (start == 0 || !word(lower[start-1])) && (end == len(lower) || !word(lower[end])) {
+			return true
+		}
+		i = start + 1
+	}
 }

@@ -2,6 +2,7 @@ package hazard_test
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"ariga.io/atlas/sql/schema"
@@ -55,5 +56,39 @@ func TestSplitModifies(t *testing.T) {
 	})
 	if len(c.Changes) != 3 || c.Changes[0] != schema.Change(keep) || c.Changes[1].(*schema.DropColumn).C != plain || c.Changes[2].(*schema.AddColumn).C != gen {
 		t.Errorf("table c: %#v", c.Changes)
+	}
+}
+
+// TestRebuildOverRecreated: the indexes and CHECKs over a column dropped and
+// added again are dropped and added again; those over other columns, or
+// that the changes already touch, are not.
+func TestRebuildOverRecreated(t *testing.T) {
+	name, qty := schema.NewStringColumn("name", "varchar"), schema.NewIntColumn("qty", "int")
+	tbl := schema.NewTable("items").AddColumns(name, qty)
+	byName := schema.NewIndex("items_name_idx").AddColumns(name)
+	byExpr := schema.NewIndex("items_lower_name_idx").AddExprs(&schema.RawExpr{X: "lower(`name`)"})
+	byQty := schema.NewIndex("items_qty_idx").AddColumns(qty)
+	byPrefix := schema.NewIndex("items_names_idx").AddExprs(&schema.RawExpr{X: "lower(names)"})
+	tbl.AddIndexes(byName, byExpr, byQty, byPrefix)
+	ck, other := schema.NewCheck().SetName("items_name_ck").SetExpr(`"Name" <> 'x'`), schema.NewCheck().SetName("items_qty_ck").SetExpr("qty > 0")
+	tbl.AddChecks(ck, other)
+	mt := &schema.ModifyTable{T: tbl, Changes: []schema.Change{&schema.DropColumn{C: name}, &schema.AddColumn{C: name}, &schema.DropIndex{I: byName}, &schema.AddIndex{I: byName}}}
+	hazard.RebuildOverRecreated([]schema.Change{mt})
+	var got []string
+	for _, c := range mt.Changes[4:] {
+		switch c := c.(type) {
+		case *schema.DropIndex:
+			got = append(got, "drop "+c.I.Name)
+		case *schema.AddIndex:
+			got = append(got, "add "+c.I.Name)
+		case *schema.DropCheck:
+			got = append(got, "drop "+c.C.Name)
+		case *schema.AddCheck:
+			got = append(got, "add "+c.C.Name)
+		}
+	}
+	want := []string{"drop items_lower_name_idx", "drop items_name_ck", "add items_lower_name_idx", "add items_name_ck"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -266,7 +266,7 @@ func PlanWithExprs(ctx context.Context, d dialects.Atlas, drv migrate.Driver, na
 // but for the indexes x gives as raw statements, which are added as written.
 func planExprs(x *dialects.Exprs, d dialects.Atlas, name string, changes []schema.Change, to *schema.Schema, plan func([]schema.Change) (*migrate.Plan, *migrate.Plan, error)) (main, online *migrate.Plan, err error) {
 	d.UseExprs(to, x)
-	changes = generatedByDropAdd(changes)
+	changes = hazard.RebuildOverRecreated(generatedByDropAdd(changes))
 	changes, raw := rawIndexes(changes, x)
 	if len(changes) > 0 {
 		if main, online, err = plan(changes); err != nil {

@@ -490,3 +490,21 @@ UPDATE "t0" SET "id1" = "t0"."c0", "a0" = '2020-01-01 00:00:00' WHERE "t0"."id0"
 UPDATE "t0" SET "c2" = "t0"."c2", "vec0" = 'a ' WHERE (NOT (coalesce("t0"."id1", ' a') = 'b') AND CASE WHEN "t0"."a0" IS NULL THEN 0 ELSE 1 END = 1);
 `)
 }
+
+// TestRecreatedColumnKeepsIndexesAndChecks: a plain column made generated
+// is dropped and added again. An expression index and a CHECK over it,
+// which the model keeps, stood in TiDB's way (3837: "has an expression
+// index dependency and cannot be dropped") and PostgreSQL dropped them
+// with the column. They are now dropped before and added again after it
+// (plan oracle, seed 60603, evolution 60603181830).
+func TestRecreatedColumnKeepsIndexesAndChecks(t *testing.T) {
+	generated := "type = varchar(40)\n    as     = \"CASE WHEN qty > 0 THEN 'p' ELSE 'n' END\"\n    stored = false"
+	for name, before := range map[string]string{
+		"expression index": indexedByExpr,
+		"check":            strings.Replace(indexedByExpr, "  primary_key {", "  check \"items_name_ck\" {\n    expr = \"name <> 'x'\"\n  }\n  primary_key {", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			plantest.Replay(t, 1, before, strings.Replace(before, "type = varchar(40)\n    null = true", generated, 1))
+		})
+	}
+}
