@@ -192,7 +192,9 @@ func RebuildOverRecreated(changes []schema.Change) []schema.Change {
 // quoted, in any case.
 func usesIdent(text, col string) bool {
 	lower, c := strings.ToLower(text), strings.ToLower(col)
-	word := func(b byte) bool { return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80 }
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
+	}
 	for i := 0; ; {
 		j := strings.Index(lower[i:], c)
 		if j < 0 {
