@@ -85,7 +85,7 @@ snapshot() {
 	done)
 }
 
-load() { go run "$root/scripts/same-output-load.go" "$@"; }
+load() { (cd "$root" && go run ./scripts/same-output-load.go "$@"); }
 
 proj=$tmp/project
 mkdir -p "$proj"
