@@ -2,9 +2,12 @@ package plantest_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
@@ -506,5 +509,39 @@ func TestRecreatedColumnKeepsIndexesAndChecks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			plantest.Replay(t, 1, before, strings.Replace(before, "type = varchar(40)\n    null = true", generated, 1))
 		})
+	}
+}
+
+// TestIndexLimitWhileReplacingForeignKeyIndex: a table at TiDB's limit of
+// 64 indexes (a composite primary key, 62 indexes and the index TiDB made
+// for a foreign key) gets an index over the foreign key's columns. The
+// model ends at 64, but TiDB keeps its own index until the new one exists,
+// so the ADD INDEX failed (1069) on every TiDB (plan oracle, seed 60603,
+// evolution 60603181896). It is now refused at diff, saying what to do.
+func TestIndexLimitWhileReplacingForeignKeyIndex(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("table \"t0\" {\n  column \"id0\" {\n    type = decimal(5,2)\n  }\n  column \"id1\" {\n    type = bigint\n  }\n")
+	b.WriteString("  column \"r0\" {\n    type = decimal(5,2)\n    null = true\n  }\n  column \"r1\" {\n    type = bigint\n    null = true\n  }\n")
+	b.WriteString("  column \"c0\" {\n    type = varchar(100)\n    null = true\n  }\n  primary_key {\n    columns = [\"id0\", \"id1\"]\n  }\n")
+	b.WriteString("  foreign_key \"t0_fk0\" {\n    columns     = [\"r0\", \"r1\"]\n    ref_table   = \"t0\"\n    ref_columns = [\"id0\", \"id1\"]\n  }\n")
+	for i := range 62 {
+		fmt.Fprintf(&b, "  index \"t0_ix%d\" {\n    on {\n      expr = \"c0 || '%d'\"\n    }\n  }\n", i, i)
+	}
+	before := b.String() + "}\n"
+	after := b.String() + "  index \"t0_fkix0\" {\n    columns = [\"r0\", \"r1\"]\n  }\n}\n"
+	r := plantest.NewRunner(t)
+	f, err := r.Reproduce(context.Background(), 1, before, after, "add an index over the foreign key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	var ref *hazard.Refusal
+	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
+		t.Fatalf("want one refusal, got %v", r.Refusals)
+	}
+	if ref.Database != "TiDB" || ref.Table != "t0" || !strings.Contains(ref.Reason, "65 indexes") || !strings.Contains(ref.Instead, "drop another index") {
+		t.Fatalf("the refusal does not say why and what to do: %v", ref)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lower"
 )
 
 // PlanStmts implements dialects.Online: one table change per statement, as
@@ -51,6 +52,9 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 				if err := dependentModify(mt, sc); err != nil {
 					return nil, err
 				}
+			}
+			if err := indexRoom(mt); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -244,6 +248,58 @@ func typeText(t *schema.ColumnType) string {
 		return s
 	}
 	return fmt.Sprintf("%T", t.Type)
+}
+
+// indexRoom refuses a table change during which the table would hold more
+// indexes than TiDB allows (1069): the indexes a kept foreign key uses are
+// dropped only after the index that replaces them is added (TiDB refuses
+// the drop before, 1553), so the table holds both for a while, over the
+// limit when it ends at it.
+func indexRoom(mt *schema.ModifyTable) error {
+	limit := lower.Rules().MaxIndexes
+	adds, waiting := 0, []string{}
+	for _, sc := range mt.Changes {
+		switch c := sc.(type) {
+		case *schema.AddIndex:
+			adds++
+		case *schema.DropIndex:
+			if usedByForeignKey(mt.T, c.I) {
+				waiting = append(waiting, c.I.Name)
+			}
+		}
+	}
+	n := len(mt.T.Indexes)
+	if pk := mt.T.PrimaryKey; pk != nil && !(len(pk.Parts) == 1 && pk.Parts[0].C != nil && isInteger(pk.Parts[0].C)) {
+		n++ // only a one-column integer key is the rows' handle, no index
+	}
+	if adds == 0 || len(waiting) == 0 || n+len(waiting) <= limit {
+		return nil
+	}
+	return &hazard.Refusal{Database: "TiDB", Table: mt.T.Name,
+		Change:  fmt.Sprintf("the change of the indexes of table %q, which ends with %d indexes", mt.T.Name, n),
+		Reason:  fmt.Sprintf("TiDB keeps the index a foreign key uses (%s) until the index that replaces it exists, so the table would hold %d indexes while both stand, more than TiDB allows (%d, error 1069)", strings.Join(waiting, ", "), n+len(waiting), limit),
+		Instead: "Make room first: drop another index of the table in a change of its own (one migrate diff), then make this one"}
+}
+
+// usedByForeignKey reports whether a foreign key of t uses index i: its
+// columns start the index's.
+func usedByForeignKey(t *schema.Table, i *schema.Index) bool {
+	return slices.ContainsFunc(t.ForeignKeys, func(fk *schema.ForeignKey) bool {
+		if len(fk.Columns) > len(i.Parts) {
+			return false
+		}
+		for k, c := range fk.Columns {
+			if i.Parts[k].C == nil || i.Parts[k].C.Name != c.Name {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func isInteger(c *schema.Column) bool {
+	_, ok := c.Type.Type.(*schema.IntegerType)
+	return ok
 }
 
 // splitForeignKeyModifies makes each foreign key modified a drop and an
