@@ -2,12 +2,10 @@ package plantest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
@@ -529,18 +527,7 @@ func TestIndexLimitWhileReplacingForeignKeyIndex(t *testing.T) {
 	}
 	before := b.String() + "}\n"
 	after := b.String() + "  index \"t0_fkix0\" {\n    columns = [\"r0\", \"r1\"]\n  }\n}\n"
-	r := plantest.NewRunner(t)
-	f, err := r.Reproduce(context.Background(), 1, before, after, "add an index over the foreign key")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f != nil {
-		t.Fatalf("a file was written and failed: %s", f.What)
-	}
-	var ref *hazard.Refusal
-	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
-		t.Fatalf("want one refusal, got %v", r.Refusals)
-	}
+	ref := refused(t, before, after, "add an index over the foreign key")
 	if ref.Database != "TiDB" || ref.Table != "t0" || !strings.Contains(ref.Reason, "65 indexes") || !strings.Contains(ref.Instead, "drop another index") {
 		t.Fatalf("the refusal does not say why and what to do: %v", ref)
 	}

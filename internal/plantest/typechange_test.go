@@ -34,18 +34,7 @@ table "events" {
 // 42804 on every database, rows or none. It is now refused at diff, naming
 // the column and saying what to write.
 func TestDateToDecimal(t *testing.T) {
-	r := plantest.NewRunner(t)
-	f, err := r.Reproduce(context.Background(), 1, dated, strings.Replace(dated, "type = date", "type = decimal(10, 2)", 1), "date to decimal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f != nil {
-		t.Fatalf("a file was written and failed: %s", f.What)
-	}
-	var ref *hazard.Refusal
-	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
-		t.Fatalf("want one refusal, got %v", r.Refusals)
-	}
+	ref := refused(t, dated, strings.Replace(dated, "type = date", "type = decimal(10, 2)", 1), "date to decimal")
 	if ref.Database != "PostgreSQL" || ref.Table != "events" || !strings.Contains(ref.Change, `"at" from date to numeric(10,2)`) || !strings.Contains(ref.Instead, "data migration") {
 		t.Fatalf("the refusal does not name the change and what to write: %v", ref)
 	}
@@ -56,19 +45,8 @@ func TestDateToDecimal(t *testing.T) {
 // on every TiDB (plan oracle, seed 60601, evolution 60601181822). It is now
 // refused at diff, naming the column and the two-step change to write.
 func TestDateToEnum(t *testing.T) {
-	r := plantest.NewRunner(t)
 	after := "enum \"kind\" {\n  values = [\"a\", \"b\"]\n}\n" + strings.Replace(dated, "type = date", "type = enum.kind", 1)
-	f, err := r.Reproduce(context.Background(), 1, dated, after, "date to enum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f != nil {
-		t.Fatalf("a file was written and failed: %s", f.What)
-	}
-	var ref *hazard.Refusal
-	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
-		t.Fatalf("want one refusal, got %v", r.Refusals)
-	}
+	ref := refused(t, dated, after, "date to enum")
 	if ref.Database != "TiDB" || ref.Table != "events" || !strings.Contains(ref.Change, `"at" from date to enum('a','b')`) || !strings.Contains(ref.Instead, "varchar") {
 		t.Fatalf("the refusal does not name the change and what to write: %v", ref)
 	}
@@ -121,18 +99,7 @@ func TestTiDBModifyOfColumnUsedByExpression(t *testing.T) {
 		{"generated column", strings.Replace(indexedByExpr, "type = int\n    null = true", "type = int\n    null = false\n    default = 0", 1), `generated column "label"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := plantest.NewRunner(t)
-			f, err := r.Reproduce(context.Background(), 1, indexedByExpr, tc.after, tc.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f != nil {
-				t.Fatalf("a file was written and failed: %s", f.What)
-			}
-			var ref *hazard.Refusal
-			if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
-				t.Fatalf("want one refusal, got %v", r.Refusals)
-			}
+			ref := refused(t, indexedByExpr, tc.after, tc.name)
 			if ref.Database != "TiDB" || ref.Table != "items" || !strings.Contains(ref.Reason, tc.by) || !strings.Contains(ref.Instead, "three steps") {
 				t.Fatalf("the refusal does not name the change and what to write: %v", ref)
 			}
@@ -172,4 +139,24 @@ func TestJSONToDouble(t *testing.T) {
 func TestDoubleToDecimal(t *testing.T) {
 	m := strings.Replace(jsoned, "type = json", "type = double", 1)
 	plantest.Replay(t, 1, m, strings.Replace(m, "type = double", "type = decimal(5,2)", 1))
+}
+
+// refused runs the change from before to after with rows and returns the
+// one refusal migrate diff must give, failing t on a file written that
+// failed, or on no refusal.
+func refused(t *testing.T, before, after, what string) *hazard.Refusal {
+	t.Helper()
+	r := plantest.NewRunner(t)
+	f, err := r.Reproduce(context.Background(), 1, before, after, what)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	var ref *hazard.Refusal
+	if len(r.Refusals) != 1 || !errors.As(r.Refusals[0], &ref) {
+		t.Fatalf("want one refusal, got %v", r.Refusals)
+	}
+	return ref
 }
