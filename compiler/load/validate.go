@@ -416,7 +416,11 @@ func (v *validator) generated(t *compiler.Table, c *compiler.Column) {
 	if g.Expr == nil {
 		return
 	}
-	for _, name := range expr.Columns(g.Expr) {
+	names := expr.Columns(g.Expr)
+	if len(names) == 0 {
+		v.errorf(g.Range, "Invalid generated column", "The expression of %s.%s names no column of its table, so the column holds one value in every row; PostgreSQL refuses some such expressions (a function of a string constant, 42P22). Write default = that value instead.", t.Name, c.Name)
+	}
+	for _, name := range names {
 		if o := t.Column(name); o != nil && o.Generated != nil {
 			v.errorf(g.Range, "Invalid generated column", "The expression of %s.%s names generated column %q; PostgreSQL computes a generated column from plain columns only. Write out %q's expression instead.", t.Name, c.Name, name, name)
 		}

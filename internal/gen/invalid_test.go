@@ -302,6 +302,10 @@ func TestInvalidModels(t *testing.T) {
     type = bigint
     as   = "x + 1"
   }`), `names generated column "x"`, `"x + 1"`},
+		{"generated column of no column", table(`  column "x" {
+    type = varchar(10)
+    as   = "upper('x')"
+  }`), `names no column of its table`, `"upper('x')"`},
 		{"generated column of another kind", table(`  column "x" {
     type = int
     as   = "count > 1"
