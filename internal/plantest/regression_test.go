@@ -532,3 +532,19 @@ func TestIndexLimitWhileReplacingForeignKeyIndex(t *testing.T) {
 		t.Fatalf("the refusal does not say why and what to do: %v", ref)
 	}
 }
+
+// TestUUIDBesideNewOnUpdate: a column with a uuid() default, added beside
+// an on_update column added in the same change. TiDB fills the existing
+// rows' uuids with an UPDATE that keeps the on_update columns as they are,
+// and it named the on_update column before the plan had added it (1054;
+// plan oracle, seed 60601, evolution 60601181834). Each order of the two
+// columns is run: the on_update column, when already added, is kept.
+func TestUUIDBesideNewOnUpdate(t *testing.T) {
+	u0 := "  column \"u0\" {\n    type = uuid\n    default = uuid()\n  }\n"
+	u1 := "  column \"u1\" {\n    type = timestamp\n    null = true\n    on_update = now()\n  }\n"
+	for name, cols := range map[string]string{"uuid first": u0 + u1, "on_update first": u1 + u0} {
+		t.Run(name, func(t *testing.T) {
+			plantest.Replay(t, 1, users, strings.Replace(users, "  primary_key {", cols+"  primary_key {", 1))
+		})
+	}
+}

@@ -61,10 +61,23 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
+	// The columns the plan adds and has not added yet, by table: an UPDATE
+	// the plan runs before a column is added cannot name it.
+	notYet := map[string]bool{}
+	for _, c := range changes {
+		if mt, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range mt.Changes {
+				if ac, ok := sc.(*schema.AddColumn); ok {
+					notYet[mt.T.Name+"\x00"+ac.C.Name] = true
+				}
+			}
+		}
+	}
 	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
 		if ac, ok := sc.(*schema.AddColumn); ok {
+			delete(notYet, t.Name+"\x00"+ac.C.Name)
 			if x, ok := volatileDefault(ac.C); ok {
-				return addVolatileDefault(t, ac.C, x, planOne)
+				return addVolatileDefault(t, ac.C, x, planOne, func(col string) bool { return col != ac.C.Name && !notYet[t.Name+"\x00"+col] })
 			}
 		}
 		if s, ok := setDefault(t, sc); ok {
@@ -678,7 +691,7 @@ func volatileDefault(c *schema.Column) (string, bool) {
 // TiDB can: the column without the default, then the default, then every
 // existing row given its own value, as PostgreSQL's ADD COLUMN ... DEFAULT
 // gen_random_uuid() gives them, then NOT NULL.
-func addVolatileDefault(t *schema.Table, c *schema.Column, x string, planOne func(schema.Change) ([]hazard.Stmt, error)) ([]hazard.Stmt, error) {
+func addVolatileDefault(t *schema.Table, c *schema.Column, x string, planOne func(schema.Change) ([]hazard.Stmt, error), there func(col string) bool) ([]hazard.Stmt, error) {
 	bare := *c
 	bare.Default, bare.Type = nil, &schema.ColumnType{Type: c.Type.Type, Raw: c.Type.Raw, Null: true}
 	ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.AddColumn{C: &bare}}})
@@ -688,7 +701,7 @@ func addVolatileDefault(t *schema.Table, c *schema.Column, x string, planOne fun
 	tbl, col := lexical.Ident(t.Name), lexical.Ident(c.Name)
 	ss = append(ss,
 		hazard.Stmt{Cmd: fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", tbl, col, x), Comment: fmt.Sprintf("set the default of %q (TiDB refuses it in ADD COLUMN, error 1674)", c.Name)},
-		hazard.Stmt{Cmd: fmt.Sprintf("UPDATE %s SET %s = %s%s WHERE %s IS NULL", tbl, col, strings.TrimSuffix(strings.TrimPrefix(x, "("), ")"), keepOnUpdate(t), col), Comment: fmt.Sprintf("give the existing rows their own %q", c.Name),
+		hazard.Stmt{Cmd: fmt.Sprintf("UPDATE %s SET %s = %s%s WHERE %s IS NULL", tbl, col, strings.TrimSuffix(strings.TrimPrefix(x, "("), ")"), keepOnUpdate(t, there), col), Comment: fmt.Sprintf("give the existing rows their own %q", c.Name),
 			Hazards: []hazard.Hazard{{Code: codeModify, Table: t.Name, Scan: true, Rewrite: true, Text: "writes every existing row, in one transaction"}}})
 	if !c.Type.Null {
 		mod, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{&schema.ModifyColumn{From: &bare, To: c, Change: schema.ChangeNull | schema.ChangeDefault}}})
@@ -727,11 +740,11 @@ func setDefault(t *schema.Table, sc schema.Change) (hazard.Stmt, bool) {
 // keepOnUpdate sets t's ON UPDATE CURRENT_TIMESTAMP columns to themselves
 // in an UPDATE a migration runs, which would else set them to now(): a
 // migration is not a change of the rows (on PostgreSQL, DDL fires no
-// trigger).
-func keepOnUpdate(t *schema.Table) string {
+// trigger). Only the columns there says the table has then are named.
+func keepOnUpdate(t *schema.Table, there func(col string) bool) string {
 	var b strings.Builder
 	for _, c := range t.Columns {
-		if slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.OnUpdate); return ok }) {
+		if there(c.Name) && slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.OnUpdate); return ok }) {
 			b.WriteString(", " + lexical.Ident(c.Name) + " = " + lexical.Ident(c.Name))
 		}
 	}
