@@ -205,7 +205,7 @@ func TestLimits(t *testing.T) {
 			db := dbtest.New(t, c.dialect)
 			exec := func(script string) error {
 				for _, q := range strings.Split(script, "; ") {
-					if err := execRetried(ctx, db, q); err != nil {
+					if err := db.ExecRetried(ctx, q); err != nil {
 						return err
 					}
 				}
@@ -241,7 +241,7 @@ func TestLimits(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, st := range stmts {
-				if err := execRetried(ctx, db, st.Text); err != nil {
+				if err := db.ExecRetried(ctx, st.Text); err != nil {
 					t.Fatalf("generated DDL at the limit: %v", err)
 				}
 			}
@@ -260,20 +260,6 @@ func TestLimits(t *testing.T) {
 			}
 		})
 	}
-}
-
-// execRetried runs q, again when TiDB says its information schema changed
-// while the statement ran (8028): DDL of other tests on the shared server
-// can cause it, and TiDB asks for the statement to be retried.
-func execRetried(ctx context.Context, db *dbtest.DB, q string) error {
-	var err error
-	for range 3 {
-		var me *mysql.MySQLError
-		if _, err = db.ExecContext(ctx, q); !errors.As(err, &me) || me.Number != 8028 {
-			return err
-		}
-	}
-	return err
 }
 
 func generate(t *testing.T, d, src string) (string, hcl.Diagnostics) {

@@ -30,6 +30,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -284,4 +286,18 @@ func TiDBChecksOff(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return s.URL()
+}
+
+// ExecRetried runs q, again when TiDB says its information schema changed
+// while the statement ran (8028): DDL of other tests on the shared server
+// can cause it, and TiDB asks for the statement to be retried.
+func (db *DB) ExecRetried(ctx context.Context, q string) error {
+	var err error
+	for range 3 {
+		var me *mysql.MySQLError
+		if _, err = db.ExecContext(ctx, q); !errors.As(err, &me) || me.Number != 8028 {
+			return err
+		}
+	}
+	return err
 }

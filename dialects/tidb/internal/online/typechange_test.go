@@ -25,7 +25,7 @@ import (
 func TestTiDBTypeChanges(t *testing.T) {
 	ctx := context.Background()
 	db := dbtest.TiDB(t)
-	types := []string{"int", "date", "time", "year", "varchar(20)", "decimal(10,2)", "double", "json", "bit(8)", "enum('a','b')", "vector(3)"}
+	types := []string{"int", "date", "time", "year", "varchar(20)", "decimal(10,2)", "double", "json", "bit(8)", "enum('a','b')", "vector(3)", "vector"}
 	cols := []string{"id int PRIMARY KEY"}
 	targets := []string{"id int PRIMARY KEY"}
 	for i, from := range types {
@@ -40,7 +40,7 @@ func TestTiDBTypeChanges(t *testing.T) {
 		"CREATE TABLE cases (" + strings.Join(cols, ", ") + ")",
 		"CREATE TABLE targets (" + strings.Join(targets, ", ") + ")",
 	} {
-		if _, err := db.Exec(s); err != nil {
+		if err := db.ExecRetried(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
@@ -75,7 +75,7 @@ func TestTiDBTypeChanges(t *testing.T) {
 				if !strings.Contains(ref.Change, name) || ref.Instead == "" {
 					t.Errorf("%s to %s: the refusal does not name the column and what to write: %v", from, to, ref)
 				}
-				_, err := db.Exec(fmt.Sprintf("ALTER TABLE cases MODIFY COLUMN %s %s NULL", name, to))
+				err := db.ExecRetried(ctx, fmt.Sprintf("ALTER TABLE cases MODIFY COLUMN %s %s NULL", name, to))
 				var my *gomysql.MySQLError
 				if !errors.As(err, &my) || my.Number != 8200 || !strings.Contains(my.Message, "unsupported") {
 					t.Errorf("%s to %s: refused, but TiDB answers %v", from, to, err)
@@ -84,7 +84,7 @@ func TestTiDBTypeChanges(t *testing.T) {
 				t.Errorf("%s to %s: %v", from, to, err)
 			default:
 				for _, st := range stmts {
-					if _, err := db.Exec(st.Cmd); err != nil {
+					if err := db.ExecRetried(ctx, st.Cmd); err != nil {
 						t.Errorf("%s to %s: planned %s, which TiDB refuses: %v", from, to, st.Cmd, err)
 					}
 				}
