@@ -12,7 +12,8 @@ import (
 // exist first, or to be gone first, on every dialect:
 //
 //   - a foreign key needs the key it references (a unique index or primary
-//     key added in the same plan, on any table) and its columns;
+//     key added in the same plan, on any table), its columns and the
+//     columns it references (added, or renamed to those names);
 //   - an index a kept foreign key uses (its columns start the index's) is
 //     dropped only after the index that replaces it is added (TiDB refuses
 //     with 1553 otherwise);
@@ -153,6 +154,7 @@ func fkNeeds(f *facts, table string, fk *schema.ForeignKey) {
 	if fk.RefTable != nil {
 		f.needs = append(f.needs, keyToken(fk.RefTable.Name, colNames(fk.RefColumns)))
 		f.waits = append(f.waits, goneToken(fk.RefTable.Name, colNames(fk.RefColumns)))
+		refColumnsNeeded(f, fk)
 	}
 	for _, c := range fk.Columns {
 		f.needs = append(f.needs, colToken(table, c.Name))
@@ -160,6 +162,14 @@ func fkNeeds(f *facts, table string, fk *schema.ForeignKey) {
 	// An index over its columns added by the plan goes first: TiDB would
 	// make one of its own, under the key's name.
 	f.needs = append(f.needs, prefixToken(table, colNames(fk.Columns)))
+}
+
+// refColumnsNeeded: a foreign key goes after the columns it references
+// are added or renamed to their names (in another table's changes).
+func refColumnsNeeded(f *facts, fk *schema.ForeignKey) {
+	for _, c := range fk.RefColumns {
+		f.needs = append(f.needs, colToken(fk.RefTable.Name, c.Name))
+	}
 }
 
 func fkReleases(f *facts, table string, fk *schema.ForeignKey) {
@@ -193,6 +203,7 @@ func (u *unit) facts() facts {
 		for _, fk := range c.T.ForeignKeys {
 			if fk.RefTable != nil && fk.RefTable.Name != c.T.Name {
 				f.needs = append(f.needs, keyToken(fk.RefTable.Name, colNames(fk.RefColumns)))
+				refColumnsNeeded(&f, fk)
 			}
 		}
 	case *schema.DropTable:
@@ -202,6 +213,8 @@ func (u *unit) facts() facts {
 		}
 	case *schema.AddColumn:
 		f.provides = append(f.provides, colToken(u.table.Name, c.C.Name))
+	case *schema.RenameColumn:
+		f.provides = append(f.provides, colToken(u.table.Name, c.To.Name))
 	case *schema.AddIndex:
 		indexProvides(&f, u.table.Name, c.I, false)
 		for _, p := range c.I.Parts {

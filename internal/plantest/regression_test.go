@@ -548,3 +548,73 @@ func TestUUIDBesideNewOnUpdate(t *testing.T) {
 		})
 	}
 }
+
+// Seed 60604, evolution 60604181925: a foreign key added to a column that
+// the same change renames, in another table (its primary key, read by a
+// view). The key was added before the rename, naming a column TiDB did not
+// have yet (3734). A key now waits for the columns it references to be
+// added or renamed to their names.
+func TestRegression60604181925(t *testing.T) {
+	plantest.Replay(t, 479924516664076, `
+table "t1" {
+  column "id0" {
+    type = bigint
+    default = 9223372036854775807
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+table "t2" {
+  column "id0" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+raw "v0" {
+  postgres = "CREATE VIEW \"v0\" AS SELECT \"id0\" FROM \"t2\""
+  tidb     = "CREATE VIEW `+"`"+`v0`+"`"+` AS SELECT `+"`"+`id0`+"`"+` FROM `+"`"+`t2`+"`"+`"
+}
+
+`, `
+table "t1" {
+  column "id0" {
+    type = bigint
+    default = 9223372036854775807
+  }
+  column "r0_0" {
+    type = bigint
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk1" {
+    columns     = ["r0_0"]
+    ref_table   = "t2"
+    ref_columns = ["rc2"]
+    on_update   = "restrict"
+  }
+}
+
+table "t2" {
+  column "rc2" {
+    type = bigint
+    renamed_from = "id0"
+  }
+  primary_key {
+    columns = ["rc2"]
+  }
+}
+
+raw "v0" {
+  postgres = "CREATE VIEW \"v0\" AS SELECT \"rc2\" FROM \"t2\""
+  tidb     = "CREATE VIEW `+"`"+`v0`+"`"+` AS SELECT `+"`"+`rc2`+"`"+` FROM `+"`"+`t2`+"`"+`"
+}
+
+`)
+}
