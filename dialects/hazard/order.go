@@ -22,7 +22,8 @@ import (
 //     after the key that replaces it is added; a foreign key to the
 //     columns of a key the plan drops is added after the drop;
 //   - within a table, foreign keys are dropped first, then indexes and
-//     CHECKs, before the columns they cover; columns are added, renamed
+//     CHECKs, before the columns they cover; a generated column is dropped
+//     before the columns it is computed from; columns are added, renamed
 //     and changed before the constraints over them (a CHECK over a column
 //     whose type changes reads the new type).
 //
@@ -93,6 +94,18 @@ func usesToken(table string, cols []string) string { return "uses" + prefixToken
 func goneToken(table string, cols []string) string { return "gone" + keyToken(table, cols)[3:] }
 
 func colToken(table, col string) string { return "col\x00" + table + "\x00" + col }
+
+// genToken: a generated column computed from col of table is dropped.
+func genToken(table, col string) string { return "gen\x00" + table + "\x00" + strings.ToLower(col) }
+
+// identWords are the words of an expression that may name a column, in
+// lower case (quotes dropped; a word of a string literal too, which only
+// releases a token nothing waits for).
+func identWords(x string) []string {
+	return strings.FieldsFunc(strings.ToLower(x), func(r rune) bool {
+		return !(r == '_' || r == '$' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 0x80)
+	})
+}
 
 // indexProvides: an index provides its prefixes and, unique, its key.
 func indexProvides(f *facts, table string, i *schema.Index, primary bool) {
@@ -210,6 +223,17 @@ func (u *unit) facts() facts {
 		f.waits = append(f.waits, "table-ref\x00"+c.T.Name)
 		for _, fk := range c.T.ForeignKeys {
 			fkReleases(&f, c.T.Name, fk)
+		}
+	case *schema.DropColumn:
+		// A generated column goes before the columns it is computed from
+		// (TiDB refuses the drop of one a generated column uses, 3108).
+		f.waits = append(f.waits, genToken(u.table.Name, c.C.Name))
+		for _, a := range c.C.Attrs {
+			if g, ok := a.(*schema.GeneratedExpr); ok {
+				for _, w := range identWords(g.Expr) {
+					f.releases = append(f.releases, genToken(u.table.Name, w))
+				}
+			}
 		}
 	case *schema.AddColumn:
 		f.provides = append(f.provides, colToken(u.table.Name, c.C.Name))

@@ -618,3 +618,40 @@ raw "v0" {
 
 `)
 }
+
+// Seed 60604, evolution 60604181920: a column dropped with the partial
+// unique index over it. TiDB keeps such an index on a generated column
+// computed from the column, which the plan dropped after the column (3108:
+// "has a generated column dependency"). A generated column is now dropped
+// before the columns it is computed from.
+func TestRegression60604181920(t *testing.T) {
+	plantest.Replay(t, 479924516624481, `
+table "t0" {
+  column "id0" {
+    type = varchar(10)
+  }
+  column "c0" {
+    type = char(255)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix0" {
+    unique = true
+    columns = ["c0"]
+    where = "coalesce(c0, '') <> 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
+  }
+}
+
+`, `
+table "t0" {
+  column "id0" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+`)
+}
