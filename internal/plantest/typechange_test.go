@@ -160,3 +160,25 @@ func refused(t *testing.T, before, after, what string) *hazard.Refusal {
 	}
 	return ref
 }
+
+// TestTypeChangeWithDefault: a column with a default changed to a type that
+// PostgreSQL converts only by an explicit conversion (USING): to an enum,
+// and text to an integer. ALTER COLUMN ... TYPE converts the old default
+// by itself and could not (42804, "default for column cannot be cast
+// automatically"; plan oracle, seed 60605, evolution 60605181911). The
+// default is now dropped before and set after.
+func TestTypeChangeWithDefault(t *testing.T) {
+	withDefault := strings.Replace(dated, "type = varchar(20)\n    null = true", "type = varchar(20)\n    null = true\n    default = \"7\"", 1)
+	cases := map[string]string{
+		"to an enum":    "enum \"kind\" {\n  values = [\"a\", \"b\"]\n}\n" + strings.Replace(withDefault, "type = varchar(20)\n    null = true\n    default = \"7\"", "type = enum.kind\n    null = true\n    default = \"b\"", 1),
+		"to an integer": strings.Replace(withDefault, "type = varchar(20)\n    null = true\n    default = \"7\"", "type = int\n    null = true\n    default = 7", 1),
+	}
+	for name, after := range cases {
+		t.Run(name, func(t *testing.T) {
+			if after == withDefault || !strings.Contains(withDefault, `default = "7"`) {
+				t.Fatal("the edit did not apply")
+			}
+			plantest.Replay(t, 1, withDefault, after)
+		})
+	}
+}

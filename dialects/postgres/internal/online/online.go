@@ -49,6 +49,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 			return nil, err
 		}
 	}
+	defaultsAroundUsing(changes)
 	// PostgreSQL binds a foreign key to the index it was created with and
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
@@ -713,6 +714,29 @@ func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.C
 		}
 	}
 	return nil
+}
+
+// defaultsAroundUsing drops the default of a column whose type changes by
+// an explicit conversion (USING) before the change, and sets the new one
+// after: ALTER COLUMN ... TYPE converts the old default to the new type by
+// itself, which such a change cannot do (42804, "default for column cannot
+// be cast automatically"; found by the plan oracle, seed 60605, a char
+// column with a default changed to an enum).
+func defaultsAroundUsing(changes []schema.Change) {
+	hazard.SplitModifies(changes, func(mc *schema.ModifyColumn) (schema.Change, schema.Change, bool) {
+		if !mc.Change.Is(schema.ChangeType) || mc.From.Default == nil || !slices.ContainsFunc(mc.Extra, func(x schema.Clause) bool { _, ok := x.(*postgres.ConvertUsing); return ok }) {
+			return nil, nil, false
+		}
+		bare := *mc.From
+		bare.Default = nil
+		drop := &schema.ModifyColumn{From: mc.From, To: &bare, Change: schema.ChangeDefault}
+		change := *mc
+		change.From = &bare
+		if mc.To.Default != nil {
+			change.Change |= schema.ChangeDefault
+		}
+		return drop, &change, true
+	})
 }
 
 // conversion is castContext of from and to, and false when the dev
