@@ -182,3 +182,17 @@ func TestTypeChangeWithDefault(t *testing.T) {
 		})
 	}
 }
+
+// TestRetypedColumnWithDefaults: a datetime column with a now() default
+// becomes a uuid with a uuid() default. Atlas compared the two defaults by
+// asking PostgreSQL (SELECT now() = gen_random_uuid()), which failed, and
+// so did migrate diff (42883; plan oracle, seed 60605, evolution
+// 60605181937). The change is now the typed refusal of a type PostgreSQL
+// cannot convert.
+func TestRetypedColumnWithDefaults(t *testing.T) {
+	before := strings.Replace(dated, "type = date\n    null = true", "type = datetime(0)\n    default = now()", 1)
+	ref := refused(t, before, strings.Replace(before, "type = datetime(0)\n    default = now()", "type = uuid\n    default = uuid()", 1), "datetime to uuid")
+	if ref.Database != "PostgreSQL" || !strings.Contains(ref.Change, `"at" from timestamp(0) to uuid`) {
+		t.Fatalf("the refusal does not name the change: %v", ref)
+	}
+}

@@ -176,7 +176,58 @@ func touchesFK(m *schema.ModifyTable, name string) bool {
 	return false
 }
 
+// retypedDefaults takes away, until restore is called, the defaults of the
+// columns of from whose type changes in to while both have a default of
+// another text. Atlas v1.2.3 compares two defaults by asking the database
+// (SELECT old = new), which fails on two types without an = between them
+// (now() and gen_random_uuid(): 42883, plan oracle seed 60605); the
+// default of a column whose type changes is a change anyway, which Atlas
+// then reports without asking.
+func retypedDefaults(from, to []*schema.Table) (restore func()) {
+	var undo []func()
+	byName := map[string]*schema.Table{}
+	for _, t := range to {
+		byName[t.Name] = t
+	}
+	for _, ft := range from {
+		tt := byName[ft.Name]
+		if tt == nil {
+			continue
+		}
+		for _, fc := range ft.Columns {
+			tc, ok := tt.Column(fc.Name)
+			if !ok || fc.Default == nil || tc.Default == nil || fc.Type == nil || tc.Type == nil || typeText(fc.Type) == typeText(tc.Type) {
+				continue
+			}
+			fc, def := fc, fc.Default
+			fc.Default = nil
+			undo = append(undo, func() { fc.Default = def })
+		}
+	}
+	return func() {
+		for _, u := range undo {
+			u()
+		}
+	}
+}
+
+func typeText(t *schema.ColumnType) string {
+	if s, err := postgres.FormatType(t.Type); err == nil {
+		return s
+	}
+	return t.Raw
+}
+
+func tablesOf(r *schema.Realm) []*schema.Table {
+	var ts []*schema.Table
+	for _, s := range r.Schemas {
+		ts = append(ts, s.Tables...)
+	}
+	return ts
+}
+
 func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOption) ([]schema.Change, error) {
+	defer retypedDefaults(from.Tables, to.Tables)()
 	changes, err := d.Driver.SchemaDiff(from, to, opts...)
 	if err != nil {
 		return nil, err
@@ -185,21 +236,17 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 }
 
 func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOption) ([]schema.Change, error) {
+	ft, tt := tablesOf(from), tablesOf(to)
+	defer retypedDefaults(ft, tt)()
 	changes, err := d.Driver.RealmDiff(from, to, opts...)
 	if err != nil {
 		return nil, err
-	}
-	var ft, tt []*schema.Table
-	for _, s := range from.Schemas {
-		ft = append(ft, s.Tables...)
-	}
-	for _, s := range to.Schemas {
-		tt = append(tt, s.Tables...)
 	}
 	return deferrableChanges(changes, ft, tt), nil
 }
 
 func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
+	defer retypedDefaults([]*schema.Table{from}, []*schema.Table{to})()
 	changes, err := d.Driver.TableDiff(from, to, opts...)
 	if err != nil {
 		return nil, err
