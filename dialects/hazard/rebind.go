@@ -159,33 +159,72 @@ func RebuildOverRecreated(changes []schema.Change) []schema.Change {
 				recreated = append(recreated, n)
 			}
 		}
-		if len(recreated) == 0 {
-			continue
-		}
-		uses := func(text string) bool {
-			return slices.ContainsFunc(recreated, func(col string) bool { return usesIdent(text, col) })
-		}
-		var drops, adds []schema.Change
-		for _, idx := range mt.T.Indexes {
-			if touched["index "+idx.Name] || !slices.ContainsFunc(idx.Parts, func(p *schema.IndexPart) bool {
-				if p.C != nil {
-					return slices.Contains(recreated, p.C.Name)
-				}
-				x, ok := p.X.(*schema.RawExpr)
-				return ok && uses(x.X)
-			}) {
-				continue
-			}
-			drops, adds = append(drops, &schema.DropIndex{I: idx}), append(adds, &schema.AddIndex{I: idx})
-		}
-		for _, a := range mt.T.Attrs {
-			if ck, ok := a.(*schema.Check); ok && !touched["check "+ck.Name] && uses(ck.Expr) {
-				drops, adds = append(drops, &schema.DropCheck{C: ck}), append(adds, &schema.AddCheck{C: ck})
-			}
-		}
-		mt.Changes = append(append(mt.Changes, drops...), adds...)
+		rebuildOver(mt, recreated, touched, true)
 	}
 	return changes
+}
+
+// RebuildChecksOfRetyped drops, before, and adds again, after, the CHECKs
+// over a column whose type a table's changes change, unless the changes
+// already drop, add or modify them: for a database that rebuilds such a
+// CHECK from its own printed text (PostgreSQL), which is not the text a
+// fresh database built from the model holds. It returns changes.
+func RebuildChecksOfRetyped(changes []schema.Change) []schema.Change {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		var retyped []string
+		touched := map[string]bool{}
+		for _, sc := range mt.Changes {
+			switch x := sc.(type) {
+			case *schema.ModifyColumn:
+				if x.Change.Is(schema.ChangeType) {
+					retyped = append(retyped, x.To.Name)
+				}
+			case *schema.DropCheck:
+				touched["check "+x.C.Name] = true
+			case *schema.AddCheck:
+				touched["check "+x.C.Name] = true
+			case *schema.ModifyCheck:
+				touched["check "+x.From.Name], touched["check "+x.To.Name] = true, true
+			}
+		}
+		rebuildOver(mt, retyped, touched, false)
+	}
+	return changes
+}
+
+// rebuildOver adds to mt the drop and the add of each CHECK (and, with
+// indexes, each index) of mt's table over one of cols that touched does not
+// name.
+func rebuildOver(mt *schema.ModifyTable, cols []string, touched map[string]bool, indexes bool) {
+	if len(cols) == 0 {
+		return
+	}
+	uses := func(text string) bool {
+		return slices.ContainsFunc(cols, func(col string) bool { return usesIdent(text, col) })
+	}
+	var drops, adds []schema.Change
+	for _, idx := range mt.T.Indexes {
+		if !indexes || touched["index "+idx.Name] || !slices.ContainsFunc(idx.Parts, func(p *schema.IndexPart) bool {
+			if p.C != nil {
+				return slices.Contains(cols, p.C.Name)
+			}
+			x, ok := p.X.(*schema.RawExpr)
+			return ok && uses(x.X)
+		}) {
+			continue
+		}
+		drops, adds = append(drops, &schema.DropIndex{I: idx}), append(adds, &schema.AddIndex{I: idx})
+	}
+	for _, a := range mt.T.Attrs {
+		if ck, ok := a.(*schema.Check); ok && !touched["check "+ck.Name] && uses(ck.Expr) {
+			drops, adds = append(drops, &schema.DropCheck{C: ck}), append(adds, &schema.AddCheck{C: ck})
+		}
+	}
+	mt.Changes = append(append(mt.Changes, drops...), adds...)
 }
 
 // usesIdent reports whether expression text names column col, bare or

@@ -196,3 +196,13 @@ func TestRetypedColumnWithDefaults(t *testing.T) {
 		t.Fatalf("the refusal does not name the change: %v", ref)
 	}
 }
+
+// TestWidenedColumnKeepsCheckText: a varchar column under a CHECK (an IN
+// list) is widened. PostgreSQL's ALTER COLUMN ... TYPE rebuilt the CHECK
+// from its printed text, which is not the model's, so the migrated
+// database did not reach a fresh one (plan oracle, seed 60606, evolution
+// 60606181870). The CHECK is now dropped before and added again after.
+func TestWidenedColumnKeepsCheckText(t *testing.T) {
+	before := strings.Replace(dated, "  primary_key {", "  check \"events_code_ck\" {\n    expr = \"code IN ('a', 'b')\"\n  }\n  primary_key {", 1)
+	plantest.Replay(t, 1, before, strings.Replace(before, "type = varchar(20)", "type = varchar(120)", 1))
+}

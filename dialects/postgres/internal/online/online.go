@@ -50,6 +50,10 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 		}
 	}
 	defaultsAroundUsing(changes)
+	// ALTER COLUMN ... TYPE rebuilds the CHECKs over the column from their
+	// printed text, which is not the model's (found by the plan oracle,
+	// seed 60606: a CHECK IN list over a varchar widened).
+	changes = hazard.RebuildChecksOfRetyped(changes)
 	// PostgreSQL binds a foreign key to the index it was created with and
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
