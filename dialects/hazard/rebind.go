@@ -127,18 +127,55 @@ func SplitModifies[M schema.Change](changes []schema.Change, split func(M) (drop
 // would lose them. The base order puts the drops before the column's and
 // the adds after. It returns changes.
 func RebuildOverRecreated(changes []schema.Change) []schema.Change {
-	for _, c := range changes {
-		mt, ok := c.(*schema.ModifyTable)
-		if !ok {
-			continue
-		}
-		dropped, added, touched := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	return rebuildAll(changes, true, func(mt *schema.ModifyTable) []string {
+		dropped, added := map[string]bool{}, map[string]bool{}
 		for _, sc := range mt.Changes {
 			switch x := sc.(type) {
 			case *schema.DropColumn:
 				dropped[x.C.Name] = true
 			case *schema.AddColumn:
 				added[x.C.Name] = true
+			}
+		}
+		var recreated []string
+		for _, c := range mt.T.Columns {
+			if dropped[c.Name] && added[c.Name] {
+				recreated = append(recreated, c.Name)
+			}
+		}
+		return recreated
+	})
+}
+
+// RebuildChecksOfRetyped drops, before, and adds again, after, the CHECKs
+// over a column whose type a table's changes change, unless the changes
+// already drop, add or modify them: for a database that rebuilds such a
+// CHECK from its own printed text (PostgreSQL), which is not the text a
+// fresh database built from the model holds. It returns changes.
+func RebuildChecksOfRetyped(changes []schema.Change) []schema.Change {
+	return rebuildAll(changes, false, func(mt *schema.ModifyTable) []string {
+		var retyped []string
+		for _, sc := range mt.Changes {
+			if x, ok := sc.(*schema.ModifyColumn); ok && x.Change.Is(schema.ChangeType) {
+				retyped = append(retyped, x.To.Name)
+			}
+		}
+		return retyped
+	})
+}
+
+// rebuildAll rebuilds, in each table's changes, the CHECKs (and, with
+// indexes, the indexes) over the columns cols names that the changes do
+// not already drop, add or modify.
+func rebuildAll(changes []schema.Change, indexes bool, cols func(*schema.ModifyTable) []string) []schema.Change {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		touched := map[string]bool{}
+		for _, sc := range mt.Changes {
+			switch x := sc.(type) {
 			case *schema.DropIndex:
 				touched["index "+x.I.Name] = true
 			case *schema.AddIndex:
@@ -153,45 +190,7 @@ func RebuildOverRecreated(changes []schema.Change) []schema.Change {
 				touched["check "+x.From.Name], touched["check "+x.To.Name] = true, true
 			}
 		}
-		var recreated []string
-		for n := range dropped {
-			if added[n] {
-				recreated = append(recreated, n)
-			}
-		}
-		rebuildOver(mt, recreated, touched, true)
-	}
-	return changes
-}
-
-// RebuildChecksOfRetyped drops, before, and adds again, after, the CHECKs
-// over a column whose type a table's changes change, unless the changes
-// already drop, add or modify them: for a database that rebuilds such a
-// CHECK from its own printed text (PostgreSQL), which is not the text a
-// fresh database built from the model holds. It returns changes.
-func RebuildChecksOfRetyped(changes []schema.Change) []schema.Change {
-	for _, c := range changes {
-		mt, ok := c.(*schema.ModifyTable)
-		if !ok {
-			continue
-		}
-		var retyped []string
-		touched := map[string]bool{}
-		for _, sc := range mt.Changes {
-			switch x := sc.(type) {
-			case *schema.ModifyColumn:
-				if x.Change.Is(schema.ChangeType) {
-					retyped = append(retyped, x.To.Name)
-				}
-			case *schema.DropCheck:
-				touched["check "+x.C.Name] = true
-			case *schema.AddCheck:
-				touched["check "+x.C.Name] = true
-			case *schema.ModifyCheck:
-				touched["check "+x.From.Name], touched["check "+x.To.Name] = true, true
-			}
-		}
-		rebuildOver(mt, retyped, touched, false)
+		rebuildOver(mt, cols(mt), touched, indexes)
 	}
 	return changes
 }
