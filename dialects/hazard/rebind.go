@@ -173,26 +173,32 @@ func rebuildAll(changes []schema.Change, indexes bool, cols func(*schema.ModifyT
 		if !ok {
 			continue
 		}
-		touched := map[string]bool{}
-		for _, sc := range mt.Changes {
-			switch x := sc.(type) {
-			case *schema.DropIndex:
-				touched["index "+x.I.Name] = true
-			case *schema.AddIndex:
-				touched["index "+x.I.Name] = true
-			case *schema.ModifyIndex:
-				touched["index "+x.From.Name], touched["index "+x.To.Name] = true, true
-			case *schema.DropCheck:
-				touched["check "+x.C.Name] = true
-			case *schema.AddCheck:
-				touched["check "+x.C.Name] = true
-			case *schema.ModifyCheck:
-				touched["check "+x.From.Name], touched["check "+x.To.Name] = true, true
-			}
-		}
-		rebuildOver(mt, cols(mt), touched, indexes)
+		rebuildOver(mt, cols(mt), Touched(mt), indexes)
 	}
 	return changes
+}
+
+// Touched are the indexes ("index NAME") and CHECKs ("check NAME") that a
+// table's changes already drop, add or modify: a rebuild leaves them be.
+func Touched(mt *schema.ModifyTable) map[string]bool {
+	touched := map[string]bool{}
+	for _, sc := range mt.Changes {
+		switch x := sc.(type) {
+		case *schema.DropIndex:
+			touched["index "+x.I.Name] = true
+		case *schema.AddIndex:
+			touched["index "+x.I.Name] = true
+		case *schema.ModifyIndex:
+			touched["index "+x.From.Name], touched["index "+x.To.Name] = true, true
+		case *schema.DropCheck:
+			touched["check "+x.C.Name] = true
+		case *schema.AddCheck:
+			touched["check "+x.C.Name] = true
+		case *schema.ModifyCheck:
+			touched["check "+x.From.Name], touched["check "+x.To.Name] = true, true
+		}
+	}
+	return touched
 }
 
 // rebuildOver adds to mt the drop and the add of each CHECK (and, with

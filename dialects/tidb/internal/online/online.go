@@ -340,17 +340,7 @@ func collationRebuilds(changes []schema.Change) ([]schema.Change, error) {
 		if !ok {
 			continue
 		}
-		touched := map[string]bool{}
-		for _, sc := range mt.Changes {
-			switch x := sc.(type) {
-			case *schema.DropIndex:
-				touched[x.I.Name] = true
-			case *schema.AddIndex:
-				touched[x.I.Name] = true
-			case *schema.ModifyIndex:
-				touched[x.From.Name], touched[x.To.Name] = true, true
-			}
-		}
+		touched := hazard.Touched(mt)
 		var adds []schema.Change
 		for _, sc := range slices.Clone(mt.Changes) {
 			mc, ok := sc.(*schema.ModifyColumn)
@@ -369,14 +359,14 @@ func collationRebuilds(changes []schema.Change) ([]schema.Change, error) {
 				return nil, refuse("the primary key", "TiDB cannot change the collation of a column an index covers (error 8200) and cannot drop the primary key of a clustered table (8200)")
 			}
 			for _, idx := range mc.From.Indexes {
-				if touched[idx.Name] || idx.Table != nil && idx.Table.PrimaryKey == idx {
+				if touched["index "+idx.Name] || idx.Table != nil && idx.Table.PrimaryKey == idx {
 					continue
 				}
 				to, ok := mt.T.Index(idx.Name)
 				if !ok {
 					continue
 				}
-				touched[idx.Name] = true
+				touched["index "+idx.Name] = true
 				mt.Changes = append(mt.Changes, &schema.DropIndex{I: idx})
 				adds = append(adds, &schema.AddIndex{I: to})
 			}
