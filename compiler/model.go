@@ -292,6 +292,10 @@ type Index struct {
 	WhereSrc  string
 	// WhereRange locates the predicate for messages.
 	WhereRange hcl.Range
+	// Comment says what the index is for (the query it serves): kept as
+	// PostgreSQL's COMMENT ON INDEX and TiDB's index COMMENT, and exported
+	// as the index's purpose.
+	Comment string
 }
 
 // IndexPart is one key part of an index: a column or an expression.

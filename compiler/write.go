@@ -248,6 +248,9 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if idx.Where != nil {
 			ib.SetAttributeValue("where", cty.StringVal(render.String(idx.Where)))
 		}
+		if idx.Comment != "" {
+			ib.SetAttributeValue("comment", cty.StringVal(idx.Comment))
+		}
 		writeOverrides(ib, idx.Overrides)
 	}
 	writeOverrides(tb, t.Overrides)

@@ -167,6 +167,9 @@ type Output struct {
 	Decisions []Decision
 	// Exprs are the expressions SQL holds, as it writes them.
 	Exprs *Exprs
+	// Rendered is what SQL writes for each object (nil from a dialect that
+	// does not tell).
+	Rendered *Rendered
 }
 
 // Exprs are the expressions of rendered DDL as it writes them, by table and
@@ -442,9 +445,9 @@ type Rules struct {
 	// (characters); MaxDecimalPrecision and MaxDecimalScale bound p and s in
 	// decimal(p,s) (0: no limit the model can reach).
 	MaxCharLength, MaxVarcharLength, MaxDecimalPrecision, MaxDecimalScale int
-	// MaxColumnComment and MaxTableComment bound comments, in characters
-	// (0: no limit the model can reach).
-	MaxColumnComment, MaxTableComment int
+	// MaxColumnComment, MaxTableComment and MaxIndexComment bound
+	// comments, in characters (0: no limit the model can reach).
+	MaxColumnComment, MaxTableComment, MaxIndexComment int
 	// MaxColumns bounds the columns of a table as the database creates it
 	// (generated columns a dialect adds included), MaxIndexes its indexes
 	// (the primary key and unique constraints included) and MaxKeyParts the

@@ -554,7 +554,7 @@ func (l *loader) check(t *compiler.Table, b *hcl.Block) {
 }
 
 var indexSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}},
+	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}, {Name: "comment"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "on"}},
 }
 
@@ -568,6 +568,9 @@ func (l *loader) index(t *compiler.Table, b *hcl.Block) {
 	idx := &compiler.Index{Name: b.Labels[0], Range: b.LabelRanges[0], Overrides: compiler.Overrides{}}
 	if a := content.Attributes["unique"]; a != nil {
 		idx.Unique = l.boolean(a)
+	}
+	if a := content.Attributes["comment"]; a != nil {
+		idx.Comment = l.str(a)
 	}
 	if a := content.Attributes["using"]; a != nil {
 		if m := l.str(a); m != "" {

@@ -335,6 +335,9 @@ func Limits(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 		for _, idx := range t.Indexes {
 			if !idx.Overrides.Skipped(d) && (idx.Overrides.For(d) == nil || idx.Overrides.For(d).SQL == "") {
 				parts(idx.Range, fmt.Sprintf("index %q", idx.Name), len(idx.Parts))
+				if n, unit := length(idx.Comment); r.MaxIndexComment > 0 && n > r.MaxIndexComment {
+					rep.Errorf(idx.Range, "Comment too long", "The comment of index %q is %d %s; %s allows at most %d (%s). Shorten it.", idx.Name, n, unit, r.Product, r.MaxIndexComment, r.Limit("index comment"))
+				}
 			}
 		}
 		for _, fk := range t.ForeignKeys {

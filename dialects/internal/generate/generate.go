@@ -41,5 +41,5 @@ func Generate(s *compiler.Schema, d Dialect) (*dialects.Output, hcl.Diagnostics)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
-	return &dialects.Output{SQL: sc.Write(d.Style), Decisions: rec.Decisions, Exprs: sc.Exprs()}, rec.Diags
+	return &dialects.Output{SQL: sc.Write(d.Style), Decisions: rec.Decisions, Exprs: sc.Exprs(), Rendered: sc.Rendered(d.Style)}, rec.Diags
 }

@@ -84,15 +84,19 @@ type Index struct {
 	Notes []string
 	Raw   string
 	// Of is the model's name of the index a raw statement creates (Name,
-	// which orders the output, stays empty then).
-	Of     string
-	Name   string
-	Unique bool
-	Using  string
-	Parts  []string
+	// which orders the output, stays empty then), RawName its name in the
+	// dialect.
+	Of, RawName string
+	Name        string
+	Unique      bool
+	Using       string
+	Parts       []string
 	// Exprs are the expressions of Parts, "" for a column part.
 	Exprs []string
 	Where string
+	// Comment is the index's comment (COMMENT ON INDEX, or COMMENT in its
+	// definition where indexes are inline).
+	Comment string
 }
 
 // Deferred is a foreign key added by ALTER TABLE after all tables.
@@ -140,51 +144,7 @@ func (sc *Script) Write(st Style) []byte {
 	for _, t := range sc.Tables {
 		b.WriteString("\n")
 		writeNotes(&b, t.Notes)
-		b.WriteString("CREATE TABLE " + st.Ident(t.Name) + " (\n")
-		var lines []string
-		for _, c := range t.Columns {
-			line := "  " + st.Ident(c.Name) + " " + c.Type
-			if c.Generated != "" {
-				line += " " + c.Generated
-			}
-			if c.NotNull {
-				line += " NOT NULL"
-			}
-			if c.Default != "" {
-				line += " DEFAULT " + c.Default
-			}
-			if c.Clause != "" {
-				line += " " + c.Clause
-			}
-			if c.OnUpdate != "" {
-				line += " ON UPDATE " + c.OnUpdate
-			}
-			if c.Comment != "" && st.InlineComments {
-				line += " COMMENT " + st.String(c.Comment)
-			}
-			lines = append(lines, line)
-		}
-		if len(t.PrimaryKey) > 0 {
-			lines = append(lines, "  PRIMARY KEY ("+st.List(t.PrimaryKey)+")")
-		}
-		for _, c := range t.Constraints {
-			lines = append(lines, "  CONSTRAINT "+st.Ident(c.Name)+" "+c.Body)
-		}
-		if st.InlineIndexes {
-			for _, idx := range t.Indexes {
-				if idx.Raw == "" {
-					lines = append(lines, "  "+indexDef(st, idx))
-				}
-			}
-		}
-		b.WriteString(strings.Join(lines, ",\n"))
-		b.WriteString("\n)")
-		for _, o := range t.Options {
-			b.WriteString(" " + o)
-		}
-		if t.Comment != "" && st.InlineComments {
-			b.WriteString(" COMMENT = " + st.String(t.Comment))
-		}
+		b.WriteString(createTable(st, t))
 		b.WriteString(";\n")
 		if !st.InlineComments {
 			if t.Comment != "" {
@@ -202,19 +162,10 @@ func (sc *Script) Write(st Style) []byte {
 			case idx.Raw != "":
 				b.WriteString(strings.TrimRight(strings.TrimSpace(idx.Raw), ";") + ";\n")
 			case !st.InlineIndexes:
-				b.WriteString("CREATE ")
-				if idx.Unique {
-					b.WriteString("UNIQUE ")
-				}
-				b.WriteString("INDEX " + st.Ident(idx.Name) + " ON " + st.Ident(t.Name))
-				if idx.Using != "" {
-					b.WriteString(" USING " + idx.Using)
-				}
-				b.WriteString(" (" + strings.Join(idx.Parts, ", ") + ")")
-				if idx.Where != "" {
-					b.WriteString(" WHERE " + idx.Where)
-				}
-				b.WriteString(";\n")
+				b.WriteString(createIndex(st, t.Name, idx) + ";\n")
+			}
+			if c := indexComment(st, t.Name, idx); c != "" {
+				b.WriteString(c + ";\n")
 			}
 		}
 		for _, stmt := range t.After {
@@ -233,6 +184,62 @@ func (sc *Script) Write(st Style) []byte {
 	return []byte(b.String())
 }
 
+// createTable is a table's CREATE TABLE, without its semicolon.
+func createTable(st Style, t *Table) string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE " + st.Ident(t.Name) + " (\n")
+	var lines []string
+	for _, c := range t.Columns {
+		lines = append(lines, "  "+columnDef(st, c))
+	}
+	if len(t.PrimaryKey) > 0 {
+		lines = append(lines, "  PRIMARY KEY ("+st.List(t.PrimaryKey)+")")
+	}
+	for _, c := range t.Constraints {
+		lines = append(lines, "  CONSTRAINT "+st.Ident(c.Name)+" "+c.Body)
+	}
+	if st.InlineIndexes {
+		for _, idx := range t.Indexes {
+			if idx.Raw == "" {
+				lines = append(lines, "  "+indexDef(st, idx))
+			}
+		}
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	b.WriteString("\n)")
+	for _, o := range t.Options {
+		b.WriteString(" " + o)
+	}
+	if t.Comment != "" && st.InlineComments {
+		b.WriteString(" COMMENT = " + st.String(t.Comment))
+	}
+	return b.String()
+}
+
+// columnDef is a column's line in CREATE TABLE.
+func columnDef(st Style, c *Column) string {
+	line := st.Ident(c.Name) + " " + c.Type
+	if c.Generated != "" {
+		line += " " + c.Generated
+	}
+	if c.NotNull {
+		line += " NOT NULL"
+	}
+	if c.Default != "" {
+		line += " DEFAULT " + c.Default
+	}
+	if c.Clause != "" {
+		line += " " + c.Clause
+	}
+	if c.OnUpdate != "" {
+		line += " ON UPDATE " + c.OnUpdate
+	}
+	if c.Comment != "" && st.InlineComments {
+		line += " COMMENT " + st.String(c.Comment)
+	}
+	return line
+}
+
 // indexDef is an index declared in CREATE TABLE, which takes no method or
 // predicate (the dialects that inline indexes have neither).
 func indexDef(st Style, idx *Index) string {
@@ -240,7 +247,43 @@ func indexDef(st Style, idx *Index) string {
 	if idx.Unique {
 		kw = "UNIQUE INDEX "
 	}
-	return kw + st.Ident(idx.Name) + " (" + strings.Join(idx.Parts, ", ") + ")"
+	def := kw + st.Ident(idx.Name) + " (" + strings.Join(idx.Parts, ", ") + ")"
+	if idx.Comment != "" {
+		def += " COMMENT " + st.String(idx.Comment)
+	}
+	return def
+}
+
+// createIndex is the CREATE INDEX statement of an index that is not
+// inline, without its semicolon.
+func createIndex(st Style, table string, idx *Index) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if idx.Unique {
+		b.WriteString("UNIQUE ")
+	}
+	b.WriteString("INDEX " + st.Ident(idx.Name) + " ON " + st.Ident(table))
+	if idx.Using != "" {
+		b.WriteString(" USING " + idx.Using)
+	}
+	b.WriteString(" (" + strings.Join(idx.Parts, ", ") + ")")
+	if idx.Where != "" {
+		b.WriteString(" WHERE " + idx.Where)
+	}
+	return b.String()
+}
+
+// indexComment is the COMMENT ON INDEX statement of an index's comment
+// where comments are statements of their own, or "".
+func indexComment(st Style, table string, idx *Index) string {
+	if idx.Comment == "" || st.InlineComments {
+		return ""
+	}
+	name := idx.Name
+	if idx.Raw != "" {
+		name = idx.RawName
+	}
+	return "COMMENT ON INDEX " + st.Ident(name) + " IS " + st.String(idx.Comment)
 }
 
 func writeNotes(b *strings.Builder, notes []string) {

@@ -121,6 +121,7 @@ table "accounts" {
     }
   }
   index "accounts_lower_email_idx" {
+    comment = "Sign-in: finds an account by its e-mail, whatever the user's case"
     on {
       expr = "lower(email)"
     }
@@ -198,6 +199,7 @@ table "groups" {
     where   = "deleted_at IS NOT NULL AND name <> ''"
   }
   index "groups_live_uq" {
+    comment = "One live group of a name per owner"
     unique  = true
     columns = ["owner_id", "name"]
     where   = "deleted_at IS NULL"

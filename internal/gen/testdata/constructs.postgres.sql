@@ -52,6 +52,7 @@ COMMENT ON TABLE "accounts" IS 'People''s accounts; ''quoted'' text and a back\s
 COMMENT ON COLUMN "accounts"."email" IS 'Lower-cased by the application';
 CREATE INDEX "accounts_email_pattern_idx" ON "accounts" ("email" varchar_pattern_ops);
 CREATE INDEX "accounts_lower_email_idx" ON "accounts" ((LOWER("email")), "created_at" DESC);
+COMMENT ON INDEX "accounts_lower_email_idx" IS 'Sign-in: finds an account by its e-mail, whatever the user''s case';
 CREATE INDEX "accounts_search_idx" ON "accounts" USING gin ("search");
 
 -- column embedding: vector needs the pgvector extension (CREATE EXTENSION vector)
@@ -85,6 +86,7 @@ CREATE TABLE "groups" (
 CREATE INDEX "groups_deleted_idx" ON "groups" ("deleted_at") WHERE "deleted_at" IS NOT NULL AND "name" <> '';
 CREATE UNIQUE INDEX "groups_live_name_uq" ON "groups" ("name", "parent_id") WHERE "parent_id" IS NOT NULL;
 CREATE UNIQUE INDEX "groups_live_uq" ON "groups" ("owner_id", "name") WHERE "deleted_at" IS NULL;
+COMMENT ON INDEX "groups_live_uq" IS 'One live group of a name per owner';
 
 CREATE TABLE "postgres_only_audit" (
   "id" BIGINT NOT NULL,

@@ -52,7 +52,7 @@ CREATE TABLE `accounts` (
   CONSTRAINT `accounts_seen_at_range_ck` CHECK (`seen_at` >= '0001-01-01'),
   CONSTRAINT `accounts_status_ck` CHECK (`status` IN ('it''s new', 'active', 'back\\slash') AND CHAR_LENGTH(`status`) BETWEEN 1 AND 16),
   INDEX `accounts_email_pattern_idx` (`email`),
-  INDEX `accounts_lower_email_idx` ((LOWER(`email`)), `created_at` DESC)
+  INDEX `accounts_lower_email_idx` ((LOWER(`email`)), `created_at` DESC) COMMENT 'Sign-in: finds an account by its e-mail, whatever the user''s case'
 ) COMMENT = 'People''s accounts; ''quoted'' text and a back\\slash';
 
 -- columns id, group_id, account_id: uuid as CHAR(36)
@@ -85,6 +85,7 @@ CREATE TABLE `memberships` (
 -- index groups_deleted_idx: WHERE deleted_at IS NOT NULL AND name <> '' dropped: TiDB has no partial indexes, so the index covers all rows
 -- index groups_live_name_uq: WHERE parent_id IS NOT NULL dropped: TiDB unique indexes allow many NULLs, so the plain unique index means the same
 -- index groups_live_uq: raw statement from the model [override]
+-- index groups_live_uq: comment left out: the raw statement is used as written (write COMMENT in it) [omitted]
 -- column deleted_at: CHECK groups_deleted_at_range_ck: from year 1, as on PostgreSQL (TiDB also takes year 0) [added]
 -- column id: CHECK groups_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]
 -- column owner_id: CHECK groups_owner_id_uuid_ck keeps PostgreSQL's guarantee of a well-formed UUID (uuid_check) [added]

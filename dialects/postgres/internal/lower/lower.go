@@ -343,9 +343,9 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Ref(compiler.KindIndex, idx.Name), dialects.Overridden, "raw statement from the model")
-		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
+		return &sqltext.Index{Raw: o.SQL, Of: idx.Name, RawName: idx.Overrides.NameIn(Name, idx.Name), Comment: idx.Comment}, true
 	}
-	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Method()}
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Method(), Comment: idx.Comment}
 	if idx.Method() == "" || strings.EqualFold(idx.Method(), "btree") {
 		var cols []string
 		for _, p := range idx.Parts {

@@ -22,9 +22,14 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 	object := t.Ref(compiler.KindIndex, idx.Name)
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(object, dialects.Overridden, "raw statement from the model")
-		return &sqltext.Index{Raw: o.SQL, Of: idx.Name}, true
+		if idx.Comment != "" {
+			// TiDB sets an index's comment only in the statement that
+			// creates it.
+			l.rec.Decide(object, dialects.Omitted, "comment left out: the raw statement is used as written (write COMMENT in it)")
+		}
+		return &sqltext.Index{Raw: o.SQL, Of: idx.Name, RawName: idx.Overrides.NameIn(Name, idx.Name)}, true
 	}
-	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique}
+	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Comment: idx.Comment}
 	// A unique index over rows the predicate picks is a unique key over
 	// generated columns that are NULL outside the predicate.
 	partial := idx.Unique && idx.Where != nil && !nullFreeKey(idx)

@@ -33,6 +33,7 @@ var limits = &dialects.Rules{
 	MaxBigintIdentity: 9223372036854775806,
 	MaxColumnComment:  1024,
 	MaxTableComment:   2048,
+	MaxIndexComment:   1024,
 	CommentBytes:      true,
 	// table-column-count-limit and index-limit's defaults; VIRTUAL columns
 	// count, an expression index's hidden column does not.
@@ -54,7 +55,7 @@ var limits = &dialects.Rules{
 	},
 	Errors: map[string]string{
 		"char": "1074", "varchar": "1074", "decimal precision": "1426", "decimal scale": "1425",
-		"column comment": "1629", "table comment": "1628", "columns": "1117", "indexes": "1069",
+		"column comment": "1629", "table comment": "1628", "index comment": "1688", "columns": "1117", "indexes": "1069",
 		"key parts": "1070", "foreign key index": "1822", "identity": "1105",
 	},
 	// tidb_allow_function_for_expression_index's default, among the portable
