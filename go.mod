@@ -8,6 +8,7 @@ require (
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/pingcap/tidb/pkg/parser v0.0.0-20251126154744-e4e814fdc0af
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/zclconf/go-cty v1.19.0

@@ -30,6 +30,9 @@ type Schema struct {
 	Dialect map[string]*DialectSettings
 	// Files maps file names to their parsed form, for diagnostics with snippets.
 	Files map[string]*hcl.File
+	// Exports are the exports of the model that generate keeps current
+	// (`export "FORMAT" { path = "..." }`), in the order declared.
+	Exports []*Export
 
 	byName map[string]*Table
 }
@@ -380,6 +383,20 @@ func (s *Schema) Enum(name string) *Enum {
 	}
 	return nil
 }
+
+// Export is a file that schemagen generate writes from the model and
+// schemagen check compares: the model and what each dialect renders, in
+// one of ExportFormats.
+type Export struct {
+	Format string
+	// Path is the file as written; File is it from the current directory
+	// (Path is relative to the schema file that declares it).
+	Path, File string
+	Range      hcl.Range
+}
+
+// ExportFormats are the formats of an export block.
+var ExportFormats = []string{"json", "typescript"}
 
 // Raw is a raw SQL statement for some dialects (`raw "NAME" { postgres = ... }`),
 // for objects that exist in one dialect only.

@@ -66,6 +66,10 @@ func Write(s *Schema, notes map[string][]string) []byte {
 			writeRaw(body, r)
 		}
 	}
+	for _, e := range s.Exports {
+		body.AppendNewline()
+		body.AppendNewBlock("export", []string{e.Format}).Body().SetAttributeValue("path", cty.StringVal(e.Path))
+	}
 	return hclwrite.Format(f.Bytes())
 }
 

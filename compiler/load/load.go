@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -117,6 +118,7 @@ var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "extension", LabelNames: []string{"name"}},
 	{Type: "dialect", LabelNames: []string{"name"}},
 	{Type: "enum", LabelNames: []string{"name"}},
+	{Type: "export", LabelNames: []string{"format"}},
 }}
 
 // enums reads the enum blocks of a file.
@@ -195,6 +197,8 @@ func (l *loader) top(body hcl.Body) {
 			l.dialect(b)
 		case "enum":
 			// read by enums, before the tables
+		case "export":
+			l.export(b)
 		}
 	}
 }
@@ -232,6 +236,40 @@ func (l *loader) extension(b *hcl.Block) {
 		}
 	}
 	l.s.Extensions = append(l.s.Extensions, &compiler.Extension{Name: name, Range: b.LabelRanges[0]})
+}
+
+var exportSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "path", Required: true}}}
+
+// export reads an export block; its path is relative to the file that
+// declares it, so that generate writes the same file from any directory.
+func (l *loader) export(b *hcl.Block) {
+	content, diags := b.Body.Content(exportSchema)
+	l.diags = append(l.diags, diags...)
+	format := b.Labels[0]
+	if !slices.Contains(compiler.ExportFormats, format) {
+		l.errorf(b.LabelRanges[0], "Unknown export format", "There is no export format %q; formats are %s.", format, strings.Join(compiler.ExportFormats, ", "))
+		return
+	}
+	a := content.Attributes["path"]
+	if a == nil {
+		return
+	}
+	path := l.str(a)
+	if strings.TrimSpace(path) == "" {
+		l.errorf(a.Expr.Range(), "Invalid export path", "The path of an export is a file, such as path = \"web/src/schema.ts\".")
+		return
+	}
+	file := path
+	if !filepath.IsAbs(path) {
+		file = filepath.Join(filepath.Dir(b.DefRange.Filename), path)
+	}
+	for _, e := range l.s.Exports {
+		if filepath.Clean(e.File) == filepath.Clean(file) {
+			l.errorf(a.Expr.Range(), "Duplicate export", "The file %s is already the %s export declared at %s.", path, e.Format, e.Range)
+			return
+		}
+	}
+	l.s.Exports = append(l.s.Exports, &compiler.Export{Format: format, Path: path, File: file, Range: b.DefRange})
 }
 
 func (l *loader) raw(b *hcl.Block) {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
+	"github.com/schemagen/schemagen/internal/export"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/scratch"
@@ -39,7 +40,7 @@ func (a *App) compile(warnings bool) (*gen.Result, []string, error) {
 
 // outputs are the files generate writes and check compares, by path: every
 // dialect's DDL under out, the diagram document when the project keeps
-// one (the file exists), and the portable data migrations rendered for
+// one (the file exists), the exports the model declares, and the portable data migrations rendered for
 // each env (see portableOutputs).
 func (a *App) outputs(r *gen.Result, out, erdPath string) (map[string][]byte, error) {
 	files, err := outputs(r, out, erdPath)
@@ -112,6 +113,9 @@ func outputs(r *gen.Result, out, erdPath string) (map[string][]byte, error) {
 		return nil, err
 	case info.Mode().IsRegular():
 		files[erdPath] = erdDocument(r)
+	}
+	for p, b := range export.Files(r) {
+		files[p] = b
 	}
 	return files, nil
 }

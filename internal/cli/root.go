@@ -134,7 +134,7 @@ existing databases back into schema.hcl (import). See README.md and docs/.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		return oneOf("--color", a.color, colorValues)
 	}
-	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.erdCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd(), a.initCmd(), a.versionCmd(), a.devCmd())
+	root.AddCommand(a.generateCmd(), a.checkCmd(), a.fmtCmd(), a.explainCmd(), a.erdCmd(), a.exportCmd(), a.migrateCmd(), a.driftCmd(), a.importCmd(), a.initCmd(), a.versionCmd(), a.devCmd())
 	var all []*cobra.Command
 	for _, c := range root.Commands() {
 		all = append(all, c)

@@ -41,5 +41,9 @@ func Generate(s *compiler.Schema, d Dialect) (*dialects.Output, hcl.Diagnostics)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
-	return &dialects.Output{SQL: sc.Write(d.Style), Decisions: rec.Decisions, Exprs: sc.Exprs(), Rendered: sc.Rendered(d.Style)}, rec.Diags
+	rendered := sc.Rendered(d.Style)
+	if sl, ok := l.(sqltext.SettingsLowerer); ok {
+		rendered.Settings = sl.Settings()
+	}
+	return &dialects.Output{SQL: sc.Write(d.Style), Decisions: rec.Decisions, Exprs: sc.Exprs(), Rendered: rendered}, rec.Diags
 }

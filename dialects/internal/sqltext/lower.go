@@ -32,6 +32,12 @@ type ExtensionLowerer interface {
 	Extension(e *compiler.Extension) string
 }
 
+// SettingsLowerer is implemented by the lowerers of dialects that have
+// settings (a `dialect` block): the settings in force, by name.
+type SettingsLowerer interface {
+	Settings() map[string]any
+}
+
 // EnumLowerer is implemented by the lowerers of dialects that have enum
 // types of their own: Enum returns the statement that creates e, run before
 // the tables. Dialects without them write each enum column's values into

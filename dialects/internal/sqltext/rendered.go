@@ -21,12 +21,12 @@ func (sc *Script) Rendered(st Style) *dialects.Rendered {
 		}
 		for _, c := range t.Columns {
 			rt.Columns = append(rt.Columns, &dialects.RenderedColumn{
-				Name: c.Name, Definition: columnDef(st, c), Type: c.Type, Default: c.Default, NotNull: c.NotNull,
+				Name: c.Name, Type: c.Type, Default: c.Default, NotNull: c.NotNull,
 				Identity: c.Clause, Generated: c.Generated, GeneratedExpr: c.GeneratedExpr, OnUpdate: c.OnUpdate,
 			})
 		}
 		for _, c := range t.Constraints {
-			rt.Constraints = append(rt.Constraints, dialects.RenderedConstraint{Name: c.Name, Kind: constraintKinds[c.Kind], Body: c.Body, Check: c.Check})
+			rt.Constraints = append(rt.Constraints, dialects.RenderedConstraint{Name: c.Name, Kind: constraintKinds[c.Kind], Body: c.Body, Check: c.Check, Ref: c.Ref})
 		}
 		for _, idx := range t.Indexes {
 			ri := &dialects.RenderedIndex{Name: idx.Name, Of: idx.Name, Parts: idx.Parts, Using: idx.Using, Where: idx.Where, Unique: idx.Unique, Comment: idx.Comment}
@@ -47,7 +47,7 @@ func (sc *Script) Rendered(st Style) *dialects.Rendered {
 	for _, d := range sc.Deferred {
 		if rt := r.Tables[d.Table]; rt != nil {
 			c := d.Constraint
-			rt.Constraints = append(rt.Constraints, dialects.RenderedConstraint{Name: c.Name, Kind: constraintKinds[c.Kind], Body: c.Body, Check: c.Check, Deferred: true})
+			rt.Constraints = append(rt.Constraints, dialects.RenderedConstraint{Name: c.Name, Kind: constraintKinds[c.Kind], Body: c.Body, Check: c.Check, Ref: c.Ref, Deferred: true})
 		}
 	}
 	return r

@@ -77,6 +77,8 @@ type Constraint struct {
 	Body string
 	// Check is the expression of a CHECK constraint (see CheckConstraint).
 	Check string
+	// Ref is what a foreign key's Body says, in parts.
+	Ref *dialects.Reference
 }
 
 // Index is a lowered index, or a raw statement when Raw is set.

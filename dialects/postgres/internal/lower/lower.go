@@ -337,7 +337,8 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 			body += " INITIALLY DEFERRED"
 		}
 	}
-	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
+	ref := &dialects.Reference{Columns: fk.Columns, RefTable: fk.RefTable, RefColumns: fk.RefColumns, OnDelete: actions[fk.OnDelete], OnUpdate: actions[fk.OnUpdate], Deferrable: fk.Deferrable, InitiallyDeferred: fk.InitiallyDeferred}
+	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body, Ref: ref}, true
 }
 
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {

@@ -40,3 +40,8 @@ func decodeSettings(s *compiler.Schema) (settings, hcl.Diagnostics) {
 	}
 	return set, diags
 }
+
+// Settings implements sqltext.SettingsLowerer.
+func (l *lowerer) Settings() map[string]any {
+	return map[string]any{"value_domains": l.set.ValueDomains}
+}

@@ -401,7 +401,8 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 		// cascade that the last row's delete starts.
 		l.rec.Decide(t.Ref(compiler.KindForeignKey, fk.Name), dialects.Lowered, "level %d of a chain of cascading foreign keys: TiDB refuses a statement that cascades through more than %d tables (error 3008), as a DELETE at the chain's start does when every level has a row; PostgreSQL has no such limit", depth, limits.MaxCascadeDepth+1)
 	}
-	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body}, true
+	ref := &dialects.Reference{Columns: cols, RefTable: fk.RefTable, RefColumns: refCols, OnDelete: actions[fk.OnDelete], OnUpdate: actions[fk.OnUpdate]}
+	return sqltext.Constraint{Name: fk.Overrides.NameIn(Name, fk.Name), Body: body, Ref: ref}, true
 }
 
 // timePrecision refuses a literal with more fractional digits than a

@@ -77,3 +77,9 @@ func decodeSettings(s *compiler.Schema) (settings, hcl.Diagnostics) {
 	}
 	return set, diags
 }
+
+// Settings implements sqltext.SettingsLowerer ("" for the server's charset
+// or collation).
+func (l *lowerer) Settings() map[string]any {
+	return map[string]any{"uuid_check": l.set.UUIDCheck, "exact_strings": l.set.ExactStrings, "value_domains": l.set.ValueDomains, "charset": l.set.Charset, "collation": l.set.Collation}
+}
