@@ -137,7 +137,7 @@ func TestFlagValuesAreValidated(t *testing.T) {
 // command that reads it.
 func TestMissingSchemaExitsTwoEverywhere(t *testing.T) {
 	dir := t.TempDir()
-	for _, args := range [][]string{{"generate", "--out", "OUT"}, {"check", "--out", "OUT"}, {"explain"}, {"fmt"}, {"erd"}} {
+	for _, args := range [][]string{{"generate", "--out", "OUT"}, {"check", "--out", "OUT"}, {"explain"}, {"fmt"}, {"erd"}, {"export"}} {
 		r := schemagen(t, dir, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
 			t.Errorf("schemagen %v without schema.hcl: exit %d, want 2\n%s", args, r.code, r.stderr)
