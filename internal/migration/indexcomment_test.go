@@ -1,0 +1,67 @@
+package migration_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+const commentedModel = `
+table "docs" {
+  column "id" {
+    type = int
+  }
+  column "title" {
+    type = varchar(100)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "docs_title_idx" {
+    columns = ["title"]
+    #COMMENT
+  }
+}
+`
+
+// TestDiffIndexComment: migrate diff plans an index's comment added,
+// changed and removed, on both databases (PostgreSQL's COMMENT ON INDEX;
+// TiDB sets an index's comment only when it creates it, so the index is
+// dropped and added again); once applied, the next diff plans nothing.
+func TestDiffIndexComment(t *testing.T) {
+	model := func(comment string) string {
+		if comment == "" {
+			return strings.Replace(commentedModel, "    #COMMENT\n", "", 1)
+		}
+		return strings.Replace(commentedModel, "#COMMENT", "comment = "+comment, 1)
+	}
+	p := testproject.New(t, model(""))
+	p.Diff("init")
+	dbs := map[string]*dbtest.DB{"postgres": dbtest.New(t, "postgres"), "tidb": dbtest.New(t, "tidb")}
+	for d, db := range dbs {
+		p.Apply(d, db.URL)
+	}
+	for _, step := range []struct{ comment, postgres, tidb string }{
+		{`"Search by title, for the it's list"`, `COMMENT ON INDEX "docs_title_idx" IS 'Search by title, for the it''s list'`, "ADD INDEX `docs_title_idx` (`title`) COMMENT \"Search by title, for the it's list\""},
+		{`"Search by title"`, `COMMENT ON INDEX "docs_title_idx" IS 'Search by title'`, "ADD INDEX `docs_title_idx` (`title`) COMMENT \"Search by title\""},
+		{"", `COMMENT ON INDEX "docs_title_idx" IS ''`, "ADD INDEX `docs_title_idx` (`title`)"},
+	} {
+		p.Generate(model(step.comment))
+		stmts := p.Diff("comment")
+		for d, want := range map[string]string{"postgres": step.postgres, "tidb": step.tidb} {
+			if got := strings.Join(stmts[d], "\n"); !strings.Contains(got, want) {
+				t.Errorf("comment %s, %s: the plan lacks %q:\n%s", step.comment, d, want, got)
+			}
+			p.Apply(d, dbs[d].URL)
+		}
+		if again := p.Diff("again"); len(again["postgres"])+len(again["tidb"]) > 0 {
+			t.Errorf("comment %s: the applied migration leaves a difference: %v", step.comment, again)
+		}
+	}
+	var comment string
+	if err := dbs["postgres"].QueryRow(`SELECT coalesce(obj_description('docs_title_idx'::regclass, 'pg_class'), '')`).Scan(&comment); err != nil || comment != "" {
+		t.Errorf("postgres: the removed comment reads %q (%v)", comment, err)
+	}
+}
