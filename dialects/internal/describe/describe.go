@@ -21,7 +21,7 @@ type Printer struct {
 }
 
 // Object prints a *schema.Column (type, nullability, default), a
-// *schema.Index (a primary key too: uniqueness, parts, predicate), a
+// *schema.Index (a primary key too: uniqueness, parts, predicate, comment), a
 // *schema.ForeignKey (columns, referenced table and columns, actions), a
 // *schema.Check (its condition) or a *schema.Table (its column count).
 func (p Printer) Object(obj any) string {
@@ -118,6 +118,12 @@ func (p Printer) index(i *schema.Index) string {
 	if p.Predicate != nil {
 		if w := p.Predicate(i); w != "" {
 			def += " WHERE " + w
+		}
+	}
+	// A changed comment is the whole difference of an index (its purpose).
+	for _, a := range i.Attrs {
+		if c, ok := a.(*schema.Comment); ok && c.Text != "" {
+			def += " COMMENT '" + strings.ReplaceAll(c.Text, "'", "''") + "'"
 		}
 	}
 	return def
