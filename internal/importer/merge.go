@@ -938,6 +938,12 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say fun
 		func(x *compiler.Index) string { return x.Name })
 	for _, p := range pairs {
 		ia, ib := p[0], p[1]
+		switch {
+		case ia.Comment == "":
+			ia.Comment = ib.Comment
+		case ib.Comment != "" && ib.Comment != ia.Comment:
+			say("index %s of %s has different comments on %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
+		}
 		if ignoresDesc(da) && len(ia.Parts) == len(ib.Parts) {
 			for i := range ia.Parts {
 				ia.Parts[i].Desc = ib.Parts[i].Desc

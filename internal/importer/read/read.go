@@ -709,7 +709,15 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		where = n
 		plain = false
 	}
-	if unique && plain && using == "" && len(facts.Own) == 0 {
+	comment := ""
+	for _, a := range idx.Attrs {
+		if c, ok := a.(*schema.Comment); ok {
+			comment = c.Text
+		}
+	}
+	// A unique constraint holds no comment in the model: a commented one
+	// is read as a unique index, which keeps it.
+	if unique && plain && using == "" && len(facts.Own) == 0 && comment == "" {
 		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}
 		for _, p := range parts {
 			u.Columns = append(u.Columns, p.Column)
@@ -717,7 +725,7 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		ct.Uniques = append(ct.Uniques, u)
 		return
 	}
-	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Overrides: compiler.Overrides{}}
+	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Comment: comment, Overrides: compiler.Overrides{}}
 	if using != "" {
 		ci.Attrs = append(ci.Attrs, &compiler.IndexMethod{Name: using})
 	}
