@@ -126,6 +126,14 @@ func limitCases() []limitCase {
 			model:   func(n int) string { return oneColumn("int", strings.Repeat("é", n)) },
 			ddl:     func(n int) string { return fmt.Sprintf("CREATE TABLE t (c INT COMMENT '%s')", strings.Repeat("é", n)) },
 			refused: "1629", want: "1026 bytes; TiDB allows at most 1024 (TiDB's limit, error 1629)"},
+		{name: "index comment", dialect: "tidb", limit: 512,
+			model: func(n int) string {
+				return fmt.Sprintf("table \"t\" {\n  column \"c\" {\n    type = int\n  }\n  index \"t_c_idx\" {\n    columns = [\"c\"]\n    comment = %q\n  }\n}\n", strings.Repeat("é", n))
+			},
+			ddl: func(n int) string {
+				return fmt.Sprintf("CREATE TABLE t (c INT, INDEX t_c_idx (c) COMMENT '%s')", strings.Repeat("é", n))
+			},
+			refused: "1688", want: "The comment of index \"t_c_idx\" is 1026 bytes; TiDB allows at most 1024 (TiDB's limit, error 1688)"},
 		{name: "table comment", dialect: "tidb", limit: 2048,
 			model: func(n int) string {
 				return fmt.Sprintf("table \"t\" {\n  comment = %q\n  column \"c\" {\n    type = int\n  }\n}\n", strings.Repeat("x", n))
