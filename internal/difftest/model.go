@@ -112,6 +112,8 @@ type Index struct {
 	Cols   []string // "expr:..." for an expression part
 	Where  string
 	Using  string
+	// Comment is the index's comment (its purpose).
+	Comment string
 	// Override is the body of per-dialect blocks (a non-unique index may
 	// be left out of one dialect without changing what rows mean).
 	Override string
@@ -296,6 +298,9 @@ func (m *Model) HCL() string {
 			}
 			if idx.Where != "" {
 				fmt.Fprintf(&b, "    where = %s\n", q(idx.Where))
+			}
+			if idx.Comment != "" {
+				fmt.Fprintf(&b, "    comment = %s\n", q(idx.Comment))
 			}
 			b.WriteString(indent(idx.Override, "    "))
 			b.WriteString("  }\n")

@@ -110,8 +110,11 @@ func reduce(m *Model, edit func(func(*Model))) {
 		for i := range t.Checks {
 			edit(func(c *Model) { c.Tables[ti].Checks = slices.Delete(c.Tables[ti].Checks, i, i+1) })
 		}
-		for i := range t.Indexes {
+		for i, idx := range t.Indexes {
 			edit(func(c *Model) { c.Tables[ti].Indexes = slices.Delete(c.Tables[ti].Indexes, i, i+1) })
+			if idx.Comment != "" {
+				edit(func(c *Model) { c.Tables[ti].Indexes[i].Comment = "" })
+			}
 		}
 		for i := range t.Uniques {
 			edit(func(c *Model) { c.Tables[ti].Uniques = slices.Delete(c.Tables[ti].Uniques, i, i+1) })

@@ -589,7 +589,21 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	newRnd(seed^0xe7e1).everyday(m, stmts)
 	// Enums likewise.
 	newRnd(seed^0xe1a0).enums(m, stmts)
+	// And index comments (issue 32).
+	newRnd(seed ^ 0xc033).indexComments(m)
 	return m, stmts
+}
+
+// indexComments gives some indexes a comment, over TiDB's limit too (the
+// model is then refused where TiDB would refuse the DDL, 1688).
+func (g *rnd) indexComments(m *difftest.Model) {
+	for _, t := range m.Tables {
+		for i := range t.Indexes {
+			if g.chance(0.1) {
+				t.Indexes[i].Comment = pick(g, comments)
+			}
+		}
+	}
 }
 
 // enumValues are the values the enums draw from: plain labels, labels in

@@ -74,6 +74,8 @@ var Kinds = []EditKind{
 	{"enum_key", 1, enumKey},
 	// Dialect settings (objects.go).
 	{"change_setting", 1, changeSetting},
+	// Index comments (issue 32; objects.go).
+	{"change_index_comment", 1, changeIndexComment},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -84,12 +86,15 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 	// they were.
 	// So are the settings' edits, when no enum edit is drawn.
 	eg := draw.NewGen(modelSeed(m) + uint64(try))
-	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) })
+	// And index comments' edits, when neither is.
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) || isCommentKind(k) })
 	switch {
 	case eg.Chance(0.15):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
 	case eg.Chance(0.08):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isSettingKind(k) }), eg
+	case eg.Chance(0.06):
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isCommentKind(k) }), eg
 	}
 	if len(only) > 0 {
 		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
@@ -117,6 +122,8 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
 
 func isSettingKind(k EditKind) bool { return k.Name == "change_setting" }
+
+func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {

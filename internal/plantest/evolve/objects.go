@@ -236,3 +236,33 @@ func addVector(g *draw.Gen, m *difftest.Model) *Edit {
 		return true
 	})
 }
+
+// indexComments are the comments an index is given: quotes and escapes
+// that differ between the dialects' SQL, and TiDB's longest (1024 bytes).
+var indexComments = []string{"finds rows by their key", `it's "quoted"`, `a \ b`, "two\nlines", strings.Repeat("é", 512)}
+
+// changeIndexComment gives an index a comment, another one, or none: a
+// statement of its own on PostgreSQL, the index made again on TiDB.
+func changeIndexComment(g *draw.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(t.Indexes) == 0 {
+		return nil
+	}
+	idx := t.Indexes[g.N(len(t.Indexes))]
+	comment := ""
+	if idx.Comment == "" || g.Chance(0.7) {
+		comment = indexComments[g.N(len(indexComments))]
+	}
+	if comment == idx.Comment {
+		return nil
+	}
+	return onTable(fmt.Sprintf("comment index %s.%s %q", t.Name, idx.Name, comment), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		for i := range t.Indexes {
+			if t.Indexes[i].Name == idx.Name {
+				t.Indexes[i].Comment = comment
+				return true
+			}
+		}
+		return false
+	})
+}
