@@ -126,7 +126,9 @@ func (a *App) generateCmd() *cobra.Command {
 		Use:   "generate",
 		Short: "Write generated/<dialect>/schema.sql for every dialect",
 		Long: `Compile the schema and write generated/postgres/schema.sql and generated/tidb/schema.sql,
-and the schema diagram docs/erd.md when the project keeps one (see erd).
+the schema diagram docs/erd.md when the project keeps one (see erd), and
+the exports the schema declares (export "typescript" { path = "..." }; see
+export).
 
 Portable data migrations (migrations/portable/VERSION_NAME.sql, from
 ` + "`schemagen migrate new NAME --data`" + `) are checked against the schema the
@@ -178,7 +180,8 @@ func (a *App) checkCmd() *cobra.Command {
 		Use:   "check",
 		Short: "Fail when the schema is invalid or generated/ is stale (the CI gate)",
 		Long: `Compile the schema and compare the result with the files in generated/, with
-the schema diagram docs/erd.md when the project keeps one, and with the
+the schema diagram docs/erd.md when the project keeps one, with the exports
+the schema declares, and with the
 rendered portable data migrations and their atlas.sum files. Prints a
 minimal unified diff for each stale file and exits 1; also exits 1 on any
 validation error. Prints the model's warnings, as generate does (--quiet
