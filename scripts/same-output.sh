@@ -11,7 +11,7 @@
 # Needs SCHEMAGEN_TEST_POSTGRES_URL and SCHEMAGEN_TEST_TIDB_URL (servers on
 # which it recreates databases named so_*, or $SAME_OUTPUT_PREFIX_*, written
 # so_* in the outputs, so that two runs can go at once), psql and Go. Commands:
-# generate, check, explain, erd, fmt --check, migrate diff (on a temporary
+# generate, check, explain, erd, export, fmt --check, migrate diff (on a temporary
 # copy, after an edit of the model), migrate diff --check, migrate lint,
 # migrate apply, migrate status, drift (clean and drifted targets), import
 # (each corpus from one and from both dialects) and generate/explain of what
@@ -98,6 +98,8 @@ run explain "$proj" "$sg" explain
 run explain-tidb-sources "$proj" "$sg" explain sources --dialect tidb
 run erd "$proj" "$sg" erd
 run erd-dot-tidb "$proj" "$sg" erd --format dot --dialect tidb
+run export-json "$proj" "$sg" export
+run export-typescript "$proj" "$sg" export --format typescript
 run fmt-check "$proj" "$sg" fmt --check
 run diff-check "$proj" "$sg" migrate diff --check
 run lint "$proj" "$sg" migrate lint --latest 2
