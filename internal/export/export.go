@@ -291,9 +291,6 @@ func Build(s *compiler.Schema, names []string, outs map[string]*dialects.Output,
 	take := func(d string, ref compiler.ObjectRef) []Decision {
 		out := decs[d][ref]
 		delete(decs[d], ref)
-		if out == nil {
-			return []Decision{}
-		}
 		return out
 	}
 	for _, e := range s.Extensions {

@@ -1,13 +1,17 @@
 package export_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 	"github.com/schemagen/schemagen/internal/export"
+	"github.com/schemagen/schemagen/internal/gen"
 )
 
 // npm packages the TypeScript test installs, pinned.
@@ -33,7 +37,8 @@ func needNode(t *testing.T) string {
 // TestTypeScriptKysely writes the TypeScript module of the repository's
 // model and of the models that use every construct of the language,
 // installs TypeScript and Kysely from npm, and type-checks under --strict
-// the modules and typed Kysely queries over them (testdata/queries.ts);
+// the modules, those of the differential tester's first models, and typed
+// Kysely queries over them (testdata/queries.ts);
 // then an insert missing a required column and one that sets a generated
 // column must not compile.
 func TestTypeScriptKysely(t *testing.T) {
@@ -54,6 +59,25 @@ func TestTypeScriptKysely(t *testing.T) {
 	for name, model := range modules {
 		write(t, filepath.Join(dir, name), export.Render(compile(t, model), "typescript"))
 	}
+	// And the differential tester's models, for their names (quoted,
+	// spaced, non-ASCII, keywords) and comments.
+	checked := []string{"schema.ts", "constructs.ts", "everyday.ts", "queries.ts"}
+	for seed := uint64(1); seed <= 30; seed++ {
+		m, _ := draw.Random(seed, 1)
+		if rm := difftest.Repair(m); rm != nil {
+			m = rm
+		}
+		r := gen.CompileSource("schema.hcl", []byte(m.HCL()))
+		if r.Failed() {
+			continue
+		}
+		name := fmt.Sprintf("drawn%d.ts", seed)
+		write(t, filepath.Join(dir, name), export.Render(r, "typescript"))
+		checked = append(checked, name)
+	}
+	if len(checked) < 4+10 {
+		t.Fatalf("only %d of 30 drawn models compile", len(checked)-4)
+	}
 	for _, name := range []string{"queries.ts", "missing_column.ts", "generated_column.ts"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -68,7 +92,7 @@ func TestTypeScriptKysely(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
-	if out, err := tsc("schema.ts", "constructs.ts", "everyday.ts", "queries.ts"); err != nil {
+	if out, err := tsc(checked...); err != nil {
 		t.Fatalf("tsc --strict refuses the modules or the queries over them: %v\n%s", err, out)
 	}
 	out, err := tsc("missing_column.ts", "generated_column.ts")
