@@ -167,9 +167,10 @@ type Output struct {
 	Decisions []Decision
 	// Exprs are the expressions SQL holds, as it writes them.
 	Exprs *Exprs
-	// Rendered is what SQL writes for each object (nil from a dialect that
-	// does not tell).
-	Rendered *Rendered
+	// Render returns what SQL writes for each object (nil from a dialect
+	// that does not tell); made when asked, so that generate pays nothing
+	// for it.
+	Render func() *Rendered
 }
 
 // Exprs are the expressions of rendered DDL as it writes them, by table and

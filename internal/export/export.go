@@ -271,17 +271,21 @@ func Build(s *compiler.Schema, names []string, outs map[string]*dialects.Output,
 	if doc.Sources == nil {
 		doc.Sources = []string{}
 	}
+	rendered := map[string]*dialects.Rendered{}
 	decs := map[string]map[compiler.ObjectRef][]Decision{}
 	for _, d := range names {
 		out := outs[d]
+		if out.Render != nil {
+			rendered[d] = out.Render()
+		}
 		decs[d] = map[compiler.ObjectRef][]Decision{}
 		for _, dec := range out.Decisions {
 			ref := refOf(dec)
 			decs[d][ref] = append(decs[d][ref], Decision{Kind: dec.Kind.String(), Text: dec.Text})
 		}
 		settings := map[string]any{}
-		if out.Rendered != nil && out.Rendered.Settings != nil {
-			settings = out.Rendered.Settings
+		if r := rendered[d]; r != nil && r.Settings != nil {
+			settings = r.Settings
 		}
 		doc.Settings[d] = settings
 		doc.Warnings[d] = append([]string{}, warnings[d]...)
@@ -296,7 +300,7 @@ func Build(s *compiler.Schema, names []string, outs map[string]*dialects.Output,
 	for _, e := range s.Extensions {
 		x := &Extension{Name: e.Name, Dialects: map[string]*StatementIn{}}
 		for _, d := range names {
-			r := outs[d].Rendered
+			r := rendered[d]
 			in := &StatementIn{Lowering: Lowering{Decisions: take(d, compiler.ObjectRef{Kind: compiler.KindExtension, Name: e.Name})}}
 			if r != nil {
 				in.SQL = r.Extensions[e.Name]
@@ -310,7 +314,7 @@ func Build(s *compiler.Schema, names []string, outs map[string]*dialects.Output,
 		x := &Enum{Name: e.Name, Values: e.Values, Dialects: map[string]*StatementIn{}}
 		for _, d := range names {
 			in := &StatementIn{Lowering: Lowering{Decisions: take(d, compiler.ObjectRef{Kind: compiler.KindEnum, Name: e.Name})}}
-			if r := outs[d].Rendered; r != nil {
+			if r := rendered[d]; r != nil {
 				in.SQL = r.Enums[e.Name]
 			}
 			x.Dialects[d] = in
@@ -332,7 +336,7 @@ func Build(s *compiler.Schema, names []string, outs map[string]*dialects.Output,
 	}
 	byName := map[string]*Table{}
 	for _, t := range s.Tables {
-		x := table(s, t, names, outs, take)
+		x := table(s, t, names, rendered, take)
 		doc.Tables = append(doc.Tables, x)
 		byName[t.Name] = x
 	}
@@ -362,7 +366,7 @@ func Build(s *compiler.Schema, names []string, outs map[string]*dialects.Output,
 
 type taker func(d string, ref compiler.ObjectRef) []Decision
 
-func table(s *compiler.Schema, t *compiler.Table, names []string, outs map[string]*dialects.Output, take taker) *Table {
+func table(s *compiler.Schema, t *compiler.Table, names []string, rendered map[string]*dialects.Rendered, take taker) *Table {
 	x := &Table{Name: t.Name, Comment: t.Comment, RenamedFrom: t.RenamedFrom, Columns: []*Column{}, PrimaryKey: []string{},
 		Uniques: []*Unique{}, ForeignKeys: []*ForeignKey{}, Checks: []*Check{}, Indexes: []*Index{}, Dialects: map[string]*TableIn{}}
 	if t.PrimaryKey != nil {
@@ -379,7 +383,7 @@ func table(s *compiler.Schema, t *compiler.Table, names []string, outs map[strin
 	in := map[string]*objects{}
 	for _, d := range names {
 		o := &objects{}
-		if r := outs[d].Rendered; r != nil {
+		if r := rendered[d]; r != nil {
 			o.rt = r.Tables[t.Name]
 		}
 		ti := &TableIn{Lowering: Lowering{Omitted: o.rt == nil, Decisions: take(d, t.Ref(compiler.KindTable, ""))}}

@@ -41,9 +41,12 @@ func Generate(s *compiler.Schema, d Dialect) (*dialects.Output, hcl.Diagnostics)
 	if rec.Diags.HasErrors() {
 		return nil, rec.Diags
 	}
-	rendered := sc.Rendered(d.Style)
-	if sl, ok := l.(sqltext.SettingsLowerer); ok {
-		rendered.Settings = sl.Settings()
+	render := func() *dialects.Rendered {
+		r := sc.Rendered(d.Style)
+		if sl, ok := l.(sqltext.SettingsLowerer); ok {
+			r.Settings = sl.Settings()
+		}
+		return r
 	}
-	return &dialects.Output{SQL: sc.Write(d.Style), Decisions: rec.Decisions, Exprs: sc.Exprs(), Rendered: rendered}, rec.Diags
+	return &dialects.Output{SQL: sc.Write(d.Style), Decisions: rec.Decisions, Exprs: sc.Exprs(), Render: render}, rec.Diags
 }
