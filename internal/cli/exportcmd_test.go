@@ -113,3 +113,17 @@ func TestExportBlockErrors(t *testing.T) {
 		}
 	}
 }
+
+// An export onto a file generate writes otherwise is refused, and nothing
+// is written.
+func TestExportOntoGeneratedFile(t *testing.T) {
+	dir := project(t, model+"export \"json\" {\n  path = \"generated/tidb/schema.sql\"\n}\n")
+	r := schemagen(t, dir, "generate", "--out", "OUT", "--erd", filepath.Join(dir, "erd.md"))
+	if r.code != 2 || !strings.Contains(r.stderr, "is also the generated file") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "generated")); err == nil {
+		t.Error("generate wrote files")
+	}
+}
+

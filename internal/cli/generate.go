@@ -114,7 +114,16 @@ func outputs(r *gen.Result, out, erdPath string) (map[string][]byte, error) {
 	case info.Mode().IsRegular():
 		files[erdPath] = erdDocument(r)
 	}
+	taken := map[string]string{}
+	for p := range files {
+		abs, _ := filepath.Abs(p)
+		taken[abs] = p
+	}
 	for p, b := range export.Files(r) {
+		abs, _ := filepath.Abs(p)
+		if other, ok := taken[abs]; ok {
+			return nil, usageError{fmt.Errorf("the export %s is also the generated file %s; give it another path", p, other)}
+		}
 		files[p] = b
 	}
 	return files, nil
