@@ -126,4 +126,3 @@ func TestExportOntoGeneratedFile(t *testing.T) {
 		t.Error("generate wrote files")
 	}
 }
-
