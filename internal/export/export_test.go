@@ -80,7 +80,7 @@ func TestJSONHoldsModel(t *testing.T) {
 func checkTable(t *testing.T, r *gen.Result, mt *compiler.Table, xt *export.Table) {
 	t.Helper()
 	if xt.Name != mt.Name {
-		t.Fatalf("table %d is %q, the model's %q", 0, xt.Name, mt.Name)
+		t.Fatalf("table %q exported as %q", mt.Name, xt.Name)
 	}
 	in := func(d, what, text string) {
 		t.Helper()
@@ -99,6 +99,10 @@ func checkTable(t *testing.T, r *gen.Result, mt *compiler.Table, xt *export.Tabl
 			t.Errorf("%s: %s of table %s is omitted without a decision saying why", d, what, mt.Name)
 		}
 		return l.Omitted
+	}
+	if len(xt.Columns) != len(mt.Columns) || len(xt.Uniques) != len(mt.Uniques) || len(xt.Checks) != len(mt.Checks) || len(xt.ForeignKeys) != len(mt.ForeignKeys) || len(xt.Indexes) != len(mt.Indexes) {
+		t.Fatalf("table %s: exported %d columns, %d uniques, %d checks, %d foreign keys, %d indexes; the model has %d, %d, %d, %d, %d", mt.Name,
+			len(xt.Columns), len(xt.Uniques), len(xt.Checks), len(xt.ForeignKeys), len(xt.Indexes), len(mt.Columns), len(mt.Uniques), len(mt.Checks), len(mt.ForeignKeys), len(mt.Indexes))
 	}
 	if !slices.Equal(xt.PrimaryKey, pk(mt)) {
 		t.Errorf("table %s: primary key %v, the model's %v", mt.Name, xt.PrimaryKey, pk(mt))
