@@ -3,6 +3,7 @@ package export_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 	"github.com/schemagen/schemagen/internal/export"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/synth"
@@ -48,6 +51,24 @@ func TestJSONSchema(t *testing.T) {
 			t.Errorf("%s: the export does not match docs/export.schema.json: %v", path, err)
 		}
 	}
+	// And the differential tester's first models, repaired.
+	for seed := uint64(1); seed <= 30; seed++ {
+		m, _ := draw.Random(seed, 1)
+		if rm := difftest.Repair(m); rm != nil {
+			m = rm
+		}
+		r := gen.CompileSource("schema.hcl", []byte(m.HCL()))
+		if r.Failed() {
+			continue
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(export.JSON(export.FromResult(r))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("seed %d: the export does not match docs/export.schema.json: %v", seed, err)
+		}
+	}
 	// The schema is not so loose that anything passes.
 	bad := map[string]any{"format": "schemagen-export", "version": 2}
 	if err := sch.Validate(bad); err == nil {
@@ -59,8 +80,22 @@ func TestJSONSchema(t *testing.T) {
 // finds in it every table, column, key, CHECK and index of the model, each
 // with the text its dialects' generated DDL holds.
 func TestJSONHoldsModel(t *testing.T) {
+	results := map[string]*gen.Result{}
 	for _, path := range models {
-		r := compile(t, path)
+		results[path] = compile(t, path)
+	}
+	// And the differential tester's first models, repaired: odd names,
+	// objects one dialect leaves out.
+	for seed := uint64(1); seed <= 30; seed++ {
+		m, _ := draw.Random(seed, 1)
+		if rm := difftest.Repair(m); rm != nil {
+			m = rm
+		}
+		if r := gen.CompileSource("schema.hcl", []byte(m.HCL())); !r.Failed() {
+			results[fmt.Sprintf("seed %d", seed)] = r
+		}
+	}
+	for path, r := range results {
 		var doc export.Document
 		if err := json.Unmarshal(export.JSON(export.FromResult(r)), &doc); err != nil {
 			t.Fatal(err)
