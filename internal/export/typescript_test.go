@@ -55,13 +55,13 @@ func TestTypeScriptKysely(t *testing.T) {
 		}
 		t.Fatalf("npm install: %v\n%s", err, out)
 	}
-	modules := map[string]string{"schema.ts": "../../schema.hcl", "constructs.ts": "../gen/testdata/constructs.hcl", "everyday.ts": "../gen/testdata/everyday.hcl"}
+	modules := map[string]string{"schema.ts": "../../schema.hcl", "constructs.ts": "../gen/testdata/constructs.hcl", "everyday.ts": "../gen/testdata/everyday.hcl", "rest.ts": "testdata/rest.hcl"}
 	for name, model := range modules {
 		write(t, filepath.Join(dir, name), export.Render(compile(t, model), "typescript"))
 	}
 	// And the differential tester's models, for their names (quoted,
 	// spaced, non-ASCII, keywords) and comments.
-	checked := []string{"schema.ts", "constructs.ts", "everyday.ts", "queries.ts"}
+	checked := []string{"schema.ts", "constructs.ts", "everyday.ts", "rest.ts", "queries.ts"}
 	for seed := uint64(1); seed <= 30; seed++ {
 		m, _ := draw.Random(seed, 1)
 		if rm := difftest.Repair(m); rm != nil {
@@ -75,8 +75,8 @@ func TestTypeScriptKysely(t *testing.T) {
 		write(t, filepath.Join(dir, name), export.Render(r, "typescript"))
 		checked = append(checked, name)
 	}
-	if len(checked) < 4+10 {
-		t.Fatalf("only %d of 30 drawn models compile", len(checked)-4)
+	if len(checked) < 5+10 {
+		t.Fatalf("only %d of 30 drawn models compile", len(checked)-5)
 	}
 	for _, name := range []string{"queries.ts", "missing_column.ts", "generated_column.ts"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, Insertable, Selectable } from "kysely";
 import type { Database, SourcesRow, SourcesInsert } from "./schema";
 import { catalog } from "./schema";
 import type { Database as Everyday, OrderStatus, OrderLinesRow, OrderLinesInsert } from "./everyday";
+import type { NotesInsert, NotesRow, Visibility } from "./rest";
 
 declare const pool: ConstructorParameters<typeof PostgresDialect>[0]["pool"];
 const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -43,5 +44,9 @@ export async function queries(): Promise<void> {
   const same: OrderLinesRow = lines[0];
   const ins: Insertable<Everyday["invoices"]> = { account_id: "1", total: 2 };
   const purpose: string = catalog.tables[1].indexes[0].name;
-  void ref; void total; void same; void ins; void purpose;
+  // An identity, a default and a generated column: only body_text is needed.
+  const note: NotesInsert = { body_text: "x" };
+  const seen: Visibility = "team";
+  const read: Pick<NotesRow, "id" | "length" | "meta" | "blob"> = { id: "100", length: 1, meta: { any: "thing" }, blob: null };
+  void ref; void total; void same; void ins; void purpose; void note; void seen; void read;
 }
