@@ -40,7 +40,11 @@ func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 			generated = true
 		}
 	}
-	f := dialects.IndexFacts{Unique: idx.Unique && !generated}
+	// TiDB keeps every unique key as an index: one with a comment is read
+	// as a unique index, which holds the comment (a unique constraint of
+	// the model has none).
+	commented := slices.ContainsFunc(idx.Attrs, func(a schema.Attr) bool { c, ok := a.(*schema.Comment); return ok && c.Text != "" })
+	f := dialects.IndexFacts{Unique: idx.Unique && !generated && !commented}
 	if len(prefixes) > 0 {
 		f.Own = []string{"the prefix " + strings.Join(prefixes, ", ")}
 	}

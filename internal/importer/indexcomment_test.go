@@ -3,6 +3,7 @@ package importer_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/compiler"
@@ -102,4 +103,25 @@ func indexComment(s *compiler.Schema, table, index string) string {
 		}
 	}
 	return "(no index " + index + ")"
+}
+
+// TestImportConstraintComment: a comment on the index of a unique
+// constraint (PostgreSQL) has no place in the model: the constraint is
+// imported, and a note says the comment is left out.
+func TestImportConstraintComment(t *testing.T) {
+	t.Parallel()
+	pg := dbtest.Postgres(t)
+	testproject.RunSQL(t, pg, []byte(`CREATE TABLE docs (id int PRIMARY KEY, slug varchar(100) NOT NULL, CONSTRAINT docs_slug_key UNIQUE (slug));
+COMMENT ON INDEX docs_slug_key IS 'Finds a page by its URL';`))
+	r, err := importer.Import(context.Background(), []string{pg.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := r.Schema.Table("docs")
+	if tb == nil || len(tb.Uniques) != 1 || len(tb.Indexes) != 0 {
+		t.Fatalf("imported %s", compiler.Write(r.Schema, r.Notes))
+	}
+	if notes := strings.Join(r.Notes["docs"], "\n"); !strings.Contains(notes, "docs_slug_key") || !strings.Contains(notes, "Finds a page by its URL") {
+		t.Errorf("no note on the comment left out:\n%s", notes)
+	}
 }

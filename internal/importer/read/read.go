@@ -715,9 +715,10 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 			comment = c.Text
 		}
 	}
-	// A unique constraint holds no comment in the model: a commented one
-	// is read as a unique index, which keeps it.
-	if unique && plain && using == "" && len(facts.Own) == 0 && comment == "" {
+	if unique && plain && using == "" && len(facts.Own) == 0 {
+		if comment != "" {
+			im.note(t.Name, "unique constraint %s: its index's comment is left out: a unique constraint has no comment in the model (%q)", idx.Name, comment)
+		}
 		u := &compiler.Unique{Name: idx.Name, Overrides: compiler.Overrides{}}
 		for _, p := range parts {
 			u.Columns = append(u.Columns, p.Column)
