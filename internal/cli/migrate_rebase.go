@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
+)
+
+func init() {
+	migrateCommands = append(migrateCommands, (*App).migrateRebaseCmd)
+}
+
+func (a *App) migrateRebaseCmd() *cobra.Command {
+	var base string
+	cmd := &cobra.Command{
+		Use:   "rebase [VERSION...]",
+		Short: "After a merge, move this branch's migrations after the merged branch's, in every dialect",
+		Long: `After merging the main branch into a branch that has migrations of its own
+(git merge main), this branch's versions may come before main's, and both
+atlas.sum files conflict. migrate rebase moves this branch's versions after
+every other version, in every env's directory (all by default), each version
+to one new version in every dialect, in their order (an online file stays one
+second after its migration), and rewrites atlas.sum.
+
+This branch's versions are those the directory has and --base (default main)
+lacks, read with git; or name them: migrate rebase VERSION.... Versions
+already after every other one stay.
+
+Before anything is renamed, every directory, merged and reordered, is
+replayed on a clean dev database: a moved file that does not run after
+main's (both branches changed the same column, say) stops the rebase, naming
+the file, the statement and the database's error, and nothing is moved.
+Afterwards, run schemagen generate and migrate diff --check: the merged model
+may need a migration of its own.
+
+` + exitCodes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, v := range args {
+				if strings.Trim(v, "0123456789") != "" || v == "" {
+					return usageError{fmt.Errorf("version %q: a migration version is digits (20260101120000)", v)}
+				}
+			}
+			targets, err := a.targets()
+			if err != nil {
+				return err
+			}
+			ctx, stop := interruptible()
+			defer stop()
+			dev := &scratch.Dev{Progress: a.Stderr}
+			defer dev.Close()
+			moved, err := migration.Rebase(ctx, dev, targets, migration.RebaseOptions{Base: base, Versions: args, Now: time.Now()})
+			if err != nil {
+				var re *migration.RebaseError
+				if errors.As(err, &re) {
+					return findings{"Error: " + err.Error()}
+				}
+				return a.migrationError(err)
+			}
+			if len(moved) == 0 {
+				fmt.Fprintln(a.Stdout, "nothing to move: this branch's versions come after every other; atlas.sum rewritten")
+			}
+			for _, m := range moved {
+				fmt.Fprintf(a.Stdout, "moved %s to %s:\n", m.From, m.To)
+				for _, f := range m.Files {
+					fmt.Fprintf(a.Stdout, "  %s\n", f)
+				}
+			}
+			return nil
+		},
+	}
+	envFlag(cmd, a, true)
+	cmd.Flags().StringVar(&base, "base", "main", "the git ref merged in: the versions it lacks are this branch's")
+	return cmd
+}
