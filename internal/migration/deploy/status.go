@@ -43,6 +43,10 @@ type Status struct {
 	// database (invalid indexes, constraints not validated), one sentence
 	// each.
 	Unfinished []string `json:"unfinished,omitempty"`
+	// Unpaired are the versions that this env's directory has and another
+	// dialect's env lacks, or the other way round (set by the caller, which
+	// knows the other envs).
+	Unpaired []migration.Unpaired `json:"unpaired,omitempty"`
 }
 
 // FileStatus is one migration file, or the revision of one.
