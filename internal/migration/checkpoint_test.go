@@ -12,6 +12,7 @@ import (
 	"ariga.io/atlas/sql/migrate"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/drift"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
@@ -147,6 +148,13 @@ func TestCheckpoint(t *testing.T) {
 		}
 		if ran := atlasApply(t, p, d, old[d]); len(ran) != 0 {
 			t.Errorf("%s: the old database ran %v, want nothing (it skips the checkpoint)", d, ran)
+		}
+		// drift replays each database's history as it ran it: the old
+		// files, or the checkpoint; neither has the checkpoint pending.
+		for _, r := range drift.Check(ctx, drift.Options{Target: p.Target(d), Dev: p.Dev, Model: p.Model(), Parallel: 2}, []string{old[d].URL, fresh[d].URL}) {
+			if r.Status != drift.NoDrift || len(r.Pending) != 0 {
+				t.Errorf("%s: drift of %s: status %d, pending %v, error %s", d, r.Target, r.Status, r.Pending, r.Error)
+			}
 		}
 	}
 
