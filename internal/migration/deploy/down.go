@@ -150,7 +150,7 @@ func Down(ctx context.Context, t migration.Target, opts DownOptions) (*DownResul
 	if n := len(done); n > 0 && (done[n-1].Applied != done[n-1].Total || done[n-1].Error != "") {
 		return nil, targetErr("the last apply stopped in version %s (%d of %d statements applied): finish it with `schemagen migrate apply`, or repair it and record it with `schemagen migrate set`, before a down", done[n-1].Version, done[n-1].Applied, done[n-1].Total)
 	}
-	target, reverted, err := downTarget(done, opts)
+	target, reverted, err := downTarget(done, files, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -184,8 +184,16 @@ func targetErr(format string, args ...any) error {
 }
 
 // downTarget is the version to revert to and the versions reverted, newest
-// first.
-func downTarget(done []*migrate.Revision, opts DownOptions) (string, []string, error) {
+// first. A PostgreSQL online file (NAME_online, one second after its
+// migration) is part of its migration: it is not counted in Steps, and
+// --to a migration keeps its online file.
+func downTarget(done []*migrate.Revision, files []migrate.File, opts DownOptions) (string, []string, error) {
+	online := map[string]bool{}
+	for i, f := range files {
+		if migration.OnlinePart(files, i) {
+			online[f.Version()] = true
+		}
+	}
 	var applied []string
 	for _, r := range done {
 		applied = append(applied, r.Version)
@@ -193,7 +201,17 @@ func downTarget(done []*migrate.Revision, opts DownOptions) (string, []string, e
 	if len(applied) == 0 {
 		return "", nil, targetErr("the database has no applied migration to revert")
 	}
-	i := len(applied) - max(opts.Steps, 1)
+	steps := max(opts.Steps, 1)
+	i := len(applied)
+	for n := 0; n < steps && i > 0; {
+		i--
+		if !online[applied[i]] {
+			n++
+		}
+		if n < steps && i == 0 {
+			i = -1
+		}
+	}
 	if opts.To != "" {
 		if opts.Steps > 0 {
 			return "", nil, targetErr("give a number of versions or --to, not both")
@@ -203,12 +221,21 @@ func downTarget(done []*migrate.Revision, opts DownOptions) (string, []string, e
 			return "", nil, targetErr("the database has not applied version %s (it applied %s)", opts.To, strings.Join(applied, ", "))
 		}
 		i++ // the files after To
+		for i < len(applied) && online[applied[i]] {
+			i++
+		}
 		if i == len(applied) {
 			return "", nil, targetErr("the database is at version %s already", opts.To)
 		}
 	}
 	if i < 0 {
-		return "", nil, targetErr("the database applied %d versions, fewer than %d", len(applied), opts.Steps)
+		n := 0
+		for _, v := range applied {
+			if !online[v] {
+				n++
+			}
+		}
+		return "", nil, targetErr("the database applied %d migrations, fewer than %d", n, opts.Steps)
 	}
 	target := ""
 	if i > 0 {
