@@ -10,6 +10,7 @@ import (
 	"github.com/schemagen/schemagen/internal/cli/report"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 )
 
 func (a *App) migrateStatusCmd() *cobra.Command {
@@ -79,7 +80,7 @@ atlas.sum. Exit 2: the database cannot be reached or read, or a usage error.
 }
 
 // unpaired compares t's directory with those of atlas.hcl's other envs.
-func (a *App) unpaired(t migration.Target) ([]migration.Unpaired, error) {
+func (a *App) unpaired(t migration.Target) ([]lifecycle.Unpaired, error) {
 	cfg, diags := atlasconf.Load(a.migrate.config, a.migrate.vars)
 	if diags.HasErrors() {
 		return nil, nil // reported by targets() already
@@ -88,5 +89,5 @@ func (a *App) unpaired(t migration.Target) ([]migration.Unpaired, error) {
 	if err != nil {
 		return nil, nil // an env whose dialect is unknown has no directory to compare
 	}
-	return migration.UnpairedVersions(t, all)
+	return lifecycle.UnpairedVersions(t, all)
 }

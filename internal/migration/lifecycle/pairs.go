@@ -1,10 +1,12 @@
-package migration
+package lifecycle
 
 import (
 	"os"
 	"path/filepath"
 
 	"ariga.io/atlas/sql/migrate"
+
+	"github.com/schemagen/schemagen/internal/migration"
 )
 
 // Unpaired is a version that one env's migration directory has and
@@ -25,7 +27,7 @@ type Unpaired struct {
 // has and one of them lacks, and the versions one of them has and t lacks.
 // The online file of a migration (NAME_online, PostgreSQL's second file) is
 // part of its migration and never unpaired.
-func UnpairedVersions(t Target, others []Target) ([]Unpaired, error) {
+func UnpairedVersions(t migration.Target, others []migration.Target) ([]Unpaired, error) {
 	mine, err := versionFiles(t)
 	if err != nil {
 		return nil, err
@@ -62,12 +64,12 @@ type versioned struct {
 }
 
 // versionFiles are a target's files by version, without online files.
-func versionFiles(t Target) (*versioned, error) {
+func versionFiles(t migration.Target) (*versioned, error) {
 	v := &versioned{files: map[string]migrate.File{}}
 	if t.Env.Dir == "" {
 		return v, nil
 	}
-	d, err := OpenDir(t.Env.Dir, false)
+	d, err := migration.OpenDir(t.Env.Dir, false)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +78,7 @@ func versionFiles(t Target) (*versioned, error) {
 		return nil, err
 	}
 	for i, f := range files {
-		if OnlinePart(files, i) {
+		if migration.OnlinePart(files, i) {
 			continue
 		}
 		v.order = append(v.order, f)

@@ -1,4 +1,4 @@
-package migration_test
+package lifecycle_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/drift"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -108,8 +109,8 @@ func TestCheckpoint(t *testing.T) {
   }
 `)
 	p.Generate(v3)
-	var behind *migration.BehindError
-	if _, err := migration.Checkpoint(ctx, p.Dev, nil, p.Targets, p.Model(), "base", time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)); !errors.As(err, &behind) {
+	var behind *lifecycle.BehindError
+	if _, err := lifecycle.Checkpoint(ctx, p.Dev, nil, p.Targets, p.Model(), "base", time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)); !errors.As(err, &behind) {
 		t.Fatalf("checkpoint of a directory behind the model: %v, want a BehindError", err)
 	}
 	if n := len(files(t, p, "postgres")); n != 2 {
@@ -117,7 +118,7 @@ func TestCheckpoint(t *testing.T) {
 	}
 	p.Generate(v2)
 
-	written, err := migration.Checkpoint(ctx, p.Dev, nil, p.Targets, p.Model(), "base", time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	written, err := lifecycle.Checkpoint(ctx, p.Dev, nil, p.Targets, p.Model(), "base", time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package lifecyclecmd
 
 import (
 	"errors"
@@ -8,15 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
-func init() {
-	migrateCommands = append(migrateCommands, (*App).migrateRebaseCmd)
-}
-
-func (a *App) migrateRebaseCmd() *cobra.Command {
+// Rebase is `migrate rebase`.
+func Rebase(h *Host) *cobra.Command {
 	var base string
 	cmd := &cobra.Command{
 		Use:   "rebase [VERSION...]",
@@ -39,42 +36,42 @@ the file, the statement and the database's error, and nothing is moved.
 Afterwards, run schemagen generate and migrate diff --check: the merged model
 may need a migration of its own.
 
-` + exitCodes,
+` + h.ExitCodes,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, v := range args {
 				if strings.Trim(v, "0123456789") != "" || v == "" {
-					return usageError{fmt.Errorf("version %q: a migration version is digits (20260101120000)", v)}
+					return h.Usage(fmt.Errorf("version %q: a migration version is digits (20260101120000)", v))
 				}
 			}
-			targets, err := a.targets()
+			targets, err := h.Targets()
 			if err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &scratch.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: h.Stderr}
 			defer dev.Close()
-			moved, err := migration.Rebase(ctx, dev, targets, migration.RebaseOptions{Base: base, Versions: args, Now: time.Now()})
+			moved, err := lifecycle.Rebase(ctx, dev, targets, lifecycle.RebaseOptions{Base: base, Versions: args, Now: time.Now()})
 			if err != nil {
-				var re *migration.RebaseError
+				var re *lifecycle.RebaseError
 				if errors.As(err, &re) {
-					return findings{"Error: " + err.Error()}
+					return h.Findings("Error: " + err.Error())
 				}
-				return a.migrationError(err)
+				return h.MigrationError(err)
 			}
 			if len(moved) == 0 {
-				fmt.Fprintln(a.Stdout, "nothing to move: this branch's versions come after every other; atlas.sum rewritten")
+				fmt.Fprintln(h.Stdout, "nothing to move: this branch's versions come after every other; atlas.sum rewritten")
 			}
 			for _, m := range moved {
-				fmt.Fprintf(a.Stdout, "moved %s to %s:\n", m.From, m.To)
+				fmt.Fprintf(h.Stdout, "moved %s to %s:\n", m.From, m.To)
 				for _, f := range m.Files {
-					fmt.Fprintf(a.Stdout, "  %s\n", f)
+					fmt.Fprintf(h.Stdout, "  %s\n", f)
 				}
 			}
 			return nil
 		},
 	}
-	envFlag(cmd, a, true)
+	h.EnvFlag(cmd)
 	cmd.Flags().StringVar(&base, "base", "main", "the git ref merged in: the versions it lacks are this branch's")
 	return cmd
 }

@@ -1,4 +1,4 @@
-package cli
+package lifecyclecmd
 
 import (
 	"errors"
@@ -12,13 +12,10 @@ import (
 	"github.com/schemagen/schemagen/internal/redact"
 )
 
-func init() {
-	migrateCommands = append(migrateCommands, (*App).migrateSetCmd)
-}
-
-func (a *App) migrateSetCmd() *cobra.Command {
+// Set is `migrate set`.
+func Set(h *Host) *cobra.Command {
 	var (
-		target      targetFlags
+		resolve     func(all bool) ([]Job, error)
 		lockTimeout time.Duration
 		remove      string
 		allEnvs     bool
@@ -40,55 +37,49 @@ the lock migrate apply holds (atlas_migrate_execute) and changes the
 revisions in one transaction. --env may be repeated, or --all names every
 env: the same version is set on each (the directories share versions).
 
-` + exitCodes,
+` + h.ExitCodes,
 		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (len(args) == 1) == (remove != "") {
-				return usageError{errors.New("give VERSION, or --remove VERSION")}
+				return h.Usage(errors.New("give VERSION, or --remove VERSION"))
 			}
-			jobs, err := a.applyTargets(&target, allEnvs)
+			jobs, err := resolve(allEnvs)
 			if err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
 			for _, job := range jobs {
-				opts := deploy.SetOptions{URL: job.url, LockTimeout: lockTimeout, Remove: remove, Notices: a.Stderr}
+				opts := deploy.SetOptions{URL: job.URL, LockTimeout: lockTimeout, Remove: remove, Notices: h.Stderr}
 				if len(args) == 1 {
 					opts.Version = args[0]
 				}
-				res, err := deploy.Set(ctx, job.target, opts)
+				res, err := deploy.Set(ctx, job.Target, opts)
 				if err != nil {
 					var unknown *deploy.UnknownVersionError
 					if errors.As(err, &unknown) {
-						return findings{fmt.Sprintf("Error: env %s: %v", job.target.Env.Name, err)}
+						return h.Findings(fmt.Sprintf("Error: env %s: %v", job.Target.Env.Name, err))
 					}
-					return a.databaseError(err, job.url)
+					return h.DatabaseError(err, job.URL)
 				}
-				name := job.target.Env.Name
+				name := job.Target.Env.Name
 				for _, c := range []struct {
 					what string
 					vs   []string
 				}{{"recorded as applied", res.Marked}, {"marked complete", res.Fixed}, {"removed", res.Removed}} {
 					if len(c.vs) > 0 {
-						fmt.Fprintf(a.Stdout, "env %s: %s: %s\n", name, c.what, strings.Join(c.vs, ", "))
+						fmt.Fprintf(h.Stdout, "env %s: %s: %s\n", name, c.what, strings.Join(c.vs, ", "))
 					}
 				}
-				fmt.Fprintf(a.Stdout, "env %s: %s is at version %s (was %s); nothing was run\n", name, redact.URL(job.url), orNone(res.To), orNone(res.From))
+				fmt.Fprintf(h.Stdout, "env %s: %s is at version %s (was %s); nothing was run\n", name, redact.URL(job.URL), orNone(res.To), orNone(res.From))
 			}
 			return nil
 		},
 	}
-	target.registerMany(cmd, a)
+
+	resolve = h.DatabaseFlags(cmd)
 	cmd.Flags().BoolVar(&allEnvs, "all", false, "set every env of atlas.hcl")
 	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", deploy.DefaultLockTimeout, "how long to wait for an apply to the database to finish")
 	cmd.Flags().StringVar(&remove, "remove", "", "delete the revision of this version")
 	return cmd
-}
-
-func orNone(v string) string {
-	if v == "" {
-		return "none"
-	}
-	return v
 }

@@ -1,4 +1,4 @@
-package migration_test
+package lifecycle_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -71,7 +72,7 @@ func TestRebase(t *testing.T) {
 	if err := migration.CheckSum(mustOpen(t, p.Target("tidb").Env.Dir)); err == nil {
 		t.Fatal("the merged atlas.sum matches; the test needs the conflict")
 	}
-	moved, err := migration.Rebase(ctx, p.Dev, p.Targets, migration.RebaseOptions{Base: "main", Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	moved, err := lifecycle.Rebase(ctx, p.Dev, p.Targets, lifecycle.RebaseOptions{Base: "main", Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +120,8 @@ func TestRebaseConflict(t *testing.T) {
 	// The merged model keeps main's column.
 	p, _ := branches(t, column("note", "varchar(8)"), column("note", "int"), edit(baseModel, column("note", "int")))
 	before := files(t, p, "tidb")
-	_, err := migration.Rebase(context.Background(), p.Dev, p.Targets, migration.RebaseOptions{Base: "main", Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
-	var re *migration.RebaseError
+	_, err := lifecycle.Rebase(context.Background(), p.Dev, p.Targets, lifecycle.RebaseOptions{Base: "main", Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	var re *lifecycle.RebaseError
 	if !errors.As(err, &re) {
 		t.Fatalf("rebase of a conflict: %v", err)
 	}

@@ -1,4 +1,4 @@
-package migration
+package lifecycle
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -57,12 +58,12 @@ func (e *RebaseError) Unwrap() error { return e.Err }
 // and the statement. Then the files are renamed and every atlas.sum is
 // rewritten (a merge conflict in it is thereby resolved). Versions already
 // after every other version are left where they are.
-func Rebase(ctx context.Context, dev *scratch.Dev, targets []Target, opts RebaseOptions) ([]Moved, error) {
+func Rebase(ctx context.Context, dev *scratch.Dev, targets []migration.Target, opts RebaseOptions) ([]Moved, error) {
 	dirs := make([]*migrate.LocalDir, len(targets))
 	all := make([][]migrate.File, len(targets))
 	mine := map[string]bool{}
 	for i, t := range targets {
-		d, err := OpenDir(t.Env.Dir, false)
+		d, err := migration.OpenDir(t.Env.Dir, false)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +111,7 @@ func Rebase(ctx context.Context, dev *scratch.Dev, targets []Target, opts Rebase
 	}
 	if len(moving) == 0 {
 		for _, d := range dirs {
-			if err := Hash(d); err != nil {
+			if err := migration.Hash(d); err != nil {
 				return nil, err
 			}
 		}
@@ -145,9 +146,9 @@ func Rebase(ctx context.Context, dev *scratch.Dev, targets []Target, opts Rebase
 	}
 	errs := make([]error, len(targets))
 	for i, t := range targets {
-		st, err := DirState(ctx, dev, t, dirs[i].Path(), FromCheckpoint(renamed[i]))
+		st, err := migration.DirState(ctx, dev, t, dirs[i].Path(), migration.FromCheckpoint(renamed[i]))
 		st.Close()
-		var re *ReplayError
+		var re *migration.ReplayError
 		if errors.As(err, &re) {
 			file, was := filepath.Base(re.Source), ""
 			for old, nv := range newVersion {
@@ -183,7 +184,7 @@ func Rebase(ctx context.Context, dev *scratch.Dev, targets []Target, opts Rebase
 		out = append(out, m)
 	}
 	for _, d := range dirs {
-		if err := Hash(d); err != nil {
+		if err := migration.Hash(d); err != nil {
 			return out, err
 		}
 	}
@@ -224,3 +225,6 @@ func gitVersions(ctx context.Context, dir, ref string) (map[string]bool, error) 
 	}
 	return versions, nil
 }
+
+// versionLayout is the Atlas CLI's version format.
+const versionLayout = "20060102150405"

@@ -1,4 +1,4 @@
-package cli
+package lifecyclecmd
 
 import (
 	"errors"
@@ -8,14 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
-func init() {
-	migrateCommands = append(migrateCommands, (*App).migrateCheckpointCmd)
-}
-
-func (a *App) migrateCheckpointCmd() *cobra.Command {
+// Checkpoint is `migrate checkpoint NAME`.
+func Checkpoint(h *Host) *cobra.Command {
 	var noCache bool
 	cmd := &cobra.Command{
 		Use:   "checkpoint NAME",
@@ -34,39 +32,39 @@ The directories must be in step with the model first (migrate diff finds
 nothing; else exit 1). After writing, the diff is run again, replayed from
 the checkpoint, and must find nothing either; otherwise nothing is kept.
 
-` + exitCodes,
+` + h.ExitCodes,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := migration.ValidName(args[0]); err != nil {
-				return usageError{err}
+				return h.Usage(err)
 			}
-			targets, err := a.targets()
+			targets, err := h.Targets()
 			if err != nil {
 				return err
 			}
-			r, _, err := a.compile(false)
+			model, err := h.Model()
 			if err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &scratch.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: h.Stderr}
 			defer dev.Close()
-			written, err := migration.Checkpoint(ctx, dev, scratch.CacheUnless(noCache), targets, migration.Model(r.Outputs), args[0], time.Now())
+			written, err := lifecycle.Checkpoint(ctx, dev, scratch.CacheUnless(noCache), targets, model, args[0], time.Now())
 			if err != nil {
-				var behind *migration.BehindError
+				var behind *lifecycle.BehindError
 				if errors.As(err, &behind) {
-					return findings{"Error: " + err.Error()}
+					return h.Findings("Error: " + err.Error())
 				}
-				return a.migrationError(err)
+				return h.MigrationError(err)
 			}
 			for _, w := range written {
-				fmt.Fprintf(a.Stdout, "wrote %s\n", w)
+				fmt.Fprintf(h.Stdout, "wrote %s\n", w)
 			}
 			return nil
 		},
 	}
-	envFlag(cmd, a, true)
+	h.EnvFlag(cmd)
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "replay the directory even when an earlier run found it up to date")
 	return cmd
 }

@@ -1,4 +1,4 @@
-package cli
+package lifecyclecmd
 
 import (
 	"errors"
@@ -15,13 +15,10 @@ import (
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
-func init() {
-	migrateCommands = append(migrateCommands, (*App).migrateDownCmd)
-}
-
-func (a *App) migrateDownCmd() *cobra.Command {
+// Down is `migrate down`.
+func Down(h *Host) *cobra.Command {
 	var (
-		target        targetFlags
+		resolve       func(all bool) ([]Job, error)
 		lockTimeout   time.Duration
 		to            string
 		allowDataLoss bool
@@ -50,60 +47,61 @@ migrate apply runs those files again.
 --env may be repeated, or --all names every env: each env is reverted in
 turn, to the same version, and the first that fails stops the run.
 
-` + exitCodes,
+` + h.ExitCodes,
 		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			steps := 0
 			if len(args) == 1 {
 				n, err := strconv.Atoi(args[0])
 				if err != nil || n < 1 {
-					return usageError{fmt.Errorf("N %q: want a number of versions, 1 or more", args[0])}
+					return h.Usage(fmt.Errorf("N %q: want a number of versions, 1 or more", args[0]))
 				}
 				if to != "" {
-					return usageError{errors.New("give N or --to VERSION, not both")}
+					return h.Usage(errors.New("give N or --to VERSION, not both"))
 				}
 				steps = n
 			}
-			jobs, err := a.applyTargets(&target, allEnvs)
+			jobs, err := resolve(allEnvs)
 			if err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			dev := &scratch.Dev{Progress: a.Stderr}
+			dev := &scratch.Dev{Progress: h.Stderr}
 			defer dev.Close()
 			for i, job := range jobs {
-				t, rawURL := job.target, job.url
+				t, rawURL := job.Target, job.URL
 				opts := deploy.DownOptions{
 					URL: rawURL, LockTimeout: lockTimeout, Steps: steps, To: to,
 					AllowDataLoss: allowDataLoss, DryRun: dryRun, Dev: dev,
-					Progress: a.Stdout, Notices: a.Stderr,
+					Progress: h.Stdout, Notices: h.Stderr,
 				}
 				verb := "reverting"
 				if dryRun {
 					verb = "dry run: nothing is changed; would revert"
 				}
-				fmt.Fprintf(a.Stdout, "env %s: %s on %s\n", t.Env.Name, verb, redact.URL(rawURL))
+				fmt.Fprintf(h.Stdout, "env %s: %s on %s\n", t.Env.Name, verb, redact.URL(rawURL))
 				res, err := deploy.Down(ctx, t, opts)
 				if res != nil {
-					a.reportDown(t, res)
+					reportDown(h, t, res)
 				}
 				if err != nil {
 					if rest := len(jobs) - i - 1; rest > 0 {
-						fmt.Fprintf(a.Stderr, "schemagen: env %s failed; not reverted: %s\n", t.Env.Name, envNames(jobs[i+1:]))
+						fmt.Fprintf(h.Stderr, "schemagen: env %s failed; not reverted: %s\n", t.Env.Name, envNames(jobs[i+1:]))
 					}
-					return a.downError(err, rawURL)
+					return downError(h, err, rawURL)
 				}
 				if dryRun {
-					fmt.Fprintf(a.Stdout, "env %s: would revert %d version%s; the database would be at version %s (is %s)\n", t.Env.Name, len(res.Reverted), plural(len(res.Reverted)), orNone(res.To), orNone(res.From))
+					fmt.Fprintf(h.Stdout, "env %s: would revert %d version%s; the database would be at version %s (is %s)\n", t.Env.Name, len(res.Reverted), plural(len(res.Reverted)), orNone(res.To), orNone(res.From))
 				} else {
-					fmt.Fprintf(a.Stdout, "env %s: reverted %d version%s; the database is at version %s (was %s)\n", t.Env.Name, len(res.Reverted), plural(len(res.Reverted)), orNone(res.To), orNone(res.From))
+					fmt.Fprintf(h.Stdout, "env %s: reverted %d version%s; the database is at version %s (was %s)\n", t.Env.Name, len(res.Reverted), plural(len(res.Reverted)), orNone(res.To), orNone(res.From))
 				}
 			}
 			return nil
 		},
 	}
-	target.registerMany(cmd, a)
+
+	resolve = h.DatabaseFlags(cmd)
 	cmd.Flags().BoolVar(&allEnvs, "all", false, "revert every env of atlas.hcl")
 	cmd.Flags().StringVar(&to, "to", "", "revert every version applied after this one")
 	cmd.Flags().BoolVar(&allowDataLoss, "allow-data-loss", false, "drop tables with rows and columns holding values")
@@ -112,32 +110,25 @@ turn, to the same version, and the first that fails stops the run.
 	return cmd
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func (a *App) reportDown(t migration.Target, res *deploy.DownResult) {
+func reportDown(h *Host, t migration.Target, res *deploy.DownResult) {
 	if len(res.Reverted) > 0 {
-		fmt.Fprintf(a.Stdout, "  versions: %s\n", strings.Join(deploy.RevertedNames(t.Env.Dir, res.Reverted), ", "))
+		fmt.Fprintf(h.Stdout, "  versions: %s\n", strings.Join(deploy.RevertedNames(t.Env.Dir, res.Reverted), ", "))
 	}
 	if res.DryRun || len(res.Stmts) == 0 {
 		if len(res.Stmts) == 0 {
-			fmt.Fprintln(a.Stdout, "  the schema is the target's already: only the revisions change")
+			fmt.Fprintln(h.Stdout, "  the schema is the target's already: only the revisions change")
 		}
 		for _, s := range res.Stmts {
-			fmt.Fprintf(a.Stdout, "  -> %s;\n", strings.ReplaceAll(s, "\n", "\n     "))
+			fmt.Fprintf(h.Stdout, "  -> %s;\n", strings.ReplaceAll(s, "\n", "\n     "))
 		}
 	}
 	for _, l := range res.Lost {
-		fmt.Fprintf(a.Stdout, "  loses data: %s\n", l)
+		fmt.Fprintf(h.Stdout, "  loses data: %s\n", l)
 	}
 }
 
 // downError sorts migrate down's errors as databaseError does.
-func (a *App) downError(err error, rawURL string) error {
+func downError(h *Host, err error, rawURL string) error {
 	var (
 		lost    *deploy.DataLossError
 		notAt   *deploy.NotAtVersionError
@@ -147,7 +138,7 @@ func (a *App) downError(err error, rawURL string) error {
 		target  *deploy.DownTargetError
 	)
 	if errors.As(err, &target) || errors.As(err, &lost) || errors.As(err, &notAt) || errors.As(err, &failed) || errors.As(err, &replay) || errors.As(err, &unknown) {
-		return findings{"Error: " + redact.Secrets(err.Error(), redact.Password(rawURL))}
+		return h.Findings("Error: " + redact.Secrets(err.Error(), redact.Password(rawURL)))
 	}
-	return a.databaseError(err, rawURL)
+	return h.DatabaseError(err, rawURL)
 }
