@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
@@ -143,5 +145,100 @@ env "tidb" {
 	r = applyCLI(t, dir, "status", "--env", "tidb")
 	if r.code != 0 || strings.Contains(r.stdout, "lacks") {
 		t.Errorf("status after the checkpoint: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestMigrateRebaseCLI: two branches each add a migration; after the merge
+// `migrate rebase` moves the branch's version after main's in both
+// directories and says the merged directory is in step with the model.
+func TestMigrateRebaseCLI(t *testing.T) {
+	t.Parallel()
+	dir := project(t, `table "items" {
+  column "id" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  #NEXT
+}
+`)
+	cfg := fmt.Sprintf(`
+env "postgres" {
+  src = "file://generated/postgres/schema.sql"
+  dev = %q
+  migration {
+    dir = "file://migrations/postgres"
+  }
+}
+env "tidb" {
+  src = "file://generated/tidb/schema.sql"
+  dev = %q
+  migration {
+    dir = "file://migrations/tidb"
+  }
+}
+`, dbtest.ServerURL(t, "postgres"), dbtest.ServerURL(t, "tidb"))
+	if err := os.WriteFile(filepath.Join(dir, "atlas.hcl"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	src := read(t, filepath.Join(dir, "schema.hcl"))
+	step := func(model, name string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(model), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+			t.Fatalf("generate: %s", r.stderr)
+		}
+		if name != "" {
+			if r := applyCLI(t, dir, "diff", name); r.code != 0 {
+				t.Fatalf("diff %s: %s", name, r.stderr)
+			}
+			git("add", "-A")
+			git("commit", "-q", "-m", name)
+		}
+	}
+	col := func(name string) string {
+		return "  column \"" + name + "\" {\n    type = int\n    null = true\n  }\n"
+	}
+	git("init", "-q", "-b", "main")
+	step(src, "init")
+	git("checkout", "-q", "-b", "feature")
+	step(strings.Replace(src, "  #NEXT\n", col("a"), 1), "feature_a")
+	git("checkout", "-q", "main")
+	time.Sleep(1100 * time.Millisecond) // main's version is later
+	step(strings.Replace(src, "  #NEXT\n", col("b"), 1), "main_b")
+	git("checkout", "-q", "feature")
+	git("checkout", "main", "--", "migrations")
+	step(strings.Replace(src, "  #NEXT\n", col("a")+col("b"), 1), "")
+
+	r := applyCLI(t, dir, "rebase")
+	if r.code != 0 {
+		t.Fatalf("rebase: exit %d", r.code)
+	}
+	wantIn(t, "rebase", r.stdout, "moved ", "_feature_a.sql", "postgres: the rebased directory is in step with the model", "tidb: the rebased directory is in step with the model")
+	for _, d := range []string{"postgres", "tidb"} {
+		entries, err := os.ReadDir(filepath.Join(dir, "migrations", d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if len(names) != 4 || !strings.HasSuffix(names[1], "_main_b.sql") || !strings.HasSuffix(names[2], "_feature_a.sql") {
+			t.Errorf("%s after the rebase: %v", d, names)
+		}
+	}
+	if r := applyCLI(t, dir, "diff", "--check"); r.code != 0 {
+		t.Errorf("diff --check after the rebase: exit %d", r.code)
 	}
 }

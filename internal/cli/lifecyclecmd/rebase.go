@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
@@ -33,8 +34,8 @@ Before anything is renamed, every directory, merged and reordered, is
 replayed on a clean dev database: a moved file that does not run after
 main's (both branches changed the same column, say) stops the rebase, naming
 the file, the statement and the database's error, and nothing is moved.
-Afterwards, run schemagen generate and migrate diff --check: the merged model
-may need a migration of its own.
+Then, as migrate diff --check, it says whether the merged model (run
+schemagen generate first) needs a migration of its own.
 
 ` + h.ExitCodes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,6 +67,24 @@ may need a migration of its own.
 				fmt.Fprintf(h.Stdout, "moved %s to %s:\n", m.From, m.To)
 				for _, f := range m.Files {
 					fmt.Fprintf(h.Stdout, "  %s\n", f)
+				}
+			}
+			// As migrate diff --check: does the merged model need a migration?
+			model, err := h.Model()
+			if err != nil {
+				fmt.Fprintln(h.Stderr, "the merged model does not compile; fix it, run schemagen generate, then migrate diff --check")
+				return nil
+			}
+			planned, err := migration.Plan(ctx, dev, nil, targets, model, "rebase")
+			if err != nil {
+				fmt.Fprintf(h.Stderr, "cannot tell whether the merged model needs a migration: %v\n", err)
+				return nil
+			}
+			for _, p := range planned {
+				if p.Plan != nil || p.Online != nil {
+					fmt.Fprintf(h.Stdout, "%s: the merged model has changes no migration holds; run `schemagen migrate diff NAME`\n", p.Target.Env.Name)
+				} else {
+					fmt.Fprintf(h.Stdout, "%s: the rebased directory is in step with the model\n", p.Target.Env.Name)
 				}
 			}
 			return nil
