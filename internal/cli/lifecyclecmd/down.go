@@ -125,6 +125,9 @@ func reportDown(h *Host, t migration.Target, res *deploy.DownResult) {
 	for _, l := range res.Lost {
 		fmt.Fprintf(h.Stdout, "  loses data: %s\n", l)
 	}
+	for _, f := range res.Found {
+		fmt.Fprintf(h.Stdout, "  pre-check: %s\n", f)
+	}
 }
 
 // downError sorts migrate down's errors as databaseError does.
@@ -136,8 +139,9 @@ func downError(h *Host, err error, rawURL string) error {
 		replay  *migration.ReplayError
 		unknown *deploy.UnknownVersionError
 		target  *deploy.DownTargetError
+		pre     *deploy.DownPrecheckError
 	)
-	if errors.As(err, &target) || errors.As(err, &lost) || errors.As(err, &notAt) || errors.As(err, &failed) || errors.As(err, &replay) || errors.As(err, &unknown) {
+	if errors.As(err, &target) || errors.As(err, &pre) || errors.As(err, &lost) || errors.As(err, &notAt) || errors.As(err, &failed) || errors.As(err, &replay) || errors.As(err, &unknown) {
 		return h.Findings("Error: " + redact.Secrets(err.Error(), redact.Password(rawURL)))
 	}
 	return h.DatabaseError(err, rawURL)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -48,7 +49,10 @@ type DownResult struct {
 	// Stmts are the statements of the down plan, in order.
 	Stmts []string
 	// Lost names what the plan drops that holds data (allowed).
-	Lost   []string
+	Lost []string
+	// Found are the pre-checks' findings: rows that would make a statement
+	// of the plan fail.
+	Found  []string
 	DryRun bool
 }
 
@@ -59,6 +63,14 @@ type DataLossError struct {
 
 func (e *DataLossError) Error() string {
 	return fmt.Sprintf("the down would lose data, so nothing is changed:\n  %s\nCopy what must be kept, or pass --allow-data-loss to drop it.", strings.Join(e.Lost, "\n  "))
+}
+
+// DownPrecheckError is a down refused because existing rows would make a
+// statement of its plan fail.
+type DownPrecheckError struct{ Found []string }
+
+func (e *DownPrecheckError) Error() string {
+	return fmt.Sprintf("the down would fail half-way on existing rows, so nothing is changed:\n  %s\nFix the rows, then run `schemagen migrate down` again.", strings.Join(e.Found, "\n  "))
 }
 
 // NotAtVersionError is a database whose schema is not the one its directory
@@ -166,6 +178,12 @@ func Down(ctx context.Context, t migration.Target, opts DownOptions) (*DownResul
 	if len(res.Lost) > 0 && !opts.AllowDataLoss {
 		return res, &DataLossError{Lost: res.Lost}
 	}
+	if res.Found, err = online.Prechecks(ctx, t.Online(), conn, plan.checked); err != nil {
+		return res, fmt.Errorf("running the down's pre-checks: %w", err)
+	}
+	if len(res.Found) > 0 {
+		return res, &DownPrecheckError{Found: res.Found}
+	}
 	if opts.DryRun {
 		return res, nil
 	}
@@ -249,6 +267,7 @@ func downTarget(done []*migrate.Revision, files []migrate.File, opts DownOptions
 type downPlan struct {
 	stmts   []string
 	changes []schema.Change
+	checked []*migrate.Stmt // the statements with their comments
 }
 
 // upTo is what a clean database runs of files to reach version ("": none).
@@ -311,12 +330,16 @@ func planDown(ctx context.Context, t migration.Target, dirPath string, files []m
 	if len(changes) == 0 {
 		return p, nil
 	}
-	plan, err := migration.PlanWithExprs(ctx, t.Dialect, current.Driver, "down", changes, desired.Schema, nil)
+	plan, err := migration.PlanPlain(ctx, t, current.Driver, "down", changes, desired.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("planning the down: %w", err)
 	}
 	for _, c := range plan.Changes {
 		p.stmts = append(p.stmts, strings.TrimRight(strings.TrimSpace(c.Cmd), ";"))
+		// The pre-check queries the dialect writes above a statement that
+		// existing rows can make fail (a NOT NULL set again, a narrower
+		// type), as apply reads them from a file.
+		p.checked = append(p.checked, &migrate.Stmt{Text: c.Cmd, Comments: []string{"-- " + c.Comment}})
 	}
 	// Proven on the scratch copy: run, it must leave the target's state.
 	script := strings.Join(p.stmts, ";\n") + ";\n"

@@ -259,3 +259,40 @@ func wantIn(t *testing.T, text string, wants ...string) {
 }
 
 func openDir(path string) (*migrate.LocalDir, error) { return migration.OpenDir(path, false) }
+
+// TestDownRefusesRowsThatWouldFail: reverting a migration that made a
+// column nullable sets NOT NULL again; a row holding NULL there refuses the
+// down before anything runs on TiDB (its pre-check names the rows), and
+// rolls it back on PostgreSQL. Nothing changes either way.
+func TestDownRefusesRowsThatWouldFail(t *testing.T) {
+	p := testproject.New(t, withExtra(downModel, "  column \"code\" {\n    type = varchar(8)\n  }\n"))
+	p.Diff("init")
+	p.Generate(withExtra(downModel, "  column \"code\" {\n    type = varchar(8)\n    null = true\n  }\n"))
+	p.Diff("nullable")
+	for _, dialect := range applyDialects {
+		t.Run(dialect, func(t *testing.T) {
+			db := applyDB(t, dialect)
+			p.Apply(dialect, db.URL)
+			if _, err := db.Exec("INSERT INTO docs (id, title, code) VALUES (1, 'a', NULL)"); err != nil {
+				t.Fatal(err)
+			}
+			before := appliedVersions(t, db)
+			_, err := down(t, p, dialect, db, deploy.DownOptions{})
+			var pre *deploy.DownPrecheckError
+			var failed *deploy.DownError
+			switch {
+			case dialect == "tidb" && !errors.As(err, &pre):
+				t.Fatalf("down over a NULL: %v, want a DownPrecheckError", err)
+			case dialect == "postgres" && (!errors.As(err, &failed) || !failed.RolledBack):
+				t.Fatalf("down over a NULL: %v, want a DownError rolled back", err)
+			}
+			t.Log(err)
+			if got := appliedVersions(t, db); got != before {
+				t.Errorf("a refused down changed the revisions: %s", got)
+			}
+			if _, err := db.Exec("INSERT INTO docs (id, title, code) VALUES (2, 'b', NULL)"); err != nil {
+				t.Errorf("the column is NOT NULL after a refused down: %v", err)
+			}
+		})
+	}
+}
