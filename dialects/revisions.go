@@ -25,3 +25,12 @@ type Revisions interface {
 	// Init creates the table, and the schema holding it, when missing.
 	Init(ctx context.Context) error
 }
+
+// RowCounter is a dialect that can tell what dropping an object would lose
+// (migrate down refuses to drop a table with rows, or a column holding
+// values, unless told to).
+type RowCounter interface {
+	// CountQuery is a query of one integer: the rows of table, or with a
+	// column, the rows in which that column is not NULL.
+	CountQuery(table, column string) string
+}

@@ -35,6 +35,7 @@ var parts = map[string]reflect.Type{
 	"Revisions":        typeOf[dialects.Revisions](),
 	"Online":           typeOf[dialects.Online](),
 	"Sessions":         typeOf[dialects.Sessions](),
+	"RowCounter":       typeOf[dialects.RowCounter](),
 	"RuleBook":         typeOf[dialects.RuleBook](),
 	"ErrorDetailer":    typeOf[dialects.ErrorDetailer](),
 	"DataRenderer":     typeOf[dialects.DataRenderer](),
@@ -78,8 +79,8 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
-	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
+	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

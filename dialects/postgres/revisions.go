@@ -67,3 +67,12 @@ var revisionSpec = &revisions.Spec{
 		return errors.As(err, &pe) && (pe.Code == "42P01" || pe.Code == "3F000")
 	},
 }
+
+// CountQuery implements dialects.RowCounter.
+func (Dialect) CountQuery(table, column string) string {
+	q := "SELECT COUNT(*) FROM " + Ident(table)
+	if column != "" {
+		q += " WHERE " + Ident(column) + " IS NOT NULL"
+	}
+	return q
+}

@@ -62,3 +62,12 @@ var revisionSpec = &revisions.Spec{
 		return errors.As(err, &me) && me.Number == 1146
 	},
 }
+
+// CountQuery implements dialects.RowCounter.
+func (Dialect) CountQuery(table, column string) string {
+	q := "SELECT COUNT(*) FROM " + Ident(table)
+	if column != "" {
+		q += " WHERE " + Ident(column) + " IS NOT NULL"
+	}
+	return q
+}

@@ -413,15 +413,26 @@ func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Repor
 			r.Version = rev.Version
 		}
 	}
+	// A database that started from a checkpoint never runs the files
+	// before it; one with a history goes on after a checkpoint and never
+	// runs it (Atlas's executor).
+	started := ""
+	for _, f := range all {
+		if done[f.Version()] && migration.IsCheckpoint(f) {
+			started = f.Version()
+		}
+	}
 	var files []migrate.File
 	for _, f := range all {
-		if done[f.Version()] {
+		switch {
+		case done[f.Version()]:
 			files = append(files, f)
-		} else {
+		case len(done) > 0 && migration.IsCheckpoint(f), f.Version() < started:
+		default:
 			r.Pending = append(r.Pending, f.Name())
 		}
 	}
-	return files, nil
+	return migration.FromCheckpoint(files), nil
 }
 
 // model is the state of the generated DDL, which must be what the model

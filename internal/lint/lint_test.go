@@ -712,3 +712,32 @@ func TestLintDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestLintCheckpoint: lint replays from the last checkpoint before the
+// files it lints (the files before it are not run: one that no longer
+// replays would fail), lints a checkpoint that is the newest file on a
+// clean database, and skips a checkpoint after the start of the replay.
+func TestLintCheckpoint(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			p := newLintProject(t)
+			p.file(d.name, "init", "THIS DOES NOT REPLAY;\n")
+			p.file(d.name, "base", "-- atlas:checkpoint base\n\n"+d.table+"\n")
+			r := p.lint(d.name, lint.Options{})
+			if len(r.Files) != 1 || !strings.HasSuffix(r.Files[0].File, "_base.sql") {
+				t.Fatalf("files linted: %+v, want the checkpoint", r.Files)
+			}
+			path := p.file(d.name, "drop_note", q(d.name, "ALTER TABLE \"items\" DROP COLUMN \"note\";\n"))
+			r = p.lint(d.name, lint.Options{})
+			if len(r.Files) != 1 || r.Files[0].File != path {
+				t.Fatalf("files linted: %+v, want %s", r.Files, path)
+			}
+			want(t, r, "DS103", 1, false, `Dropping non-virtual column "note"`)
+			r = p.lint(d.name, lint.Options{Latest: 3})
+			if len(r.Files) != 2 {
+				t.Errorf("lint --latest 3 linted %+v, want the checkpoint and the file after it", r.Files)
+			}
+		})
+	}
+}

@@ -197,7 +197,8 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 			current, errs[0] = c.current(ctx, t, p.Dir.Path(), files)
 			return
 		}
-		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files)
+		// A clean database starts from the latest checkpoint (checkpoint.go).
+		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), FromCheckpoint(files))
 	})
 	wg.Go(func() {
 		if c.desired != nil {

@@ -41,7 +41,7 @@ func ModelAt(ctx context.Context, dev *scratch.Dev, targets []Target, version st
 		if err != nil {
 			return nil, err
 		}
-		st, err := DirState(ctx, dev, t, t.Env.Dir, files)
+		st, err := DirState(ctx, dev, t, t.Env.Dir, FromCheckpoint(files))
 		if err != nil {
 			return nil, fmt.Errorf("the schema at version %s: %w", version, err)
 		}

@@ -76,6 +76,12 @@ func Status(w io.Writer, st *deploy.Status) {
 			fmt.Fprintf(w, "  %s\n", u)
 		}
 	}
+	if len(st.Unpaired) > 0 {
+		fmt.Fprintln(w, "\nVersions one dialect has and the other lacks:")
+		for _, u := range st.Unpaired {
+			fmt.Fprintf(w, "  %s  env %s has %s; env %s has no file of that version\n", u.Version, u.Has, u.File, u.Lacks)
+		}
+	}
 	if st.NotClean != "" {
 		fmt.Fprintf(w, "\nThe database has tables but no applied migrations (%s):\nthe first apply needs --baseline VERSION or --allow-dirty.\n", st.NotClean)
 	}

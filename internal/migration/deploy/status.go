@@ -8,6 +8,7 @@ import (
 	"ariga.io/atlas/sql/migrate"
 
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/lifecycle"
 	"github.com/schemagen/schemagen/internal/online"
 	"github.com/schemagen/schemagen/internal/redact"
 )
@@ -43,6 +44,10 @@ type Status struct {
 	// database (invalid indexes, constraints not validated), one sentence
 	// each.
 	Unfinished []string `json:"unfinished,omitempty"`
+	// Unpaired are the versions that this env's directory has and another
+	// dialect's env lacks, or the other way round (set by the caller, which
+	// knows the other envs).
+	Unpaired []lifecycle.Unpaired `json:"unpaired,omitempty"`
 }
 
 // FileStatus is one migration file, or the revision of one.
