@@ -204,7 +204,8 @@ func summary(r *Replay) string {
 	if r.TiDBStopped != 0 {
 		fmt.Fprintf(&b, " (TiDB refuses the project's file of version %d)", r.TiDBStopped)
 	}
-	fmt.Fprintf(&b, "; %d rows kept, %d applies stopped by rows (applied without them)", r.RowsKept, r.RowsStopped)
+	kept, stopped := r.rows()
+	fmt.Fprintf(&b, "; %d rows kept, %d applies stopped by rows (applied without them)", kept, stopped)
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "\n  first %s: %s", k, first[k])
 	}

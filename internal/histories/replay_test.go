@@ -52,22 +52,25 @@ type Replay struct {
 	TiDBStopped int
 	TiDBError   error
 	Results     []*Cycle
-	// RowsKept counts the rows found unchanged after a cycle's apply;
-	// RowsStopped the applies that the rows stopped (applied again to a
-	// database without rows).
-	RowsKept, RowsStopped int
 
-	t        *testing.T
-	dev      *scratch.Dev
-	dir      string
-	targets  map[string]migration.Target
-	replays  plantest.Replays
-	orig     map[string]*scratch.DB
-	migrated map[string]*scratch.DB
-	// shape is, by dialect, the model the migrated database was last
-	// migrated to (nil: none yet).
-	shape map[string]*difftest.Model
+	t       *testing.T
+	dev     *scratch.Dev
+	dir     string
+	targets map[string]migration.Target
+	replays plantest.Replays
+	// sides are each dialect's databases, made before the cycles: the
+	// cycle's goroutines only read the map.
+	sides map[string]*side
 	now   time.Time
+}
+
+// side is one dialect's databases and what its cycles counted.
+type side struct {
+	orig, migrated *scratch.DB
+	// shape is the model the migrated database was last migrated to (nil:
+	// none yet).
+	shape                 *difftest.Model
+	rowsKept, rowsStopped int
 }
 
 // run replays r.H: every version's files applied to the originals, and a
@@ -79,11 +82,9 @@ func (r *Replay) run(ctx context.Context) {
 	r.now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	defer func() {
 		r.replays.Close()
-		for _, db := range r.orig {
-			db.Close()
-		}
-		for _, db := range r.migrated {
-			db.Close()
+		for _, sd := range r.sides {
+			sd.orig.Close()
+			sd.migrated.Close()
 		}
 		r.dev.Close()
 	}()
@@ -100,14 +101,16 @@ func (r *Replay) run(ctx context.Context) {
 		t.Fatal(err)
 	}
 	r.targets = map[string]migration.Target{}
-	r.orig, r.migrated, r.shape = map[string]*scratch.DB{}, map[string]*scratch.DB{}, map[string]*difftest.Model{}
+	r.sides = map[string]*side{}
 	for _, tg := range targets {
 		d := tg.Dialect.Name()
 		r.targets[d] = tg
-		if r.orig[d], err = r.dev.Scratch(ctx, tg.Dialect, tg.Env.Dev); err != nil {
+		sd := &side{}
+		r.sides[d] = sd
+		if sd.orig, err = r.dev.Scratch(ctx, tg.Dialect, tg.Env.Dev); err != nil {
 			t.Fatal(err)
 		}
-		if r.migrated[d], err = r.dev.Scratch(ctx, tg.Dialect, tg.Env.Dev); err != nil {
+		if sd.migrated, err = r.dev.Scratch(ctx, tg.Dialect, tg.Env.Dev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,7 +121,7 @@ func (r *Replay) run(ctx context.Context) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := runStatements(ctx, r.orig[d], stmts); err != nil {
+			if err := runStatements(ctx, r.sides[d].orig, stmts); err != nil {
 				if d == histories.Postgres {
 					t.Fatalf("%s %s: the project's own PostgreSQL file fails: %v", r.H.Name, v.Name, err)
 				}
@@ -180,7 +183,7 @@ func (r *Replay) cycle(ctx context.Context, v histories.Version) *Cycle {
 	c := &Cycle{V: v, Dialects: r.dialects()}
 	var urls []string
 	for _, d := range c.Dialects {
-		urls = append(urls, r.orig[d].URL)
+		urls = append(urls, r.sides[d].orig.URL)
 	}
 	imp, err := importer.Import(ctx, urls, nil)
 	if err != nil {
@@ -261,50 +264,51 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 	if err != nil {
 		return fs, notes, err
 	}
-	kept, keptAfter := plantest.KeptColumns(r.shape[d], shape)
-	db := r.migrated[d]
+	sd := r.sides[d]
+	kept, keptAfter := plantest.KeptColumns(sd.shape, shape)
+	db := sd.migrated
 	before, err := plantest.ReadRows(ctx, db.DB, d, kept)
 	if err != nil {
 		// A database an earlier cycle left short of its model.
 		notes = append(notes, fmt.Sprintf("%s: rows not compared: %v", d, err))
 		before = nil
 	}
-	r.shape[d] = shape
+	sd.shape = shape
 	if err := apply(ctx, t, db); err != nil {
+		// Applied again to a database without rows: rows that break what
+		// the file adds are the data's, not the plan's (as in the oracle).
 		reason, data := plantest.DataError(err)
-		fresh, ferr := r.dev.Scratch(ctx, t.Dialect, t.Env.Dev)
-		if ferr != nil {
-			return fs, notes, ferr
+		if data {
+			ferr := error(nil)
+			if db, ferr = r.replace(ctx, t, db); ferr == nil {
+				sd.rowsStopped++
+				notes = append(notes, fmt.Sprintf("%s: rows stopped the apply (%s), applied to a database without rows", d, reason))
+			} else {
+				err = fmt.Errorf("on rows (%s: %v), then on a database without rows: %w", reason, err, ferr)
+			}
 		}
-		if !data {
+		if !data || db == nil {
 			fail("apply", "%v", err)
-			// What a team does with a file that does not apply: remove
-			// it, so that later cycles plan from the directory before it.
+			// What a team does with a file that does not apply: take it
+			// out, so that later cycles plan from the directory before it.
 			if err := unwrite(t, written); err != nil {
 				return fs, notes, err
 			}
-			r.shape[d] = nil
-		}
-		if ferr := apply(ctx, t, fresh); ferr != nil {
-			if data {
-				fail("apply", "on rows (%s: %v), then on a database without rows: %v", reason, err, ferr)
-			} else {
+			sd.shape = nil
+			var ferr error
+			if db, ferr = r.replace(ctx, t, sd.migrated); ferr != nil {
 				fail("apply", "the directory without the file fails on a new database: %v", ferr)
+				return fs, notes, nil
 			}
-		} else if data {
-			r.RowsStopped++
-			notes = append(notes, fmt.Sprintf("%s: rows stopped the apply (%s), applied to a database without rows", d, reason))
 		}
-		db.Close()
-		db, before = fresh, nil
-		r.migrated[d] = db
+		before = nil
 	}
 	if diff, err := plantest.Compare(ctx, t.Dialect, db.DB, generated.DB().DB); err != nil {
 		return fs, notes, err
 	} else if diff != "" {
 		fail("reach", "the migrated database does not reach the model: %s", diff)
 	}
-	if diff, err := plantest.Compare(ctx, t.Dialect, r.orig[d].DB, generated.DB().DB); err != nil {
+	if diff, err := plantest.Compare(ctx, t.Dialect, sd.orig.DB, generated.DB().DB); err != nil {
 		return fs, notes, err
 	} else if diff != "" {
 		fail("original", "the original database differs from one built from generated/: %s", diff)
@@ -324,12 +328,29 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 				fail("rows", "table %s's rows changed in columns the cycle did not change:\n  before: %q\n  after:  %q", tb.Name, old, now)
 				break
 			}
-			r.RowsKept += len(old)
+			sd.rowsKept += len(old)
 		}
 	}
 	n := plantest.InsertRows(ctx, db.DB, d, shape, uint64(seed), 3*len(shape.Tables))
 	notes = append(notes, fmt.Sprintf("%s: %d files written, %d rows inserted", d, len(written), n))
 	return fs, notes, nil
+}
+
+// replace applies t's directory to a new database, which replaces db as
+// the migrated database of t's dialect; on an error nothing is replaced
+// and the database is nil.
+func (r *Replay) replace(ctx context.Context, t migration.Target, db *scratch.DB) (*scratch.DB, error) {
+	fresh, err := r.dev.Scratch(ctx, t.Dialect, t.Env.Dev)
+	if err != nil {
+		return nil, err
+	}
+	if err := apply(ctx, t, fresh); err != nil {
+		fresh.Close()
+		return nil, err
+	}
+	db.Close()
+	r.sides[t.Dialect.Name()].migrated = fresh
+	return fresh, nil
 }
 
 // apply is `migrate apply` of t's directory to db.
@@ -363,4 +384,13 @@ func short(s string) string {
 		s = s[:400] + "..."
 	}
 	return s
+}
+
+// rows are the rows found unchanged after the cycles' applies, and the
+// applies that rows stopped (applied again to a database without rows).
+func (r *Replay) rows() (kept, stopped int) {
+	for _, sd := range r.sides {
+		kept, stopped = kept+sd.rowsKept, stopped+sd.rowsStopped
+	}
+	return kept, stopped
 }
