@@ -152,7 +152,11 @@ func runStatements(ctx context.Context, db *scratch.DB, stmts []string) error {
 	}
 	defer conn.Close()
 	for i, s := range stmts {
-		if _, err := conn.ExecContext(ctx, s); err != nil {
+		_, err := conn.ExecContext(ctx, s)
+		if err != nil && transient(err) {
+			_, err = conn.ExecContext(ctx, s)
+		}
+		if err != nil {
 			return fmt.Errorf("statement %d of %d: %w\n%.400s", i+1, len(stmts), err, s)
 		}
 	}
@@ -278,6 +282,9 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 		// Applied again to a database without rows: rows that break what
 		// the file adds are the data's, not the plan's (as in the oracle).
 		reason, data := plantest.DataError(err)
+		if transient(err) {
+			reason, data = "TiDB's 8028, a DDL elsewhere on the server", true
+		}
 		if data {
 			ferr := error(nil)
 			if db, ferr = r.replace(ctx, t, db); ferr == nil {
@@ -394,3 +401,8 @@ func (r *Replay) rows() (kept, stopped int) {
 	}
 	return kept, stopped
 }
+
+// transient reports whether err is TiDB's "Information schema is changed
+// during the execution of the statement" (8028), which a DDL elsewhere on
+// a shared server causes: TiDB says to try again.
+func transient(err error) bool { return strings.Contains(err.Error(), "Error 8028") }
