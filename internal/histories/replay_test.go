@@ -289,7 +289,7 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 			ferr := error(nil)
 			if db, ferr = r.replace(ctx, t, db); ferr == nil {
 				sd.rowsStopped++
-				notes = append(notes, fmt.Sprintf("%s: rows stopped the apply (%s), applied to a database without rows", d, reason))
+				notes = append(notes, fmt.Sprintf("%s: the apply stopped (%s), applied again to a database without rows", d, reason))
 			} else {
 				err = fmt.Errorf("on rows (%s: %v), then on a database without rows: %w", reason, err, ferr)
 			}
