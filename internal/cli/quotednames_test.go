@@ -113,13 +113,17 @@ func TestOddNamesEveryCommand(t *testing.T) {
 	applyAll := func() {
 		t.Helper()
 		for d, db := range live {
-			step(0, m("apply", "--env", d, "--url", db.URL)...)
-			// Rows with the quotes in their values, too.
-			if _, err := db.Exec(map[string]string{
-				"postgres": `INSERT INTO "pa'r'ent" ("id") SELECT coalesce(max("id"), 0) + 1 FROM "pa'r'ent"`,
-				"tidb":     "INSERT INTO `pa'r'ent` (`id`) SELECT coalesce(max(`id`), 0) + 1 FROM `pa'r'ent`",
-			}[d]); err != nil {
-				t.Fatalf("%s: %v", d, err)
+			// TiDB's lock is the server's, which other tests share.
+			step(0, m("apply", "--env", d, "--url", db.URL, "--lock-timeout", "10m")...)
+			// Rows, so that the next apply's pre-checks read these tables.
+			for _, table := range []string{"pa'r'ent", "we'ird"} {
+				q := map[string]string{
+					"postgres": `INSERT INTO "@" ("id") SELECT coalesce(max("id"), 0) + 1 FROM "@"`,
+					"tidb":     "INSERT INTO `@` (`id`) SELECT coalesce(max(`id`), 0) + 1 FROM `@`",
+				}[d]
+				if _, err := db.Exec(strings.ReplaceAll(q, "@", table)); err != nil {
+					t.Fatalf("%s: %v", d, err)
+				}
 			}
 		}
 	}
@@ -146,6 +150,10 @@ func TestOddNamesEveryCommand(t *testing.T) {
     default = 2`},
 		{`columns = ["le'vel"]`, `columns = ["le'vel", "id"]`},
 		{`expr = "id > 0"`, `expr = "id >= 1"`},
+		{`  index "we'ird_idx" {`, `  unique "we'ird_uq" {
+    columns = ["le'vel", "id"]
+  }
+  index "we'ird_idx" {`},
 		{`ref_columns = ["id"]`, `ref_columns = ["id"]
     on_delete   = "cascade"`},
 		{`column "na'me" {`, `column "ot'her" {
