@@ -118,7 +118,7 @@ type abouter interface {
 }
 
 // Names checks the identifiers of s against dialect d's rules: length,
-// trailing spaces, and every name scope, with names compared as d compares
+// trailing spaces, the dialect's identifier quote, and every name scope, with names compared as d compares
 // them. Clashes the compiler already reports are left to it.
 func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 	objs := Objects(s, d)
@@ -129,6 +129,13 @@ func Names(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 		}
 		if r.MaxIdent > 0 && n > r.MaxIdent {
 			rep.Errorf(o.Range, "Identifier too long", "The %s name %q is %d %s; %s allows at most %d. Use a shorter name.", o.Kind, o.Name, n, unit, r.Product, r.MaxIdent)
+		}
+		if r.IdentQuote != 0 && strings.IndexByte(o.Name, r.IdentQuote) >= 0 {
+			// Atlas (v1.2.3) writes names between the dialect's quotes
+			// without doubling one inside, in the statements it plans
+			// and the queries it inspects with: no migration could name
+			// this object (issue 29).
+			rep.Errorf(o.Range, "Quote in a name", "The %s name %q holds %c, the character %s quotes names with, which schemagen's migrations (planned with Atlas) cannot write inside a name. Rename it without %c.", o.Kind, o.Name, r.IdentQuote, r.Product, r.IdentQuote)
 		}
 		if !r.TrailingSpace && strings.TrimRight(o.Name, " ") != o.Name {
 			rep.Errorf(o.Range, "Name ends in a space", "The %s name %q ends in a space, which %s does not allow in names. Remove the trailing space.", o.Kind, o.Name, r.Product)

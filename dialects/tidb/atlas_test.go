@@ -2,6 +2,7 @@ package tidb_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"ariga.io/atlas/sql/schema"
@@ -102,5 +103,26 @@ func checkRewritten(t *testing.T, s *schema.Schema) {
 		if fk := tt.ForeignKeys[0]; fk.OnDelete != action {
 			t.Errorf("table %s: foreign key %s ON DELETE %q, want %q", table, fk.Symbol, fk.OnDelete, action)
 		}
+	}
+}
+
+// TestBacktickNameNamed: a database holding a table whose name has a
+// backtick (made by hand; the model refuses such names) cannot be read
+// through Atlas, whose SHOW CREATE TABLE does not double it; the error
+// names the table and says what to do, instead of TiDB's bare 1064 (issue
+// 29).
+func TestBacktickNameNamed(t *testing.T) {
+	ctx := context.Background()
+	db := dbtest.TiDB(t)
+	if _, err := db.ExecContext(ctx, "CREATE TABLE `we``ird` (id int PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	drv, err := tidb.Dialect{}.OpenAtlas(db.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = drv.InspectSchema(ctx, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "table \"we`ird\": its name holds a backtick") || !strings.Contains(err.Error(), "RENAME TABLE `we``ird` TO") {
+		t.Fatalf("inspecting a table named we`ird: %v", err)
 	}
 }

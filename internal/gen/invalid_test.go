@@ -848,6 +848,15 @@ table "c" {
   unique "items_long_uq" {
     columns = ["long"]
   }`), `a PostgreSQL B-tree entry holds at most 2704`, `"items_long_uq"`},
+		// Names holding the quote their dialect quotes names with, which
+		// Atlas writes without doubling (issue 29).
+		{"backtick in a table name", base + "table \"we`ird\" {\n  column \"id\" {\n    type = int\n  }\n}\n", "holds `, the character TiDB quotes names with", "\"we`ird\""},
+		{"double quote in a column name", table(`  column "a\"b" {
+    type = int
+  }`), `holds ", the character PostgreSQL quotes names with`, `"a\"b"`},
+		{"backtick in an index name", table(`  index "ix` + "`" + `1" {
+    columns = ["status"]
+  }`), "holds `, the character TiDB quotes names with", `"ix` + "`" + `1"`},
 	}
 	if len(cases) < 40 {
 		t.Fatalf("only %d cases", len(cases))

@@ -9,184 +9,50 @@ import (
 	"strings"
 	"testing"
 
-	"ariga.io/atlas/sql/migrate"
-
 	"github.com/schemagen/schemagen/dialects/all"
+	corporadir "github.com/schemagen/schemagen/internal/corpora"
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
-// corpora returns the folder of the public two-dialect schemas
-// (../shared/corpora from the checkout's root, found upward). Under CI a
-// missing folder fails the test; otherwise it skips, saying why.
+// corpora returns the folder of the public two-dialect schemas (see
+// corpora.Dir).
 func corpora(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ; ; dir = filepath.Dir(dir) {
-		c := filepath.Join(dir, "..", "shared", "corpora")
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return c
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("the public corpora (../shared/corpora) are not found upward of the checkout")
-	}
-	t.Skip("the public corpora (../shared/corpora) are not found upward of the checkout")
-	return ""
+	return corporadir.Dir(t)
 }
 
-var (
-	delimiter  = regexp.MustCompile(`(?im)^DELIMITER\s+(\S+)\s*$`)
-	routine    = regexp.MustCompile(`(?is)^\s*CREATE\s+(DEFINER\s*=\s*\S+\s+)?(TRIGGER|PROCEDURE|FUNCTION)\s+` + "`?" + `(\w+)`)
-	ownDB      = regexp.MustCompile(`(?is)^\s*(DROP|CREATE)\s+(DATABASE|SCHEMA)\b|^\s*USE\s`)
-	psqlMeta   = regexp.MustCompile(`(?m)^\\.*$`)
-	pgOwnDB    = regexp.MustCompile(`(?is)^\s*(DROP|CREATE)\s+DATABASE\b`)
-	dumpHeader = regexp.MustCompile(`(?is)^\s*ALTER\s+(PROCEDURAL\s+LANGUAGE|\S+\s+\S+\s+OWNER\s+TO)\b|^\s*(ALTER\s+\S+\s+\S+\s+)?OWNER\s+TO\b|^\s*(REVOKE|GRANT|COMMENT\s+ON\s+SCHEMA)\b`)
-)
-
 // loadMySQL runs a MySQL-dialect script, as the mysql client would, on one
-// connection of db: DELIMITER lines change the statement delimiter, the
-// script's own database statements (DROP/CREATE DATABASE, USE) are left
-// out, and so are triggers and routines, which TiDB refuses; names
-// qualified by the script's database (own) name the test's. It returns
-// what it left out, as "kind name".
+// connection of db, less the triggers and routines TiDB refuses (see
+// corpora.MySQL); names qualified by the script's database (own) name the
+// test's. It returns what it left out, as "kind name".
 func loadMySQL(t *testing.T, db *dbtest.DB, file, own string) []string {
 	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if own != "" {
-		src = regexp.MustCompile(`\b`+own+`\.`).ReplaceAll(src, nil)
+	stmts, skipped := corporadir.MySQL(src, own, false)
+	if err := corporadir.Run(context.Background(), db.DB, stmts); err != nil {
+		t.Fatal(err)
 	}
-	var stmts, skipped []string
-	add := func(text, delim string) {
-		for text != "" {
-			i := statementEnd(text, delim)
-			stmt := stripComments(text[:i])
-			text = text[min(len(text), i+len(delim)):]
-			switch {
-			case stmt == "":
-			case ownDB.MatchString(stmt):
-			case routine.MatchString(stmt):
-				m := routine.FindStringSubmatch(stmt)
-				skipped = append(skipped, strings.ToLower(m[2])+" "+m[3])
-			default:
-				stmts = append(stmts, stmt)
-			}
-		}
-	}
-	// DELIMITER is a line of its own: the text between two is split by
-	// the delimiter the first set.
-	text, delim := string(src), ";"
-	for {
-		m := delimiter.FindStringSubmatchIndex(text)
-		if m == nil {
-			add(text, delim)
-			break
-		}
-		add(text[:m[0]], delim)
-		delim, text = text[m[2]:m[3]], text[m[1]:]
-	}
-	run(t, db, stmts)
 	return skipped
 }
 
-// statementEnd finds the end of the statement at the start of text: the
-// first delim outside quotes and comments.
-func statementEnd(text, delim string) int {
-	var quote byte
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && quote != '`' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case strings.HasPrefix(text[i:], "--") || c == '#':
-			if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
-				i += j
-			} else {
-				return len(text)
-			}
-		case strings.HasPrefix(text[i:], "/*") && !strings.HasPrefix(text[i:], "/*!"):
-			if j := strings.Index(text[i:], "*/"); j >= 0 {
-				i += j + 1
-			} else {
-				return len(text)
-			}
-		case strings.HasPrefix(text[i:], delim):
-			return i
-		}
-	}
-	return len(text)
-}
-
-var lineComment = regexp.MustCompile(`(?m)^\s*(--|#).*$`)
-
-func stripComments(stmt string) string {
-	stmt = lineComment.ReplaceAllString(stmt, "")
-	for {
-		i := strings.Index(stmt, "/*")
-		if i < 0 || strings.HasPrefix(stmt[i:], "/*!") {
-			break
-		}
-		j := strings.Index(stmt[i:], "*/")
-		if j < 0 {
-			break
-		}
-		stmt = stmt[:i] + stmt[i+j+2:]
-	}
-	return strings.TrimSpace(stmt)
-}
-
 // loadPostgres runs a PostgreSQL script, as psql would, on one connection
-// of db: psql's meta-commands (\c) and the script's own database
-// statements are left out, and so are ownership and privilege statements,
-// which name roles of another server.
+// of db (see corpora.Postgres).
 func loadPostgres(t *testing.T, db *dbtest.DB, file string) {
 	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := migrate.Stmts(psqlMeta.ReplaceAllString(string(src), ""))
+	stmts, err := corporadir.Postgres(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stmts []string
-	for _, s := range list {
-		text := stripComments(s.Text)
-		if text == "" || pgOwnDB.MatchString(text) || dumpHeader.MatchString(text) {
-			continue
-		}
-		stmts = append(stmts, text)
-	}
-	run(t, db, stmts)
-}
-
-func run(t *testing.T, db *dbtest.DB, stmts []string) {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
+	if err := corporadir.Run(context.Background(), db.DB, stmts); err != nil {
 		t.Fatal(err)
-	}
-	defer conn.Close()
-	for _, s := range stmts {
-		if _, err := conn.ExecContext(ctx, s); err != nil {
-			t.Fatalf("%v\n%.600s", err, s)
-		}
 	}
 }
 

@@ -210,58 +210,14 @@ type lineage struct {
 	// replaced are the databases (dialect and applier) that existing rows
 	// stopped this step, replaced by ones without rows.
 	replaced map[string]bool
-	// replayed are, by dialect, scratch databases holding the directory
-	// replayed so far, to which each step replays only the files it adds
-	// (migrate diff replays them all on a clean database: the same
-	// statements in the same order). mu guards it.
-	replayed map[string]*replayed
-	mu       sync.Mutex
-}
-
-// replayed is a scratch database holding files replayed in order.
-type replayed struct {
-	st    *migration.State
-	files []migrate.File
+	// replays hold, by dialect, the directory replayed so far.
+	replays Replays
 }
 
 // current is migrate diff's current state of target t's directory (at
-// dirPath, holding files): its replayed database, once the files it lacks
-// are replayed there. A directory whose earlier files changed is replayed
-// on a new database.
+// dirPath, holding files), replayed on the lineage's kept database.
 func (l *lineage) current(ctx context.Context, dev *scratch.Dev, t migration.Target, dirPath string, files []migrate.File) (*migration.State, error) {
-	d := t.Dialect.Name()
-	l.mu.Lock()
-	rp := l.replayed[d]
-	delete(l.replayed, d)
-	l.mu.Unlock()
-	if rp != nil && (len(rp.files) > len(files) || !slices.EqualFunc(rp.files, files[:len(rp.files)], func(a, b migrate.File) bool {
-		return a.Name() == b.Name() && bytes.Equal(a.Bytes(), b.Bytes())
-	})) {
-		rp.st.Close()
-		rp = nil
-	}
-	if rp == nil {
-		st, err := migration.DirState(ctx, dev, t, dirPath, nil)
-		if err != nil {
-			return nil, err
-		}
-		rp = &replayed{st: st}
-	}
-	todo := files[len(rp.files):]
-	if err := migration.ReplayOn(ctx, t, rp.st, dirPath, todo); err != nil {
-		rp.st.Close()
-		return nil, err
-	}
-	rp.files = append(rp.files, todo...)
-	st, err := migration.Reread(ctx, t, rp.st)
-	if err != nil {
-		rp.st.Close()
-		return nil, err
-	}
-	l.mu.Lock()
-	l.replayed[d] = rp
-	l.mu.Unlock()
-	return st, nil
+	return l.replays.Current(ctx, dev, t, dirPath, files)
 }
 
 func (l *lineage) name() string {
@@ -352,7 +308,7 @@ func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution,
 		if err != nil {
 			return nil, err
 		}
-		l := &lineage{plain: plain, dir: dir, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dbs: map[string]*[2]*scratch.DB{}, replayed: map[string]*replayed{}}
+		l := &lineage{plain: plain, dir: dir, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dbs: map[string]*[2]*scratch.DB{}}
 		ev.lineages = append(ev.lineages, l)
 		cfgPath := filepath.Join(dir, "atlas.hcl")
 		if err := os.WriteFile(cfgPath, []byte(atlasHCL(r.PostgresURL, r.TiDBURL)), 0o644); err != nil {
@@ -390,9 +346,7 @@ func (r *Runner) start(ctx context.Context, seed uint64, full bool) (*evolution,
 
 func (ev *evolution) close() {
 	for _, l := range ev.lineages {
-		for _, rp := range l.replayed {
-			rp.st.Close()
-		}
+		l.replays.Close()
 		for _, pair := range l.dbs {
 			for _, db := range pair {
 				if db != nil {

@@ -72,6 +72,11 @@ var Kinds = []EditKind{
 	{"change_to_enum", 1, changeToEnum},
 	{"drop_unused_enums", 1, dropUnusedEnums},
 	{"enum_key", 1, enumKey},
+	// What other teams' histories do (history_edits.go, issue 29).
+	{"rebuild_table", 1, rebuildTable},
+	{"move_foreign_key", 1, moveForeignKey},
+	{"replace_column", 1, replaceColumn},
+	{"rename_table_with_keys", 1, renameTableWithKeys},
 	// Dialect settings (objects.go).
 	{"change_setting", 1, changeSetting},
 	// Index comments (issue 32; objects.go).

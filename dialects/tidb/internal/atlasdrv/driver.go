@@ -130,7 +130,7 @@ func (d *atlasDriver) CheckClean(ctx context.Context, revT *migrate.TableIdent) 
 func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *schema.InspectOptions) (*schema.Schema, error) {
 	s, err := d.inspector.InspectSchema(ctx, name, opts)
 	if err != nil {
-		return nil, err
+		return nil, d.backtickName(ctx, err)
 	}
 	implicitActions(s)
 	if err := d.inspectAutoIDCache(ctx, s); err != nil {
@@ -143,7 +143,7 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectRealmOption) (*schema.Realm, error) {
 	r, err := d.inspector.InspectRealm(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, d.backtickName(ctx, err)
 	}
 	for _, s := range r.Schemas {
 		implicitActions(s)
@@ -156,6 +156,25 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 		}
 	}
 	return r, nil
+}
+
+// backtickName explains an inspection's failure err by a table of the
+// connection's database whose name holds a backtick, when one does: Atlas
+// (v1.2.3) reads each table with SHOW CREATE TABLE written between
+// backticks without doubling one inside, which fails (1064) on such a name.
+func (d *atlasDriver) backtickName(ctx context.Context, err error) error {
+	rows, qerr := d.conn.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND INSTR(table_name, '`') > 0 ORDER BY table_name LIMIT 1")
+	if qerr != nil {
+		return err
+	}
+	var name string
+	for rows.Next() {
+		qerr = rows.Scan(&name)
+	}
+	if errors.Join(qerr, rows.Close(), rows.Err()) != nil || name == "" {
+		return err
+	}
+	return fmt.Errorf("table %q: its name holds a backtick, which schemagen cannot read or migrate (Atlas writes names between backticks without doubling one inside); rename it (RENAME TABLE %s TO ...): %w", name, ident(name), err)
 }
 
 // autoIDCache is AUTO_ID_CACHE = 1 as SHOW CREATE TABLE prints it.
