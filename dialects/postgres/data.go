@@ -155,8 +155,9 @@ func (Dialect) BatchWalk(b dialects.Batch) dialects.BatchWalk {
 	k, typ := Ident(b.Key), keyType(b.Kind)
 	chunk := "SELECT " + k + " FROM " + Ident(b.Table) + " WHERE (" + k + " > " + setting(batchAfter, typ) + ") IS NOT FALSE ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
 	return dialects.BatchWalk{
-		Start:   "SELECT set_config(" + batchAfter + ", '', false), set_config(" + batchUpto + ", '', false)",
-		Next:    "SELECT set_config(" + batchUpto + ", COALESCE((SELECT CAST(" + k + " AS text) FROM (" + chunk + ") AS schemagen_batch ORDER BY " + k + " DESC LIMIT 1), ''), false)",
+		Start: "SELECT set_config(" + batchAfter + ", '', false), set_config(" + batchUpto + ", '', false)",
+		// The last key of the batch, ordered as the key (not as its text).
+		Next:    "SELECT set_config(" + batchUpto + ", COALESCE((SELECT CAST(schemagen_batch." + k + " AS text) AS schemagen_upto FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + " DESC LIMIT 1), ''), false)",
 		More:    "SELECT current_setting(" + batchUpto + ") <> ''",
 		Advance: "SELECT set_config(" + batchAfter + ", current_setting(" + batchUpto + "), false)",
 		End:     "SELECT set_config(" + batchAfter + ", '', false), set_config(" + batchUpto + ", '', false)",

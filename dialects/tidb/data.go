@@ -178,7 +178,7 @@ func (Dialect) BatchWalk(b dialects.Batch) dialects.BatchWalk {
 	chunk := "SELECT " + k + " FROM " + Ident(b.Table) + " WHERE (" + k + " > " + batchAfter + ") IS NOT FALSE ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
 	return dialects.BatchWalk{
 		Start:   "SET " + batchAfter + " = NULL, " + batchUpto + " = NULL",
-		Next:    "SET " + batchUpto + " = (SELECT " + k + " FROM (" + chunk + ") AS schemagen_batch ORDER BY " + k + " DESC LIMIT 1)",
+		Next:    "SET " + batchUpto + " = (SELECT schemagen_batch." + k + " FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + " DESC LIMIT 1)",
 		More:    "SELECT " + batchUpto + " IS NOT NULL",
 		Advance: "SET " + batchAfter + " = " + batchUpto,
 		End:     "SET " + batchAfter + " = NULL, " + batchUpto + " = NULL",

@@ -2,6 +2,9 @@ package difftest_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +49,12 @@ func TestDataDifferential(t *testing.T) {
 	}
 	t.Logf("%d data migrations over %d models in %s: %d refused by the checker, %d statements run, %d migrations stopped by an error on both (%d by a guard, %d by a CHECK under ON CONFLICT DO NOTHING, %d by a duplicate key TiDB found at COMMIT)",
 		st.Migrations, st.Models, time.Since(start).Round(time.Millisecond), st.Refused, st.Statements, st.Failed, st.Guarded, st.CheckOnConflict, st.UniqueAtCommit)
+	var forms []string
+	for f, n := range st.Forms {
+		forms = append(forms, fmt.Sprintf("%s %d", f, n))
+	}
+	slices.Sort(forms)
+	t.Logf("functions and forms run: %s", strings.Join(forms, ", "))
 	if st.Refused*4 > st.Migrations {
 		t.Errorf("the checker refused %d of %d migrations: the generator draws too few that run", st.Refused, st.Migrations)
 	}
