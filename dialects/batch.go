@@ -55,9 +55,10 @@ type Batcher interface {
 }
 
 // BatchWalk is how migrate apply walks a table by its key: Start before
-// the first batch; Next sets the bounds of the next batch; More is a query
-// of one boolean, true while Next found one; Advance moves past it; End
-// clears the bounds (after the last batch, or an error).
+// the first batch; First sets the bounds of the first batch (its first and
+// last key), Next those of the batch after the last one; More is a query
+// of one boolean, true while First or Next found one; Advance moves past
+// it; End clears the bounds (after the last batch, or an error).
 type BatchWalk struct {
-	Start, Next, More, Advance, End string
+	Start, First, Next, More, Advance, End string
 }

@@ -70,7 +70,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog) string {
 			conds = append(conds, render.SQL(sy, s.Where))
 		}
 		if s.Batch > 0 {
-			conds = append(conds, batchCond(s.Table.Name, cat, s.Batch), "("+strings.Join(changes, " OR ")+")")
+			conds = append(conds, batchCond(s.Table.Name, cat), "("+strings.Join(changes, " OR ")+")")
 		}
 		whereAll(&b, conds)
 	case *expr.Delete:
@@ -80,7 +80,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog) string {
 			conds = append(conds, render.SQL(sy, s.Where))
 		}
 		if s.Batch > 0 {
-			conds = append(conds, batchCond(s.Table.Name, cat, s.Batch))
+			conds = append(conds, batchCond(s.Table.Name, cat))
 		}
 		whereAll(&b, conds)
 	case *expr.Assert:
@@ -116,50 +116,52 @@ func tableRef(t *expr.TableRef) string {
 // The bounds of a batch are settings of the session (text, read back as
 // the key's type): unset, the statement runs over the whole table.
 const (
-	batchAfter = "'schemagen.batch_after'"
+	batchFrom  = "'schemagen.batch_from'"
 	batchUpto  = "'schemagen.batch_upto'"
+	batchAfter = "'schemagen.batch_after'"
 )
 
 func setting(name, typ string) string {
 	return "CAST(NULLIF(current_setting(" + name + ", true), '') AS " + typ + ")"
 }
 
-// keyType is the type a batch's key is read back as.
-func keyType(k expr.Kind) string {
-	switch k {
-	case expr.KindInteger:
-		return "bigint"
-	case expr.KindUUID:
-		return "uuid"
+// keyType is the type a batch's key is read back as, with its least and
+// greatest values, the bounds of the whole table.
+func keyType(k expr.Kind) (typ, least, greatest string) {
+	if k == expr.KindUUID {
+		return "uuid", "'00000000-0000-0000-0000-000000000000'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"
 	}
-	return "text"
-}
-
-// Batch returns the walk of a batched statement of table.
-func batch(table string, cat expr.Catalog, rows int) dialects.Batch {
-	t := cat(table)
-	return dialects.Batch{Table: table, Key: t.Key[0], Kind: t.Column(t.Key[0]).Kind, Rows: rows}
+	return "bigint", "-9223372036854775808", "9223372036854775807"
 }
 
 // batchCond limits a batched statement to the keys of its batch, when the
-// session sets them (migrate apply does; the Atlas CLI does not).
-func batchCond(table string, cat expr.Catalog, rows int) string {
-	b := batch(table, cat, rows)
-	k, typ := Ident(table)+"."+Ident(b.Key), keyType(b.Kind)
-	upto := setting(batchUpto, typ)
-	return upto + " IS NULL OR (" + k + " > " + setting(batchAfter, typ) + ") IS NOT FALSE AND " + k + " <= " + upto
+// session sets them (migrate apply does; the Atlas CLI does not): a range
+// of the key, which the primary key's index finds.
+func batchCond(table string, cat expr.Catalog) string {
+	t := cat(table)
+	k := Ident(table) + "." + Ident(t.Key[0])
+	typ, least, greatest := keyType(t.Column(t.Key[0]).Kind)
+	return k + " >= COALESCE(" + setting(batchFrom, typ) + ", " + least + ") AND " + k + " <= COALESCE(" + setting(batchUpto, typ) + ", " + greatest + ")"
 }
 
 // BatchWalk implements dialects.Batcher.
 func (Dialect) BatchWalk(b dialects.Batch) dialects.BatchWalk {
-	k, typ := Ident(b.Key), keyType(b.Kind)
-	chunk := "SELECT " + k + " FROM " + Ident(b.Table) + " WHERE (" + k + " > " + setting(batchAfter, typ) + ") IS NOT FALSE ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
+	k := Ident(b.Key)
+	typ, _, _ := keyType(b.Kind)
+	bounds := func(where string) string {
+		chunk := "SELECT " + k + " FROM " + Ident(b.Table) + where + " ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
+		end := func(name, dir string) string {
+			return "set_config(" + name + ", COALESCE((SELECT CAST(schemagen_batch." + k + " AS text) AS schemagen_key FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + dir + " LIMIT 1), ''), false)"
+		}
+		return "SELECT " + end(batchFrom, "") + ", " + end(batchUpto, " DESC")
+	}
+	clear := "SELECT set_config(" + batchFrom + ", '', false), set_config(" + batchUpto + ", '', false), set_config(" + batchAfter + ", '', false)"
 	return dialects.BatchWalk{
-		Start: "SELECT set_config(" + batchAfter + ", '', false), set_config(" + batchUpto + ", '', false)",
-		// The last key of the batch, ordered as the key (not as its text).
-		Next:    "SELECT set_config(" + batchUpto + ", COALESCE((SELECT CAST(schemagen_batch." + k + " AS text) AS schemagen_upto FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + " DESC LIMIT 1), ''), false)",
+		Start:   clear,
+		First:   bounds(""),
+		Next:    bounds(" WHERE " + k + " > " + setting(batchAfter, typ)),
 		More:    "SELECT current_setting(" + batchUpto + ") <> ''",
 		Advance: "SELECT set_config(" + batchAfter + ", current_setting(" + batchUpto + "), false)",
-		End:     "SELECT set_config(" + batchAfter + ", '', false), set_config(" + batchUpto + ", '', false)",
+		End:     clear,
 	}
 }

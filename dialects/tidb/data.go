@@ -98,7 +98,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 			conds = append(conds, render.SQL(sy, s.Where))
 		}
 		if s.Batch > 0 {
-			conds = append(conds, batchCond(s.Table.Name, cat, s.Batch), strings.Join(changes, " OR "))
+			conds = append(conds, batchCond(s.Table.Name, cat), strings.Join(changes, " OR "))
 		}
 		whereAll(&b, conds)
 	case *expr.Delete:
@@ -108,7 +108,7 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 			conds = append(conds, render.SQL(sy, s.Where))
 		}
 		if s.Batch > 0 {
-			conds = append(conds, batchCond(s.Table.Name, cat, s.Batch))
+			conds = append(conds, batchCond(s.Table.Name, cat))
 		}
 		whereAll(&b, conds)
 	case *expr.Assert:
@@ -151,7 +151,7 @@ func MatchedSQL(u *expr.Update, cat expr.Catalog) string {
 		conds = append(conds, render.SQL(sy, u.Where))
 	}
 	if u.Batch > 0 {
-		conds = append(conds, batchCond(u.Table.Name, cat, u.Batch))
+		conds = append(conds, batchCond(u.Table.Name, cat))
 	}
 	whereAll(&b, conds)
 	return b.String()
@@ -160,28 +160,42 @@ func MatchedSQL(u *expr.Update, cat expr.Catalog) string {
 // The bounds of a batch are user variables of the session, of the key's
 // type: unset (NULL), the statement runs over the whole table.
 const (
-	batchAfter = "@schemagen_batch_after"
+	batchFrom  = "@schemagen_batch_from"
 	batchUpto  = "@schemagen_batch_upto"
+	batchAfter = "@schemagen_batch_after"
 )
 
 // batchCond limits a batched statement to the keys of its batch, when the
-// session sets them (migrate apply does; the Atlas CLI does not).
-func batchCond(table string, cat expr.Catalog, rows int) string {
+// session sets them (migrate apply does; the Atlas CLI does not): a range
+// of the key, which the primary key's index finds.
+func batchCond(table string, cat expr.Catalog) string {
 	t := cat(table)
 	k := Ident(table) + "." + Ident(t.Key[0])
-	return batchUpto + " IS NULL OR (" + k + " > " + batchAfter + ") IS NOT FALSE AND " + k + " <= " + batchUpto
+	least, greatest := "-9223372036854775808", "9223372036854775807"
+	if t.Column(t.Key[0]).Kind == expr.KindUUID {
+		least, greatest = "'00000000-0000-0000-0000-000000000000'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"
+	}
+	return k + " >= COALESCE(" + batchFrom + ", " + least + ") AND " + k + " <= COALESCE(" + batchUpto + ", " + greatest + ")"
 }
 
 // BatchWalk implements dialects.Batcher.
 func (Dialect) BatchWalk(b dialects.Batch) dialects.BatchWalk {
 	k := Ident(b.Key)
-	chunk := "SELECT " + k + " FROM " + Ident(b.Table) + " WHERE (" + k + " > " + batchAfter + ") IS NOT FALSE ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
+	bounds := func(where string) string {
+		chunk := "SELECT " + k + " FROM " + Ident(b.Table) + where + " ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
+		end := func(dir string) string {
+			return "(SELECT schemagen_batch." + k + " FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + dir + " LIMIT 1)"
+		}
+		return "SET " + batchFrom + " = " + end("") + ", " + batchUpto + " = " + end(" DESC")
+	}
+	clear := "SET " + batchFrom + " = NULL, " + batchUpto + " = NULL, " + batchAfter + " = NULL"
 	return dialects.BatchWalk{
-		Start:   "SET " + batchAfter + " = NULL, " + batchUpto + " = NULL",
-		Next:    "SET " + batchUpto + " = (SELECT schemagen_batch." + k + " FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + " DESC LIMIT 1)",
+		Start:   clear,
+		First:   bounds(""),
+		Next:    bounds(" WHERE " + k + " > " + batchAfter),
 		More:    "SELECT " + batchUpto + " IS NOT NULL",
 		Advance: "SET " + batchAfter + " = " + batchUpto,
-		End:     "SET " + batchAfter + " = NULL, " + batchUpto + " = NULL",
+		End:     clear,
 	}
 }
 

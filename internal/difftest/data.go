@@ -234,8 +234,12 @@ func RunBatches(ctx context.Context, db execer, w dialects.BatchWalk, stmt strin
 		return 0, err
 	}
 	var n int64
-	for {
-		if _, err := db.ExecContext(ctx, w.Next); err != nil {
+	for first := true; ; first = false {
+		bounds := w.Next
+		if first {
+			bounds = w.First
+		}
+		if _, err := db.ExecContext(ctx, bounds); err != nil {
 			return n, err
 		}
 		var more bool

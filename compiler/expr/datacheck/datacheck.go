@@ -236,9 +236,9 @@ func batch(a expr.Checker, t *expr.TableRef, n, off int, set []expr.Assign) {
 		return
 	}
 	switch k := ct.Column(ct.Key[0]).Kind; k {
-	case expr.KindInteger, expr.KindUUID, expr.KindString:
+	case expr.KindInteger, expr.KindUUID:
 	default:
-		a.ErrAt(off, "BATCH walks %s by its primary key %s, which must be an integer, a uuid or a string, not %s", t.Name, ct.Key[0], k)
+		a.ErrAt(off, "BATCH walks %s by its primary key %s, which must be an integer or a uuid (whose least and greatest values both databases order alike), not %s", t.Name, ct.Key[0], k)
 	}
 	assigned := map[string]bool{}
 	for _, as := range set {

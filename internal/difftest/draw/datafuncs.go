@@ -220,7 +220,7 @@ func (g *dataGen) batched(t *difftest.Table) string {
 		return ""
 	}
 	switch colClass(t.Col(t.PK[0])) {
-	case "int", "uuid", "str":
+	case "int", "uuid":
 	default:
 		return ""
 	}

@@ -76,7 +76,11 @@ func (b *batcher) ExecContext(ctx context.Context, query string, args ...any) (s
 		return fail(err)
 	}
 	for {
-		if _, err := b.ExecQuerier.ExecContext(ctx, b.walk.Next); err != nil {
+		bounds := b.walk.Next
+		if batches == 0 {
+			bounds = b.walk.First
+		}
+		if _, err := b.ExecQuerier.ExecContext(ctx, bounds); err != nil {
 			return fail(err)
 		}
 		var more bool
