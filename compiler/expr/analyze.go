@@ -39,6 +39,8 @@ type analyzer struct {
 	data bool
 	cat  Catalog
 	sc   *scope
+	// scalar is the scalar subquery query is about to check.
+	scalar *Select
 }
 
 func (a *analyzer) errorf(n Node, format string, args ...any) {
@@ -227,6 +229,7 @@ func (a *analyzer) kind(n Node) Kind {
 	case *Cast:
 		return DataChecks.Cast(a, n)
 	case *Subquery:
+		a.scalar = n.Sub
 		a.query(n.Sub)
 		if len(n.Sub.Items) != 1 {
 			a.errorf(n, "a scalar subquery must select one value, not %d", len(n.Sub.Items))

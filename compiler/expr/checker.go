@@ -14,8 +14,11 @@ type Checker interface {
 	Errorf(n Node, format string, args ...any)
 	ErrAt(off int, format string, args ...any)
 	Table(name string) *CatalogTable
-	// Owner is the table (its name in the query) that c belongs to.
+	// Owner is the table (its name in the query) that c belongs to, ""
+	// for one of the queries around it.
 	Owner(c *Column) string
+	// Outer are the names of the tables of the queries around this one.
+	Outer() []string
 }
 
 // DataChecks are the checks of data statements that package datacheck
@@ -32,6 +35,9 @@ var DataChecks struct {
 	// Pinned checks that each row of an UPDATE ... FROM meets at most one
 	// row of the other tables.
 	Pinned func(c Checker, u *Update)
+	// Scalar checks that a scalar subquery finds at most one row; it runs
+	// in the subquery's scope.
+	Scalar func(c Checker, q *Select)
 }
 
 func (a *analyzer) Kind(n Node) Kind                          { return a.kind(n) }
@@ -41,3 +47,13 @@ func (a *analyzer) Errorf(n Node, format string, args ...any) { a.errorf(n, form
 func (a *analyzer) ErrAt(off int, format string, args ...any) { a.errAt(off, format, args...) }
 func (a *analyzer) Table(name string) *CatalogTable           { return a.cat(name) }
 func (a *analyzer) Owner(c *Column) string                    { return a.owner(c) }
+
+func (a *analyzer) Outer() []string {
+	var out []string
+	for sc := a.sc.outer; sc != nil; sc = sc.outer {
+		for _, t := range sc.tables {
+			out = append(out, t.ref.Ref())
+		}
+	}
+	return out
+}

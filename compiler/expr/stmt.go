@@ -451,11 +451,16 @@ func (a *analyzer) query(q *Select) {
 		a.table(a.sc, j.Table)
 		j.On = a.cond(j.On, "ON")
 	}
+	scalar := a.scalar == q
+	a.scalar = nil
 	q.Kinds = make([]Kind, len(q.Items))
 	for i := range q.Items {
 		q.Items[i], q.Kinds[i] = a.value(q.Items[i])
 	}
 	q.Where = a.cond(q.Where, "WHERE")
+	if scalar {
+		DataChecks.Scalar(a, q)
+	}
 }
 
 func (a *analyzer) stmt(s Stmt) {

@@ -55,6 +55,11 @@ func TestStmtsAccepted(t *testing.T) {
 func TestStmtsRefused(t *testing.T) {
 	for _, c := range []struct{ src, at, msg string }{
 		{"DELETE FROM a WHERE id = (SELECT 1, 2)", "(SELECT", "scalar subquery must select one value"},
+		// TiDB evaluated this subquery, and failed on its two rows (1242),
+		// where PostgreSQL, whose UPDATE matched no row, did not (data
+		// tester, seed 35035, model 35035105163).
+		{"UPDATE a SET id = (SELECT b.id FROM b WHERE a.name IS NOT NULL) WHERE id = 5", "b WHERE", "at most one row"},
+		{"UPDATE a SET id = (SELECT b.id FROM b JOIN b c ON c.a_id = b.a_id WHERE b.id = a.id)", "b c", "at most one row"},
 		{"DELETE FROM a WHERE nam = 'x'", "nam", `unknown column "nam"`},
 		{"INSERT INTO b (id) SELECT id FROM a JOIN b ON b.a_id = a.id", "id FROM", "ambiguous"},
 		{"INSERT INTO b (id, ok) SELECT a.id FROM a", "SELECT", "1 value(s) for 2 column(s)"},

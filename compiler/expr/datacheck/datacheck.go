@@ -51,6 +51,7 @@ func init() {
 	expr.DataChecks.Cast = cast
 	expr.DataChecks.Batch = batch
 	expr.DataChecks.Pinned = pinned
+	expr.DataChecks.Scalar = scalar
 }
 
 // dataCall checks a call of one of DataFunctions and returns its kind.
@@ -306,13 +307,41 @@ func reads(n expr.Node, name string) bool {
 // with = to a value of the tables before it (the target first) or a
 // constant.
 func pinned(a expr.Checker, u *expr.Update) {
-	conds := conjuncts(u.Where, nil)
-	known := map[string]bool{u.Table.Ref(): true}
-	refs := []*expr.TableRef{u.From.From}
+	pin(a, map[string]bool{u.Table.Ref(): true}, u.From, u.Where, func(ref *expr.TableRef, key, before string) {
+		a.ErrAt(ref.Offset(), "each row of %s must meet at most one row of %s (else each database writes another): compare its primary key (%s) or a unique key with = to columns of %s or constants, in WHERE or its ON", u.Table.Name, ref.Name, key, before)
+	})
+}
+
+// scalar refuses a scalar subquery that may find more than one row: TiDB
+// may evaluate it, and fail, where PostgreSQL does not (for the rows an
+// UPDATE does not match), so it is pinned as UPDATE ... FROM is, to the
+// values of the queries around it.
+func scalar(a expr.Checker, q *expr.Select) {
+	if q.From == nil {
+		return
+	}
+	known := map[string]bool{"": true}
+	for _, r := range a.Outer() {
+		known[r] = true
+	}
+	pin(a, known, q, q.Where, func(ref *expr.TableRef, key, _ string) {
+		a.ErrAt(ref.Offset(), "a scalar subquery must find at most one row (TiDB may fail on more where PostgreSQL does not look): compare the primary key (%s) or a unique key of %s with = to values of the query around it, of the tables before it, or constants", key, ref.Name)
+	})
+}
+
+// pin checks that each table of from (its FROM, then its joins) meets at
+// most one row for each row of the tables known: conditions of where (or
+// of its own ON) compare every column of its primary key or of a unique
+// key with = to values of the tables before it or constants.
+func pin(a expr.Checker, known map[string]bool, from *expr.Select, where expr.Node, refuse func(ref *expr.TableRef, key, before string)) {
+	conds := conjuncts(where, nil)
+	refs := []*expr.TableRef{from.From}
 	ons := [][]expr.Node{nil}
-	for _, j := range u.From.Joins {
+	left := []bool{false}
+	for _, j := range from.Joins {
 		refs = append(refs, j.Table)
 		ons = append(ons, conjuncts(j.On, nil))
+		left = append(left, j.Left)
 	}
 	for i, ref := range refs {
 		t := a.Table(ref.Name)
@@ -320,7 +349,11 @@ func pinned(a expr.Checker, u *expr.Update) {
 			return
 		}
 		eqs := map[string]bool{}
-		for _, c := range append(slices.Clip(conds), ons[i]...) {
+		cs := ons[i]
+		if !left[i] {
+			cs = append(slices.Clip(conds), cs...)
+		}
+		for _, c := range cs {
 			b, ok := expr.Unparen(c).(*expr.Binary)
 			if !ok || b.Op != expr.OpEq {
 				continue
@@ -338,14 +371,16 @@ func pinned(a expr.Checker, u *expr.Update) {
 		}) {
 			var before []string
 			for r := range known {
-				before = append(before, r)
+				if r != "" {
+					before = append(before, r)
+				}
 			}
 			slices.Sort(before)
 			key := strings.Join(t.Key, ", ")
 			if key == "" {
 				key = "a unique key"
 			}
-			a.ErrAt(ref.Offset(), "each row of %s must meet at most one row of %s (else each database writes another): compare its primary key (%s) or a unique key with = to columns of %s or constants, in WHERE or its ON", u.Table.Name, ref.Name, key, strings.Join(before, ", "))
+			refuse(ref, key, strings.Join(before, ", "))
 		}
 		known[ref.Ref()] = true
 	}
