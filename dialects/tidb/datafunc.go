@@ -36,7 +36,7 @@ func (dataSyntax) Func(c *expr.Call, args []string) string {
 	case "position":
 		// The connection's collation may ignore case (the driver's default
 		// is utf8mb4_general_ci); PostgreSQL's position does not.
-		return "LOCATE(" + args[0] + " COLLATE " + exact + ", " + args[1] + " COLLATE " + exact + ")"
+		return "LOCATE(" + exactly(args[0], a[0]) + ", " + exactly(args[1], a[1]) + ")"
 	case "split_part":
 		// SUBSTRING_INDEX gives the last field when there are fewer than
 		// n, PostgreSQL ''.
@@ -72,7 +72,7 @@ func (dataSyntax) Func(c *expr.Call, args []string) string {
 		if c.Kind == expr.KindString {
 			// PostgreSQL's schemagen databases compare strings bytewise.
 			for i := range args {
-				args[i] += " COLLATE " + exact
+				args[i] = exactly(args[i], a[i])
 			}
 		}
 		out := make([]string, len(args))
@@ -89,6 +89,15 @@ func (dataSyntax) Func(c *expr.Call, args []string) string {
 
 // exact is the collation that compares strings as PostgreSQL's C does.
 const exact = "utf8mb4_0900_bin"
+
+// exactly gives the string sql (the argument n) the collation exact; a
+// NULL has none (its character set is binary: 1253).
+func exactly(sql string, n expr.Node) string {
+	if lit, ok := expr.Unparen(n).(*expr.Literal); ok && lit.Kind == expr.LitNull {
+		return sql
+	}
+	return sql + " COLLATE " + exact
+}
 
 // AddInterval implements render.DataSyntax. A result beyond the years 1
 // to 9999 is NULL, as the PostgreSQL rendering makes it: DATE_ADD would
