@@ -137,7 +137,7 @@ func (g *dataGen) value(c *difftest.Col, scope []ref) string {
 			return sq
 		}
 	}
-	if g.chance(0.3) {
+	if g.chance(0.45) {
 		f := ""
 		switch k {
 		case "str":
@@ -332,13 +332,13 @@ func (g *dataGen) from(t *difftest.Table, single bool) (string, []ref) {
 
 func (g *dataGen) stmt() string {
 	t := pick(g.rnd, g.m.Tables)
-	switch g.n(10) {
-	case 8:
+	switch g.n(12) {
+	case 8, 9:
 		if s := g.updateFrom(t); s != "" {
 			return s
 		}
 		return g.update(t)
-	case 9:
+	case 10, 11:
 		if s := g.batched(t); s != "" {
 			return s
 		}

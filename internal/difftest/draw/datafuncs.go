@@ -34,7 +34,7 @@ func (g *dataGen) strArg(x string, scope []ref) string {
 // strFunc draws a string function of x (a string column) over scope.
 func (g *dataGen) strFunc(x string, scope []ref) string {
 	s := g.strArg(x, scope)
-	switch g.n(12) {
+	switch g.n(13) {
 	case 0:
 		if g.chance(0.5) {
 			return "substring(" + s + ", " + g.intArg(scope) + ")"
@@ -46,7 +46,7 @@ func (g *dataGen) strFunc(x string, scope []ref) string {
 		return "split_part(" + s + ", " + d + ", " + n + ")"
 	case 2:
 		return "replace(" + s + ", " + pick(g.rnd, []string{"''", "'a'", "' '", "'A'", g.strArg(x, scope)}) + ", " + pick(g.rnd, []string{"''", "'-'", "'xyz'"}) + ")"
-	case 3:
+	case 3, 11:
 		side := pick(g.rnd, []string{"", "LEADING ", "TRAILING ", "BOTH "})
 		if side == "" && g.chance(0.5) {
 			return pick(g.rnd, []string{"trim", "ltrim", "rtrim"}) + "(" + s + ")"
@@ -81,7 +81,7 @@ func (g *dataGen) strFunc(x string, scope []ref) string {
 	case 10:
 		return s + " || " + g.strFunc(x, scope)
 	}
-	return "concat(" + s + ")"
+	return "concat(" + s + ", " + g.strArg(x, scope) + ")"
 }
 
 // intFunc draws an integer-valued function over scope, x an integer column.
@@ -104,8 +104,8 @@ func (g *dataGen) intFunc(x string, scope []ref) string {
 
 // timeFunc draws a timestamp-valued expression, x a timestamp column.
 func (g *dataGen) timeFunc(x string, scope []ref) string {
-	switch g.n(4) {
-	case 0:
+	switch g.n(5) {
+	case 0, 4:
 		return "date_trunc('day', " + x + ")"
 	case 1:
 		if dates := same(scope, "date"); len(dates) > 0 {
