@@ -54,7 +54,7 @@ func init() {
 	expr.DataChecks.Scalar = scalar
 }
 
-// dataCall checks a call of one of DataFunctions and returns its kind.
+// call checks a call of one of expr.DataFunctions and returns its kind.
 func call(a expr.Checker, n *expr.Call) expr.Kind {
 	args := n.Args
 	arity := func(lo, hi int) bool {
@@ -179,7 +179,7 @@ func call(a expr.Checker, n *expr.Call) expr.Kind {
 	return expr.KindString
 }
 
-// castKind checks a cast and returns the kind it gives.
+// cast checks a cast and returns the kind it gives.
 func cast(a expr.Checker, n *expr.Cast) expr.Kind {
 	to := n.To
 	if to == expr.KindUnknown {
