@@ -62,3 +62,31 @@ func TestDataDifferential(t *testing.T) {
 		t.Errorf("no migration was stopped by a guard (%d) or by an error (%d): the generator does not reach them", st.Guarded, st.Failed-st.Guarded)
 	}
 }
+
+// TestDataRegressions runs again the models and data migrations on which
+// the databases disagreed (model seeds of TestDataDifferential):
+// 36036108123: trim over constants filled a char(1) in an UPDATE that
+// matched no row (PostgreSQL computed it when it planned the statement and
+// failed, 22001; TiDB did not): now refused;
+// 36036108131: WHERE id0 = 'a ' on TiDB's utf8mb4_bin (exact_strings =
+// false), a documented difference, which the generator drew: it draws no
+// trailing space there now, nor string functions, which may make one.
+func TestDataRegressions(t *testing.T) {
+	r := difftest.NewRunner(t)
+	for _, s := range []uint64{36036108123, 36036108131} {
+		m, rows := draw.Random(s, 30)
+		if !difftest.Accepted(m) {
+			if m = difftest.Repair(m); m == nil || !difftest.Accepted(m) {
+				t.Fatalf("model seed %d is no longer accepted", s)
+			}
+		}
+		var st difftest.DataStats
+		d, err := r.RunData(context.Background(), m, rows, draw.DataMigrations(s, m, 10), &st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d != nil {
+			t.Errorf("model seed %d: %s", s, d.What)
+		}
+	}
+}

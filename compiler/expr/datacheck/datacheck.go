@@ -85,6 +85,9 @@ func call(a expr.Checker, n *expr.Call) expr.Kind {
 			a.Errorf(args[i], "%s", what)
 		}
 	}
+	if constant(args...) {
+		a.Errorf(n, "the arguments of %s are constants: write its value (PostgreSQL computes it when it plans the statement, and fails there on a value that does not fit even when no row is written; TiDB computes it for each row)", n.Name)
+	}
 	switch n.Name {
 	case "substring":
 		if !arity(2, 3) {
@@ -179,11 +182,34 @@ func call(a expr.Checker, n *expr.Call) expr.Kind {
 	return expr.KindString
 }
 
+// constant reports whether the values xs read no column, subquery or
+// now().
+func constant(xs ...expr.Node) bool {
+	c := true
+	for _, x := range xs {
+		expr.Walk(x, func(n expr.Node) bool {
+			switch n := n.(type) {
+			case *expr.Column, *expr.Subquery, *expr.Exists, *expr.InSelect:
+				c = false
+			case *expr.Call:
+				if n.Name == "now" {
+					c = false
+				}
+			}
+			return c
+		})
+	}
+	return c
+}
+
 // cast checks a cast and returns the kind it gives.
 func cast(a expr.Checker, n *expr.Cast) expr.Kind {
 	to := n.To
 	if to == expr.KindUnknown {
 		to = expr.KindString
+	}
+	if to != expr.KindString && constant(n.X) {
+		a.Errorf(n, "the cast of a constant: write the value (PostgreSQL computes it when it plans the statement, and fails there on a value that does not fit even when no row is written; TiDB computes it for each row)")
 	}
 	k := a.Kind(n.X)
 	ok := k == expr.KindNull || k == expr.KindUnknown || k == to
