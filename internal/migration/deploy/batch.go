@@ -30,11 +30,10 @@ type batcher struct {
 }
 
 // batched returns on wrapped in a batcher when f is a rendered batched
-// data migration of a dialect that runs batches.
-func batched(on schema.ExecQuerier, d dialects.Dialect, f migrate.File, w io.Writer) schema.ExecQuerier {
+// data migration and the dialect runs batches (bt is not nil).
+func batched(on schema.ExecQuerier, bt dialects.Batcher, f migrate.File, w io.Writer) schema.ExecQuerier {
 	b, ok := dialects.ParseBatch(f.Bytes())
-	bt, can := d.(dialects.Batcher)
-	if !ok || !can {
+	if !ok || bt == nil {
 		return on
 	}
 	stmts, err := f.Stmts()
