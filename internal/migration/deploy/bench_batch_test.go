@@ -70,7 +70,15 @@ func BenchmarkBackfill(b *testing.B) {
 				if _, err := db.Exec("UPDATE customers SET billing_email = NULL WHERE billing_email IS NOT NULL AND MOD(id, 10) <> 0"); err != nil {
 					b.Fatal(err)
 				}
+				// Both runs start from a table without the dead rows of the
+				// other (PostgreSQL's batches read them through the index).
+				if d == "postgres" {
+					if _, err := db.Exec("VACUUM ANALYZE customers"); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
+			reset()
 			b.ResetTimer()
 			for range b.N {
 				// One plain UPDATE, as the rendered file runs it (one
