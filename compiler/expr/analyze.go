@@ -39,6 +39,8 @@ type analyzer struct {
 	data bool
 	cat  Catalog
 	sc   *scope
+	// scalar is the scalar subquery query is about to check.
+	scalar *Select
 }
 
 func (a *analyzer) errorf(n Node, format string, args ...any) {
@@ -95,6 +97,7 @@ func (a *analyzer) rewrite(n Node) Node {
 		n.X = a.rewrite(n.X)
 	case *Cast:
 		n.X = a.rewrite(n.X)
+	case *Subquery:
 	case *InSelect:
 		n.X = a.rewrite(n.X)
 	case *Case:
@@ -224,12 +227,18 @@ func (a *analyzer) kind(n Node) Kind {
 		a.comparable(n.Sub.Items[0], x, n.Sub.Kinds[0], "IN")
 		return KindBool
 	case *Cast:
-		switch k := a.kind(n.X); k {
-		case KindInteger, KindString, KindUUID, KindNull, KindUnknown, KindEnum:
-		default:
-			a.errorf(n, "a cast of %s to text has no portable form: PostgreSQL and TiDB write %s values as different text", k, k)
+		return DataChecks.Cast(a, n)
+	case *Subquery:
+		a.scalar = n.Sub
+		a.query(n.Sub)
+		if len(n.Sub.Items) != 1 {
+			a.errorf(n, "a scalar subquery must select one value, not %d", len(n.Sub.Items))
+			return KindUnknown
 		}
-		return KindString
+		return n.Sub.Kinds[0]
+	case *Interval:
+		a.errorf(n, "an interval is added to or subtracted from a timestamp: x + INTERVAL '1 day'")
+		return KindUnknown
 	}
 	return KindUnknown
 }
@@ -291,6 +300,12 @@ func (a *analyzer) binary(n *Binary) Kind {
 		a.want(n.R, KindBool, n.Op.String())
 		return KindBool
 	case OpAdd, OpSub, OpMul, OpMod:
+		if _, ok := n.R.(*Interval); ok && a.data && (n.Op == OpAdd || n.Op == OpSub) {
+			if k := a.kind(n.L); k != KindTime && k != KindNull && k != KindUnknown {
+				a.errorf(n.L, "an interval is added to a timestamp, not to %s", k)
+			}
+			return KindTime
+		}
 		l, r := a.wantNumber(n.L, n.Op.String()), a.wantNumber(n.R, n.Op.String())
 		if l == KindNumeric || r == KindNumeric {
 			return KindNumeric
@@ -517,6 +532,10 @@ func (a *analyzer) call(n *Call) Kind {
 	case "json_type":
 		a.errorf(n, "the function json_type can only be compared with =, <> or IN to JSON type names such as 'object'")
 		return KindString
+	}
+	if a.data && DataFunctions[n.Name] {
+		n.Kind = DataChecks.Call(a, n)
+		return n.Kind
 	}
 	f, ok := Functions[n.Name]
 	if !ok {

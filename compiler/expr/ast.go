@@ -155,6 +155,9 @@ type Call struct {
 	pos
 	Name string
 	Args []Node
+	// Kind is the kind of the value of a call of one of DataFunctions,
+	// filled in by analysis.
+	Kind Kind
 }
 
 // JSONType is the JSON type test `json_type(X) [NOT] IN ('object', ...)`,
@@ -271,6 +274,7 @@ func Walk(n Node, fn func(Node) bool) {
 		Walk(n.X, fn)
 	case *Cast:
 		Walk(n.X, fn)
+	case *Subquery:
 	case *InSelect:
 		Walk(n.X, fn)
 	case *Paren:

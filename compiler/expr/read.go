@@ -174,6 +174,14 @@ func (r *Reader) node(rd *Read, raw *parse.Term) (Node, error) {
 			return nil, err
 		}
 		return &InSelect{pos(x.Offset()), x, q, raw.Text == "not in"}, nil
+	case parse.TermSubquery:
+		q, err := r.lowerSelect(rd, raw.Sub)
+		if err != nil {
+			return nil, err
+		}
+		return &Subquery{at, q}, nil
+	case parse.TermInterval:
+		return readInterval(rd, raw)
 	case parse.TermString:
 		return &Literal{at, LitString, raw.Text}, nil
 	case parse.TermNumber:
@@ -388,7 +396,7 @@ func (r *Reader) call(rd *Read, raw *parse.Term) (Node, error) {
 		return nil, err
 	}
 	if known {
-		return &Call{pos(raw.Off), name, args}, nil
+		return &Call{pos: pos(raw.Off), Name: name, Args: args}, nil
 	}
 	n, err := r.Call(rd, raw, args)
 	if err != nil {

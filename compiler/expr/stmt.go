@@ -2,6 +2,8 @@ package expr
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr/parse"
@@ -60,15 +62,38 @@ type InSelect struct {
 	Not bool
 }
 
-// Cast is a cast of X to text.
+// Cast is a cast of X to a type of the model: to text when To is
+// KindString or unset, else to To (Type is decimal(p,s)'s text, or "").
 type Cast struct {
 	pos
-	X Node
+	X    Node
+	To   Kind
+	Type string
 }
+
+// Subquery is a scalar subquery: the one value of its one row, NULL when
+// it finds none; more than one row is an error on both databases.
+type Subquery struct {
+	pos
+	Sub *Select
+}
+
+// Interval is INTERVAL 'n unit', added to or subtracted from a timestamp.
+// N is a signed whole number; Unit one of IntervalUnits.
+type Interval struct {
+	pos
+	N    int64
+	Unit string
+}
+
+// IntervalUnits are the units of intervals, singular.
+var IntervalUnits = []string{"microsecond", "second", "minute", "hour", "day", "week", "month", "year"}
 
 func (*Exists) node()   {}
 func (*InSelect) node() {}
 func (*Cast) node()     {}
+func (*Subquery) node() {}
+func (*Interval) node() {}
 
 // Insert is INSERT INTO Table (Columns) Query [ON CONFLICT DO NOTHING].
 type Insert struct {
@@ -85,19 +110,25 @@ type Assign struct {
 	Value  Node
 }
 
-// Update is UPDATE Table SET ... [WHERE ...].
+// Update is UPDATE Table SET ... [FROM ...] [WHERE ...] [BATCH = n].
 type Update struct {
 	pos
 	Table *TableRef
 	Set   []Assign
+	// From holds the tables of UPDATE ... FROM (no items), or is nil. Each
+	// of its tables meets at most one row per row of Table (checked).
+	From  *Select
 	Where Node
+	// Batch is the rows of each batch, 0 when unbatched; BatchOff its offset.
+	Batch, BatchOff int
 }
 
-// Delete is DELETE FROM Table [WHERE ...].
+// Delete is DELETE FROM Table [WHERE ...] [BATCH = n].
 type Delete struct {
 	pos
-	Table *TableRef
-	Where Node
+	Table           *TableRef
+	Where           Node
+	Batch, BatchOff int
 }
 
 // Assert is ASSERT NOT EXISTS (Query) MESSAGE 'Message': the migration
@@ -117,11 +148,28 @@ func (*Assert) stmt() {}
 var data = func() *Reader {
 	r := *portable
 	r.Cast = func(rd *Read, x Node, typ string, at *parse.Term) (Node, error) {
-		switch typ {
-		case "text":
-			return &Cast{pos(at.Off), x}, nil
+		c := &Cast{pos: pos(at.Off), X: x, To: KindString}
+		switch base, _, _ := strings.Cut(typ, "("); base {
+		case "text", "varchar", "character varying":
+			if base != "text" {
+				return nil, rd.Errorf(at, "a cast to %s has no portable form; cast to text (the lengths of varchar are checked where a value fills a column)", typ)
+			}
+		case "integer", "int", "int4":
+			c.To, c.Type = KindInteger, "integer"
+		case "bigint", "int8":
+			c.To, c.Type = KindInteger, "bigint"
+		case "smallint", "int2":
+			c.To, c.Type = KindInteger, "smallint"
+		case "decimal", "numeric":
+			c.To, c.Type = KindNumeric, typ
+		case "date":
+			c.To = KindDate
+		case "timestamp", "timestamptz", "timestamp with time zone":
+			c.To = KindTime
+		default:
+			return nil, rd.Errorf(at, "a cast to %s has no portable form; data migrations cast to text, integer, bigint, decimal(p,s), date and timestamp", typ)
 		}
-		return nil, rd.Errorf(at, "a cast to %s has no portable form; data migrations cast only to text (x::text, CAST(x AS text)), and values take their columns' types", typ)
+		return c, nil
 	}
 	return &r
 }()
@@ -166,7 +214,14 @@ func (r *Reader) lowerStmt(rd *Read, s *parse.StmtTerm) (Stmt, error) {
 		}
 		return &Insert{at, table, cols, q, s.DoNothing}, nil
 	case "update":
-		u := &Update{pos: at, Table: table, Where: where}
+		u := &Update{pos: at, Table: table, Where: where, Batch: s.Batch, BatchOff: s.BatchOff}
+		if s.From != nil {
+			f, err := r.lowerSelect(rd, s.From)
+			if err != nil {
+				return nil, err
+			}
+			u.From = f
+		}
 		for i, c := range cols {
 			v, err := r.lower(rd, s.Values[i])
 			if err != nil {
@@ -176,7 +231,7 @@ func (r *Reader) lowerStmt(rd *Read, s *parse.StmtTerm) (Stmt, error) {
 		}
 		return u, nil
 	case "delete":
-		return &Delete{at, table, where}, nil
+		return &Delete{at, table, where, s.Batch, s.BatchOff}, nil
 	}
 	q, err := r.lowerSelect(rd, s.Query)
 	if err != nil {
@@ -228,6 +283,9 @@ type CatalogTable struct {
 	Columns []CatalogColumn
 	// Key is the primary key's columns.
 	Key []string
+	// Uniques are the columns of the other unique keys (constraints and
+	// unique indexes over columns, without a predicate).
+	Uniques [][]string
 }
 
 // CatalogColumn is a column of a CatalogTable.
@@ -274,6 +332,9 @@ type scopeTable struct {
 // exist, names are not ambiguous, values have the kinds of the columns they
 // fill, and the constructs have the same meaning on every dialect.
 func AnalyzeStmts(stmts []Stmt, cat Catalog) []*Error {
+	if DataChecks.Call == nil {
+		panic("compiler/expr: data statements are analyzed with package compiler/expr/datacheck linked in")
+	}
 	a := &analyzer{cat: cat, data: true}
 	for _, s := range stmts {
 		a.stmt(s)
@@ -390,11 +451,16 @@ func (a *analyzer) query(q *Select) {
 		a.table(a.sc, j.Table)
 		j.On = a.cond(j.On, "ON")
 	}
+	scalar := a.scalar == q
+	a.scalar = nil
 	q.Kinds = make([]Kind, len(q.Items))
 	for i := range q.Items {
 		q.Items[i], q.Kinds[i] = a.value(q.Items[i])
 	}
 	q.Where = a.cond(q.Where, "WHERE")
+	if scalar {
+		DataChecks.Scalar(a, q)
+	}
 }
 
 func (a *analyzer) stmt(s Stmt) {
@@ -436,6 +502,9 @@ func (a *analyzer) stmt(s Stmt) {
 			return
 		}
 		t := a.sc.tables[0].table
+		if s.From != nil {
+			a.from(s)
+		}
 		assigned := map[string]bool{}
 		for i := range s.Set {
 			as := &s.Set[i]
@@ -459,12 +528,21 @@ func (a *analyzer) stmt(s Stmt) {
 			a.assignable(as.Value, k, col, t.Name)
 		}
 		s.Where = a.cond(s.Where, "WHERE")
+		if s.From != nil {
+			DataChecks.Pinned(a, s)
+		}
+		if s.Batch > 0 {
+			DataChecks.Batch(a, s.Table, s.Batch, s.BatchOff, s.Set)
+		}
 	case *Delete:
 		defer a.target(s.Table)()
 		if len(a.sc.tables) == 0 {
 			return
 		}
 		s.Where = a.cond(s.Where, "WHERE")
+		if s.Batch > 0 {
+			DataChecks.Batch(a, s.Table, s.Batch, s.BatchOff, nil)
+		}
 	case *Assert:
 		a.query(s.Query)
 	}
@@ -533,4 +611,29 @@ func constant(x Node) (value string, number, ok bool) {
 		}
 	}
 	return "", false, false
+}
+
+// readInterval reads INTERVAL 'n unit' (n a whole number, possibly
+// negative; unit singular or plural).
+func readInterval(rd *Read, raw *parse.Term) (Node, error) {
+	f := strings.Fields(strings.ToLower(raw.Text))
+	bad := func() (Node, error) {
+		return nil, rd.Errorf(raw, "INTERVAL '%s' has no portable form; write INTERVAL 'n unit' with a whole number n and one of the units %s", raw.Text, strings.Join(IntervalUnits, ", "))
+	}
+	if len(f) != 2 {
+		return bad()
+	}
+	n, err := strconv.ParseInt(f[0], 10, 32)
+	if err != nil {
+		return bad()
+	}
+	unit := strings.TrimSuffix(f[1], "s")
+	if !slices.Contains(IntervalUnits, unit) {
+		return bad()
+	}
+	// At most 9999 years: PostgreSQL's timestamps end in year 294276.
+	if limit := map[string]int64{"year": 9999, "month": 119988, "week": 521775, "day": 3652425, "hour": 87658200}[unit]; limit > 0 && (n > limit || n < -limit) {
+		return nil, rd.Errorf(raw, "INTERVAL '%s' is longer than 9999 years, beyond every timestamp both databases hold", raw.Text)
+	}
+	return &Interval{pos(raw.Off), n, unit}, nil
 }

@@ -23,6 +23,7 @@ import (
 var concerns = map[string]string{
 	"atlas.go":       "the Atlas part: OpenAtlas (its driver is the sub-package internal/atlasdrv), the state file, the statement scanner, server warnings",
 	"data.go":        "data migrations rendered as SQL",
+	"datafunc.go":    "the functions, intervals and casts of data migrations, each with one meaning",
 	"database.go":    "URLs, the database/sql driver, the dev server",
 	"dialect.go":     "the Dialect value, Generate, quoting and the expression syntax (Generate and the syntax are internal/lower's)",
 	"hazards.go":     "hazard codes, and the hazards of a change in the form the planner chose (internal/online computes them)",

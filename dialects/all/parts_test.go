@@ -39,6 +39,7 @@ var parts = map[string]reflect.Type{
 	"RuleBook":         typeOf[dialects.RuleBook](),
 	"ErrorDetailer":    typeOf[dialects.ErrorDetailer](),
 	"DataRenderer":     typeOf[dialects.DataRenderer](),
+	"Batcher":          typeOf[dialects.Batcher](),
 	"ObjectDialect":    typeOf[dialects.ObjectDialect](),
 	"TriggerDialect":   typeOf[dialects.TriggerDialect](),
 	"Importer":         typeOf[dialects.Importer](),
@@ -79,8 +80,8 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
-	"tidb":     {"CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
+	"postgres": {"Batcher", "ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"tidb":     {"Batcher", "CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

@@ -74,26 +74,128 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 		k := Ident(s.Table.Name) + "." + Ident(key)
 		b.WriteString("\nON DUPLICATE KEY UPDATE " + k + " = " + k)
 	case *expr.Update:
-		b.WriteString("UPDATE " + Ident(s.Table.Name) + " SET ")
+		b.WriteString("UPDATE " + Ident(s.Table.Name))
+		target := ""
+		if s.From != nil {
+			// The multi-table UPDATE: each join keeps its ON.
+			target = Ident(s.Table.Name) + "."
+			b.WriteString(" JOIN " + tableRef(s.From.From) + " ON TRUE")
+			for _, j := range s.From.Joins {
+				b.WriteString(" JOIN " + tableRef(j.Table) + " ON " + render.SQL(sy, j.On))
+			}
+		}
+		b.WriteString(" SET ")
+		var conds, changes []string
 		for i, a := range s.Set {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(Ident(a.Column.Name) + " = " + render.SQL(sy, a.Value))
+			v := render.SQL(sy, a.Value)
+			b.WriteString(target + Ident(a.Column.Name) + " = " + v)
+			changes = append(changes, "NOT ("+Ident(s.Table.Name)+"."+Ident(a.Column.Name)+" <=> ("+v+"))")
 		}
-		where(&b, sy, s.Where)
+		if s.Where != nil {
+			conds = append(conds, render.SQL(sy, s.Where))
+		}
+		if s.Batch > 0 {
+			conds = append(conds, batchCond(s.Table.Name, cat), strings.Join(changes, " OR "))
+		}
+		whereAll(&b, conds)
 	case *expr.Delete:
 		b.WriteString("DELETE FROM " + Ident(s.Table.Name))
-		where(&b, sy, s.Where)
+		var conds []string
+		if s.Where != nil {
+			conds = append(conds, render.SQL(sy, s.Where))
+		}
+		if s.Batch > 0 {
+			conds = append(conds, batchCond(s.Table.Name, cat))
+		}
+		whereAll(&b, conds)
 	case *expr.Assert:
 		b.WriteString(assertSQL(sy, s))
 	}
 	return b.String()
 }
 
-func where(b *strings.Builder, sy dataSyntax, w expr.Node) {
-	if w != nil {
-		b.WriteString(" WHERE " + render.SQL(sy, w))
+// whereAll writes WHERE and the conditions, each parenthesised.
+func whereAll(b *strings.Builder, conds []string) {
+	if len(conds) == 1 {
+		b.WriteString(" WHERE " + conds[0])
+	} else if len(conds) > 1 {
+		b.WriteString(" WHERE (" + strings.Join(conds, ") AND (") + ")")
+	}
+}
+
+func tableRef(t *expr.TableRef) string {
+	if t.Alias != "" {
+		return Ident(t.Name) + " AS " + Ident(t.Alias)
+	}
+	return Ident(t.Name)
+}
+
+// MatchedSQL counts the rows of u's table that u matches (TiDB counts the
+// rows an UPDATE changes, PostgreSQL those it matches), for the tests.
+func MatchedSQL(u *expr.Update, cat expr.Catalog) string {
+	sy := dataSyntax{}
+	from := Ident(u.Table.Name)
+	if u.From != nil {
+		from += " JOIN " + tableRef(u.From.From) + " ON TRUE"
+		for _, j := range u.From.Joins {
+			from += " JOIN " + tableRef(j.Table) + " ON " + render.SQL(sy, j.On)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("SELECT COUNT(*) FROM " + from)
+	var conds []string
+	if u.Where != nil {
+		conds = append(conds, render.SQL(sy, u.Where))
+	}
+	if u.Batch > 0 {
+		conds = append(conds, batchCond(u.Table.Name, cat))
+	}
+	whereAll(&b, conds)
+	return b.String()
+}
+
+// The bounds of a batch are user variables of the session, of the key's
+// type: unset (NULL), the statement runs over the whole table.
+const (
+	batchFrom  = "@schemagen_batch_from"
+	batchUpto  = "@schemagen_batch_upto"
+	batchAfter = "@schemagen_batch_after"
+)
+
+// batchCond limits a batched statement to the keys of its batch, when the
+// session sets them (migrate apply does; the Atlas CLI does not): a range
+// of the key, which the primary key's index finds.
+func batchCond(table string, cat expr.Catalog) string {
+	t := cat(table)
+	k := Ident(table) + "." + Ident(t.Key[0])
+	least, greatest := "-9223372036854775808", "9223372036854775807"
+	if t.Column(t.Key[0]).Kind == expr.KindUUID {
+		least, greatest = "'00000000-0000-0000-0000-000000000000'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"
+	}
+	return k + " >= COALESCE(" + batchFrom + ", " + least + ") AND " + k + " <= COALESCE(" + batchUpto + ", " + greatest + ")"
+}
+
+// BatchWalk implements dialects.Batcher.
+func (Dialect) BatchWalk(b dialects.Batch) dialects.BatchWalk {
+	k := Ident(b.Key)
+	bounds := func(where string) string {
+		chunk := "SELECT " + k + " FROM " + Ident(b.Table) + where + " ORDER BY " + k + " LIMIT " + strconv.Itoa(b.Rows)
+		end := func(dir string) string {
+			return "(SELECT schemagen_batch." + k + " FROM (" + chunk + ") AS schemagen_batch ORDER BY schemagen_batch." + k + dir + " LIMIT 1)"
+		}
+		return "SET " + batchFrom + " = " + end("") + ", " + batchUpto + " = " + end(" DESC")
+	}
+	clear := "SET " + batchFrom + " = NULL, " + batchUpto + " = NULL, " + batchAfter + " = NULL"
+	return dialects.BatchWalk{
+		Start:   clear,
+		First:   bounds(""),
+		Next:    bounds(" WHERE " + k + " > " + batchAfter),
+		More:    "SELECT " + batchUpto + " IS NOT NULL",
+		Advance: "SET " + batchAfter + " = " + batchUpto,
+		End:     clear,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -250,6 +251,7 @@ func (a *App) migrateHashCmd() *cobra.Command {
 
 func (a *App) migrateNewCmd() *cobra.Command {
 	var data bool
+	var before string
 	cmd := &cobra.Command{
 		Use:   "new NAME",
 		Short: "Write an empty migration file in every dialect, for data migrations",
@@ -261,7 +263,10 @@ With --data, write one portable data migration instead,
 migrations/portable/<version>_NAME.sql: INSERT ... SELECT, UPDATE, DELETE
 and ASSERT NOT EXISTS guards written once, which ` + "`schemagen generate`" + `
 checks against the schema at its version and renders into every env's directory (see
-docs/data-migrations.md).
+docs/data-migrations.md). With --before VERSION, the data migration runs just
+before the pending migration of that version (a fix its statements need):
+refused when the database of an env (its url in atlas.hcl) applied that
+migration, or a later one, even in part.
 
 ` + exitCodes,
 		Args: cobra.ExactArgs(1),
@@ -272,6 +277,20 @@ docs/data-migrations.md).
 			targets, err := a.targets()
 			if err != nil {
 				return err
+			}
+			if before != "" {
+				if !data {
+					return usageError{errors.New("--before places a data migration: use it with --data")}
+				}
+				if err := a.notApplied(cmd.Context(), targets, before); err != nil {
+					return err
+				}
+				path, err := migration.NewPortableFileBefore(targets, args[0], before)
+				if err != nil {
+					return findings{"Error: " + err.Error()}
+				}
+				fmt.Fprintf(a.Stdout, "wrote %s, which runs before version %s; write its statements, then run `schemagen generate`, which renders it into every env's directory and rehashes them\n", path, before)
+				return nil
 			}
 			if data {
 				path, err := migration.NewPortableFile(targets, args[0], time.Now())
@@ -293,5 +312,43 @@ docs/data-migrations.md).
 	}
 	envFlag(cmd, a, true)
 	cmd.Flags().BoolVar(&data, "data", false, "write a portable data migration, rendered for every dialect by generate")
+	cmd.Flags().StringVar(&before, "before", "", "with --data: place it just before the pending migration of this version")
 	return cmd
+}
+
+// notApplied refuses a version that the database of an env applied, in
+// full or in part, or applied a later one, or failed in: Atlas resumes a
+// failed file first and would never run one placed before it. An env
+// without a url is not checked, and said so.
+func (a *App) notApplied(ctx context.Context, targets []migration.Target, version string) error {
+	var out []string
+	for _, t := range targets {
+		if t.Env.URL == "" {
+			fmt.Fprintf(a.Stderr, "note: env %q has no url in atlas.hcl: whether its database applied %s is not checked\n", t.Env.Name, version)
+			continue
+		}
+		st, err := deploy.ReadStatus(ctx, t, t.Env.URL)
+		if err != nil {
+			return err
+		}
+		files := st.Applied
+		if st.Partial != nil {
+			files = append(files, *st.Partial)
+		}
+		for _, f := range files {
+			if f.Version < version {
+				continue
+			}
+			what := "applied"
+			if st.Partial != nil && f.Version == st.Partial.Version {
+				what = fmt.Sprintf("began (%d of %d statements; Atlas resumes it first and would never run a file placed before it)", f.Applied, f.Total)
+			}
+			out = append(out, fmt.Sprintf("Error: --before %s: the database of env %q (%s) %s version %s; a data migration cannot run before it there: write it as a new migration (schemagen migrate new NAME --data)", version, t.Env.Name, st.URL, what, f.Version))
+			break
+		}
+	}
+	if len(out) > 0 {
+		return findings{strings.Join(out, "\n")}
+	}
+	return nil
 }

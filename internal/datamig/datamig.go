@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	_ "github.com/schemagen/schemagen/compiler/expr/datacheck"
 	"strings"
 	"unicode/utf8"
 
@@ -28,6 +29,25 @@ func Catalog(s *compiler.Schema) expr.Catalog {
 		}
 		if t.PrimaryKey != nil {
 			ct.Key = t.PrimaryKey.Columns
+		}
+		for _, u := range t.Uniques {
+			ct.Uniques = append(ct.Uniques, u.Columns)
+		}
+		for _, x := range t.Indexes {
+			if !x.Unique || x.Where != nil {
+				continue
+			}
+			var cols []string
+			for _, p := range x.Parts {
+				if p.Expr != nil {
+					cols = nil
+					break
+				}
+				cols = append(cols, p.Column)
+			}
+			if cols != nil {
+				ct.Uniques = append(ct.Uniques, cols)
+			}
 		}
 		tables[t.Name] = ct
 	}
@@ -70,7 +90,49 @@ func Compile(path string, src []byte, s *compiler.Schema) ([]expr.Stmt, hcl.Diag
 	if errs := expr.AnalyzeStmts(stmts, Catalog(s)); len(errs) > 0 {
 		return nil, diags(path, text, errs)
 	}
+	// A batched statement commits batch by batch: a file holding it runs
+	// without a transaction, in which a guard could not roll back the
+	// statements before it.
+	if off := batchOffset(stmts); off >= 0 && len(stmts) > 1 {
+		return nil, diags(path, text, []*expr.Error{{Offset: off, End: off + 5, Msg: "a batched statement commits each batch on its own, so it is the only statement of its file: put the others in files of their own (migrate new NAME --data)"}})
+	}
 	return stmts, nil
+}
+
+// batchOffset is the offset of the BATCH of a batched statement, or -1.
+func batchOffset(stmts []expr.Stmt) int {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *expr.Update:
+			if s.Batch > 0 {
+				return s.BatchOff
+			}
+		case *expr.Delete:
+			if s.Batch > 0 {
+				return s.BatchOff
+			}
+		}
+	}
+	return -1
+}
+
+// BatchOf returns the walk of the batched statement of stmts (checked by
+// Compile: then the only one), if there is one.
+func BatchOf(stmts []expr.Stmt, cat expr.Catalog) (dialects.Batch, bool) {
+	for _, s := range stmts {
+		var table string
+		var rows int
+		switch s := s.(type) {
+		case *expr.Update:
+			table, rows = s.Table.Name, s.Batch
+		case *expr.Delete:
+			table, rows = s.Table.Name, s.Batch
+		}
+		if t := cat(table); rows > 0 && t != nil && len(t.Key) == 1 {
+			return dialects.Batch{Table: table, Key: t.Key[0], Kind: t.Column(t.Key[0]).Kind, Rows: rows}, true
+		}
+	}
+	return dialects.Batch{}, false
 }
 
 func asError(err error) *expr.Error {
@@ -143,8 +205,17 @@ func Render(d dialects.DataRenderer, portable string, src []byte, stmts []expr.S
 		body.WriteString("\n" + sql + ";\n")
 	}
 	var b strings.Builder
-	b.WriteString("-- atlas:txmode file\n")
+	bt, batched := BatchOf(stmts, cat)
+	if batched {
+		// Each batch commits on its own (migrate apply); see docs/data-migrations.md.
+		b.WriteString("-- atlas:txmode none\n")
+	} else {
+		b.WriteString("-- atlas:txmode file\n")
+	}
 	fmt.Fprintf(&b, "-- Rendered by schemagen from %s; edit that file and run `schemagen generate`.\n", portable)
+	if batched {
+		b.WriteString(bt.Line() + "\n")
+	}
 	fmt.Fprintf(&b, "%s%s body:%s\n", SumPrefix, Sum(src), Sum([]byte(body.String())))
 	return []byte(b.String() + body.String())
 }
@@ -153,7 +224,7 @@ func Render(d dialects.DataRenderer, portable string, src []byte, stmts []expr.S
 // rendering of the portable text src and its own statements unedited.
 func Current(rendered, src []byte) bool {
 	text := string(rendered)
-	for _, line := range strings.SplitN(text, "\n", 4)[:min(3, strings.Count(text, "\n"))] {
+	for _, line := range strings.SplitN(text, "\n", 5)[:min(4, strings.Count(text, "\n"))] {
 		sums, ok := strings.CutPrefix(line, SumPrefix)
 		if !ok {
 			continue

@@ -38,6 +38,10 @@ type DataStats struct {
 	// CheckOnConflict: INSERT ... ON CONFLICT DO NOTHING statements that
 	// both databases failed on a CHECK.
 	CheckOnConflict int64
+	// Forms counts the functions and forms of the migrations run (not
+	// refused), by name: each function of expr.DataFunctions, "UPDATE ...
+	// FROM", "scalar subquery", "interval", "cast to <kind>", "BATCH".
+	Forms map[string]int64
 }
 
 // dataRun is one model on both databases, for RunData.
@@ -96,6 +100,7 @@ func (r *Runner) RunData(ctx context.Context, m *Model, fill []Stmt, migs []Migr
 			st.Refused++
 			continue
 		}
+		countForms(stmts, st)
 		pgSQL := postgres.Dialect{}.RenderData(stmts, cat, res.Outputs[postgres.Name].Exprs)
 		tiSQL := tidb.Dialect{}.RenderData(stmts, cat, res.Outputs[tidb.Name].Exprs)
 		var before strings.Builder
@@ -107,7 +112,7 @@ func (r *Runner) RunData(ctx context.Context, m *Model, fill []Stmt, migs []Migr
 		disagree := func(format string, args ...any) *Disagreement {
 			return &Disagreement{Model: m, Kind: "data", What: fmt.Sprintf("migration %d:\n%s\n%s", i+1, mig.Text(), before.String()) + fmt.Sprintf(format, args...)}
 		}
-		d, err := runMigration(ctx, shaped, pg, ti, stmts, pgSQL, tiSQL, st, disagree)
+		d, err := runMigration(ctx, shaped, cat, pg, ti, stmts, pgSQL, tiSQL, st, disagree)
 		if d != nil || err != nil {
 			return d, err
 		}
@@ -123,7 +128,7 @@ func (r *Runner) RunData(ctx context.Context, m *Model, fill []Stmt, migs []Migr
 
 // runMigration runs one migration's statements in a transaction on each
 // database and compares each outcome; a failure rolls both back.
-func runMigration(ctx context.Context, m *Model, pg, ti *sql.Conn, stmts []expr.Stmt, pgSQL, tiSQL []string, st *DataStats, disagree func(string, ...any) *Disagreement) (*Disagreement, error) {
+func runMigration(ctx context.Context, m *Model, cat expr.Catalog, pg, ti *sql.Conn, stmts []expr.Stmt, pgSQL, tiSQL []string, st *DataStats, disagree func(string, ...any) *Disagreement) (*Disagreement, error) {
 	ptx, err := pg.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -140,16 +145,25 @@ func runMigration(ctx context.Context, m *Model, pg, ti *sql.Conn, stmts []expr.
 		// matches: TiDB's count of matched rows is read first, in the
 		// same transaction.
 		matched := int64(-1)
-		if u, ok := s.(*expr.Update); ok {
-			q := "SELECT COUNT(*) FROM " + tidb.Ident(u.Table.Name) + whereOf(tidb.Dialect{}, u)
-			if err := ttx.QueryRowContext(ctx, q).Scan(&matched); err != nil {
+		if u, ok := s.(*expr.Update); ok && u.Batch == 0 {
+			if err := ttx.QueryRowContext(ctx, tidb.MatchedSQL(u, cat)).Scan(&matched); err != nil {
 				matched = -2
 			}
 		}
-		pres, pe := ptx.ExecContext(ctx, pgSQL[j])
-		tres, te := ttx.ExecContext(ctx, tiSQL[j])
+		var pn, tn int64
+		var pe, te error
+		if b, ok := datamig.BatchOf([]expr.Stmt{s}, cat); ok {
+			// As migrate apply runs it: batch by batch (in the migration's
+			// transaction here).
+			pn, pe = RunBatches(ctx, ptx, postgres.Dialect{}.BatchWalk(b), pgSQL[j])
+			tn, te = RunBatches(ctx, ttx, tidb.Dialect{}.BatchWalk(b), tiSQL[j])
+		} else {
+			pres, err := ptx.ExecContext(ctx, pgSQL[j])
+			pn, pe = affected(pres), err
+			tres, err := ttx.ExecContext(ctx, tiSQL[j])
+			tn, te = affected(tres), err
+		}
 		pc, tc := dataClass(pe, s), dataClass(te, s)
-		pn, tn := affected(pres), affected(tres)
 		if matched >= 0 && te == nil {
 			tn = matched
 		}
@@ -207,11 +221,111 @@ func runMigration(ctx context.Context, m *Model, pg, ti *sql.Conn, stmts []expr.
 	return nil, ttx.Commit()
 }
 
-// whereOf renders the WHERE of u for dialect d, as its UPDATE has it.
-func whereOf(d dialects.DataRenderer, u *expr.Update) string {
-	del := d.RenderData([]expr.Stmt{&expr.Delete{Table: u.Table, Where: u.Where}}, func(string) *expr.CatalogTable { return nil }, nil)[0]
-	_, where, _ := strings.Cut(del, tidb.Ident(u.Table.Name))
-	return where
+// execer runs statements: a connection or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// RunBatches runs a batched statement as migrate apply does, walking its
+// table by w, and returns the rows it changed.
+func RunBatches(ctx context.Context, db execer, w dialects.BatchWalk, stmt string) (int64, error) {
+	if _, err := db.ExecContext(ctx, w.Start); err != nil {
+		return 0, err
+	}
+	var n int64
+	for first := true; ; first = false {
+		bounds := w.Next
+		if first {
+			bounds = w.First
+		}
+		if _, err := db.ExecContext(ctx, bounds); err != nil {
+			return n, err
+		}
+		var more bool
+		if err := db.QueryRowContext(ctx, w.More).Scan(&more); err != nil {
+			return n, err
+		}
+		if !more {
+			break
+		}
+		res, err := db.ExecContext(ctx, stmt)
+		if err != nil {
+			return n, err
+		}
+		n += affected(res)
+		if _, err := db.ExecContext(ctx, w.Advance); err != nil {
+			return n, err
+		}
+	}
+	_, err := db.ExecContext(ctx, w.End)
+	return n, err
+}
+
+// countForms counts the functions and forms of stmts in st.Forms.
+func countForms(stmts []expr.Stmt, st *DataStats) {
+	if st.Forms == nil {
+		st.Forms = map[string]int64{}
+	}
+	var query func(q *expr.Select)
+	node := func(n expr.Node) {
+		expr.Walk(n, func(x expr.Node) bool {
+			switch x := x.(type) {
+			case *expr.Call:
+				if expr.DataFunctions[x.Name] {
+					st.Forms[x.Name]++
+				}
+			case *expr.Subquery:
+				st.Forms["scalar subquery"]++
+				query(x.Sub)
+			case *expr.Exists:
+				query(x.Sub)
+			case *expr.InSelect:
+				query(x.Sub)
+			case *expr.Interval:
+				st.Forms["interval"]++
+			case *expr.Cast:
+				if x.To != expr.KindString && x.To != expr.KindUnknown {
+					st.Forms["cast to "+x.To.String()]++
+				}
+			}
+			return true
+		})
+	}
+	query = func(q *expr.Select) {
+		for _, x := range q.Items {
+			node(x)
+		}
+		for _, j := range q.Joins {
+			node(j.On)
+		}
+		node(q.Where)
+	}
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *expr.Insert:
+			query(s.Query)
+		case *expr.Update:
+			if s.From != nil {
+				st.Forms["UPDATE ... FROM"]++
+				query(s.From)
+			}
+			if s.Batch > 0 {
+				st.Forms["BATCH (UPDATE)"]++
+			}
+			for _, a := range s.Set {
+				node(a.Value)
+			}
+			node(s.Where)
+		case *expr.Delete:
+			if s.Batch > 0 {
+				st.Forms["BATCH (DELETE)"]++
+			}
+			node(s.Where)
+		case *expr.Assert:
+			query(s.Query)
+		}
+	}
 }
 
 // dataClass is classify, with a guard's failure named "assert".

@@ -2,6 +2,9 @@ package difftest_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,10 +49,44 @@ func TestDataDifferential(t *testing.T) {
 	}
 	t.Logf("%d data migrations over %d models in %s: %d refused by the checker, %d statements run, %d migrations stopped by an error on both (%d by a guard, %d by a CHECK under ON CONFLICT DO NOTHING, %d by a duplicate key TiDB found at COMMIT)",
 		st.Migrations, st.Models, time.Since(start).Round(time.Millisecond), st.Refused, st.Statements, st.Failed, st.Guarded, st.CheckOnConflict, st.UniqueAtCommit)
+	var forms []string
+	for f, n := range st.Forms {
+		forms = append(forms, fmt.Sprintf("%s %d", f, n))
+	}
+	slices.Sort(forms)
+	t.Logf("functions and forms run: %s", strings.Join(forms, ", "))
 	if st.Refused*4 > st.Migrations {
 		t.Errorf("the checker refused %d of %d migrations: the generator draws too few that run", st.Refused, st.Migrations)
 	}
 	if st.Guarded == 0 || st.Failed == st.Guarded {
 		t.Errorf("no migration was stopped by a guard (%d) or by an error (%d): the generator does not reach them", st.Guarded, st.Failed-st.Guarded)
+	}
+}
+
+// TestDataRegressions runs again the models and data migrations on which
+// the databases disagreed (model seeds of TestDataDifferential):
+// 36036108123: trim over constants filled a char(1) in an UPDATE that
+// matched no row (PostgreSQL computed it when it planned the statement and
+// failed, 22001; TiDB did not): now refused;
+// 36036108131: WHERE id0 = 'a ' on TiDB's utf8mb4_bin (exact_strings =
+// false), a documented difference, which the generator drew: it draws no
+// trailing space there now, nor string functions, which may make one.
+func TestDataRegressions(t *testing.T) {
+	r := difftest.NewRunner(t)
+	for _, s := range []uint64{36036108123, 36036108131} {
+		m, rows := draw.Random(s, 30)
+		if !difftest.Accepted(m) {
+			if m = difftest.Repair(m); m == nil || !difftest.Accepted(m) {
+				t.Fatalf("model seed %d is no longer accepted", s)
+			}
+		}
+		var st difftest.DataStats
+		d, err := r.RunData(context.Background(), m, rows, draw.DataMigrations(s, m, 10), &st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d != nil {
+			t.Errorf("model seed %d: %s", s, d.What)
+		}
 	}
 }

@@ -358,6 +358,8 @@ func classify(err error) string {
 			return "foreign-key"
 		case "23514":
 			return "check"
+		case "21000":
+			return "cardinality" // a scalar subquery gave more than one row
 		}
 		if strings.HasPrefix(pe.Code, "22") {
 			return "data"
@@ -379,7 +381,9 @@ func classify(err error) string {
 				return "data"
 			}
 			return "check"
-		case 1264, 1406, 1690, 1366, 1292, 3140, 1265, 1411, 1367, 1365:
+		case 1242:
+			return "cardinality"
+		case 1264, 1406, 1690, 1366, 1292, 3140, 1265, 1411, 1367, 1365, 1441:
 			return "data"
 		}
 		return fmt.Sprintf("error %d", me.Number)

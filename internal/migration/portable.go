@@ -290,6 +290,48 @@ func rehash(dir string, local, changed map[string][]byte) ([]byte, error) {
 // NewPortableFile writes an empty portable data migration with a version
 // newer than every env's files, and returns its path.
 func NewPortableFile(targets []Target, name string, now time.Time) (string, error) {
+	return newPortable(targets, name, func(dirs []*migrate.LocalDir) (string, error) { return NextVersion(now, dirs...) })
+}
+
+// NewPortableFileBefore writes an empty portable data migration that runs
+// just before the migration of version before (one second earlier), which
+// every env's directory must hold, and returns its path. Whether a
+// database applied that migration already is the caller's to check.
+func NewPortableFileBefore(targets []Target, name, before string) (string, error) {
+	return newPortable(targets, name, func(dirs []*migrate.LocalDir) (string, error) {
+		at, err := time.Parse(versionLayout, before)
+		if err != nil {
+			return "", fmt.Errorf("--before %s: not a version of a migration file (%s)", before, versionLayout)
+		}
+		prev := ""
+		for i, d := range dirs {
+			files, err := d.Files()
+			if err != nil {
+				return "", err
+			}
+			found := false
+			for _, f := range files {
+				if f.Version() == before {
+					found = true
+				} else if f.Version() < before && f.Version() > prev {
+					prev = f.Version()
+				}
+			}
+			if !found && i < len(dirs)-1 {
+				return "", fmt.Errorf("--before %s: %s has no migration file of that version", before, d.Path())
+			}
+		}
+		v := at.Add(-time.Second).Format(versionLayout)
+		if v <= prev {
+			return "", fmt.Errorf("--before %s: no version is free between %s and %s; the data migration cannot run between them", before, prev, before)
+		}
+		return v, nil
+	})
+}
+
+// newPortable writes an empty portable data migration of the version that
+// version picks among the envs' directories and the portable one (last).
+func newPortable(targets []Target, name string, version func([]*migrate.LocalDir) (string, error)) (string, error) {
 	pdir, err := PortableDir(targets)
 	if err != nil {
 		return "", err
@@ -309,17 +351,17 @@ func NewPortableFile(targets []Target, name string, now time.Time) (string, erro
 	if err != nil {
 		return "", err
 	}
-	version, err := NextVersion(now, append(dirs, pd)...)
+	v, err := version(append(dirs, pd))
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(pdir, FileName(version, name))
+	path := filepath.Join(pdir, FileName(v, name))
 	body := `-- A portable data migration: written once, rendered for every dialect by
 -- ` + "`schemagen generate`" + ` at this version, checked against the schema the
 -- migration files of earlier versions create (not schema.hcl as it is now).
 -- Statements (see docs/data-migrations.md):
 --   INSERT INTO t (a, b) SELECT x.a, x.b FROM s x JOIN u ON u.id = x.u_id WHERE ... [ON CONFLICT DO NOTHING];
---   UPDATE t SET a = ..., b = ... WHERE ...;
+--   UPDATE t SET a = ..., b = ... [FROM u JOIN v ON ...] WHERE ... [BATCH = 10000];
 --   DELETE FROM t WHERE ...;
 --   ASSERT NOT EXISTS (SELECT 1 FROM t WHERE ...) MESSAGE 'what is wrong';
 `

@@ -34,6 +34,8 @@ const (
 	TermCase                       // searched CASE; Args: condition, value pairs, then the ELSE value when Text is "else"
 	TermExists                     // EXISTS (Sub) (Data)
 	TermInSelect                   // Text: "in" or "not in"; Args[0] IN (Sub) (Data)
+	TermSubquery                   // a scalar subquery (Sub) (Data)
+	TermInterval                   // Text: the string of INTERVAL '...' (Data)
 )
 
 // Term is a node of an expression as a grammar reads it, before a Reader
@@ -503,6 +505,14 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 			return nil, 0, p.errAt(t, "the prefix operator %s has no portable form", t.text)
 		}
 	case tLParen:
+		if p.g.Data && p.isWord(0, "select") {
+			p.i--
+			sub, err := p.subSelect()
+			if err != nil {
+				return nil, 0, err
+			}
+			return &Term{Kind: TermSubquery, Sub: sub, Off: t.off}, any, nil
+		}
 		if err := p.subquery(true, t); err != nil {
 			return nil, 0, err
 		}
@@ -529,6 +539,11 @@ func (p *parser) prefix(min int) (*Term, int, error) {
 			if p.isWord(0, "when") {
 				c, err := p.searchedCase(t)
 				return c, any, err
+			}
+		case "interval":
+			if p.g.Data && p.peek().kind == tString {
+				v := p.next()
+				return &Term{Kind: TermInterval, Text: v.text, Off: t.off}, any, nil
 			}
 		case "exists":
 			if p.g.Data && p.peek().kind == tLParen {
@@ -652,6 +667,11 @@ func (p *parser) call(name token) (*Term, error) {
 	if name.text == "cast" && (!p.g.Authored || p.g.Data) {
 		return p.cast(name)
 	}
+	if p.g.Data && (name.text == "position" || name.text == "trim") {
+		if c, err := p.sqlForm(name); c != nil || err != nil {
+			return c, err
+		}
+	}
 	c := &Term{Kind: TermCall, Text: name.text, Off: name.off}
 	closing, what := tRParen, ")"
 	if p.toks[p.i-1].kind == tLBracket {
@@ -701,4 +721,84 @@ func (p *parser) cast(t token) (*Term, error) {
 		return nil, err
 	}
 	return &Term{Kind: TermCast, Text: typ, Args: []*Term{x}, Off: t.off}, nil
+}
+
+// sqlForm reads the SQL standard's spellings of two functions (Data):
+// position(sub IN s), and trim([LEADING | TRAILING | BOTH] [c] FROM s),
+// which becomes ltrim, rtrim or trim of (s [, c]). It returns nil when the
+// call is written as an ordinary one.
+func (p *parser) sqlForm(name token) (*Term, error) {
+	start := p.i
+	if name.text == "position" {
+		sub, err := p.expr(p.g.Precedence["in"])
+		if err != nil {
+			return nil, err
+		}
+		if !p.isWord(0, "in") {
+			p.i = start
+			return nil, nil
+		}
+		p.i++
+		s, err := p.expr(0)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expect(tRParen, ") after position(... IN ..."); err != nil {
+			return nil, err
+		}
+		return &Term{Kind: TermCall, Text: "position", Args: []*Term{sub, s}, Off: name.off}, nil
+	}
+	fn := "trim"
+	switch {
+	case p.isWord(0, "leading"):
+		fn = "ltrim"
+	case p.isWord(0, "trailing"):
+		fn = "rtrim"
+	case p.isWord(0, "both"):
+	default:
+		fn = ""
+	}
+	if fn != "" {
+		p.i++
+	}
+	var chars *Term
+	if !p.isWord(0, "from") {
+		if fn == "" {
+			// trim(s) or trim(chars FROM s)
+			x, err := p.expr(0)
+			if err != nil {
+				return nil, err
+			}
+			if !p.isWord(0, "from") {
+				p.i = start
+				return nil, nil
+			}
+			chars = x
+		} else {
+			x, err := p.expr(0)
+			if err != nil {
+				return nil, err
+			}
+			chars = x
+		}
+	}
+	if fn == "" {
+		fn = "trim"
+	}
+	if !p.isWord(0, "from") {
+		return nil, p.errAt(p.peek(), "expected FROM in trim(... FROM s), found %s", p.describe(p.peek()))
+	}
+	p.i++
+	s, err := p.expr(0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tRParen, ") after trim(... FROM ..."); err != nil {
+		return nil, err
+	}
+	args := []*Term{s}
+	if chars != nil {
+		args = append(args, chars)
+	}
+	return &Term{Kind: TermCall, Text: fn, Args: args, Off: name.off}, nil
 }

@@ -139,45 +139,8 @@ func (p *parser) selectBody() (*SelectTerm, error) {
 	}
 	if p.isWord(0, "from") {
 		p.i++
-		t, err := p.tableRef(true)
-		if err != nil {
+		if err := p.fromJoins(q); err != nil {
 			return nil, err
-		}
-		q.From = t
-		for {
-			j := &JoinTerm{}
-			switch {
-			case p.isWord(0, "join"):
-				p.i++
-			case p.isWord(0, "inner") && p.isWord(1, "join"):
-				p.i += 2
-			case p.isWord(0, "left") && p.isWord(1, "join"):
-				p.i += 2
-				j.Left = true
-			case p.isWord(0, "left") && p.isWord(1, "outer") && p.isWord(2, "join"):
-				p.i += 3
-				j.Left = true
-			case p.isWord(0, "right") || p.isWord(0, "full") || p.isWord(0, "cross") || p.isWord(0, "natural"):
-				return nil, p.errAt(p.peek(), "%s JOIN has no portable form here; write an inner or a left join", strings.ToUpper(p.peek().text))
-			case p.peek().kind == tComma:
-				return nil, p.errAt(p.peek(), "a list of tables in FROM has no portable form here; write JOIN ... ON")
-			default:
-				j = nil
-			}
-			if j == nil {
-				break
-			}
-			if j.Table, err = p.tableRef(true); err != nil {
-				return nil, err
-			}
-			if !p.isWord(0, "on") {
-				return nil, p.errAt(p.peek(), "expected ON after the joined table, found %s", p.describe(p.peek()))
-			}
-			p.i++
-			if j.On, err = p.expr(0); err != nil {
-				return nil, err
-			}
-			q.Joins = append(q.Joins, j)
 		}
 	}
 	if p.isWord(0, "where") {
@@ -244,6 +207,10 @@ type StmtTerm struct {
 	Where     *Term
 	Message   string
 	MsgOff    int
+	// From is UPDATE's FROM (its tables and joins; no items), or nil.
+	From *SelectTerm
+	// Batch is the rows of each batch (BATCH = n), 0 when unbatched.
+	Batch, BatchOff int
 }
 
 // Stmts reads the statements of a portable data migration, each ended
@@ -377,7 +344,16 @@ func (p *parser) stmt() (*StmtTerm, error) {
 			}
 			p.i++
 		}
-		if s.Where, err = p.where("from", "UPDATE ... FROM"); err != nil {
+		if p.isWord(0, "from") {
+			s.From = &SelectTerm{Off: p.next().off}
+			if err := p.fromJoins(s.From); err != nil {
+				return nil, err
+			}
+		}
+		if s.Where, err = p.where("", ""); err != nil {
+			return nil, err
+		}
+		if err := p.batch(s); err != nil {
 			return nil, err
 		}
 	case p.isWord(0, "delete"):
@@ -390,6 +366,9 @@ func (p *parser) stmt() (*StmtTerm, error) {
 			return nil, err
 		}
 		if s.Where, err = p.where("using", "DELETE ... USING"); err != nil {
+			return nil, err
+		}
+		if err := p.batch(s); err != nil {
 			return nil, err
 		}
 	case p.isWord(0, "assert"):
@@ -446,7 +425,7 @@ func (p *parser) columnName() (*Term, error) {
 // where reads the optional WHERE of UPDATE and DELETE, refusing the word
 // of the form (UPDATE ... FROM, DELETE ... USING) that joins other tables.
 func (p *parser) where(joining, form string) (*Term, error) {
-	if p.isWord(0, joining) {
+	if joining != "" && p.isWord(0, joining) {
 		return nil, p.errAt(p.peek(), "%s has no portable form; use EXISTS or IN (SELECT ...) in WHERE", form)
 	}
 	if !p.isWord(0, "where") {
@@ -454,4 +433,75 @@ func (p *parser) where(joining, form string) (*Term, error) {
 	}
 	p.i++
 	return p.expr(0)
+}
+
+// fromJoins reads t [alias] {[INNER|LEFT [OUTER]] JOIN t [alias] ON cond}
+// after FROM into q.
+func (p *parser) fromJoins(q *SelectTerm) error {
+	t, err := p.tableRef(true)
+	if err != nil {
+		return err
+	}
+	q.From = t
+	for {
+		j := &JoinTerm{}
+		switch {
+		case p.isWord(0, "join"):
+			p.i++
+		case p.isWord(0, "inner") && p.isWord(1, "join"):
+			p.i += 2
+		case p.isWord(0, "left") && p.isWord(1, "join"):
+			p.i += 2
+			j.Left = true
+		case p.isWord(0, "left") && p.isWord(1, "outer") && p.isWord(2, "join"):
+			p.i += 3
+			j.Left = true
+		case p.isWord(0, "right") || p.isWord(0, "full") || p.isWord(0, "cross") || p.isWord(0, "natural"):
+			return p.errAt(p.peek(), "%s JOIN has no portable form here; write an inner or a left join", strings.ToUpper(p.peek().text))
+		case p.peek().kind == tComma:
+			return p.errAt(p.peek(), "a list of tables in FROM has no portable form here; write JOIN ... ON")
+		default:
+			j = nil
+		}
+		if j == nil {
+			break
+		}
+		if j.Table, err = p.tableRef(true); err != nil {
+			return err
+		}
+		if !p.isWord(0, "on") {
+			return p.errAt(p.peek(), "expected ON after the joined table, found %s", p.describe(p.peek()))
+		}
+		p.i++
+		if j.On, err = p.expr(0); err != nil {
+			return err
+		}
+		q.Joins = append(q.Joins, j)
+	}
+	return nil
+}
+
+// batch reads the optional BATCH = n after UPDATE's or DELETE's WHERE.
+func (p *parser) batch(s *StmtTerm) error {
+	if !p.isWord(0, "batch") {
+		return nil
+	}
+	s.BatchOff = p.next().off
+	if t := p.next(); t.kind != tOp || t.text != "=" {
+		return p.errAt(t, "expected = after BATCH, found %s", p.describe(t))
+	}
+	n := p.next()
+	v := 0
+	for _, c := range n.text {
+		if c < '0' || c > '9' || v > 1_000_000 {
+			v = -1
+			break
+		}
+		v = v*10 + int(c-'0')
+	}
+	if n.kind != tNumber || v < 1 || v > 1_000_000 {
+		return p.errAt(n, "expected the rows of a batch, a whole number from 1 to 1000000, found %s", p.describe(n))
+	}
+	s.Batch = v
+	return nil
 }

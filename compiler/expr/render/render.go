@@ -8,6 +8,7 @@
 package render
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr"
@@ -36,6 +37,14 @@ type DataSyntax interface {
 	TextCast(x string, k expr.Kind) string
 	// Now renders now(): the time the transaction started, to the microsecond.
 	Now() string
+	// Func renders a call of one of expr.DataFunctions, whose arguments
+	// are rendered (strings as TextOperand gives them) in args.
+	Func(c *expr.Call, args []string) string
+	// AddInterval renders x plus n units (n negative: minus).
+	AddInterval(x string, n int64, unit string) string
+	// CastTo renders x, of kind from, cast to a kind other than text (typ:
+	// the type's name as written: integer, bigint, decimal(p,s), ...).
+	CastTo(x string, from, to expr.Kind, typ string) string
 }
 
 // SelectSQL renders a query in a dialect's syntax.
@@ -170,7 +179,7 @@ func (r renderer) write(n expr.Node, min int) {
 
 func atomic(n expr.Node) bool {
 	switch n.(type) {
-	case *expr.Column, *expr.Literal, *expr.Call, *expr.Paren, *expr.Exists, *expr.Cast:
+	case *expr.Column, *expr.Literal, *expr.Call, *expr.Paren, *expr.Exists, *expr.Cast, *expr.Subquery:
 		return true
 	}
 	return false
@@ -205,13 +214,28 @@ func (r renderer) node(n expr.Node) {
 		b.WriteString(" IN (")
 		r.query(n.Sub)
 		b.WriteByte(')')
+	case *expr.Subquery:
+		b.WriteByte('(')
+		r.query(n.Sub)
+		b.WriteByte(')')
 	case *expr.Cast:
 		x := r.sub(n.X, precLowest)
-		if ds, ok := r.s.(DataSyntax); ok {
+		if ds, ok := r.s.(DataSyntax); ok && n.To != expr.KindString && n.To != expr.KindUnknown {
+			b.WriteString(ds.CastTo(x, kindOf(n.X), n.To, n.Type))
+		} else if ds, ok := r.s.(DataSyntax); ok {
 			b.WriteString(ds.TextCast(x, kindOf(n.X)))
 		} else {
-			b.WriteString("CAST(" + x + " AS text)")
+			typ := n.Type
+			if typ == "" {
+				typ = map[expr.Kind]string{expr.KindDate: "date", expr.KindTime: "timestamp"}[n.To]
+			}
+			if typ == "" {
+				typ = "text"
+			}
+			b.WriteString("CAST(" + x + " AS " + typ + ")")
 		}
+	case *expr.Interval:
+		b.WriteString("INTERVAL '" + strconv.FormatInt(n.N, 10) + " " + n.Unit + "'")
 	case *expr.Literal:
 		switch n.Kind {
 		case expr.LitString:
@@ -271,6 +295,18 @@ func (r renderer) node(n expr.Node) {
 			b.WriteString(ds.Now())
 			return
 		}
+		if ds, ok := r.s.(DataSyntax); ok && expr.DataFunctions[n.Name] && !r.minimal {
+			args := make([]string, len(n.Args))
+			for i, x := range n.Args {
+				if k := kindOf(x); k == expr.KindString || k == expr.KindUUID || k == expr.KindEnum {
+					args[i] = r.text(x, true)
+				} else {
+					args[i] = r.sub(x, precLowest)
+				}
+			}
+			b.WriteString(ds.Func(n, args))
+			return
+		}
 		name := n.Name
 		if !r.minimal {
 			name = strings.ToUpper(name)
@@ -322,6 +358,16 @@ func (r renderer) binary(n *expr.Binary) {
 		b.WriteString(" " + n.Op.String() + " ")
 		r.write(n.R, right)
 		return
+	}
+	if iv, ok := n.R.(*expr.Interval); ok {
+		if ds, ok := r.s.(DataSyntax); ok {
+			v := iv.N
+			if n.Op == expr.OpSub {
+				v = -v
+			}
+			b.WriteString(ds.AddInterval(r.sub(n.L, precLowest), v, iv.Unit))
+			return
+		}
 	}
 	switch n.Op {
 	case expr.OpAnd, expr.OpOr:
@@ -428,6 +474,26 @@ func kindOf(n expr.Node) expr.Kind {
 		return expr.KindString
 	case *expr.Case:
 		return n.Kind
+	case *expr.Cast:
+		if n.To == expr.KindUnknown {
+			return expr.KindString
+		}
+		return n.To
+	case *expr.Subquery:
+		if len(n.Sub.Kinds) == 1 {
+			return n.Sub.Kinds[0]
+		}
+	case *expr.Call:
+		if expr.DataFunctions[n.Name] {
+			return n.Kind
+		}
+		if f, ok := expr.Functions[n.Name]; ok && !f.Variadic {
+			return f.Result
+		}
+	case *expr.Binary:
+		if n.Op == expr.OpConcat {
+			return expr.KindString
+		}
 	}
 	return expr.KindUnknown
 }

@@ -380,7 +380,8 @@ func applyFile(ctx context.Context, conn *sql.Conn, t migration.Target, dir *mig
 		defer tx.Rollback() // after Commit, a no-op
 		on = tx
 	}
-	drv, err := t.Dialect.OpenAtlas(guarded{on, stop})
+	bt, _ := t.Dialect.(dialects.Batcher)
+	drv, err := t.Dialect.OpenAtlas(batched(guarded{on, stop}, bt, f, opts.Progress))
 	if err != nil {
 		return AppliedFile{}, err
 	}
