@@ -44,6 +44,12 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	if err != nil {
 		return nil, err
 	}
+	if err := hazard.NotNullWithoutValue("PostgreSQL", changes, func(c *schema.Column) bool {
+		identity := slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*postgres.Identity); return ok })
+		return identity || slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*schema.GeneratedExpr); return ok })
+	}); err != nil {
+		return nil, err
+	}
 	if q, ok := drv.(schema.ExecQuerier); ok {
 		if err := typeChanges(ctx, q, changes); err != nil {
 			return nil, err
@@ -552,7 +558,7 @@ func enumChanges(changes []schema.Change) (added map[string][]string, err error)
 				continue
 			}
 			if msg := enumEdit(from.Values, to.Values); msg != "" {
-				return nil, &hazard.Refusal{Database: "PostgreSQL",
+				return nil, &hazard.Refusal{Database: "PostgreSQL", Enum: from.T,
 					Change:  fmt.Sprintf("the change of enum %q (%s to %s)", from.T, enumList(from.Values), enumList(to.Values)),
 					Reason:  msg + ". PostgreSQL only adds values to an enum type",
 					Instead: fmt.Sprintf("Instead declare a new enum with the values you want (enum %q), change the columns to it (type = enum.%s: the migration converts their values as text, and fails on a row holding a value the new enum lacks: update those rows in a data migration first), and remove the old enum in a later migration", from.T+"_v2", from.T+"_v2")}
@@ -631,12 +637,12 @@ func newEnumValueUses(added map[string][]string, stmts []hazard.Stmt) error {
 					continue
 				}
 				if convert {
-					return &hazard.Refusal{Database: "PostgreSQL",
+					return &hazard.Refusal{Database: "PostgreSQL", Enum: enum,
 						Change:  fmt.Sprintf("a column's change to enum %q in the migration that adds %s to it", enum, lit),
 						Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04), and converting the column may give it",
 						Instead: "Make two migrations: first add the value (schemagen migrate diff), then change the column in the next one. The statement is:\n" + s.Cmd}
 				}
-				return &hazard.Refusal{Database: "PostgreSQL",
+				return &hazard.Refusal{Database: "PostgreSQL", Enum: enum,
 					Change:  fmt.Sprintf("the use of value %s in the migration that adds it to enum %q", lit, enum),
 					Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04)",
 					Instead: "Make two migrations: first add the value (schemagen migrate diff), then use it (a default, a CHECK, an index predicate) in the next one. The statement is:\n" + s.Cmd}
@@ -709,7 +715,7 @@ func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.C
 				mc.Extra = append(mc.Extra, &postgres.ConvertUsing{X: lexical.Ident(mc.To.Name) + "::" + to})
 			default:
 				return &hazard.Refusal{
-					Database: "PostgreSQL", Table: mt.T.Name,
+					Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
 					Change:  fmt.Sprintf("the change of column %q from %s to %s", mc.To.Name, from, to),
 					Reason:  fmt.Sprintf("PostgreSQL has no conversion from %s to %s, so ALTER COLUMN ... TYPE cannot convert the rows", from, to),
 					Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it from the old one in a data migration (migrations/portable), and drop %q in a later change; or, if its values may be lost, drop the column in one change and add the new one in the next", mc.To.Name, mc.To.Name),

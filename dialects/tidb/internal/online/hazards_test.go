@@ -349,3 +349,4 @@ func pauseAddIndex(t *testing.T, db *sql.DB) (chan error, int64) {
 		}
 	}
 }
+

@@ -1,0 +1,45 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMigrateDiffRefusalIsFinding: migrate diff refusing the model's change
+// (a NOT NULL column without a default, which both databases refuse; a
+// STORED generated column, which TiDB cannot add) is a finding, exit 1, not
+// a usage or internal error (2), printed at the column in schema.hcl, and
+// nothing is written (issue 30, items 1 and 3).
+func TestMigrateDiffRefusalIsFinding(t *testing.T) {
+	dir := migrateProject(t)
+	if r := migrate(t, dir, "diff", "init"); r.code != 0 {
+		t.Fatalf("migrate diff init: exit %d\n%s", r.code, r.stderr)
+	}
+	before, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql"))
+	for _, c := range []struct {
+		name, column, want string
+	}{
+		{"code", "  column \"code\" {\n    type = varchar(10)\n  }\n", "PostgreSQL and TiDB cannot apply adding the NOT NULL column \"code\" without a default"},
+		{"total", "  column \"total\" {\n    type   = int\n    as     = \"char_length(state)\"\n    stored = true\n  }\n", "TiDB cannot apply adding the STORED generated column \"total\""},
+	} {
+		src := strings.Replace(model, "  primary_key {", c.column+"  primary_key {", 1)
+		if err := os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		r := migrate(t, dir, "diff", c.name)
+		if r.code != 1 {
+			t.Errorf("%s: exit %d, want 1\n%s", c.name, r.code, r.stderr)
+		}
+		// The column's block starts on line 11 of schema.hcl.
+		wantIn(t, c.name, r.stderr, c.want)
+		wantIn(t, c.name, r.stderr, "schema.hcl:11:")
+		if after, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql")); len(after) != len(before) {
+			t.Errorf("%s: files written: %v", c.name, after)
+		}
+	}
+}
