@@ -349,4 +349,3 @@ func pauseAddIndex(t *testing.T, db *sql.DB) (chan error, int64) {
 		}
 	}
 }
-
