@@ -163,3 +163,64 @@ func TestTiDBCheckOrOverRows(t *testing.T) {
 		}
 	}
 }
+
+// TestTiDBAddsBeforeDrops: a unique key, an index and a CHECK replaced by
+// others of other names are added before the old ones are dropped on TiDB,
+// which commits each statement: a file stopping half-way leaves the table
+// at least as constrained as before (issue 30, item 2). The plan applies
+// on both databases over rows.
+func TestTiDBAddsBeforeDrops(t *testing.T) {
+	t.Parallel()
+	before := strings.Replace(invoicesBefore, "  primary_key {", `  column "m" {
+    type = int
+    null = true
+  }
+  unique "invoices_n_key" {
+    columns = ["n"]
+  }
+  index "invoices_m_idx" {
+    columns = ["m"]
+  }
+  check "invoices_old_ck" {
+    expr = "n > 0"
+  }
+  primary_key {`, 1)
+	p := testproject.New(t, before)
+	p.Diff("init")
+	dbs := withRows(t, p, "INSERT INTO invoices (id, n, m) VALUES (1, 5, 1), (2, 6, 2)")
+	after := strings.NewReplacer(`unique "invoices_n_key" {
+    columns = ["n"]`, `unique "invoices_n_m_key" {
+    columns = ["n", "m"]`, `index "invoices_m_idx" {
+    columns = ["m"]`, `index "invoices_m_n_idx" {
+    columns = ["m", "n"]`, `check "invoices_old_ck" {
+    expr = "n > 0"`, `check "invoices_new_ck" {
+    expr = "n > 1"`).Replace(before)
+	p.Generate(after)
+	stmts := p.Diff("replace")
+	at := func(sub string) int {
+		for i, s := range stmts["tidb"] {
+			if strings.Contains(s, sub) {
+				return i
+			}
+		}
+		t.Fatalf("tidb: no statement with %q in %q", sub, stmts["tidb"])
+		return -1
+	}
+	for _, pair := range [][2]string{
+		{"ADD UNIQUE INDEX `invoices_n_m_key`", "DROP INDEX `invoices_n_key`"},
+		{"ADD INDEX `invoices_m_n_idx`", "DROP INDEX `invoices_m_idx`"},
+		{"ADD CONSTRAINT `invoices_new_ck`", "DROP CONSTRAINT `invoices_old_ck`"},
+	} {
+		if at(pair[0]) > at(pair[1]) {
+			t.Errorf("tidb: %s after %s:\n%s", pair[0], pair[1], strings.Join(stmts["tidb"], "\n"))
+		}
+	}
+	for d, db := range dbs {
+		if err := applyErr(p, d, db.URL); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+	}
+	if again := p.Diff("again"); len(again) != 0 {
+		t.Fatalf("a diff after the change plans %v", again)
+	}
+}

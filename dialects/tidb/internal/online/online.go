@@ -88,7 +88,14 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 			}
 		}
 	}
-	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
+	// The indexes and CHECKs a plan replaces are dropped after their
+	// replacements are added: TiDB commits each statement, and a file that
+	// stops half-way then leaves the table at least as constrained as
+	// before. A CHECK replaced under its own name is dropped first (TiDB's
+	// CHECK names are per database); the pre-checks of the file, run before
+	// any of its statements, stand for the new one.
+	late := hazard.ReplacedLater(changes, lower.Rules().MaxIndexes)
+	return hazard.PlanInOrderLate(ctx, drv, changes, late, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
 		if ac, ok := sc.(*schema.AddColumn); ok {
 			delete(notYet, t.Name+"\x00"+ac.C.Name)
 			if x, ok := volatileDefault(ac.C); ok {
