@@ -98,8 +98,9 @@ type Runner struct {
 // Stats count a run's work.
 type Stats struct {
 	Evolutions, Steps, Edits, CompileRefused, DiffRefused, Files, DataRefused, RowsChecked int
-	// RowsKept counts the rows compared before and after steps.
-	RowsKept int
+	// RowsKept counts the rows compared before and after steps;
+	// RowsCompared the steps whose rows were compared between dialects.
+	RowsKept, RowsCompared int
 	// DataMigrations are the data migrations placed between steps and
 	// applied; DataMigrationsRefused those the checker refused.
 	DataMigrations, DataMigrationsRefused int
@@ -173,8 +174,8 @@ func (s Stats) String() string {
 			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
 		}
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); time by phase: %s",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, strings.Join(times, ", "))
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); %d steps' rows compared between dialects; time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, s.RowsCompared, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -210,6 +211,9 @@ type lineage struct {
 	// replaced are the databases (dialect and applier) that existing rows
 	// stopped this step, replaced by ones without rows.
 	replaced map[string]bool
+	// transient are the replaced databases that an error of the shared
+	// server stopped, not the rows.
+	transient map[string]bool
 	// replayed are, by dialect, scratch databases holding the directory
 	// replayed so far, to which each step replays only the files it adds
 	// (migrate diff replays them all on a clean database: the same
@@ -528,7 +532,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		if err != nil {
 			return nil, err
 		}
-		l.written, l.replaced = map[string]bool{}, map[string]bool{}
+		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, w := range written {
 			l.written[w] = true
 		}
@@ -574,6 +578,9 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 	if len(failures) > 0 {
 		slices.SortFunc(failures, func(a, b *Failure) int { return strings.Compare(a.Kind, b.Kind) })
 		return failures[0], nil
+	}
+	if f := ev.sameResult(before, fail); f != nil {
+		return f, nil
 	}
 	lap("compare")
 	// Compare with fresh databases built from generated/, both dialects at
@@ -621,6 +628,9 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		}
 		if lost != nil {
 			return lost, nil
+		}
+		if f, err := ev.sameRows(ctx, before, newShape, fail); f != nil || err != nil {
+			return f, err
 		}
 	}
 	ev.shape = newShape
@@ -822,7 +832,7 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 		if err := gen.Write("", rendered.Files); err != nil {
 			return nil, err
 		}
-		l.written, l.replaced = map[string]bool{}, map[string]bool{}
+		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for p := range rendered.Files {
 			if filepath.Base(p) != migrate.HashFileName {
 				l.written[p] = true
@@ -917,6 +927,7 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 	l.dbs[d][i] = fresh
 	ev.mu.Lock()
 	l.replaced[fmt.Sprint(d, i)] = true
+	l.transient[fmt.Sprint(d, i)] = transient(err)
 	ev.mu.Unlock()
 	return nil, nil
 }
