@@ -657,7 +657,7 @@ table "t0" {
 }
 
 // TestSameResultNotNullWithoutDefault: a NOT NULL column without a default
-// added to a table with rows applied on TiDB (rows filled with '') and
+// added to a table with rows applied on TiDB (rows filled with ”) and
 // failed on PostgreSQL (23502); the oracle's row check reports such a step
 // ("two results"), and migrate diff now refuses it (issue 30, item 1).
 func TestSameResultNotNullWithoutDefault(t *testing.T) {
