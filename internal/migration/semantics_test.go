@@ -224,3 +224,32 @@ func TestTiDBAddsBeforeDrops(t *testing.T) {
 		t.Fatalf("a diff after the change plans %v", again)
 	}
 }
+
+// TestStringToIntegerSameResult: a varchar column changed to an integer
+// converted '2.5' to 3 on TiDB while PostgreSQL's USING s::integer fails on
+// it (issue 30, item 1: a type change that converts values differently).
+// TiDB's pre-check now stops on the rows PostgreSQL fails on; once they
+// hold integers, both convert alike.
+func TestStringToIntegerSameResult(t *testing.T) {
+	t.Parallel()
+	before := strings.Replace(invoicesBefore, "  primary_key {", "  column \"s\" {\n    type = varchar(10)\n    null = true\n  }\n  primary_key {", 1)
+	p := testproject.New(t, before)
+	p.Diff("init")
+	dbs := withRows(t, p, "INSERT INTO invoices (id, s) VALUES (1, '2.5'), (2, ' 7 '), (3, NULL)")
+	p.Generate(strings.Replace(before, "type = varchar(10)", "type = int", 1))
+	p.Diff("to_int")
+	for d, db := range dbs {
+		if err := applyErr(p, d, db.URL); err == nil {
+			t.Errorf("%s: '2.5' was converted to an integer", d)
+		}
+		if _, err := db.Exec("UPDATE invoices SET s = '3' WHERE id = 1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := applyErr(p, d, db.URL); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if got := rowsOf(t, db, "SELECT id, s FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 3,2 7,3 NULL" {
+			t.Errorf("%s: rows %q", d, got)
+		}
+	}
+}

@@ -599,9 +599,16 @@ func doesNotFit(col string, from, t schema.Type) string {
 	}
 	switch t := t.(type) {
 	case *schema.IntegerType:
-		if r, ok := intRange[t.T]; ok && !t.Unsigned {
-			return fmt.Sprintf("%s NOT BETWEEN %s AND %s", col, r[0], r[1])
+		var conds []string
+		if _, ok := from.(*schema.StringType); ok {
+			// TiDB converts '2.5' to 3 and '1e2' to 100 where PostgreSQL's
+			// USING col::integer fails: such a row stops both.
+			conds = append(conds, fmt.Sprintf("NOT (%s REGEXP '^[[:space:]]*[-+]?[0-9]+[[:space:]]*$')", col))
 		}
+		if r, ok := intRange[t.T]; ok && !t.Unsigned {
+			conds = append(conds, fmt.Sprintf("%s NOT BETWEEN %s AND %s", col, r[0], r[1]))
+		}
+		return strings.Join(conds, " OR ")
 	case *schema.StringType:
 		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
 			return fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size)
