@@ -129,7 +129,7 @@ type Stmt struct {
 	Later bool
 	// Precheck is a query whose rows are existing rows the statement would
 	// fail on, written above it so that an apply reports them before
-	// running anything.
+	// running anything; several are separated by line breaks.
 	Precheck string
 }
 
@@ -147,8 +147,12 @@ func (s Stmt) FileComment() string {
 	for _, h := range s.Hazards {
 		lines = append(lines, "hazard "+h.Summary())
 	}
-	if s.Precheck != "" {
-		lines = append(lines, strings.TrimPrefix(PrecheckDirective, "-- ")+s.Precheck)
+	// One directive line per query (a statement may carry those of later
+	// ones, so that a file stops before its first statement).
+	for q := range strings.SplitSeq(s.Precheck, "\n") {
+		if q != "" {
+			lines = append(lines, strings.TrimPrefix(PrecheckDirective, "-- ")+q)
+		}
 	}
 	return strings.Join(lines, "\n-- ")
 }

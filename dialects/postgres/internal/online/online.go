@@ -77,8 +77,25 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}
 	if online {
 		out = withLockTimeout(out)
+		prechecksFirst(out)
 	}
 	return out, nil
+}
+
+// prechecksFirst copies the pre-checks of the statements an online plan
+// runs in its second file (a unique index built CONCURRENTLY) to the first
+// statement of the first file: the migration then stops before anything
+// runs, instead of after its first file.
+func prechecksFirst(stmts []hazard.Stmt) {
+	first := slices.IndexFunc(stmts, func(s hazard.Stmt) bool { return !s.NoTx && !s.Later })
+	if first < 0 {
+		return
+	}
+	for _, s := range stmts {
+		if (s.NoTx || s.Later) && s.Precheck != "" {
+			stmts[first].Precheck = strings.TrimPrefix(stmts[first].Precheck+"\n"+s.Precheck, "\n")
+		}
+	}
 }
 
 // withLockTimeout sets lock_timeout before the statements that wait for a
@@ -164,6 +181,9 @@ func (p *planner) one(t *schema.Table, c schema.Change, f hazard.Form) ([]hazard
 	hs := changeHazards(t, c, f)
 	for i := range ss {
 		ss[i].Hazards = append(ss[i].Hazards, hs...)
+	}
+	if n := len(ss); n > 0 {
+		ss[n-1].Precheck = precheck(t, c)
 	}
 	return ss, err
 }
@@ -495,12 +515,6 @@ ORDER BY 1`)
 		out = append(out, s)
 	}
 	return out, rows.Err()
-}
-
-// Prechecks implements dialects.Online: PostgreSQL plans have none, its
-// DDL rolls back entirely when it fails.
-func Prechecks(a0 context.Context, a1 schema.ExecQuerier, a2 []string) ([]string, error) {
-	return nil, nil
 }
 
 // ErrorDetail implements dialects.ErrorDetailer: pgx's error message leaves
