@@ -242,4 +242,7 @@ type Form struct {
 	NotNullProven bool
 	// LockTimeout: an earlier statement of the session set a lock timeout.
 	LockTimeout bool
+	// RenamesIndex: the statement renames an index (what a replay reads as
+	// a drop and an add), building nothing.
+	RenamesIndex bool
 }

@@ -9,8 +9,10 @@ import (
 
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -250,6 +252,144 @@ func TestStringToIntegerSameResult(t *testing.T) {
 		}
 		if got := rowsOf(t, db, "SELECT id, s FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 3,2 7,3 NULL" {
 			t.Errorf("%s: rows %q", d, got)
+		}
+	}
+}
+
+const ordersBefore = `
+table "customers" {
+  column "id" {
+    type = int
+  }
+  column "email" {
+    type = varchar(100)
+    null = true
+  }
+  column "login" {
+    type = varchar(100)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "customers_email_key" {
+    columns = ["email"]
+  }
+}
+
+table "orders" {
+  column "id" {
+    type = int
+  }
+  column "customer_id" {
+    type = int
+    null = true
+  }
+  column "state" {
+    type = varchar(10)
+  }
+  column "total" {
+    type = decimal(12, 2)
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "orders_open_idx" {
+    columns = ["customer_id"]
+    where   = "state <> 'done'"
+  }
+  foreign_key "orders_customer_fk" {
+    columns     = ["customer_id"]
+    ref_table   = "customers"
+    ref_columns = ["id"]
+  }
+}
+`
+
+// TestPostgresOnlineReplacements: on PostgreSQL a changed partial-index
+// predicate was a plain DROP INDEX and CREATE INDEX in the transactional
+// file (SHARE for the build, commented "briefly"), a foreign key's new
+// ON DELETE dropped and added the key checking every row under lock, and a
+// unique key moved was dropped in the first file and built in the second,
+// leaving nothing to enforce it meanwhile (issue 30, item 6). Now the index
+// is built CONCURRENTLY beside the old one and renamed, the key is added
+// NOT VALID and validated, the new unique key is built before the old one
+// is dropped; the files apply over rows, the next diff plans nothing, and
+// lint reports no error on them (numeric widening without rewrite).
+func TestPostgresOnlineReplacements(t *testing.T) {
+	t.Parallel()
+	p := testproject.New(t, ordersBefore)
+	p.Diff("init")
+	db := dbtest.Postgres(t)
+	p.Apply("postgres", db.URL)
+	for _, q := range []string{
+		"INSERT INTO customers VALUES (1, 'a@x', 'a'), (2, 'b@x', 'b')",
+		"INSERT INTO orders VALUES (1, 1, 'open', 1.5), (2, 2, 'done', 2)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := strings.NewReplacer(
+		`where   = "state <> 'done'"`, `where   = "state <> 'closed'"`,
+		"  foreign_key \"orders_customer_fk\" {\n    columns     = [\"customer_id\"]\n    ref_table   = \"customers\"\n    ref_columns = [\"id\"]\n",
+		"  foreign_key \"orders_customer_fk\" {\n    columns     = [\"customer_id\"]\n    ref_table   = \"customers\"\n    ref_columns = [\"id\"]\n    on_delete   = \"cascade\"\n",
+		"  unique \"customers_email_key\" {\n    columns = [\"email\"]", "  unique \"customers_login_key\" {\n    columns = [\"login\"]",
+		"type = decimal(12, 2)", "type = decimal(14, 2)",
+	).Replace(ordersBefore)
+	p.Generate(after)
+	planned, err := migration.Plan(context.Background(), p.Dev, nil, []migration.Target{p.Target("postgres")}, p.Model(), "replace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := planned[0]
+	if pl.Online == nil {
+		t.Fatal("no online file")
+	}
+	main, online := cmds(pl.Plan), cmds(pl.Online)
+	t.Logf("main:\n%s\nonline:\n%s", strings.Join(main, "\n"), strings.Join(online, "\n"))
+	in := func(list []string, sub string) int {
+		for i, s := range list {
+			if strings.Contains(s, sub) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, sub := range []string{"CREATE INDEX", "DROP INDEX", "DROP CONSTRAINT \"customers_email_key\""} {
+		if i := in(main, sub); i >= 0 {
+			t.Errorf("the transactional file holds %s", main[i])
+		}
+	}
+	if in(main, `"orders_customer_fk" FOREIGN KEY`) < 0 || !strings.Contains(main[in(main, `"orders_customer_fk" FOREIGN KEY`)], "NOT VALID") || in(online, `VALIDATE CONSTRAINT "orders_customer_fk"`) < 0 {
+		t.Errorf("the foreign key is not added NOT VALID and validated")
+	}
+	build, drop, rename := in(online, `CREATE INDEX CONCURRENTLY "orders_open_idx_new"`), in(online, `DROP INDEX CONCURRENTLY "orders_open_idx"`), in(online, `ALTER INDEX "orders_open_idx_new" RENAME TO "orders_open_idx"`)
+	if build < 0 || drop < build || rename < drop {
+		t.Errorf("the partial index is not built beside the old one, then dropped and renamed")
+	}
+	if add, old := in(online, `ADD CONSTRAINT "customers_login_key" UNIQUE USING INDEX`), in(online, `DROP CONSTRAINT "customers_email_key"`); add < 0 || old < add {
+		t.Errorf("the old unique key is not dropped after the new one is a constraint (add %d, drop %d)", add, old)
+	}
+	if _, err := migration.Write(planned, "replace", time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := applyErr(p, "postgres", db.URL); err != nil {
+		t.Fatal(err)
+	}
+	if again := p.Diff("again"); len(again["postgres"]) != 0 {
+		t.Fatalf("a diff after the change plans %v", again["postgres"])
+	}
+	dev := &scratch.Dev{}
+	defer dev.Close()
+	r, err := lint.Run(context.Background(), dev, []migration.Target{p.Target("postgres")}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Severity == lint.SeverityError && !strings.HasPrefix(f.Code, "DS") {
+			t.Errorf("lint: %s %s in %s: %s", f.Severity, f.Code, f.File, f.Message)
 		}
 	}
 }

@@ -64,7 +64,13 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
-	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
+	// The indexes, unique keys and CHECKs a plan replaces are dropped after
+	// their replacements are built (online: a unique constraint's drop
+	// goes to the second file, after the new key is built CONCURRENTLY and
+	// made a constraint), so that nothing goes unenforced meanwhile, nor
+	// for good when the second file fails.
+	p.late = hazard.ReplacedLater(changes, 0)
+	out, err := hazard.PlanInOrderLate(ctx, drv, changes, p.late, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
 		}
@@ -142,6 +148,7 @@ type planner struct {
 	online     bool
 	referenced map[string]bool // tables a foreign key added by the plan references
 	dropped    map[string]bool // tables the plan drops a column of
+	late       func(*schema.Table, schema.Change) bool
 }
 
 // droppedColumns are the tables the changes drop a column of.
@@ -193,7 +200,7 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
-		if !p.online || c.I.Unique && p.referenced[name] {
+		if !p.online || c.I.Unique && p.referenced[keyOf(name, c.I)] {
 			// A unique key that a new foreign key may need is created with
 			// the table's other changes, before the key.
 			return p.one(t, c, hazard.Form{AlterTable: constraint})
@@ -217,14 +224,38 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		}
 		return ss, nil
 	case *schema.DropIndex:
-		if _, constraint := atlasdrv.UniqueConstraint(c.I.Attrs); p.online && !constraint && !p.overDropped(name, c.I) {
+		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
+		if p.online && !constraint && !p.overDropped(name, c.I) {
 			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
 			for i := range ss {
 				ss[i].NoTx = true
 			}
 			return ss, err
 		}
+		ss, err := p.one(t, c, hazard.Form{})
+		if p.online && constraint && !p.overDropped(name, c.I) && p.late(t, c) {
+			for i := range ss {
+				ss[i].Later = true
+			}
+		}
+		return ss, err
+	case *schema.ModifyIndex:
+		if p.online && p.replaceable(t, c) {
+			return p.replaceIndex(t, c)
+		}
 		return p.one(t, c, hazard.Form{})
+	case *schema.ModifyForeignKey:
+		if !p.online {
+			return p.one(t, c, hazard.Form{AlterTable: true})
+		}
+		// In one transaction: the key is never missing; the new one is
+		// added NOT VALID and validated without blocking writes.
+		drop, err := p.one(t, &schema.DropForeignKey{F: c.From}, hazard.Form{AlterTable: true})
+		if err != nil {
+			return nil, err
+		}
+		add, err := p.notValid(t, c.To.Symbol, &schema.AddForeignKey{F: c.To, Extra: []schema.Clause{&postgres.NotValid{}}})
+		return append(drop, add...), err
 	case *schema.AddCheck:
 		if !p.online {
 			return p.one(t, c, hazard.Form{AlterTable: true})
@@ -254,6 +285,54 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		// COMMENT ON, which the plan counts alike).
 		return p.one(t, c, hazard.Form{AlterTable: true})
 	}
+}
+
+// replaceable reports whether index change c can be made by building the
+// new index beside the old one: not a unique constraint's index, nor one a
+// foreign key may depend on, nor one of a table the plan drops a column of.
+func (p *planner) replaceable(t *schema.Table, c *schema.ModifyIndex) bool {
+	if _, constraint := atlasdrv.UniqueConstraint(c.From.Attrs); constraint || p.overDropped(t.Name, c.From) {
+		return false
+	}
+	if c.From.Unique && t.Schema != nil {
+		for _, o := range t.Schema.Tables {
+			for _, fk := range o.ForeignKeys {
+				if fk.RefTable != nil && fk.RefTable.Name == t.Name {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// replaceIndex changes an index (its predicate, columns or uniqueness) as
+// online plans build indexes: the new one is built CONCURRENTLY under a
+// name of its own, the old one dropped CONCURRENTLY, the new one renamed
+// (SHARE UPDATE EXCLUSIVE, brief), all in the second file. A plain DROP
+// and CREATE would block writes for the whole build.
+func (p *planner) replaceIndex(t *schema.Table, c *schema.ModifyIndex) ([]hazard.Stmt, error) {
+	tmp := c.To.Name + "_new"
+	if len(tmp) > 63 {
+		tmp = tmp[len(tmp)-63:]
+	}
+	idx := *c.To
+	idx.Name = tmp
+	build, err := p.one(t, &schema.AddIndex{I: &idx, Extra: []schema.Clause{&postgres.Concurrently{}}}, hazard.Form{Concurrently: true})
+	if err != nil {
+		return nil, err
+	}
+	drop, err := p.one(t, &schema.DropIndex{I: c.From, Extra: []schema.Clause{&postgres.Concurrently{}}}, hazard.Form{Concurrently: true})
+	if err != nil {
+		return nil, err
+	}
+	ss := append(build, drop...)
+	ss = append(ss, hazard.Stmt{Cmd: fmt.Sprintf("ALTER INDEX %s RENAME TO %s", ident(tmp), ident(c.To.Name)),
+		Comment: fmt.Sprintf("give index %q its name", c.To.Name)})
+	for i := range ss {
+		ss[i].NoTx = true
+	}
+	return ss, nil
 }
 
 // notValid plans a constraint added NOT VALID, then its validation in a
@@ -349,26 +428,54 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 	return false
 }
 
+// referencedByNewFKs are the keys (table and columns, keyOf) that foreign
+// keys the plan adds reference.
 func referencedByNewFKs(changes []schema.Change) map[string]bool {
 	refs := map[string]bool{}
+	add := func(fk *schema.ForeignKey) {
+		if fk.RefTable != nil {
+			refs[keyOfColumns(fk.RefTable.Name, fk.RefColumns)] = true
+		}
+	}
 	for _, c := range changes {
 		switch c := c.(type) {
 		case *schema.AddTable:
 			for _, fk := range c.T.ForeignKeys {
-				refs[fk.RefTable.Name] = true
+				add(fk)
 			}
 		case *schema.ModifyTable:
 			for _, sc := range c.Changes {
 				switch a := sc.(type) {
 				case *schema.AddForeignKey:
-					refs[a.F.RefTable.Name] = true
+					add(a.F)
 				case *schema.ModifyForeignKey:
-					refs[a.To.RefTable.Name] = true
+					add(a.To)
 				}
 			}
 		}
 	}
 	return refs
+}
+
+// keyOf names the key of table whose columns index i covers, in any order.
+func keyOf(table string, i *schema.Index) string {
+	var cols []*schema.Column
+	for _, p := range i.Parts {
+		if p.C == nil {
+			return ""
+		}
+		cols = append(cols, p.C)
+	}
+	return keyOfColumns(table, cols)
+}
+
+func keyOfColumns(table string, cols []*schema.Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	slices.Sort(names)
+	return table + "\x00" + strings.Join(names, "\x00")
 }
 
 func withoutUniqueConstraint(attrs []schema.Attr) []schema.Attr {
