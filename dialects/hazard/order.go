@@ -311,7 +311,8 @@ func baseOrderLate(t *schema.Table, changes []schema.Change, late func(*schema.T
 // takes (CHECK names are per database on TiDB: any table's), nor one over
 // a column the table's changes drop, rename or modify (collation changes,
 // rebuilds), nor an index when the table would then hold more than
-// maxIndexes (0: no limit) for a while.
+// maxIndexes (0: no limit) for a while, nor a CHECK over the columns of a
+// foreign key the plan adds.
 func ReplacedLater(changes []schema.Change, maxIndexes int) func(*schema.Table, schema.Change) bool {
 	checks := map[string]bool{}
 	indexes := map[string]bool{}
@@ -328,8 +329,13 @@ func ReplacedLater(changes []schema.Change, maxIndexes int) func(*schema.Table, 
 			switch sc := sc.(type) {
 			case *schema.AddCheck:
 				checks[strings.ToLower(sc.C.Name)] = true
+			case *schema.ModifyCheck:
+				// A planner may split it into a drop and an add later.
+				checks[strings.ToLower(sc.To.Name)] = true
 			case *schema.AddIndex:
 				indexes[t+"\x00"+strings.ToLower(sc.I.Name)] = true
+			case *schema.ModifyIndex:
+				indexes[t+"\x00"+strings.ToLower(sc.To.Name)] = true
 			case *schema.DropIndex:
 				drops++
 			case *schema.DropColumn:
@@ -338,6 +344,19 @@ func ReplacedLater(changes []schema.Change, maxIndexes int) func(*schema.Table, 
 				touched[t+"\x00"+strings.ToLower(sc.From.Name)] = true
 			case *schema.ModifyColumn:
 				touched[t+"\x00"+strings.ToLower(sc.From.Name)] = true
+			case *schema.AddForeignKey, *schema.ModifyForeignKey:
+				// TiDB refuses a foreign key with actions over a column a
+				// CHECK uses (3823): such a CHECK goes first.
+				fk, _ := sc.(*schema.AddForeignKey)
+				cols := []*schema.Column{}
+				if fk != nil {
+					cols = fk.F.Columns
+				} else {
+					cols = sc.(*schema.ModifyForeignKey).To.Columns
+				}
+				for _, c := range cols {
+					touched[t+"\x00"+strings.ToLower(c.Name)] = true
+				}
 			}
 		}
 		room[t] = maxIndexes == 0 || len(mt.T.Indexes)+drops < maxIndexes

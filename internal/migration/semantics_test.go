@@ -388,7 +388,60 @@ func TestPostgresOnlineReplacements(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range r.Findings {
-		if f.Severity == lint.SeverityError && !strings.HasPrefix(f.Code, "DS") {
+		if f.Severity == lint.SeverityError && !f.Suppressed {
+			t.Errorf("lint: %s %s in %s: %s", f.Severity, f.Code, f.File, f.Message)
+		}
+	}
+}
+
+const lintBefore = `
+enum "state" {
+  values = ["new", "done"]
+}
+
+table "tickets" {
+  column "id" {
+    type = int
+  }
+  column "state" {
+    type = enum.state
+  }
+  column "title" {
+    type = varchar(50)
+  }
+  column "note" {
+    type = text
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+// TestLintAgreesWithDiff: lint reported errors on files migrate diff wrote
+// (TD103 for an enum value added between others, DS103 for a column the
+// model drops) and false warnings on a new generated column (MF103, MY101),
+// each needing a nolint and migrate hash (issue 30, item 6). Lint now
+// reports no error on them, nor those warnings.
+func TestLintAgreesWithDiff(t *testing.T) {
+	t.Parallel()
+	p := testproject.New(t, lintBefore)
+	p.Diff("init")
+	after := strings.NewReplacer(
+		`values = ["new", "done"]`, `values = ["new", "open", "done"]`,
+		"  column \"note\" {\n    type = text\n    null = true\n  }\n", "  column \"len\" {\n    type   = int\n    as     = \"char_length(title)\"\n    stored = false\n  }\n",
+	).Replace(lintBefore)
+	p.Generate(after)
+	p.Diff("change")
+	dev := &scratch.Dev{}
+	defer dev.Close()
+	r, err := lint.Run(context.Background(), dev, p.Targets, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if !f.Suppressed && (f.Severity == lint.SeverityError || f.Code == "MF103" || f.Code == "MY101") {
 			t.Errorf("lint: %s %s in %s: %s", f.Severity, f.Code, f.File, f.Message)
 		}
 	}

@@ -73,6 +73,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	out, err := hazard.PlanInOrderLate(ctx, drv, changes, p.late, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
+			s.Nolint = hazard.DropNolint(d.T.Name, "")
 		}
 	}, opts...)
 	if err != nil {
@@ -279,7 +280,11 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	case *schema.ModifyColumn:
 		return p.modifyColumn(t, c)
 	case *schema.DropColumn:
-		return p.one(t, c, hazard.Form{AlterTable: true})
+		ss, err := p.one(t, c, hazard.Form{AlterTable: true})
+		for i := range ss {
+			ss[i].Nolint = hazard.DropNolint(name, c.C.Name)
+		}
+		return ss, err
 	default:
 		// Atlas writes the other changes as ALTER TABLE (a comment as
 		// COMMENT ON, which the plan counts alike).

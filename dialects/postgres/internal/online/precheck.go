@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
@@ -105,12 +106,17 @@ func oneLine(q string) string {
 // file makes it) finds nothing.
 func Prechecks(ctx context.Context, conn schema.ExecQuerier, queries []string) ([]string, error) {
 	var out []string
+	seq := time.Now().UnixNano()
 	for _, pq := range queries {
 		label, q, ok := strings.Cut(pq, ": ")
 		if !ok {
 			return nil, fmt.Errorf("pre-check %q: want LABEL: QUERY", pq)
 		}
-		rows, err := conn.QueryContext(ctx, q)
+		// A text of its own each time: the session may have run the same
+		// query before a statement of the migration changed the table, and
+		// its cached plan would then fail (0A000).
+		seq++
+		rows, err := conn.QueryContext(ctx, fmt.Sprintf("/* schemagen pre-check %d */ %s", seq, q))
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) && (pe.Code == "42703" || pe.Code == "42P01") {
 			continue

@@ -116,6 +116,9 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 		hs := changeHazards(t, sc)
 		for i := range ss {
 			ss[i].Hazards = append(ss[i].Hazards, hs...)
+			if dc, ok := sc.(*schema.DropColumn); ok {
+				ss[i].Nolint = hazard.DropNolint(t.Name, dc.C.Name)
+			}
 			if i == len(ss)-1 {
 				ss[i].Precheck = pre
 			}
@@ -124,6 +127,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}, func(src schema.Change, s *hazard.Stmt) {
 		if dt, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, hazard.Hazard{Code: codeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
+			s.Nolint = hazard.DropNolint(dt.T.Name, "")
 		}
 	}, opts...)
 }
