@@ -14,7 +14,10 @@
 //   - Atlas's inspection of each database equals that of a fresh database
 //     built from generated/ (and, on PostgreSQL, so do the foreign keys'
 //     deferrability, which Atlas does not model);
-//   - rows in the columns the step did not change are there, unchanged.
+//   - rows in the columns the step did not change are there, unchanged;
+//   - on databases of both dialects that held the same rows, the step's
+//     migration is stopped by the rows on both or on neither, and where it
+//     applies the rows read the same on both afterwards (results.go).
 //
 // A failure is shrunk to a small model and one edit and printed as a test
 // for regression_test.go.
