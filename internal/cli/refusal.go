@@ -10,6 +10,7 @@ import (
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 // refusals turns migrate diff refusing the model's changes (every error a
@@ -95,4 +96,91 @@ func rangePtr(r hcl.Range) *hcl.Range {
 		return nil
 	}
 	return &r
+}
+
+// generatedFailures turns the generated DDL failing to load on a dev
+// database (a raw per-dialect text with a typo, which only the database
+// reads) into findings printed at the raw text in schema.hcl that the
+// failing statement holds, else at the table it names. Other errors are
+// returned as they are.
+func (a *App) generatedFailures(err error, s *compiler.Schema, targets []migration.Target) error {
+	if err == nil || s == nil {
+		return err
+	}
+	var diags hcl.Diagnostics
+	for _, e := range leaves(err) {
+		var ee *scratch.ExecError
+		if !errors.As(e, &ee) {
+			return err
+		}
+		dialect := ""
+		for _, t := range targets {
+			if t.Env.Src == ee.Source {
+				dialect = t.Dialect.Name()
+			}
+		}
+		if dialect == "" {
+			return err
+		}
+		d := &hcl.Diagnostic{Severity: hcl.DiagError,
+			Summary: fmt.Sprintf("the %s dev database refuses the generated DDL", dialect),
+			Detail:  fmt.Sprintf("%s, statement %d: %v\n%s", ee.Source, ee.Stmt, ee.Err, ee.SQL)}
+		d.Subject = rawTextIn(s, dialect, ee.SQL)
+		if d.Subject == nil {
+			return err
+		}
+		diags = append(diags, d)
+	}
+	a.printDiags(s.Files, diags)
+	return findings{fmt.Sprintf("%d statement%s of the generated DDL refused; fix schema.hcl where shown, then run `schemagen generate`.", len(diags), map[bool]string{true: "", false: "s"}[len(diags) == 1])}
+}
+
+// rawTextIn is where in the model a raw text of dialect that stmt holds
+// is (an override's type, default, expression or statement, a raw
+// block), else the table stmt names; nil when none.
+func rawTextIn(s *compiler.Schema, dialect, stmt string) *hcl.Range {
+	in := func(ov compiler.Overrides) *hcl.Range {
+		o := ov.For(dialect)
+		if o == nil {
+			return nil
+		}
+		for _, text := range []string{o.RawType, o.Default, o.Expr, o.SQL} {
+			if strings.TrimSpace(text) != "" && strings.Contains(stmt, strings.TrimSpace(text)) {
+				return rangePtr(o.Range)
+			}
+		}
+		return nil
+	}
+	for _, r := range s.Raw {
+		if text := strings.TrimSpace(r.SQL[dialect]); text != "" && strings.Contains(stmt, strings.TrimRight(text, ";")) {
+			return rangePtr(r.Range)
+		}
+	}
+	var named *hcl.Range
+	for _, t := range s.Tables {
+		found := in(t.Overrides)
+		for _, c := range t.Columns {
+			found = cmpOr(found, in(c.Overrides))
+		}
+		for _, c := range t.Checks {
+			found = cmpOr(found, in(c.Overrides))
+		}
+		for _, i := range t.Indexes {
+			found = cmpOr(found, in(i.Overrides))
+		}
+		if found != nil {
+			return found
+		}
+		if named == nil && (strings.Contains(stmt, `"`+t.Name+`"`) || strings.Contains(stmt, "`"+t.Name+"`")) {
+			named = rangePtr(t.Range)
+		}
+	}
+	return named
+}
+
+func cmpOr(a, b *hcl.Range) *hcl.Range {
+	if a != nil {
+		return a
+	}
+	return b
 }
