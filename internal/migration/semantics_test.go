@@ -446,3 +446,31 @@ func TestLintAgreesWithDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestFloatToStringSameResult: a double column changed to a varchar wrote
+// 1e20 as '100000000000000000000' on TiDB and '1e+20' on PostgreSQL (issue
+// 30, item 1: a type change that converts values differently). Both
+// plans' pre-checks now stop on such values; other values convert alike.
+func TestFloatToStringSameResult(t *testing.T) {
+	t.Parallel()
+	before := strings.Replace(invoicesBefore, "  primary_key {", "  column \"f\" {\n    type = double\n    null = true\n  }\n  primary_key {", 1)
+	p := testproject.New(t, before)
+	p.Diff("init")
+	dbs := withRows(t, p, "INSERT INTO invoices (id, f) VALUES (1, 1e20), (2, 0.1), (3, 2.5)")
+	p.Generate(strings.Replace(before, "type = double", "type = varchar(40)", 1))
+	p.Diff("to_text")
+	for d, db := range dbs {
+		if err := applyErr(p, d, db.URL); err == nil {
+			t.Errorf("%s: 1e20 was converted to text", d)
+		}
+		if _, err := db.Exec("UPDATE invoices SET f = 7 WHERE id = 1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := applyErr(p, d, db.URL); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if got := rowsOf(t, db, "SELECT id, f FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 7,2 0.1,3 2.5" {
+			t.Errorf("%s: rows %q", d, got)
+		}
+	}
+}

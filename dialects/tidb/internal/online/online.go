@@ -614,9 +614,16 @@ func doesNotFit(col string, from, t schema.Type) string {
 		}
 		return strings.Join(conds, " OR ")
 	case *schema.StringType:
-		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
-			return fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size)
+		var conds []string
+		if _, ok := from.(*schema.FloatType); ok {
+			// 1e20 is '100000000000000000000' on TiDB, '1e+20' on
+			// PostgreSQL, and so are small values: such a row stops both.
+			conds = append(conds, hazard.FloatTextDiffers(col))
 		}
+		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
+			conds = append(conds, fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size))
+		}
+		return strings.Join(conds, " OR ")
 	case *schema.EnumType:
 		q := make([]string, len(t.Values))
 		for i, v := range t.Values {
