@@ -234,7 +234,9 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 			return ss, err
 		}
 		ss, err := p.one(t, c, hazard.Form{})
-		if p.online && constraint && !p.overDropped(name, c.I) && p.late(t, c) {
+		// Not when a foreign key references its columns: PostgreSQL binds
+		// a key added meanwhile to the old index (see RebindForeignKeys).
+		if p.online && constraint && !p.overDropped(name, c.I) && p.late(t, c) && !p.referenced[keyOf(name, c.I)] && !referencedKey(t, c.I) {
 			for i := range ss {
 				ss[i].Later = true
 			}
@@ -290,6 +292,23 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		// COMMENT ON, which the plan counts alike).
 		return p.one(t, c, hazard.Form{AlterTable: true})
 	}
+}
+
+// referencedKey reports whether a foreign key of t's schema references
+// the columns of index i of t.
+func referencedKey(t *schema.Table, i *schema.Index) bool {
+	if t.Schema == nil {
+		return false
+	}
+	key := keyOf(t.Name, i)
+	for _, o := range t.Schema.Tables {
+		for _, fk := range o.ForeignKeys {
+			if fk.RefTable != nil && fk.RefTable.Name == t.Name && keyOfColumns(t.Name, fk.RefColumns) == key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // replaceable reports whether index change c can be made by building the
