@@ -632,7 +632,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		if lost != nil {
 			return lost, nil
 		}
-		if f, err := ev.sameRows(ctx, before, newShape, fail); f != nil || err != nil {
+		if f, err := ev.sameRows(ctx, before, res.Schema, fail); f != nil || err != nil {
 			return f, err
 		}
 	}

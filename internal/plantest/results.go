@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/internal/difftest"
 )
 
@@ -82,7 +83,10 @@ func (ev *evolution) sameResult(before map[string][]string, fail func(kind, form
 // sameRows requires that the databases of a lineage that held the same
 // rows before the step and that the step applied to hold the same rows
 // after it, in every column of the new model.
-func (ev *evolution) sameRows(ctx context.Context, before map[string][]string, shape *difftest.Model, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+func (ev *evolution) sameRows(ctx context.Context, before map[string][]string, s *compiler.Schema, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+	// difftest's shape marks the columns each database draws itself,
+	// which shapeOf leaves unmarked for comparisons on one database.
+	det := deterministic(difftest.Shape(s))
 	for _, l := range ev.lineages {
 		for i := range 2 {
 			ds, ok := ev.inSync(before, l, i)
@@ -90,7 +94,6 @@ func (ev *evolution) sameRows(ctx context.Context, before map[string][]string, s
 				continue
 			}
 			rows := make([]map[string][]string, len(ds))
-			det := deterministic(shape)
 			for k, d := range ds {
 				rs, err := readRows(ctx, l.dbs[d][i], d, det)
 				if err != nil {
