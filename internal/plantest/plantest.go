@@ -90,6 +90,9 @@ type Runner struct {
 	// Only, when set, is the one dialect the runner migrates (for a change
 	// the other refuses).
 	Only string
+	// Lint runs migrate lint on the files each online step writes, which
+	// must hold no error (lintWritten).
+	Lint bool
 
 	mu    sync.Mutex
 	Stats Stats
@@ -104,6 +107,8 @@ type Stats struct {
 	// RowsKept counts the rows compared before and after steps;
 	// RowsCompared the steps whose rows were compared between dialects.
 	RowsKept, RowsCompared int
+	// Linted counts the files migrate lint checked (Runner.Lint).
+	Linted int
 	// DataMigrations are the data migrations placed between steps and
 	// applied; DataMigrationsRefused those the checker refused.
 	DataMigrations, DataMigrationsRefused int
@@ -177,8 +182,8 @@ func (s Stats) String() string {
 			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
 		}
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); %d steps' rows compared between dialects; time by phase: %s",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, s.RowsCompared, strings.Join(times, ", "))
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); %d steps' rows compared between dialects; %d files linted; time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, s.RowsCompared, s.Linted, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -538,6 +543,9 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, w := range written {
 			l.written[w] = true
+		}
+		if f, err := ev.lintWritten(ctx, l, fail); err != nil || f != nil {
+			return f, err
 		}
 		if f, err := dropsRenamed(written, ev.shape, newShape); err != nil || f != "" {
 			if err != nil {

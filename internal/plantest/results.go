@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/lint"
 )
 
 // One meaning on both databases: the databases of the dialects of one
@@ -129,4 +130,29 @@ func deterministic(shape *difftest.Model) *difftest.Model {
 		}
 	}
 	return &out
+}
+
+// lintAccepted are the lint errors a file migrate diff writes may hold:
+// hazards the model's change cannot avoid, which the file says (a column
+// type change PostgreSQL makes by rewriting the table, a decimal rounded).
+var lintAccepted = map[string]bool{"PG106": true, "TD108": true}
+
+// lintWritten runs migrate lint (when the runner's Lint is set) on the
+// files the online lineage l wrote this step: lint must report no error
+// on a file migrate diff writes (issue 30), but for lintAccepted.
+func (ev *evolution) lintWritten(ctx context.Context, l *lineage, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
+	if !ev.r.Lint || l.plain || len(l.written) == 0 {
+		return nil, nil
+	}
+	r, err := lint.Run(ctx, ev.r.Dev, l.targets, lint.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ev.r.count(func(s *Stats) { s.Linted += len(l.written) })
+	for _, f := range r.Findings {
+		if l.written[f.File] && f.Severity == lint.SeverityError && !f.Suppressed && !lintAccepted[f.Code] {
+			return fail("lint "+f.Code, "%s: migrate lint reports %s on a file migrate diff wrote: %s: %s", l.name(), f.Code, f.File, f.Message), nil
+		}
+	}
+	return nil, nil
 }

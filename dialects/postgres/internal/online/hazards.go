@@ -206,7 +206,10 @@ func StmtForm(stmts []string, i int) hazard.Form {
 	f.Concurrently = hasSeq(w, "CONCURRENTLY")
 	f.NotValid = hasSeq(w, "NOT", "VALID")
 	f.UsingIndex = len(w) > 0 && w[0].Text == "ALTER" && hasSeq(w, "USING", "INDEX")
-	f.RenamesIndex = len(w) > 1 && w[0].Text == "ALTER" && w[1].Text == "INDEX" && hasSeq(w, "RENAME", "TO")
+	// ALTER INDEX ... RENAME, and ALTER TABLE ... RENAME [COLUMN], which
+	// renames the indexes' columns (a replay reads either as indexes
+	// dropped and added): nothing is built.
+	f.RenamesIndex = len(w) > 1 && w[0].Text == "ALTER" && (w[1].Text == "INDEX" || w[1].Text == "TABLE") && hasSeq(w, "RENAME")
 	for _, s := range stmts[:i] {
 		if ws := words(s); len(ws) > 0 && ws[0].Text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
 			f.LockTimeout = true
