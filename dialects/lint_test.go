@@ -41,6 +41,15 @@ func TestLexicalFindings(t *testing.T) {
 		{"tidb", "ALTER TABLE `t` MODIFY COLUMN `a` int COMMENT \"\\\"\"", nil},
 		{"tidb", "CREATE TABLE \"t\" (`a` int COMMENT \"x\")", []string{"SG103@13"}},
 		{"postgres", "SELECT $x$ `a` $x$, `b`, .5e`c`", []string{"SG103@20", "SG104@0"}},
+		// SG107: a CHECK added with OR or AND at its top, which TiDB checks
+		// the existing rows of wrongly (pingcap/tidb#71050); not one in
+		// parentheses, nor a BETWEEN's AND, nor one a new table has.
+		{"tidb", "ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`n` IS NULL OR `n` > 0)", []string{"SG107@54"}},
+		{"tidb", "ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`a` > 0 && `b` > 0)", []string{"SG107@50"}},
+		{"tidb", "ALTER TABLE `t` ADD CONSTRAINT `c` CHECK ((`n` IS NULL OR `n` > 0))", nil},
+		{"tidb", "ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`n` BETWEEN 1 AND 5)", nil},
+		{"tidb", "ALTER TABLE `t` ADD CONSTRAINT `c` CHECK (`n` | 1 > 0)", nil},
+		{"tidb", "CREATE TABLE `t` (`n` int, CHECK (`n` IS NULL OR `n` > 0))", nil},
 	}
 	for _, c := range cases {
 		var got []string

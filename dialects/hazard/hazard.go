@@ -129,8 +129,26 @@ type Stmt struct {
 	Later bool
 	// Precheck is a query whose rows are existing rows the statement would
 	// fail on, written above it so that an apply reports them before
-	// running anything.
+	// running anything; several are separated by line breaks.
 	Precheck string
+	// Nolint is what lint need not report about the statement, as codes
+	// and a reason ("DS103 the model drops column x"): a loss the model
+	// asks for, which the reviewer of the file sees above the statement.
+	Nolint string
+}
+
+// NolintDirective is the comment prefix (without "-- ") by which a
+// statement's reviewed lint codes are suppressed (internal/lint).
+const NolintDirective = "schemagen:nolint "
+
+// DropNolint is Stmt.Nolint of a statement dropping a table or column the
+// model no longer has: Atlas's destructive analyzer reports it (DS102,
+// DS103), and the model asked for it.
+func DropNolint(table, column string) string {
+	if column == "" {
+		return fmt.Sprintf("DS102 the model drops table %s (planned by migrate diff: its rows are lost)", table)
+	}
+	return fmt.Sprintf("DS103 the model drops column %s.%s (planned by migrate diff: its values are lost)", table, column)
 }
 
 // PrecheckDirective is the comment prefix of a pre-check query in a
@@ -147,8 +165,15 @@ func (s Stmt) FileComment() string {
 	for _, h := range s.Hazards {
 		lines = append(lines, "hazard "+h.Summary())
 	}
-	if s.Precheck != "" {
-		lines = append(lines, strings.TrimPrefix(PrecheckDirective, "-- ")+s.Precheck)
+	if s.Nolint != "" {
+		lines = append(lines, NolintDirective+s.Nolint)
+	}
+	// One directive line per query (a statement may carry those of later
+	// ones, so that a file stops before its first statement).
+	for q := range strings.SplitSeq(s.Precheck, "\n") {
+		if q != "" {
+			lines = append(lines, strings.TrimPrefix(PrecheckDirective, "-- ")+q)
+		}
 	}
 	return strings.Join(lines, "\n-- ")
 }
@@ -238,4 +263,7 @@ type Form struct {
 	NotNullProven bool
 	// LockTimeout: an earlier statement of the session set a lock timeout.
 	LockTimeout bool
+	// RenamesIndex: the statement renames an index (what a replay reads as
+	// a drop and an add), building nothing.
+	RenamesIndex bool
 }

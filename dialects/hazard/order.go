@@ -289,9 +289,105 @@ func baseRank(c schema.Change) int {
 
 // baseOrder is a table's changes in base order.
 func baseOrder(changes []schema.Change) []schema.Change {
+	return baseOrderLate(nil, changes, nil)
+}
+
+// baseOrderLate is baseOrder with the changes late tells (nil: none) last.
+func baseOrderLate(t *schema.Table, changes []schema.Change, late func(*schema.Table, schema.Change) bool) []schema.Change {
+	rank := func(c schema.Change) int {
+		if late != nil && late(t, c) {
+			return 5
+		}
+		return baseRank(c)
+	}
 	out := slices.Clone(changes)
-	slices.SortStableFunc(out, func(a, b schema.Change) int { return baseRank(a) - baseRank(b) })
+	slices.SortStableFunc(out, func(a, b schema.Change) int { return rank(a) - rank(b) })
 	return out
+}
+
+// ReplacedLater is the late function of PlanInOrderLate that puts last
+// the drops of a table's indexes and CHECKs that nothing else of the plan
+// needs gone first: not one whose name an index or CHECK the plan adds
+// takes (CHECK names are per database on TiDB: any table's), nor one over
+// a column the table's changes drop, rename or modify (collation changes,
+// rebuilds), nor an index when the table would then hold more than
+// maxIndexes (0: no limit) for a while, nor a CHECK over the columns of a
+// foreign key the plan adds.
+func ReplacedLater(changes []schema.Change, maxIndexes int) func(*schema.Table, schema.Change) bool {
+	checks := map[string]bool{}
+	indexes := map[string]bool{}
+	touched := map[string]bool{}
+	room := map[string]bool{}
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		t := strings.ToLower(mt.T.Name)
+		drops := 0
+		for _, sc := range mt.Changes {
+			switch sc := sc.(type) {
+			case *schema.AddCheck:
+				checks[strings.ToLower(sc.C.Name)] = true
+			case *schema.ModifyCheck:
+				// A planner may split it into a drop and an add later.
+				checks[strings.ToLower(sc.To.Name)] = true
+			case *schema.AddIndex:
+				indexes[t+"\x00"+strings.ToLower(sc.I.Name)] = true
+			case *schema.ModifyIndex:
+				indexes[t+"\x00"+strings.ToLower(sc.To.Name)] = true
+			case *schema.DropIndex:
+				drops++
+			case *schema.DropColumn:
+				touched[t+"\x00"+strings.ToLower(sc.C.Name)] = true
+			case *schema.RenameColumn:
+				touched[t+"\x00"+strings.ToLower(sc.From.Name)] = true
+			case *schema.ModifyColumn:
+				touched[t+"\x00"+strings.ToLower(sc.From.Name)] = true
+			case *schema.AddForeignKey, *schema.ModifyForeignKey:
+				// TiDB refuses a foreign key with actions over a column a
+				// CHECK uses (3823): such a CHECK goes first.
+				fk, _ := sc.(*schema.AddForeignKey)
+				cols := []*schema.Column{}
+				if fk != nil {
+					cols = fk.F.Columns
+				} else {
+					cols = sc.(*schema.ModifyForeignKey).To.Columns
+				}
+				for _, c := range cols {
+					touched[t+"\x00"+strings.ToLower(c.Name)] = true
+				}
+			}
+		}
+		room[t] = maxIndexes == 0 || len(mt.T.Indexes)+drops < maxIndexes
+	}
+	covers := func(t string, words []string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return touched[t+"\x00"+w] })
+	}
+	return func(tbl *schema.Table, c schema.Change) bool {
+		t := strings.ToLower(tbl.Name)
+		switch c := c.(type) {
+		case *schema.DropCheck:
+			return !checks[strings.ToLower(c.C.Name)] && !covers(t, identWords(c.C.Expr))
+		case *schema.DropIndex:
+			if indexes[t+"\x00"+strings.ToLower(c.I.Name)] || !room[t] {
+				return false
+			}
+			var words []string
+			for _, p := range c.I.Parts {
+				switch {
+				case p.C != nil:
+					words = append(words, strings.ToLower(p.C.Name))
+				case p.X != nil:
+					if x, ok := p.X.(*schema.RawExpr); ok {
+						words = append(words, identWords(x.X)...)
+					}
+				}
+			}
+			return !covers(t, words)
+		}
+		return false
+	}
 }
 
 // order sorts units by their dependencies, keeping the base order (pos)

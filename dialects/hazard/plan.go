@@ -21,6 +21,15 @@ type Planner interface {
 // annotate gives it its hazards from the change it comes from (nil when
 // Atlas does not say).
 func PlanInOrder(ctx context.Context, drv Planner, changes []schema.Change, planChange func(t *schema.Table, c schema.Change) ([]Stmt, error), annotate func(schema.Change, *Stmt), opts ...migrate.PlanOption) ([]Stmt, error) {
+	return PlanInOrderLate(ctx, drv, changes, nil, planChange, annotate, opts...)
+}
+
+// PlanInOrderLate is PlanInOrder where late (nil: none) tells the changes
+// of a table that go after its other changes in the base order: the drops
+// of indexes and CHECKs a dialect wants after the adds that replace them,
+// so that a file stopping half-way leaves the table at least as
+// constrained as before.
+func PlanInOrderLate(ctx context.Context, drv Planner, changes []schema.Change, late func(t *schema.Table, c schema.Change) bool, planChange func(t *schema.Table, c schema.Change) ([]Stmt, error), annotate func(schema.Change, *Stmt), opts ...migrate.PlanOption) ([]Stmt, error) {
 	full, err := drv.PlanChanges(ctx, "", changes, opts...)
 	if err != nil {
 		return nil, err
@@ -63,7 +72,7 @@ func PlanInOrder(ctx context.Context, drv Planner, changes []schema.Change, plan
 			if name := pm.T.Name; !done[name] {
 				done[name] = true
 				m := existing[name]
-				for _, sc := range baseOrder(m.Changes) {
+				for _, sc := range baseOrderLate(m.T, m.Changes, late) {
 					units = append(units, &unit{pos: len(units), table: m.T, c: sc})
 				}
 			}

@@ -1,6 +1,10 @@
 package hazard
 
-import "fmt"
+import (
+	"fmt"
+
+	"ariga.io/atlas/sql/schema"
+)
 
 // Refusal is a change of the model that migrate diff does not plan for a
 // database, because no migration file could make it there: it names the
@@ -15,6 +19,10 @@ type Refusal struct {
 	Table, Change string
 	// Reason says why the database cannot make it; Instead what to write.
 	Reason, Instead string
+	// Column and Enum name the column or enum type of the model where the
+	// change is, when there is one: the command points at it in
+	// schema.hcl.
+	Column, Enum string
 }
 
 func (r *Refusal) Error() string {
@@ -23,4 +31,40 @@ func (r *Refusal) Error() string {
 		return fmt.Sprintf("%s: cannot plan %s: %s. %s", r.Database, r.Change, r.Reason, r.Instead)
 	}
 	return fmt.Sprintf("%s: cannot plan %s of table %q: %s. %s", r.Database, r.Change, r.Table, r.Reason, r.Instead)
+}
+
+// NotNullWithoutValue refuses a NOT NULL column added to a table that
+// existed before the plan (and may hold rows) when nothing gives the
+// existing rows a value: no default, not generated, no identity (filled
+// tells, per dialect). PostgreSQL refuses such an ADD COLUMN on a table
+// with rows (23502) while TiDB fills the rows with the type's zero value
+// (” or 0) and goes on: the same migration would mean two things. Every
+// dialect refuses it alike, so that migrate diff of any env says so.
+func NotNullWithoutValue(database string, changes []schema.Change, filled func(*schema.Column) bool) error {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		for _, sc := range mt.Changes {
+			ac, ok := sc.(*schema.AddColumn)
+			if !ok || ac.C.Type == nil || ac.C.Type.Null || ac.C.Default != nil || filled(ac.C) {
+				continue
+			}
+			return &Refusal{Database: database, Table: mt.T.Name, Column: ac.C.Name,
+				Change:  fmt.Sprintf("adding the NOT NULL column %q without a default", ac.C.Name),
+				Reason:  "the rows the table may hold have no value for it: PostgreSQL refuses the statement on a table with rows (23502) while TiDB fills them with an empty value ('' or 0), so the same migration would mean two things",
+				Instead: fmt.Sprintf("Give the column a default (default = ...), or make it in two steps: add it with null = true (one migrate diff), fill it in a data migration (schemagen migrate new NAME --data: UPDATE %s SET %s = ...), then drop null = true (a second migrate diff)", mt.T.Name, ac.C.Name)}
+		}
+	}
+	return nil
+}
+
+// FloatTextDiffers is a condition true of the values of floating-point
+// column col (quoted) that PostgreSQL and TiDB write differently as text,
+// when the column becomes a string: PostgreSQL writes an exponent from
+// 1e15 up and below 1e-4 ('1e+20', '1e-05'), TiDB the digits
+// ('100000000000000000000', '0.00001'). Both plans pre-check such rows.
+func FloatTextDiffers(col string) string {
+	return fmt.Sprintf("(%s <> 0 AND (ABS(%s) >= 1e15 OR ABS(%s) < 1e-4))", col, col, col)
 }

@@ -79,7 +79,9 @@ env "tidb" {
 	p, x := step(strings.Replace(decimalModel, "decimal(14,2)", "decimal(14,1)", 1), "scale")
 	for _, f := range []string{p, x} {
 		wantIn(t, "the scale migration", f, "the values of column price are rounded to 1 decimal place, silently (20.05 becomes 20.1)")
-		if strings.Contains(f, "can fail on existing rows") || strings.Contains(f, "schemagen:precheck") {
+		// The CHECKs over the column, added again, have their pre-checks;
+		// the type change none.
+		if strings.Contains(f, "can fail on existing rows") || strings.Contains(f, "schemagen:precheck values of") {
 			t.Errorf("a scale narrowing that cannot fail says it can:\n%s", f)
 		}
 	}

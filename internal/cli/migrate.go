@@ -140,7 +140,7 @@ the written file by hand; then run ` + "`schemagen migrate hash`" + `.
 			cache := scratch.CacheUnless(noCache)
 			planned, err := migration.Plan(ctx, dev, cache, targets, migration.Model(r.Outputs), name, migration.Plain(plain))
 			if err != nil {
-				return a.migrationError(err)
+				return a.migrationError(a.generatedFailures(a.refusals(err, r.Schema), r.Schema, targets))
 			}
 			if check {
 				return a.reportCheck(planned)

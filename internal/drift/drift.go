@@ -18,6 +18,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/redact"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
@@ -176,6 +177,12 @@ func (c *checker) check(parent context.Context, rawURL string) *Report {
 		}
 		r.Error = redact.Secrets(err.Error(), redact.Password(rawURL))
 		r.Status = CouldNotDo
+		var sum *migration.SumError
+		var edited *deploy.EditedError
+		if errors.As(err, &sum) || errors.As(err, &edited) {
+			// The history is wrong, not the check: a finding.
+			r.Status = Drift
+		}
 		return r
 	}
 	if len(r.ServerWarnings) > 0 || r.Partial != nil ||
@@ -394,12 +401,21 @@ func (c *checker) history(ctx context.Context, conn schema.ExecQuerier, r *Repor
 	if err != nil {
 		return nil, err
 	}
+	// A directory that does not match its atlas.sum, or whose files the
+	// database applied have changed since, is not the history the database
+	// ran: replaying it would report drift that is not there.
+	if err := migration.CheckSum(dir); err != nil {
+		return nil, err
+	}
 	all, err := dir.Files()
 	if err != nil {
 		return nil, err
 	}
 	applied, _, err := t.Dialect.Revisions(conn).ReadIfExists(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := deploy.Unchanged(dir, applied); err != nil {
 		return nil, err
 	}
 	done := map[string]bool{}

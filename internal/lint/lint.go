@@ -501,6 +501,11 @@ func (l *linter) analyze(ctx context.Context, fl *fileLint, file *sqlcheck.File)
 				if code == "" {
 					code = "MF103"
 				}
+				if (code == "MF103" || code == "MY101") && l.selfFilled(fl, file, fl.stmtAt(d.Pos)) {
+					// A generated or identity column gives the existing
+					// rows their values: Atlas's analyzers do not know.
+					continue
+				}
 				fl.add(fl.stmtAt(d.Pos), d.Pos, code, d.Text)
 			}
 		}
@@ -535,6 +540,37 @@ func notNullRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 
 // fillsItself reports generated columns and those d's database fills
 // (identity, AUTO_INCREMENT).
+// selfFilled reports whether every NOT NULL column without a default that
+// statement n (1-based) of the file adds fills itself (fillsItself).
+func (l *linter) selfFilled(fl *fileLint, file *sqlcheck.File, n int) bool {
+	if n < 1 || n > len(fl.stmts) {
+		return false
+	}
+	found := false
+	for _, c := range file.Changes {
+		if c.Stmt != fl.stmts[n-1] {
+			continue
+		}
+		for _, ch := range c.Changes {
+			m, ok := ch.(*schema.ModifyTable)
+			if !ok {
+				continue
+			}
+			for _, mc := range m.Changes {
+				add, ok := mc.(*schema.AddColumn)
+				if !ok || add.C.Type == nil || add.C.Type.Null || add.C.Default != nil {
+					continue
+				}
+				if !fillsItself(fl.l.t.Dialect, add.C) {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
+}
+
 func fillsItself(d dialects.Lint, c *schema.Column) bool {
 	for _, a := range c.Attrs {
 		if _, ok := a.(*schema.GeneratedExpr); ok || d.FillsColumn(a) {

@@ -14,7 +14,10 @@
 //   - Atlas's inspection of each database equals that of a fresh database
 //     built from generated/ (and, on PostgreSQL, so do the foreign keys'
 //     deferrability, which Atlas does not model);
-//   - rows in the columns the step did not change are there, unchanged.
+//   - rows in the columns the step did not change are there, unchanged;
+//   - on databases of both dialects that held the same rows, the step's
+//     migration is stopped by the rows on both or on neither, and where it
+//     applies the rows read the same on both afterwards (results.go).
 //
 // A failure is shrunk to a small model and one edit and printed as a test
 // for regression_test.go.
@@ -87,6 +90,9 @@ type Runner struct {
 	// Only, when set, is the one dialect the runner migrates (for a change
 	// the other refuses).
 	Only string
+	// Lint runs migrate lint on the files each online step writes, which
+	// must hold no error (lintWritten).
+	Lint bool
 
 	mu    sync.Mutex
 	Stats Stats
@@ -98,8 +104,11 @@ type Runner struct {
 // Stats count a run's work.
 type Stats struct {
 	Evolutions, Steps, Edits, CompileRefused, DiffRefused, Files, DataRefused, RowsChecked int
-	// RowsKept counts the rows compared before and after steps.
-	RowsKept int
+	// RowsKept counts the rows compared before and after steps;
+	// RowsCompared the steps whose rows were compared between dialects.
+	RowsKept, RowsCompared int
+	// Linted counts the files migrate lint checked (Runner.Lint).
+	Linted int
 	// DataMigrations are the data migrations placed between steps and
 	// applied; DataMigrationsRefused those the checker refused.
 	DataMigrations, DataMigrationsRefused int
@@ -173,8 +182,8 @@ func (s Stats) String() string {
 			times = append(times, fmt.Sprintf("%s %s", k, d.Round(time.Millisecond)))
 		}
 	}
-	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); time by phase: %s",
-		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, strings.Join(times, ", "))
+	return fmt.Sprintf("%d evolutions, %d steps applied (%d edits: %s); steps by edit kind, completed/refused by migrate diff/failed: %s; %d edits refused by the compiler, %d steps refused by migrate diff; %d migration files applied; %d data migrations between steps (%d refused by the checker); %d applies stopped by existing rows or retried (%s) and checked without rows; %d tables' rows checked (%d rows); %d steps' rows compared between dialects; %d files linted; time by phase: %s",
+		s.Evolutions, s.Steps, s.Edits, strings.Join(kinds, ", "), strings.Join(steps, ", "), s.CompileRefused, s.DiffRefused, s.Files, s.DataMigrations, s.DataMigrationsRefused, s.DataRefused, strings.Join(reasons, ", "), s.RowsChecked, s.RowsKept, s.RowsCompared, s.Linted, strings.Join(times, ", "))
 }
 
 // Failure is a step whose migration did not apply or did not reach the model.
@@ -212,6 +221,9 @@ type lineage struct {
 	replaced map[string]bool
 	// replays hold, by dialect, the directory replayed so far.
 	replays Replays
+	// transient are the replaced databases that an error of the shared
+	// server stopped, not the rows.
+	transient map[string]bool
 }
 
 // current is migrate diff's current state of target t's directory (at
@@ -482,9 +494,12 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		if err != nil {
 			return nil, err
 		}
-		l.written, l.replaced = map[string]bool{}, map[string]bool{}
+		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, w := range written {
 			l.written[w] = true
+		}
+		if f, err := ev.lintWritten(ctx, l, fail); err != nil || f != nil {
+			return f, err
 		}
 		if f, err := dropsRenamed(written, ev.shape, newShape); err != nil || f != "" {
 			if err != nil {
@@ -528,6 +543,9 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 	if len(failures) > 0 {
 		slices.SortFunc(failures, func(a, b *Failure) int { return strings.Compare(a.Kind, b.Kind) })
 		return failures[0], nil
+	}
+	if f := ev.sameResult(before, fail); f != nil {
+		return f, nil
 	}
 	lap("compare")
 	// Compare with fresh databases built from generated/, both dialects at
@@ -575,6 +593,9 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		}
 		if lost != nil {
 			return lost, nil
+		}
+		if f, err := ev.sameRows(ctx, before, res.Schema, fail); f != nil || err != nil {
+			return f, err
 		}
 	}
 	ev.shape = newShape
@@ -776,7 +797,7 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 		if err := gen.Write("", rendered.Files); err != nil {
 			return nil, err
 		}
-		l.written, l.replaced = map[string]bool{}, map[string]bool{}
+		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for p := range rendered.Files {
 			if filepath.Base(p) != migrate.HashFileName {
 				l.written[p] = true
@@ -871,6 +892,7 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 	l.dbs[d][i] = fresh
 	ev.mu.Lock()
 	l.replaced[fmt.Sprint(d, i)] = true
+	l.transient[fmt.Sprint(d, i)] = transient(err)
 	ev.mu.Unlock()
 	return nil, nil
 }

@@ -655,3 +655,30 @@ table "t0" {
 
 `)
 }
+
+// TestSameResultNotNullWithoutDefault: a NOT NULL column without a default
+// added to a table with rows applied on TiDB (rows filled with ”) and
+// failed on PostgreSQL (23502); the oracle's row check reports such a step
+// ("two results"), and migrate diff now refuses it (issue 30, item 1).
+func TestSameResultNotNullWithoutDefault(t *testing.T) {
+	r := plantest.NewRunner(t)
+	after := strings.Replace(users, "  primary_key", "  column \"code\" {\n    type = varchar(10)\n  }\n  primary_key", 1)
+	f, err := r.Reproduce(context.Background(), 1, users, after, "add a NOT NULL column without a default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("%s: %s", f.Kind, f.What)
+	}
+	if len(r.Refusals) == 0 {
+		t.Fatal("migrate diff planned the NOT NULL column without a default")
+	}
+}
+
+// TestSameResultCheckOr: TiDB refused (3819) a CHECK with a top-level OR
+// over rows that satisfy it, which PostgreSQL added: the oracle reported
+// "two results" (issue 30, item 2; pingcap/tidb#71050).
+func TestSameResultCheckOr(t *testing.T) {
+	after := strings.Replace(users, "  primary_key", "  check \"users_name_ck\" {\n    expr = \"name IS NULL OR char_length(name) > 0\"\n  }\n  primary_key", 1)
+	plantest.Replay(t, 1, users, after)
+}

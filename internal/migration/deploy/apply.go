@@ -162,7 +162,7 @@ func Apply(ctx context.Context, t migration.Target, opts ApplyOptions) (*ApplyRe
 	if rerr != nil {
 		return nil, rerr
 	}
-	if err := unchanged(dir, done); err != nil {
+	if err := Unchanged(dir, done); err != nil {
 		return nil, err
 	}
 	res := &ApplyResult{From: currentVersion(done)}
@@ -195,9 +195,10 @@ func (e *EditedError) Error() string {
 	return fmt.Sprintf("%s changed after it was applied (version %s): a migration once applied must not change; restore the text that was applied and write the change as a new migration", e.File, e.Version)
 }
 
-// unchanged refuses a directory in which a file applied in full has
-// changed since.
-func unchanged(dir *migrate.LocalDir, done []*migrate.Revision) error {
+// Unchanged refuses a directory in which a file applied in full (done: the
+// database's revisions) has changed since, with an *EditedError: apply,
+// status and drift agree on an edited history.
+func Unchanged(dir *migrate.LocalDir, done []*migrate.Revision) error {
 	sum, err := dir.Checksum()
 	if err != nil {
 		return err

@@ -95,6 +95,9 @@ func ReadStatus(ctx context.Context, t migration.Target, rawURL string) (*Status
 	if err != nil {
 		return nil, connError(rawURL, err)
 	}
+	if err := Unchanged(dir, done); err != nil {
+		return nil, err
+	}
 	revs := readRevisions{ident: store.Ident(), revs: done}
 	s := &Status{Env: t.Env.Name, Dir: dir.Path(), URL: redact.URL(rawURL), Applied: []FileStatus{}, Pending: []FileStatus{}}
 	files, err := dir.Files()

@@ -283,6 +283,19 @@ func dropTable(g *draw.Gen, m *difftest.Model) *Edit {
 	}}
 }
 
+// valueForRows gives a NOT NULL column added to a table that may hold rows
+// a default, or makes it nullable when the type has none: migrate diff
+// refuses a NOT NULL column without a default there (PostgreSQL fails on
+// the rows, TiDB fills them with ” or 0).
+func valueForRows(g *draw.Gen, c *difftest.Col) {
+	if c.Null || c.Default != "" || c.As != "" {
+		return
+	}
+	if c.Default = g.Default(c.Type); c.Default == "" {
+		c.Null = true
+	}
+}
+
 func addColumn(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
 	if t == nil {
@@ -292,6 +305,7 @@ func addColumn(g *draw.Gen, m *difftest.Model) *Edit {
 	if !c.Null || g.Chance(0.3) {
 		c.Default = g.Default(c.Type)
 	}
+	valueForRows(g, c)
 	c.Override = g.Override(c.Type)
 	return onTable(fmt.Sprintf("add column %s %s to %s", c.Name, c.Type, t.Name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
 		t.Cols = append(t.Cols, cloneCol(c))
@@ -600,6 +614,7 @@ func fkTo(g *draw.Gen, m *difftest.Model, child, parent *difftest.Table, refCols
 	prefix := freeName(m, "r")
 	for k, rc := range refCols {
 		c := &difftest.Col{Name: fmt.Sprintf("%s_%d", prefix, k), Type: parent.Col(rc).Type, Null: null}
+		valueForRows(g, c)
 		cols = append(cols, c)
 		fk.Cols = append(fk.Cols, c.Name)
 	}
@@ -634,6 +649,7 @@ func addForeignKeyToUnique(g *draw.Gen, m *difftest.Model) *Edit {
 	}
 	// A new column of a key type, unique, on the parent.
 	ukCol := &difftest.Col{Name: freeName(m, "k"), Type: g.Type(true), Null: g.Chance(0.5)}
+	valueForRows(g, ukCol)
 	uq := difftest.Unique{Name: freeName(m, parent.Name+"_uq"), Cols: []string{ukCol.Name}}
 	asIndex := g.Chance(0.3)
 	probe := &difftest.Table{Name: parent.Name, Cols: append(slices.Clone(parent.Cols), ukCol)}

@@ -2,6 +2,7 @@ package online
 
 import (
 	"fmt"
+	"strings"
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
@@ -28,6 +29,7 @@ const (
 	codeStrongLock    = "PG110" // brief ACCESS EXCLUSIVE without lock_timeout
 	codeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
 	codeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
+	codeAddRewrite    = "PG113" // ADD COLUMN computing every row: rewrite under ACCESS EXCLUSIVE
 )
 
 // HazardCodes implements dialects.Online.
@@ -66,6 +68,9 @@ func HazardCodes() []hazard.Code {
 		{Code: codeUniqueConstr, Dialect: "postgres", Severe: true, Title: "ADD UNIQUE constraint building its index",
 			Help:    "Builds the index under ACCESS EXCLUSIVE: reads and writes wait for the build. Build a unique index CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_slug_key" UNIQUE ("slug");`},
+		{Code: codeAddRewrite, Dialect: "postgres", Title: "ADD COLUMN that rewrites the table",
+			Help:    "A stored generated column, or a default giving each row its own value (gen_random_uuid()), is computed for every existing row: the table is rewritten under ACCESS EXCLUSIVE, and reads and writes wait for it. PostgreSQL has no online form of it; a warning, not an error, since migrate diff can write nothing better: on a large table add a plain column, fill it in batches, and make it generated or give it its default later.",
+			Example: `ALTER TABLE "docs" ADD COLUMN "words" int GENERATED ALWAYS AS (length(body)) STORED;`},
 		{Code: codeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
 			Help:    "Takes SHARE ROW EXCLUSIVE on both tables, briefly: writes to either queue behind it while it waits for the lock. Set lock_timeout earlier in the file.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") NOT VALID;`},
@@ -147,9 +152,30 @@ func typeName(t *schema.ColumnType) string {
 	return f
 }
 
+// rewrites reports whether adding column c rewrites the table: a stored
+// generated column is computed for every row, and so is a default that
+// gives each row its own value; another default is stored once (11+).
+func rewrites(c *schema.Column) bool {
+	for _, a := range c.Attrs {
+		if _, ok := a.(*schema.GeneratedExpr); ok {
+			return true
+		}
+	}
+	if x, ok := c.Default.(*schema.RawExpr); ok {
+		l := strings.ToLower(x.X)
+		return strings.Contains(l, "random(") || strings.Contains(l, "gen_random_uuid(") || strings.Contains(l, "uuid_generate") || strings.Contains(l, "clock_timestamp(") || strings.Contains(l, "nextval(")
+	}
+	return false
+}
+
 // binaryCompatible tells the type changes PostgreSQL makes without touching
-// rows: a varchar made longer or unbounded, or made text.
+// rows: a varchar made longer or unbounded, or made text; a numeric given
+// more digits before the point at the same scale, or made unconstrained.
 func binaryCompatible(from, to schema.Type) bool {
+	if f, ok := from.(*schema.DecimalType); ok {
+		t, ok := to.(*schema.DecimalType)
+		return ok && (t.Precision == 0 && t.Scale == 0 || f.Precision != 0 && t.Scale == f.Scale && t.Precision >= f.Precision)
+	}
 	f, ok1 := from.(*schema.StringType)
 	t, ok2 := to.(*schema.StringType)
 	if !ok1 || !ok2 {
@@ -180,6 +206,10 @@ func StmtForm(stmts []string, i int) hazard.Form {
 	f.Concurrently = hasSeq(w, "CONCURRENTLY")
 	f.NotValid = hasSeq(w, "NOT", "VALID")
 	f.UsingIndex = len(w) > 0 && w[0].Text == "ALTER" && hasSeq(w, "USING", "INDEX")
+	// ALTER INDEX ... RENAME, and ALTER TABLE ... RENAME [COLUMN], which
+	// renames the indexes' columns (a replay reads either as indexes
+	// dropped and added): nothing is built.
+	f.RenamesIndex = len(w) > 1 && w[0].Text == "ALTER" && (w[1].Text == "INDEX" || w[1].Text == "TABLE") && hasSeq(w, "RENAME")
 	for _, s := range stmts[:i] {
 		if ws := words(s); len(ws) > 0 && ws[0].Text == "SET" && hasSeq(ws, "LOCK_TIMEOUT") {
 			f.LockTimeout = true
@@ -230,6 +260,10 @@ func Hazards(changes []schema.Change, f hazard.Form) []hazard.Hazard {
 // the planner passes the form it chose, lint the form it read.
 func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Hazard {
 	name := t.Name
+	if f.RenamesIndex {
+		// ALTER INDEX ... RENAME: SHARE UPDATE EXCLUSIVE, briefly.
+		return nil
+	}
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		// ADD CONSTRAINT ... UNIQUE USING INDEX builds nothing.
@@ -270,7 +304,28 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 		return hs
 	case *schema.DropColumn:
 		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
-	case *schema.AddColumn, *schema.DropCheck, *schema.DropForeignKey, *schema.ModifyForeignKey, *schema.ModifyIndex:
+	case *schema.AddColumn:
+		if rewrites(c.C) {
+			return []hazard.Hazard{{Code: codeAddRewrite, Table: name, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, Rewrite: true,
+				Text: fmt.Sprintf("every row is given its value of %s", c.C.Name)}}
+		}
+		return []hazard.Hazard{briefLock(name)}
+	case *schema.ModifyIndex:
+		// DROP INDEX and CREATE INDEX: the build holds SHARE.
+		if f.Concurrently {
+			return indexHazards(name, c.To, true, false)
+		}
+		return append([]hazard.Hazard{briefLock(name)}, indexHazards(name, c.To, false, false)...)
+	case *schema.ModifyForeignKey:
+		if f.NotValid {
+			return []hazard.Hazard{fkBriefLock(name, c.To)}
+		}
+		// DROP CONSTRAINT and ADD CONSTRAINT in one statement: the new key
+		// checks every row under the drop's ACCESS EXCLUSIVE lock.
+		h := fkHazard(name, c.To)
+		h.Lock, h.Blocks = "ACCESS EXCLUSIVE", hazard.BlocksAll
+		return []hazard.Hazard{h}
+	case *schema.DropCheck, *schema.DropForeignKey:
 		return []hazard.Hazard{briefLock(name)}
 	}
 	if f.AlterTable {

@@ -44,6 +44,12 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	if err != nil {
 		return nil, err
 	}
+	if err := hazard.NotNullWithoutValue("PostgreSQL", changes, func(c *schema.Column) bool {
+		identity := slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*postgres.Identity); return ok })
+		return identity || slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*schema.GeneratedExpr); return ok })
+	}); err != nil {
+		return nil, err
+	}
 	if q, ok := drv.(schema.ExecQuerier); ok {
 		if err := typeChanges(ctx, q, changes); err != nil {
 			return nil, err
@@ -58,9 +64,16 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
-	out, err := hazard.PlanInOrder(ctx, drv, changes, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
+	// The indexes, unique keys and CHECKs a plan replaces are dropped after
+	// their replacements are built (online: a unique constraint's drop
+	// goes to the second file, after the new key is built CONCURRENTLY and
+	// made a constraint), so that nothing goes unenforced meanwhile, nor
+	// for good when the second file fails.
+	p.late = hazard.ReplacedLater(changes, 0)
+	out, err := hazard.PlanInOrderLate(ctx, drv, changes, p.late, p.tableChange, func(src schema.Change, s *hazard.Stmt) {
 		if d, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, dropHazard(d.T.Name, "the table and all its rows are lost"))
+			s.Nolint = hazard.DropNolint(d.T.Name, "")
 		}
 	}, opts...)
 	if err != nil {
@@ -71,8 +84,25 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}
 	if online {
 		out = withLockTimeout(out)
+		prechecksFirst(out)
 	}
 	return out, nil
+}
+
+// prechecksFirst copies the pre-checks of the statements an online plan
+// runs in its second file (a unique index built CONCURRENTLY) to the first
+// statement of the first file: the migration then stops before anything
+// runs, instead of after its first file.
+func prechecksFirst(stmts []hazard.Stmt) {
+	first := slices.IndexFunc(stmts, func(s hazard.Stmt) bool { return !s.NoTx && !s.Later })
+	if first < 0 {
+		return
+	}
+	for _, s := range stmts {
+		if (s.NoTx || s.Later) && s.Precheck != "" {
+			stmts[first].Precheck = strings.TrimPrefix(stmts[first].Precheck+"\n"+s.Precheck, "\n")
+		}
+	}
 }
 
 // withLockTimeout sets lock_timeout before the statements that wait for a
@@ -119,6 +149,7 @@ type planner struct {
 	online     bool
 	referenced map[string]bool // tables a foreign key added by the plan references
 	dropped    map[string]bool // tables the plan drops a column of
+	late       func(*schema.Table, schema.Change) bool
 }
 
 // droppedColumns are the tables the changes drop a column of.
@@ -159,6 +190,9 @@ func (p *planner) one(t *schema.Table, c schema.Change, f hazard.Form) ([]hazard
 	for i := range ss {
 		ss[i].Hazards = append(ss[i].Hazards, hs...)
 	}
+	if n := len(ss); n > 0 {
+		ss[n-1].Precheck = precheck(t, c)
+	}
 	return ss, err
 }
 
@@ -167,7 +201,7 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
-		if !p.online || c.I.Unique && p.referenced[name] {
+		if !p.online || c.I.Unique && p.referenced[keyOf(name, c.I)] {
 			// A unique key that a new foreign key may need is created with
 			// the table's other changes, before the key.
 			return p.one(t, c, hazard.Form{AlterTable: constraint})
@@ -191,14 +225,40 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		}
 		return ss, nil
 	case *schema.DropIndex:
-		if _, constraint := atlasdrv.UniqueConstraint(c.I.Attrs); p.online && !constraint && !p.overDropped(name, c.I) {
+		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
+		if p.online && !constraint && !p.overDropped(name, c.I) {
 			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
 			for i := range ss {
 				ss[i].NoTx = true
 			}
 			return ss, err
 		}
+		ss, err := p.one(t, c, hazard.Form{})
+		// Not when a foreign key references its columns: PostgreSQL binds
+		// a key added meanwhile to the old index (see RebindForeignKeys).
+		if p.online && constraint && !p.overDropped(name, c.I) && p.late(t, c) && !p.referenced[keyOf(name, c.I)] && !referencedKey(t, c.I) {
+			for i := range ss {
+				ss[i].Later = true
+			}
+		}
+		return ss, err
+	case *schema.ModifyIndex:
+		if p.online && p.replaceable(t, c) {
+			return p.replaceIndex(t, c)
+		}
 		return p.one(t, c, hazard.Form{})
+	case *schema.ModifyForeignKey:
+		if !p.online {
+			return p.one(t, c, hazard.Form{AlterTable: true})
+		}
+		// In one transaction: the key is never missing; the new one is
+		// added NOT VALID and validated without blocking writes.
+		drop, err := p.one(t, &schema.DropForeignKey{F: c.From}, hazard.Form{AlterTable: true})
+		if err != nil {
+			return nil, err
+		}
+		add, err := p.notValid(t, c.To.Symbol, &schema.AddForeignKey{F: c.To, Extra: []schema.Clause{&postgres.NotValid{}}})
+		return append(drop, add...), err
 	case *schema.AddCheck:
 		if !p.online {
 			return p.one(t, c, hazard.Form{AlterTable: true})
@@ -222,12 +282,81 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	case *schema.ModifyColumn:
 		return p.modifyColumn(t, c)
 	case *schema.DropColumn:
-		return p.one(t, c, hazard.Form{AlterTable: true})
+		ss, err := p.one(t, c, hazard.Form{AlterTable: true})
+		for i := range ss {
+			ss[i].Nolint = hazard.DropNolint(name, c.C.Name)
+		}
+		return ss, err
 	default:
 		// Atlas writes the other changes as ALTER TABLE (a comment as
 		// COMMENT ON, which the plan counts alike).
 		return p.one(t, c, hazard.Form{AlterTable: true})
 	}
+}
+
+// referencedKey reports whether a foreign key of t's schema references
+// the columns of index i of t.
+func referencedKey(t *schema.Table, i *schema.Index) bool {
+	if t.Schema == nil {
+		return false
+	}
+	key := keyOf(t.Name, i)
+	for _, o := range t.Schema.Tables {
+		for _, fk := range o.ForeignKeys {
+			if fk.RefTable != nil && fk.RefTable.Name == t.Name && keyOfColumns(t.Name, fk.RefColumns) == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// replaceable reports whether index change c can be made by building the
+// new index beside the old one: not a unique constraint's index, nor one a
+// foreign key may depend on, nor one of a table the plan drops a column of.
+func (p *planner) replaceable(t *schema.Table, c *schema.ModifyIndex) bool {
+	if _, constraint := atlasdrv.UniqueConstraint(c.From.Attrs); constraint || p.overDropped(t.Name, c.From) {
+		return false
+	}
+	if c.From.Unique && t.Schema != nil {
+		for _, o := range t.Schema.Tables {
+			for _, fk := range o.ForeignKeys {
+				if fk.RefTable != nil && fk.RefTable.Name == t.Name {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// replaceIndex changes an index (its predicate, columns or uniqueness) as
+// online plans build indexes: the new one is built CONCURRENTLY under a
+// name of its own, the old one dropped CONCURRENTLY, the new one renamed
+// (SHARE UPDATE EXCLUSIVE, brief), all in the second file. A plain DROP
+// and CREATE would block writes for the whole build.
+func (p *planner) replaceIndex(t *schema.Table, c *schema.ModifyIndex) ([]hazard.Stmt, error) {
+	tmp := c.To.Name + "_new"
+	if len(tmp) > 63 {
+		tmp = tmp[len(tmp)-63:]
+	}
+	idx := *c.To
+	idx.Name = tmp
+	build, err := p.one(t, &schema.AddIndex{I: &idx, Extra: []schema.Clause{&postgres.Concurrently{}}}, hazard.Form{Concurrently: true})
+	if err != nil {
+		return nil, err
+	}
+	drop, err := p.one(t, &schema.DropIndex{I: c.From, Extra: []schema.Clause{&postgres.Concurrently{}}}, hazard.Form{Concurrently: true})
+	if err != nil {
+		return nil, err
+	}
+	ss := append(build, drop...)
+	ss = append(ss, hazard.Stmt{Cmd: fmt.Sprintf("ALTER INDEX %s RENAME TO %s", ident(tmp), ident(c.To.Name)),
+		Comment: fmt.Sprintf("give index %q its name", c.To.Name)})
+	for i := range ss {
+		ss[i].NoTx = true
+	}
+	return ss, nil
 }
 
 // notValid plans a constraint added NOT VALID, then its validation in a
@@ -323,26 +452,54 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 	return false
 }
 
+// referencedByNewFKs are the keys (table and columns, keyOf) that foreign
+// keys the plan adds reference.
 func referencedByNewFKs(changes []schema.Change) map[string]bool {
 	refs := map[string]bool{}
+	add := func(fk *schema.ForeignKey) {
+		if fk.RefTable != nil {
+			refs[keyOfColumns(fk.RefTable.Name, fk.RefColumns)] = true
+		}
+	}
 	for _, c := range changes {
 		switch c := c.(type) {
 		case *schema.AddTable:
 			for _, fk := range c.T.ForeignKeys {
-				refs[fk.RefTable.Name] = true
+				add(fk)
 			}
 		case *schema.ModifyTable:
 			for _, sc := range c.Changes {
 				switch a := sc.(type) {
 				case *schema.AddForeignKey:
-					refs[a.F.RefTable.Name] = true
+					add(a.F)
 				case *schema.ModifyForeignKey:
-					refs[a.To.RefTable.Name] = true
+					add(a.To)
 				}
 			}
 		}
 	}
 	return refs
+}
+
+// keyOf names the key of table whose columns index i covers, in any order.
+func keyOf(table string, i *schema.Index) string {
+	var cols []*schema.Column
+	for _, p := range i.Parts {
+		if p.C == nil {
+			return ""
+		}
+		cols = append(cols, p.C)
+	}
+	return keyOfColumns(table, cols)
+}
+
+func keyOfColumns(table string, cols []*schema.Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	slices.Sort(names)
+	return table + "\x00" + strings.Join(names, "\x00")
 }
 
 func withoutUniqueConstraint(attrs []schema.Attr) []schema.Attr {
@@ -491,12 +648,6 @@ ORDER BY 1`)
 	return out, rows.Err()
 }
 
-// Prechecks implements dialects.Online: PostgreSQL plans have none, its
-// DDL rolls back entirely when it fails.
-func Prechecks(a0 context.Context, a1 schema.ExecQuerier, a2 []string) ([]string, error) {
-	return nil, nil
-}
-
 // ErrorDetail implements dialects.ErrorDetailer: pgx's error message leaves
 // out the server's DETAIL and HINT.
 func ErrorDetail(err error) string {
@@ -552,7 +703,7 @@ func enumChanges(changes []schema.Change) (added map[string][]string, err error)
 				continue
 			}
 			if msg := enumEdit(from.Values, to.Values); msg != "" {
-				return nil, &hazard.Refusal{Database: "PostgreSQL",
+				return nil, &hazard.Refusal{Database: "PostgreSQL", Enum: from.T,
 					Change:  fmt.Sprintf("the change of enum %q (%s to %s)", from.T, enumList(from.Values), enumList(to.Values)),
 					Reason:  msg + ". PostgreSQL only adds values to an enum type",
 					Instead: fmt.Sprintf("Instead declare a new enum with the values you want (enum %q), change the columns to it (type = enum.%s: the migration converts their values as text, and fails on a row holding a value the new enum lacks: update those rows in a data migration first), and remove the old enum in a later migration", from.T+"_v2", from.T+"_v2")}
@@ -631,12 +782,12 @@ func newEnumValueUses(added map[string][]string, stmts []hazard.Stmt) error {
 					continue
 				}
 				if convert {
-					return &hazard.Refusal{Database: "PostgreSQL",
+					return &hazard.Refusal{Database: "PostgreSQL", Enum: enum,
 						Change:  fmt.Sprintf("a column's change to enum %q in the migration that adds %s to it", enum, lit),
 						Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04), and converting the column may give it",
 						Instead: "Make two migrations: first add the value (schemagen migrate diff), then change the column in the next one. The statement is:\n" + s.Cmd}
 				}
-				return &hazard.Refusal{Database: "PostgreSQL",
+				return &hazard.Refusal{Database: "PostgreSQL", Enum: enum,
 					Change:  fmt.Sprintf("the use of value %s in the migration that adds it to enum %q", lit, enum),
 					Reason:  "PostgreSQL cannot use a new enum value before the transaction that added it commits (55P04)",
 					Instead: "Make two migrations: first add the value (schemagen migrate diff), then use it (a default, a CHECK, an index predicate) in the next one. The statement is:\n" + s.Cmd}
@@ -709,7 +860,7 @@ func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.C
 				mc.Extra = append(mc.Extra, &postgres.ConvertUsing{X: lexical.Ident(mc.To.Name) + "::" + to})
 			default:
 				return &hazard.Refusal{
-					Database: "PostgreSQL", Table: mt.T.Name,
+					Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
 					Change:  fmt.Sprintf("the change of column %q from %s to %s", mc.To.Name, from, to),
 					Reason:  fmt.Sprintf("PostgreSQL has no conversion from %s to %s, so ALTER COLUMN ... TYPE cannot convert the rows", from, to),
 					Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it from the old one in a data migration (migrations/portable), and drop %q in a later change; or, if its values may be lost, drop the column in one change and add the new one in the next", mc.To.Name, mc.To.Name),

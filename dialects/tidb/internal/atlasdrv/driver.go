@@ -22,6 +22,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
 )
 
 // versionView reports TiDB's version as MySQL 8.0.13 to Atlas's driver,
@@ -300,7 +301,9 @@ func (d *atlasDriver) inspectChecks(ctx context.Context, s *schema.Schema) error
 			return fmt.Errorf("tidb: %w", err)
 		}
 		if t, ok := s.Table(table); ok {
-			t.Attrs = append(t.Attrs, &schema.Check{Name: check, Expr: clause})
+			// A CHECK added as CHECK ((a OR b)) (see lexical.LooseAtTop)
+			// reads as the same CHECK of a CREATE TABLE.
+			t.Attrs = append(t.Attrs, &schema.Check{Name: check, Expr: lexical.Unwrapped(clause)})
 		}
 	}
 	return rows.Err()

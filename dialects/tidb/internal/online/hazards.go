@@ -23,6 +23,7 @@ const (
 	codeDrop       = "TD105" // data lost
 	codeForeignKey = "TD106" // ADD FOREIGN KEY: checks every row
 	codeNotNull    = "TD107" // MODIFY COLUMN ... NOT NULL: checks every row
+	codeRounds     = "TD108" // MODIFY COLUMN rounding decimal values: data lost
 )
 
 // HazardCodes implements dialects.Online.
@@ -34,9 +35,12 @@ func HazardCodes() []hazard.Code {
 		{Code: codeUnique, Dialect: name, Title: "New unique key on existing rows (TiDB)",
 			Help:    "Fails when existing rows hold duplicates, after the statements before it in the file are committed. `migrate diff` writes a pre-check above it, which `migrate apply` runs before the file's first statement, reporting the duplicates instead of failing half-way.",
 			Example: "ALTER TABLE `docs` ADD UNIQUE INDEX `docs_slug_key` (`slug`);"},
-		{Code: codeModify, Dialect: name, Severe: true, Title: "MODIFY COLUMN rewriting every row (TiDB)",
-			Help:    "A type change TiDB cannot make in place (a narrower or other type) copies every row into a new column; values that do not fit make it fail (strict mode), and a decimal given a smaller scale is rounded silently (20.05 becomes 20.1 at scale 1). `migrate diff` writes a pre-check for the values that do not fit (integers, strings, decimals with fewer integer digits). Prefer a new column, backfilled in batches.",
+		{Code: codeModify, Dialect: name, Title: "MODIFY COLUMN rewriting every row (TiDB)",
+			Help:    "A type change TiDB cannot make in place (a narrower or other type, enum values added before others) copies every row into a new column, online (reads and writes go on) but loading the cluster; values that do not fit make it fail (strict mode). `migrate diff` writes a pre-check for the values that do not fit (integers, strings, decimals with fewer integer digits). On a large table, schedule it, or prefer a new column backfilled in batches.",
 			Example: "ALTER TABLE `docs` MODIFY COLUMN `n` smallint NULL;"},
+		{Code: codeRounds, Dialect: name, Severe: true, Title: "MODIFY COLUMN rounding decimal values (TiDB)",
+			Help:    "A decimal given a smaller scale is rounded silently (20.05 becomes 20.1 at scale 1): the digits are lost. Make sure no value needs them, then suppress with a reason.",
+			Example: "ALTER TABLE `docs` MODIFY COLUMN `price` decimal(10,1) NULL;"},
 		{Code: codeCheck, Dialect: name, Title: "ADD CHECK checks every row (TiDB)",
 			Help:    "Reads every row and fails on one breaking the CHECK. `migrate diff` writes a pre-check for such rows.",
 			Example: "ALTER TABLE `docs` ADD CONSTRAINT `docs_n_ck` CHECK (`n` > 0);"},
@@ -96,7 +100,11 @@ func changeHazards(t *schema.Table, c schema.Change) []hazard.Hazard {
 	case *schema.ModifyColumn:
 		var hs []hazard.Hazard
 		if dc, ok := hazard.DecimalNarrowing(c.From.Type.Type, c.To.Type.Type); ok && c.Change.Is(schema.ChangeType) {
-			hs = append(hs, hazard.Hazard{Code: codeModify, Table: name, Scan: true, Rewrite: true, CanFail: dc.CanFail, LosesData: dc.Rounds,
+			code := codeModify
+			if dc.Rounds {
+				code = codeRounds
+			}
+			hs = append(hs, hazard.Hazard{Code: code, Table: name, Scan: true, Rewrite: true, CanFail: dc.CanFail, LosesData: dc.Rounds,
 				Text: fmt.Sprintf("column %s is copied into its new type: %s; %s", c.To.Name, dc.Text(c.To.Name), online)})
 		} else if c.Change.Is(schema.ChangeType) && !inPlace(c.From.Type.Type, c.To.Type.Type) {
 			hs = append(hs, hazard.Hazard{Code: codeModify, Table: name, Scan: true, Rewrite: true, CanFail: true,

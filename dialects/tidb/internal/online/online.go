@@ -58,22 +58,44 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 			}
 		}
 	}
+	if err := hazard.NotNullWithoutValue("TiDB", changes, func(c *schema.Column) bool {
+		_, gen := generated(c)
+		return gen || atlasdrv.AutoIncrement(c)
+	}); err != nil {
+		return nil, err
+	}
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
 	// The columns the plan adds and has not added yet, by table: an UPDATE
-	// the plan runs before a column is added cannot name it.
+	// the plan runs before a column is added cannot name it. The old names
+	// of the columns it renames, by table and new name: a pre-check runs
+	// before any statement of its file, on the columns as they were.
 	notYet := map[string]bool{}
+	oldNames := map[string]map[string]string{}
 	for _, c := range changes {
 		if mt, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range mt.Changes {
-				if ac, ok := sc.(*schema.AddColumn); ok {
-					notYet[mt.T.Name+"\x00"+ac.C.Name] = true
+				switch sc := sc.(type) {
+				case *schema.AddColumn:
+					notYet[mt.T.Name+"\x00"+sc.C.Name] = true
+				case *schema.RenameColumn:
+					if oldNames[mt.T.Name] == nil {
+						oldNames[mt.T.Name] = map[string]string{}
+					}
+					oldNames[mt.T.Name][sc.To.Name] = sc.From.Name
 				}
 			}
 		}
 	}
-	return hazard.PlanInOrder(ctx, drv, changes, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
+	// The indexes and CHECKs a plan replaces are dropped after their
+	// replacements are added: TiDB commits each statement, and a file that
+	// stops half-way then leaves the table at least as constrained as
+	// before. A CHECK replaced under its own name is dropped first (TiDB's
+	// CHECK names are per database); the pre-checks of the file, run before
+	// any of its statements, stand for the new one.
+	late := hazard.ReplacedLater(changes, lower.Rules().MaxIndexes)
+	return hazard.PlanInOrderLate(ctx, drv, changes, late, func(t *schema.Table, sc schema.Change) ([]hazard.Stmt, error) {
 		if ac, ok := sc.(*schema.AddColumn); ok {
 			delete(notYet, t.Name+"\x00"+ac.C.Name)
 			if x, ok := volatileDefault(ac.C); ok {
@@ -83,14 +105,20 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 		if s, ok := setDefault(t, sc); ok {
 			return []hazard.Stmt{s}, nil
 		}
+		pre := oneLine(precheck(t, sc, oldNames[t.Name]))
+		if ac, ok := sc.(*schema.AddCheck); ok {
+			sc = &schema.AddCheck{C: checkTiDBVerifies(ac.C), Extra: ac.Extra}
+		}
 		ss, err := planOne(&schema.ModifyTable{T: t, Changes: []schema.Change{sc}})
 		if err != nil {
 			return nil, err
 		}
 		hs := changeHazards(t, sc)
-		pre := oneLine(precheck(t, sc))
 		for i := range ss {
 			ss[i].Hazards = append(ss[i].Hazards, hs...)
+			if dc, ok := sc.(*schema.DropColumn); ok {
+				ss[i].Nolint = hazard.DropNolint(t.Name, dc.C.Name)
+			}
 			if i == len(ss)-1 {
 				ss[i].Precheck = pre
 			}
@@ -99,6 +127,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}, func(src schema.Change, s *hazard.Stmt) {
 		if dt, ok := src.(*schema.DropTable); ok {
 			s.Hazards = append(s.Hazards, hazard.Hazard{Code: codeDrop, Table: dt.T.Name, LosesData: true, Text: "the table and all its rows are lost"})
+			s.Nolint = hazard.DropNolint(dt.T.Name, "")
 		}
 	}, opts...)
 }
@@ -116,8 +145,15 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 //   - identity added to or removed from an existing column (8200);
 //   - a change between two types that TiDB cannot convert (8200; typeFamily).
 func refusal(t *schema.Table, sc schema.Change) error {
+	col := ""
+	switch c := sc.(type) {
+	case *schema.AddColumn:
+		col = c.C.Name
+	case *schema.ModifyColumn:
+		col = c.To.Name
+	}
 	refuse := func(change, reason, instead string) error {
-		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
+		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Column: col, Change: change, Reason: reason, Instead: instead}
 	}
 	switch c := sc.(type) {
 	case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey:
@@ -348,7 +384,7 @@ func collationRebuilds(changes []schema.Change) ([]schema.Change, error) {
 				continue
 			}
 			refuse := func(what, reason string) error {
-				return &hazard.Refusal{Database: "TiDB", Table: mt.T.Name, Change: fmt.Sprintf("a change of the collation of column %q (exact_strings)", mc.To.Name),
+				return &hazard.Refusal{Database: "TiDB", Table: mt.T.Name, Column: mc.To.Name, Change: fmt.Sprintf("a change of the collation of column %q (exact_strings)", mc.To.Name),
 					Reason:  fmt.Sprintf("the column is part of %s, and %s", what, reason),
 					Instead: `Keep the collation the database has (exact_strings = false in the dialect "tidb" block), or change it in a migration written by hand that drops the key, modifies the columns and creates the key again`}
 			}
@@ -442,7 +478,7 @@ func dependentModify(mt *schema.ModifyTable, sc schema.Change) error {
 	if len(by) == 0 {
 		return nil
 	}
-	return &hazard.Refusal{Database: "TiDB", Table: mt.T.Name,
+	return &hazard.Refusal{Database: "TiDB", Table: mt.T.Name, Column: mc.To.Name,
 		Change:  fmt.Sprintf("the change of column %q (its type, nullability or other attributes, which TiDB makes by MODIFY COLUMN)", mc.To.Name),
 		Reason:  fmt.Sprintf("TiDB cannot modify a column that %s uses (error 3106)", strings.Join(by, " and ")),
 		Instead: fmt.Sprintf("Make the change in three steps: remove %s from the model (one migrate diff), change the column (another), then add %s back (a third)", strings.Join(by, " and "), map[bool]string{true: "them", false: "it"}[len(by) > 1])}
@@ -460,9 +496,28 @@ func generated(c *schema.Column) (stored, ok bool) {
 
 func quote(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
+// checkTiDBVerifies is CHECK c written so that TiDB checks the existing
+// rows against what it means: an expression with OR, AND or XOR at its top
+// gets one pair of parentheses more (lexical.LooseAtTop), which the
+// inspection leaves out again (lexical.Unwrapped).
+func checkTiDBVerifies(c *schema.Check) *schema.Check {
+	inner := c.Expr
+	if lexical.Wrapped(inner) {
+		inner = inner[1 : len(inner)-1]
+	}
+	if !lexical.LooseAtTop(inner) {
+		return c
+	}
+	w := *c
+	w.Expr = "((" + inner + "))"
+	return &w
+}
+
 // precheck is a query for the existing rows a change would fail on, as
-// "label: query", or "".
-func precheck(t *schema.Table, c schema.Change) string {
+// "label: query", or "". It runs before any statement of its file: the
+// columns renamed by the plan (renamed: new name to old) have their old
+// names then.
+func precheck(t *schema.Table, c schema.Change, renamed map[string]string) string {
 	tbl := quote(t.Name)
 	switch c := c.(type) {
 	case *schema.AddIndex:
@@ -481,7 +536,11 @@ func precheck(t *schema.Table, c schema.Change) string {
 		return fmt.Sprintf("duplicates for unique key %s: SELECT %s, COUNT(*) AS `rows` FROM %s WHERE %s GROUP BY %s HAVING COUNT(*) > 1 LIMIT 10",
 			c.I.Name, list, tbl, strings.Join(notNull, " AND "), list)
 	case *schema.AddCheck:
-		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT %s LIMIT 10", c.C.Name, tbl, inParens(c.C.Expr))
+		// As TiDB itself checks the rows (WHERE NOT <expr>), with the
+		// expression one whole (checkTiDBVerifies).
+		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT %s LIMIT 10", c.C.Name, tbl, inParens(lexical.RenameIdents(c.C.Expr, renamed)))
+	case *schema.AddForeignKey:
+		return foreignKeyPrecheck(t, c.F, renamed)
 	case *schema.ModifyColumn:
 		col := quote(c.To.Name)
 		var conds []string
@@ -502,6 +561,31 @@ func precheck(t *schema.Table, c schema.Change) string {
 	return ""
 }
 
+// foreignKeyPrecheck is a query for the rows whose values foreign key fk
+// does not find in the table it references: TiDB checks every row when it
+// adds the key (1452). A row with a NULL in the key's columns is not
+// checked.
+func foreignKeyPrecheck(t *schema.Table, fk *schema.ForeignKey, renamed map[string]string) string {
+	if fk.RefTable == nil || len(fk.Columns) != len(fk.RefColumns) || len(fk.Columns) == 0 {
+		return ""
+	}
+	name := func(c string) string {
+		if old, ok := renamed[c]; ok {
+			return old
+		}
+		return c
+	}
+	var cols, notNull, match []string
+	for i, c := range fk.Columns {
+		col := "`c`." + quote(name(c.Name))
+		cols = append(cols, col)
+		notNull = append(notNull, col+" IS NOT NULL")
+		match = append(match, "`r`."+quote(fk.RefColumns[i].Name)+" = "+col)
+	}
+	return fmt.Sprintf("rows without a match for foreign key %s: SELECT %s FROM %s AS `c` WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS `r` WHERE %s) LIMIT 10",
+		fk.Symbol, strings.Join(cols, ", "), quote(t.Name), strings.Join(notNull, " AND "), quote(fk.RefTable.Name), strings.Join(match, " AND "))
+}
+
 // intRange is the range of TiDB's signed integer types.
 var intRange = map[string][2]string{
 	"tinyint": {"-128", "127"}, "smallint": {"-32768", "32767"}, "mediumint": {"-8388608", "8388607"},
@@ -519,13 +603,27 @@ func doesNotFit(col string, from, t schema.Type) string {
 	}
 	switch t := t.(type) {
 	case *schema.IntegerType:
+		var conds []string
+		if _, ok := from.(*schema.StringType); ok {
+			// TiDB converts '2.5' to 3 and '1e2' to 100 where PostgreSQL's
+			// USING col::integer fails: such a row stops both.
+			conds = append(conds, fmt.Sprintf("NOT (%s REGEXP '^[[:space:]]*[-+]?[0-9]+[[:space:]]*$')", col))
+		}
 		if r, ok := intRange[t.T]; ok && !t.Unsigned {
-			return fmt.Sprintf("%s NOT BETWEEN %s AND %s", col, r[0], r[1])
+			conds = append(conds, fmt.Sprintf("%s NOT BETWEEN %s AND %s", col, r[0], r[1]))
 		}
+		return strings.Join(conds, " OR ")
 	case *schema.StringType:
-		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
-			return fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size)
+		var conds []string
+		if _, ok := from.(*schema.FloatType); ok {
+			// 1e20 is '100000000000000000000' on TiDB, '1e+20' on
+			// PostgreSQL, and so are small values: such a row stops both.
+			conds = append(conds, hazard.FloatTextDiffers(col))
 		}
+		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
+			conds = append(conds, fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size))
+		}
+		return strings.Join(conds, " OR ")
 	case *schema.EnumType:
 		q := make([]string, len(t.Values))
 		for i, v := range t.Values {
