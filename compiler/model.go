@@ -189,8 +189,27 @@ type Column struct {
 type Identity struct {
 	// Start is the first number, 1 unless given.
 	Start int64
+	// Unordered: the ids are unique but promise no order (`ordered =
+	// false`): TiDB spreads them over its storage (AUTO_RANDOM), so that
+	// INSERTs do not all write the same region; PostgreSQL still numbers
+	// them in order. ShardBits and RangeBits are AUTO_RANDOM's two
+	// arguments (the high bits that scatter the ids, the bits of an id),
+	// 5 and 64 unless given.
+	Unordered bool
+	ShardBits int
+	RangeBits int
+	// Cache is how many ids one TiDB server takes at a time (AUTO_ID_CACHE):
+	// 1 (the default) gives ids in INSERT order, more hands each server
+	// a batch of its own. PostgreSQL's sequence gives them one by one.
+	Cache int64
 	Range hcl.Range
 }
+
+// Default AUTO_RANDOM arguments: TiDB's own.
+const (
+	DefaultShardBits = 5
+	DefaultRangeBits = 64
+)
 
 // DefaultKind tells which kind of default a column has.
 type DefaultKind int

@@ -173,6 +173,18 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			if id.Start != 1 {
 				ib.SetAttributeValue("start", cty.NumberIntVal(id.Start))
 			}
+			if id.Cache > 1 {
+				ib.SetAttributeValue("cache", cty.NumberIntVal(id.Cache))
+			}
+			if id.Unordered {
+				ib.SetAttributeValue("ordered", cty.False)
+				if id.ShardBits != DefaultShardBits {
+					ib.SetAttributeValue("shard_bits", cty.NumberIntVal(int64(id.ShardBits)))
+				}
+				if id.RangeBits != DefaultRangeBits {
+					ib.SetAttributeValue("range", cty.NumberIntVal(int64(id.RangeBits)))
+				}
+			}
 		}
 		writeOverrides(cb, c.Overrides)
 	}

@@ -367,18 +367,61 @@ func (l *loader) identity(c *compiler.Column, b *hcl.Block) {
 		l.errorf(b.DefRange, "Duplicate identity", "Column %q already has an identity block at %s.", c.Name, c.Identity.Range)
 		return
 	}
-	id := &compiler.Identity{Start: 1, Range: b.DefRange}
-	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "start"}}})
-	if a := attrs["start"]; a != nil {
+	id := &compiler.Identity{Start: 1, Cache: 1, Range: b.DefRange}
+	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "start"}, {Name: "ordered"}, {Name: "shard_bits"}, {Name: "range"}, {Name: "cache"}}})
+	whole := func(name string, least int64, detail string) (int64, bool) {
+		a := attrs[name]
+		if a == nil {
+			return 0, false
+		}
 		v, ok := l.value(a, cty.Number, "a whole number")
-		if ok {
-			n, acc := v.AsBigFloat().Int64()
-			if !v.AsBigFloat().IsInt() || acc != 0 || n < 1 {
-				l.errorf(a.Expr.Range(), "Invalid identity start", "start is the first number the identity gives, a whole number of at least 1.")
-			} else {
-				id.Start = n
+		if !ok {
+			return 0, false
+		}
+		n, acc := v.AsBigFloat().Int64()
+		if !v.AsBigFloat().IsInt() || acc != 0 || n < least {
+			l.errorf(a.Expr.Range(), "Invalid identity "+name, "%s", detail)
+			return 0, false
+		}
+		return n, true
+	}
+	if n, ok := whole("start", 1, "start is the first number the identity gives, a whole number of at least 1."); ok {
+		id.Start = n
+	}
+	if n, ok := whole("cache", 1, "cache is how many ids one TiDB server takes at a time (AUTO_ID_CACHE), a whole number of at least 1."); ok {
+		id.Cache = n
+	}
+	if a := attrs["ordered"]; a != nil {
+		id.Unordered = !l.boolean(a)
+	}
+	id.ShardBits, id.RangeBits = compiler.DefaultShardBits, compiler.DefaultRangeBits
+	for _, name := range []string{"shard_bits", "range"} {
+		a := attrs[name]
+		if a == nil {
+			continue
+		}
+		if !id.Unordered {
+			l.errorf(a.NameRange, "Invalid identity", "%s applies to an identity with ordered = false (TiDB AUTO_RANDOM); write ordered = false or leave %s out.", name, name)
+			continue
+		}
+		switch name {
+		case "shard_bits":
+			if n, ok := whole(name, 1, "shard_bits is how many high bits of an id scatter it, a whole number from 1 to 15."); ok {
+				id.ShardBits = int(min(n, 1<<20))
+			}
+		case "range":
+			if n, ok := whole(name, 32, "range is how many bits an id has, a whole number from 32 to 64."); ok {
+				id.RangeBits = int(min(n, 1<<20))
 			}
 		}
+	}
+	if id.Unordered {
+		for _, name := range []string{"start", "cache"} {
+			if a := attrs[name]; a != nil {
+				l.errorf(a.NameRange, "Invalid identity", "An identity with ordered = false (TiDB AUTO_RANDOM) takes no %s: its ids are scattered, not counted from a start in batches.", name)
+			}
+		}
+		id.Start, id.Cache = 1, 1
 	}
 	c.Identity = id
 }

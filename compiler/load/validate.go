@@ -393,10 +393,35 @@ func (v *validator) identity(t *compiler.Table, c *compiler.Column) {
 			v.errorf(o.Range, "Invalid identity", "Column %s.%s has an identity; a type or default in an override would change what it means. Remove the override or the identity (a raw type, such as postgres { type = \"bigserial\" }, numbers rows itself).", t.Name, c.Name)
 		}
 	}
+	if id.Unordered {
+		v.unordered(t, c)
+	}
 	for _, other := range t.Columns {
 		if other != c && other.Identity != nil && other.Identity.Range.Start.Byte > id.Range.Start.Byte {
 			v.errorf(other.Identity.Range, "Second identity column", "Table %q already has identity column %q; a table has at most one (TiDB allows one AUTO_INCREMENT column).", t.Name, c.Name)
 		}
+	}
+}
+
+// unordered checks an identity with ordered = false, which TiDB lowers to
+// AUTO_RANDOM: a bigint that leads the primary key (TiDB refuses
+// AUTO_RANDOM elsewhere, error 8216), with arguments TiDB takes.
+func (v *validator) unordered(t *compiler.Table, c *compiler.Column) {
+	id := c.Identity
+	if c.Type.Kind != compiler.TypeInvalid && c.Type.Name() != "bigint" {
+		v.errorf(id.Range, "Invalid identity", "Column %s.%s is %s; an identity with ordered = false is bigint (TiDB's AUTO_RANDOM fills the high bits of a 64-bit id).", t.Name, c.Name, c.Type)
+	}
+	if pk := t.PrimaryKey; pk == nil || len(pk.Columns) == 0 || pk.Columns[0] != c.Name {
+		v.errorf(id.Range, "Invalid identity", "Column %s.%s has an identity with ordered = false, so it must be the primary key's first column: TiDB allows AUTO_RANDOM only there (error 8216).", t.Name, c.Name)
+	}
+	if id.ShardBits > 15 {
+		v.errorf(id.Range, "Invalid identity", "shard_bits of %s.%s is %d; TiDB takes at most 15.", t.Name, c.Name, id.ShardBits)
+	}
+	if id.RangeBits > 64 {
+		v.errorf(id.Range, "Invalid identity", "range of %s.%s is %d; an id has at most 64 bits.", t.Name, c.Name, id.RangeBits)
+	}
+	if id.RangeBits-id.ShardBits < 28 {
+		v.errorf(id.Range, "Invalid identity", "shard_bits of %s.%s (%d) leaves %d bits of its range (%d) to count with; TiDB needs 28 (error 8216: the ID space is too small). Lower shard_bits or raise range.", t.Name, c.Name, id.ShardBits, id.RangeBits-id.ShardBits, id.RangeBits)
 	}
 }
 

@@ -1066,8 +1066,11 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 			break
 		}
 		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
-	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
+	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start && !ca.Identity.Unordered && !cb.Identity.Unordered:
 		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
+	}
+	if ca.Identity != nil && cb.Identity != nil {
+		mergeIdentityOptions(ca.Identity, cb.Identity)
 	}
 	if ca.Null != cb.Null {
 		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
@@ -1152,4 +1155,19 @@ func overridesOf(t *compiler.Table, kind compiler.ObjectKind, name string) compi
 		return find(len(t.Uniques), func(i int) (string, compiler.Overrides) { return t.Uniques[i].Name, t.Uniques[i].Overrides })
 	}
 	return nil
+}
+
+// mergeIdentityOptions keeps on a the identity options only one dialect
+// can hold (ordered = false, cache: TiDB's AUTO_RANDOM and AUTO_ID_CACHE),
+// from whichever side has them; the other side's ordinary identity says
+// nothing against them.
+func mergeIdentityOptions(a, b *compiler.Identity) {
+	if b.Unordered && !a.Unordered {
+		a.Unordered, a.ShardBits, a.RangeBits = true, b.ShardBits, b.RangeBits
+	}
+	if a.Unordered {
+		a.Start, a.Cache = 1, 1
+		return
+	}
+	a.Cache = max(a.Cache, b.Cache)
 }

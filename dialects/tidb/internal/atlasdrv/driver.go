@@ -1,6 +1,7 @@
 // Package atlasdrv is TiDB's Atlas driver: Atlas's MySQL driver, decorated
 // so that it inspects, diffs and plans what TiDB holds and Atlas's driver
 // misses or gets wrong (CHECKs, expression indexes, vectors, AUTO_ID_CACHE,
+// AUTO_RANDOM,
 // GET_LOCK's contention). Package tidb's OpenAtlas returns it.
 package atlasdrv
 
@@ -10,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -133,7 +133,7 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 		return nil, err
 	}
 	implicitActions(s)
-	if err := d.inspectAutoIDCache(ctx, s); err != nil {
+	if err := d.inspectOptions(ctx, s); err != nil {
 		return nil, err
 	}
 	VectorTypes(s)
@@ -147,7 +147,7 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 	}
 	for _, s := range r.Schemas {
 		implicitActions(s)
-		if err := d.inspectAutoIDCache(ctx, s); err != nil {
+		if err := d.inspectOptions(ctx, s); err != nil {
 			return nil, err
 		}
 		VectorTypes(s)
@@ -158,43 +158,42 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 	return r, nil
 }
 
-// autoIDCache is AUTO_ID_CACHE = 1 as SHOW CREATE TABLE prints it.
-var autoIDCache = regexp.MustCompile(`AUTO_ID_CACHE\s*=\s*1\b`)
-
-// AutoIDCache is the table option that keeps AUTO_INCREMENT ids in INSERT
-// order, as Atlas's CreateOptions, which Atlas writes into the CREATE TABLE
-// it plans.
-const AutoIDCache = "AUTO_ID_CACHE = 1"
-
-// inspectAutoIDCache reads AUTO_ID_CACHE = 1 of the tables with an
-// AUTO_INCREMENT column, which Atlas does not inspect: without it a table
-// created by a migration would number its rows otherwise than the generated
-// DDL's.
-func (d *atlasDriver) inspectAutoIDCache(ctx context.Context, s *schema.Schema) error {
+// inspectOptions reads the TiDB table options that Atlas does not inspect
+// (AUTO_RANDOM, AUTO_ID_CACHE) from each table's CREATE TABLE text, which
+// Atlas's TiDB inspection keeps, else from SHOW CREATE TABLE: without them
+// a table created by a migration would number its rows otherwise than the
+// generated DDL's, and a change of them would go unseen.
+func (d *atlasDriver) inspectOptions(ctx context.Context, s *schema.Schema) error {
 	for _, t := range s.Tables {
-		if !slices.ContainsFunc(t.Columns, AutoIncrement) {
-			continue
+		create := createStmt(t)
+		if create == "" {
+			var err error
+			if create, err = d.showCreate(ctx, s, t); err != nil {
+				return err
+			}
 		}
-		var name, create string
-		q := "SHOW CREATE TABLE " + ident(t.Name)
-		if s.Name != "" {
-			q = "SHOW CREATE TABLE " + ident(s.Name) + "." + ident(t.Name)
-		}
-		rows, err := d.conn.QueryContext(ctx, q)
-		if err != nil {
-			return fmt.Errorf("reading AUTO_ID_CACHE of %s: %w", t.Name, err)
-		}
-		for rows.Next() {
-			err = rows.Scan(&name, &create)
-		}
-		if err = errors.Join(err, rows.Close(), rows.Err()); err != nil {
-			return fmt.Errorf("reading AUTO_ID_CACHE of %s: %w", t.Name, err)
-		}
-		if autoIDCache.MatchString(create) {
-			t.Attrs = append(t.Attrs, &mysql.CreateOptions{V: AutoIDCache})
-		}
+		readOptions(t, create)
 	}
 	return nil
+}
+
+func (d *atlasDriver) showCreate(ctx context.Context, s *schema.Schema, t *schema.Table) (string, error) {
+	var name, create string
+	q := "SHOW CREATE TABLE " + ident(t.Name)
+	if s.Name != "" {
+		q = "SHOW CREATE TABLE " + ident(s.Name) + "." + ident(t.Name)
+	}
+	rows, err := d.conn.QueryContext(ctx, q)
+	if err != nil {
+		return "", fmt.Errorf("reading the options of %s: %w", t.Name, err)
+	}
+	for rows.Next() {
+		err = rows.Scan(&name, &create)
+	}
+	if err = errors.Join(err, rows.Close(), rows.Err()); err != nil {
+		return "", fmt.Errorf("reading the options of %s: %w", t.Name, err)
+	}
+	return create, nil
 }
 
 // AutoIncrement reports whether c is an AUTO_INCREMENT column.
@@ -305,6 +304,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 		if f, ok := from.Table(t.Name); ok {
 			changes = addCheckChanges(changes, f, t)
 			changes = addIdentityChanges(changes, f, t)
+			changes = optionsChanges(changes, f, t)
 		}
 	}
 	return changes, nil
@@ -335,6 +335,8 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 			if f, ok := fs.Table(t.Name); ok {
 				changes = addCheckChanges(changes, f, t)
 				changes = addIdentityChanges(changes, f, t)
+				changes = optionsChanges(changes, f, t)
+				changes = optionsChanges(changes, f, t)
 			}
 		}
 	}
@@ -354,7 +356,7 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 		return nil, err
 	}
 	changes = append(changes, checkChanges(from, to)...)
-	for _, c := range addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to) {
+	for _, c := range optionsChanges(addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to) {
 		changes = c.(*schema.ModifyTable).Changes
 	}
 	return changes, nil
@@ -367,7 +369,7 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	if err != nil {
 		return nil, err
 	}
-	return drv.PlanChanges(ctx, name, splitModifyChecks(changes), opts...)
+	return drv.PlanChanges(ctx, name, withOptions(splitModifyChecks(changes)), opts...)
 }
 
 func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change, opts ...migrate.PlanOption) error {
@@ -375,7 +377,7 @@ func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change,
 	if err != nil {
 		return err
 	}
-	return drv.ApplyChanges(ctx, splitModifyChecks(changes), opts...)
+	return drv.ApplyChanges(ctx, withOptions(splitModifyChecks(changes)), opts...)
 }
 
 // stripChecks removes the CHECKs from tables and returns a function that puts

@@ -557,8 +557,19 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 		if id == nil || c.Overrides.Skipped(Name) {
 			continue
 		}
-		l.identityUses(t, c.Name)
 		l.rec.About(t.Name, compiler.KindTable, "")
+		if id.Unordered {
+			// TiDB takes CHECKs and generated columns over an AUTO_RANDOM
+			// column (TestAutoRandom), unlike AUTO_INCREMENT.
+			for _, lc := range lt.Columns {
+				if lc.Name == c.Name {
+					lc.Clause = AutoRandom(id.ShardBits, id.RangeBits)
+				}
+			}
+			l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity with ordered = false as %s: TiDB gives each row a unique id whose %d high bits are scattered, so that INSERTs spread over the cluster; ids are in no order and not consecutive (PostgreSQL numbers them in order), and an INSERT that gives the column a value is refused unless the session sets allow_auto_random_explicit_insert", AutoRandom(id.ShardBits, id.RangeBits), id.ShardBits)
+			continue
+		}
+		l.identityUses(t, c.Name)
 		for _, lc := range lt.Columns {
 			if lc.Name == c.Name {
 				lc.Clause = "AUTO_INCREMENT"
@@ -567,9 +578,19 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 		if id.Start != 1 {
 			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
 		}
-		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
+		cache := max(id.Cache, 1)
+		lt.Options = append(lt.Options, fmt.Sprintf("AUTO_ID_CACHE = %d", cache))
+		if cache > 1 {
+			l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = %d: each TiDB server takes %d ids at a time, so ids are unique but not in INSERT order across servers and may jump (PostgreSQL numbers them one by one)", cache, cache)
+			continue
+		}
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
 	}
+}
+
+// AutoRandom is the column clause of an identity with ordered = false.
+func AutoRandom(shardBits, rangeBits int) string {
+	return fmt.Sprintf("AUTO_RANDOM(%d, %d)", shardBits, rangeBits)
 }
 
 // identityUses refuses CHECKs and index expressions or predicates over

@@ -130,7 +130,7 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot add a STORED generated column to an existing table (error 3106)",
 				"Write stored = false (a VIRTUAL column, which TiDB can add; the values read are the same), or add a plain column and fill it in a data migration (schemagen migrate new NAME --data)")
 		}
-		if atlasdrv.AutoIncrement(c.C) {
+		if atlasdrv.AutoIncrement(c.C) || atlasdrv.AutoRandomOf(c.C) != nil {
 			return refuse(fmt.Sprintf("adding the identity column %q", c.C.Name),
 				"TiDB cannot add AUTO_INCREMENT to an existing table (error 8200)",
 				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
@@ -163,6 +163,9 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot change a VIRTUAL generated column into a stored one (error 3106)",
 				"Add a new plain column, copy the values into it in a data migration (schemagen migrate new NAME --data), then drop the generated column")
 		}
+		if err := autoRandomChange(t, c); err != nil {
+			return err
+		}
 		switch from, to := atlasdrv.AutoIncrement(c.From), atlasdrv.AutoIncrement(c.To); {
 		case !from && to:
 			return refuse(fmt.Sprintf("adding identity to column %q", c.To.Name),
@@ -173,6 +176,46 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot remove AUTO_INCREMENT from a column unless the session sets tidb_allow_remove_auto_inc (error 8200)",
 				"Keep the identity, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before the MODIFY COLUMN")
 		}
+	case *schema.ModifyAttr:
+		from, _ := c.From.(*atlasdrv.AutoIDCache)
+		to, ok := c.To.(*atlasdrv.AutoIDCache)
+		if ok && from != nil && (from.N == 1) != (to.N == 1) {
+			return refuse(fmt.Sprintf("changing the identity's cache from %d to %d", from.N, to.N),
+				"TiDB cannot change AUTO_ID_CACHE between 1 and another value: the two number rows by different allocators (error 1105)",
+				"Keep the cache, or create a new table with the new cache, copy the rows and rename it, in a migration written by hand; between two values other than 1 the change is planned")
+		}
+	}
+	return nil
+}
+
+// autoRandomChange refuses a change of a column's AUTO_RANDOM (an identity
+// with ordered = false) that TiDB cannot make: all but more shard bits in
+// the same range (error 8216, TestAutoRandom).
+func autoRandomChange(t *schema.Table, c *schema.ModifyColumn) error {
+	from, to := atlasdrv.AutoRandomOf(c.From), atlasdrv.AutoRandomOf(c.To)
+	refuse := func(change, reason, instead string) error {
+		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
+	}
+	rebuild := "Create a new table with the identity it should have, copy the rows and rename it, in a migration written by hand"
+	switch {
+	case from == nil && to == nil:
+		return nil
+	case from == nil && atlasdrv.AutoIncrement(c.From):
+		return refuse(fmt.Sprintf("making the identity of column %q unordered (ordered = false)", c.To.Name),
+			"TiDB turns AUTO_INCREMENT into AUTO_RANDOM only when the session sets tidb_allow_remove_auto_inc (error 8200)",
+			"Keep the identity ordered, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before ALTER TABLE ... MODIFY COLUMN ... AUTO_RANDOM")
+	case from == nil:
+		return refuse(fmt.Sprintf("adding an unordered identity (ordered = false) to column %q", c.To.Name),
+			"TiDB gives AUTO_RANDOM only to a new column or an AUTO_INCREMENT primary key (error 8216)", rebuild)
+	case to == nil:
+		return refuse(fmt.Sprintf("removing AUTO_RANDOM (ordered = false) from column %q", c.To.Name),
+			"TiDB cannot drop or change AUTO_RANDOM of a column (error 8216)", rebuild)
+	case to.RangeBits != from.RangeBits:
+		return refuse(fmt.Sprintf("changing the range of column %q's AUTO_RANDOM from %d to %d", c.To.Name, from.RangeBits, to.RangeBits),
+			"TiDB cannot change the range bits of an AUTO_RANDOM column (error 8216)", rebuild)
+	case to.ShardBits < from.ShardBits:
+		return refuse(fmt.Sprintf("lowering the shard_bits of column %q's AUTO_RANDOM from %d to %d", c.To.Name, from.ShardBits, to.ShardBits),
+			"TiDB cannot decrease the shard bits of an AUTO_RANDOM column (error 8216); it can raise them", "Keep shard_bits at least "+strconv.Itoa(from.ShardBits)+", or: "+strings.ToLower(rebuild[:1])+rebuild[1:])
 	}
 	return nil
 }
