@@ -76,6 +76,14 @@ type Col struct {
 	// statements leave the column out (see docs/semantics.md).
 	Identity      bool
 	IdentityStart int64
+	// Unordered is an identity with ordered = false (TiDB AUTO_RANDOM),
+	// with ShardBits and RangeBits when not TiDB's defaults (0): each
+	// database gives its own ids, so rows are compared without them.
+	// IdentityCache is the identity's cache (TiDB AUTO_ID_CACHE), when
+	// more than 1.
+	Unordered            bool
+	ShardBits, RangeBits int
+	IdentityCache        int64
 	// As is a generated column's expression (Virtual: stored = false);
 	// statements leave the column out.
 	As      string
@@ -89,6 +97,12 @@ type Col struct {
 	// RenamedFrom is the column's former name (renamed_from); Random never
 	// draws it, the plan oracle does.
 	RenamedFrom string
+}
+
+// OwnIDs reports whether each database gives c ids of its own: an
+// unordered identity, or one whose ids TiDB takes in batches.
+func (c *Col) OwnIDs() bool {
+	return c.Identity && (c.Unordered || c.IdentityCache > 1)
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -234,8 +248,24 @@ func (m *Model) HCL() string {
 				fmt.Fprintf(&b, "    renamed_from = %s\n", q(c.RenamedFrom))
 			}
 			switch {
-			case c.Identity && c.IdentityStart > 1:
-				fmt.Fprintf(&b, "    identity {\n      start = %d\n    }\n", c.IdentityStart)
+			case c.Identity && (c.IdentityStart > 1 || c.Unordered || c.IdentityCache > 1):
+				b.WriteString("    identity {\n")
+				if c.IdentityStart > 1 {
+					fmt.Fprintf(&b, "      start = %d\n", c.IdentityStart)
+				}
+				if c.IdentityCache > 1 {
+					fmt.Fprintf(&b, "      cache = %d\n", c.IdentityCache)
+				}
+				if c.Unordered {
+					b.WriteString("      ordered = false\n")
+				}
+				if c.ShardBits > 0 {
+					fmt.Fprintf(&b, "      shard_bits = %d\n", c.ShardBits)
+				}
+				if c.RangeBits > 0 {
+					fmt.Fprintf(&b, "      range = %d\n", c.RangeBits)
+				}
+				b.WriteString("    }\n")
 			case c.Identity:
 				b.WriteString("    identity {}\n")
 			}

@@ -589,6 +589,8 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	newRnd(seed^0xe7e1).everyday(m, stmts)
 	// Enums likewise.
 	newRnd(seed^0xe1a0).enums(m, stmts)
+	// And the identities' key options (issue 33).
+	stmts = newRnd(seed^0xa17d).keyOptions(m, stmts)
 	return m, stmts
 }
 
