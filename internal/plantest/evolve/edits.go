@@ -74,6 +74,9 @@ var Kinds = []EditKind{
 	{"enum_key", 1, enumKey},
 	// Dialect settings (objects.go).
 	{"change_setting", 1, changeSetting},
+	// Issue 33's key options (keys.go).
+	{"add_key_table", 2, addKeyTable},
+	{"change_key_options", 3, changeKeyOptions},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -84,15 +87,19 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 	// they were.
 	// So are the settings' edits, when no enum edit is drawn.
 	eg := draw.NewGen(modelSeed(m) + uint64(try))
-	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) })
+	// And issue 33's key options (keys.go), when neither is.
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) || isKeyKind(k) })
 	switch {
 	case eg.Chance(0.15):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
 	case eg.Chance(0.08):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isSettingKind(k) }), eg
+	case eg.Chance(0.06):
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isKeyKind(k) }), eg
 	}
 	if len(only) > 0 {
-		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
+		// The kinds asked for, whichever generator draws them otherwise.
+		kinds = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !only[k.Name] })
 	}
 	total := 0
 	for _, k := range kinds {
