@@ -147,6 +147,13 @@ type Table struct {
 	// RenamedFrom is the table's former name (`renamed_from`): a migration
 	// renames a table of that name, keeping its rows.
 	RenamedFrom string
+	// ShardRowIDBits and PreSplitRegions lay a table without a clustered
+	// key out over TiDB's storage (`shard_row_id_bits`,
+	// `pre_split_regions`): the row ids' high bits scattered over 2^n
+	// shards, and 2^n regions made when the table is. 0 when not given.
+	ShardRowIDBits, PreSplitRegions int
+	// LayoutRange locates them for messages.
+	LayoutRange hcl.Range
 }
 
 // Column returns the column with the given name, or nil.
@@ -245,6 +252,11 @@ type PrimaryKey struct {
 	Columns      []string
 	ColumnRanges []hcl.Range
 	Range        hcl.Range
+	// Clustered is whether TiDB stores the rows by the key (`clustered`),
+	// nil for the server's default (clustered, tidb_enable_clustered_index
+	// = ON). PostgreSQL stores rows in a heap either way.
+	Clustered      *bool
+	ClusteredRange hcl.Range
 }
 
 // Unique is a named UNIQUE constraint.

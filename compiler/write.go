@@ -126,6 +126,12 @@ func writeTable(body *hclwrite.Body, t *Table) {
 	if t.RenamedFrom != "" {
 		tb.SetAttributeValue("renamed_from", cty.StringVal(t.RenamedFrom))
 	}
+	if t.ShardRowIDBits > 0 {
+		tb.SetAttributeValue("shard_row_id_bits", cty.NumberIntVal(int64(t.ShardRowIDBits)))
+	}
+	if t.PreSplitRegions > 0 {
+		tb.SetAttributeValue("pre_split_regions", cty.NumberIntVal(int64(t.PreSplitRegions)))
+	}
 	for _, c := range t.Columns {
 		cb := tb.AppendNewBlock("column", []string{c.Name}).Body()
 		cb.SetAttributeRaw("type", typeTokens(c.Type))
@@ -189,7 +195,11 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		writeOverrides(cb, c.Overrides)
 	}
 	if pk := t.PrimaryKey; pk != nil {
-		tb.AppendNewBlock("primary_key", nil).Body().SetAttributeValue("columns", strList(pk.Columns))
+		pb := tb.AppendNewBlock("primary_key", nil).Body()
+		pb.SetAttributeValue("columns", strList(pk.Columns))
+		if pk.Clustered != nil {
+			pb.SetAttributeValue("clustered", cty.BoolVal(*pk.Clustered))
+		}
 	}
 	for _, u := range t.Uniques {
 		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()

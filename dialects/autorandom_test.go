@@ -148,3 +148,108 @@ func TestAutoRandom(t *testing.T) {
 		})
 	}
 }
+
+func layoutModel(table, pk string) string {
+	return fmt.Sprintf(`table "logs" {
+%s
+  column "id" {
+    type = bigint
+%s
+  }
+  primary_key {
+    columns = ["id"]
+%s
+  }
+}
+`, table, "", pk)
+}
+
+// TestLayoutRefused: TiDB's layout options that TiDB would refuse (8200,
+// 8216) or silently store otherwise (TestLayoutOnServer) are refused at
+// their line.
+func TestLayoutRefused(t *testing.T) {
+	cases := []struct{ name, table, pk, want string }{
+		{"shard bits on a clustered key", "  shard_row_id_bits = 4", "", "stored by its primary key"},
+		{"shard bits on an explicitly clustered key", "  shard_row_id_bits = 4", "    clustered = true", "stored by its primary key"},
+		{"16 shard bits", "  shard_row_id_bits = 16", "    clustered = false", "from 0 to 15"},
+		{"more regions than shard bits", "  shard_row_id_bits = 3\n  pre_split_regions = 5", "    clustered = false", "silently lowers it"},
+		{"regions without shard bits", "  pre_split_regions = 2", "    clustered = false", "silently lowers it"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := generate(t, "tidb", layoutModel(c.table, c.pk))
+			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.want) {
+				t.Fatalf("want an error with %q, got %v", c.want, diags)
+			}
+			for _, d := range diags {
+				if d.Subject == nil || d.Subject.Start.Line < 2 || d.Subject.Start.Line > 3 {
+					t.Errorf("the error is not placed at the options (lines 2 and 3): %v", d)
+				}
+			}
+		})
+	}
+	random := strings.Replace(randomModel("      ordered = false", `"id"`), `columns = ["id"]`, "columns = [\"id\"]\n    clustered = false", 1)
+	if _, diags := generate(t, "tidb", random); !diags.HasErrors() || !strings.Contains(diags.Error(), "clustered primary key") {
+		t.Errorf("ordered = false on a non-clustered key: %v", diags)
+	}
+}
+
+// TestLayoutOnServer shows on TiDB what the compiler's layout rules stand
+// for: SHARD_ROW_ID_BITS on a clustered key is refused (8200), AUTO_RANDOM
+// on a non-clustered one too (8216), and more than 15 shard bits or more
+// pre-split regions than shard bits are silently lowered. The model's
+// layout applies on both servers (PostgreSQL has none).
+func TestLayoutOnServer(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			db := dbtest.New(t, d)
+			ddl, diags := generate(t, d, layoutModel("  shard_row_id_bits = 15\n  pre_split_regions = 15", "    clustered = false"))
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			stmts, err := migrate.Stmts(ddl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range stmts {
+				if _, err := db.ExecContext(ctx, st.Text); err != nil {
+					t.Fatalf("%v\n%s", err, ddl)
+				}
+			}
+			if d != "tidb" {
+				return
+			}
+			show := func(table string) string {
+				var name, create string
+				if err := db.QueryRowContext(ctx, "SHOW CREATE TABLE "+table).Scan(&name, &create); err != nil {
+					t.Fatal(err)
+				}
+				return create
+			}
+			if s := show("logs"); !strings.Contains(s, "NONCLUSTERED") || !strings.Contains(s, "SHARD_ROW_ID_BITS=15 PRE_SPLIT_REGIONS=15") {
+				t.Errorf("the model's layout is not the table's:\n%s", s)
+			}
+			for _, c := range []struct{ ddl, want string }{
+				{"CREATE TABLE c1 (id BIGINT NOT NULL, PRIMARY KEY (id) CLUSTERED) SHARD_ROW_ID_BITS = 4", "8200"},
+				{"CREATE TABLE c2 (id BIGINT NOT NULL AUTO_RANDOM, PRIMARY KEY (id) NONCLUSTERED)", "8216"},
+			} {
+				if _, err := db.ExecContext(ctx, c.ddl); !refusedAs(err, c.want) {
+					t.Errorf("%s: %v, want %s", c.ddl, err, c.want)
+				}
+			}
+			for _, c := range []struct{ ddl, table, want string }{
+				{"CREATE TABLE s16 (id BIGINT NOT NULL, PRIMARY KEY (id) NONCLUSTERED) SHARD_ROW_ID_BITS = 16", "s16", "SHARD_ROW_ID_BITS=15 */"},
+				{"CREATE TABLE s35 (id BIGINT NOT NULL, PRIMARY KEY (id) NONCLUSTERED) SHARD_ROW_ID_BITS = 3 PRE_SPLIT_REGIONS = 5", "s35", "SHARD_ROW_ID_BITS=3 PRE_SPLIT_REGIONS=3 */"},
+				{"CREATE TABLE s02 (id BIGINT NOT NULL, PRIMARY KEY (id) NONCLUSTERED) PRE_SPLIT_REGIONS = 2", "s02", "COLLATE=utf8mb4_bin"},
+			} {
+				if _, err := db.ExecContext(ctx, c.ddl); err != nil {
+					t.Fatal(err)
+				}
+				if s := show(c.table); !strings.HasSuffix(s, c.want) {
+					t.Errorf("%s: TiDB stored\n%s\nwant it to end %q", c.ddl, s, c.want)
+				}
+			}
+		})
+	}
+}

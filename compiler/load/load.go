@@ -262,7 +262,7 @@ func (l *loader) raw(b *hcl.Block) {
 }
 
 var tableSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "comment"}, {Name: "renamed_from"}},
+	Attributes: []hcl.AttributeSchema{{Name: "comment"}, {Name: "renamed_from"}, {Name: "shard_row_id_bits"}, {Name: "pre_split_regions"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "column", LabelNames: []string{"name"}},
 		{Type: "primary_key"},
@@ -289,6 +289,8 @@ func (l *loader) table(b *hcl.Block) {
 	if a := content.Attributes["renamed_from"]; a != nil {
 		t.RenamedFrom = l.renamedFrom(a)
 	}
+	t.ShardRowIDBits = l.smallWhole(content.Attributes["shard_row_id_bits"], &t.LayoutRange)
+	t.PreSplitRegions = l.smallWhole(content.Attributes["pre_split_regions"], &t.LayoutRange)
 	// Columns first: constraints may come before the columns they name.
 	var generated []*hcl.Attribute
 	for _, blk := range content.Blocks {
@@ -312,10 +314,14 @@ func (l *loader) table(b *hcl.Block) {
 				continue
 			}
 			t.PrimaryKey = &compiler.PrimaryKey{Range: blk.DefRange}
-			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
+			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}, {Name: "clustered"}}})
 			if a := attrs["columns"]; a != nil {
 				t.PrimaryKey.Columns, t.PrimaryKey.ColumnRanges = l.strList(a), itemRanges(a)
 				t.PrimaryKey.Range = a.Expr.Range()
+			}
+			if a := attrs["clustered"]; a != nil {
+				v := l.boolean(a)
+				t.PrimaryKey.Clustered, t.PrimaryKey.ClusteredRange = &v, a.Expr.Range()
 			}
 		case "unique":
 			u := &compiler.Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: compiler.Overrides{}}
@@ -935,6 +941,25 @@ func (l *loader) str(a *hcl.Attribute) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// smallWhole reads a whole number from 0 to 15 (a TiDB layout option),
+// setting rng to where it is written; 0 when a is nil.
+func (l *loader) smallWhole(a *hcl.Attribute, rng *hcl.Range) int {
+	if a == nil {
+		return 0
+	}
+	*rng = a.NameRange
+	v, ok := l.value(a, cty.Number, "a whole number")
+	if !ok {
+		return 0
+	}
+	n, acc := v.AsBigFloat().Int64()
+	if !v.AsBigFloat().IsInt() || acc != 0 || n < 0 || n > 15 {
+		l.errorf(a.Expr.Range(), "Invalid "+a.Name, "%s is a whole number from 0 to 15 (TiDB silently stores 15 for more).", a.Name)
+		return 0
+	}
+	return int(n)
 }
 
 func (l *loader) boolean(a *hcl.Attribute) bool {

@@ -127,6 +127,7 @@ func (v *validator) table(t *compiler.Table) {
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
+	v.layout(t)
 	for _, c := range t.Columns {
 		v.about(t, compiler.KindColumn, c.Name)
 		v.name(t, compiler.KindColumn, c.Name, c.Range)
@@ -413,6 +414,8 @@ func (v *validator) unordered(t *compiler.Table, c *compiler.Column) {
 	}
 	if pk := t.PrimaryKey; pk == nil || len(pk.Columns) == 0 || pk.Columns[0] != c.Name {
 		v.errorf(id.Range, "Invalid identity", "Column %s.%s has an identity with ordered = false, so it must be the primary key's first column: TiDB allows AUTO_RANDOM only there (error 8216).", t.Name, c.Name)
+	} else if pk.Clustered != nil && !*pk.Clustered {
+		v.errorf(pk.ClusteredRange, "Invalid identity", "Column %s.%s has an identity with ordered = false, which TiDB gives only a clustered primary key (error 8216); remove clustered = false.", t.Name, c.Name)
 	}
 	if id.ShardBits > 15 {
 		v.errorf(id.Range, "Invalid identity", "shard_bits of %s.%s is %d; TiDB takes at most 15.", t.Name, c.Name, id.ShardBits)
@@ -539,5 +542,19 @@ func (v *validator) enum(e *compiler.Enum) {
 			continue
 		}
 		seen[key] = i
+	}
+}
+
+// layout checks a table's TiDB layout options: they scatter the hidden row
+// ids of a table TiDB does not store by its primary key.
+func (v *validator) layout(t *compiler.Table) {
+	if t.ShardRowIDBits == 0 && t.PreSplitRegions == 0 {
+		return
+	}
+	if pk := t.PrimaryKey; pk != nil && (pk.Clustered == nil || *pk.Clustered) {
+		v.errorf(t.LayoutRange, "Invalid table layout", "Table %q is stored by its primary key (clustered, TiDB's default), which has no row ids to shard (error 8200); write clustered = false in its primary_key block, or leave shard_row_id_bits and pre_split_regions out.", t.Name)
+	}
+	if t.PreSplitRegions > t.ShardRowIDBits {
+		v.errorf(t.LayoutRange, "Invalid table layout", "pre_split_regions of table %q (%d) is more than its shard_row_id_bits (%d): TiDB silently lowers it to the shard bits (and ignores it without them).", t.Name, t.PreSplitRegions, t.ShardRowIDBits)
 	}
 }

@@ -133,10 +133,22 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 // a drift that adds or removes one would otherwise read "expected bigint NOT
 // NULL, found bigint NOT NULL".
 func (Dialect) Describe(obj any) string {
-	if c, ok := obj.(*atlasdrv.AutoIDCache); ok {
-		return fmt.Sprintf("AUTO_ID_CACHE = %d", c.N)
+	switch o := obj.(type) {
+	case *atlasdrv.AutoIDCache:
+		return fmt.Sprintf("AUTO_ID_CACHE = %d", o.N)
+	case *atlasdrv.ShardRowIDBits:
+		return fmt.Sprintf("SHARD_ROW_ID_BITS = %d", o.N)
+	case *atlasdrv.PreSplitRegions:
+		return fmt.Sprintf("PRE_SPLIT_REGIONS = %d", o.N)
 	}
 	s := printer.Object(obj)
+	if i, ok := obj.(*schema.Index); ok {
+		for _, a := range i.Attrs {
+			if c, ok := a.(*atlasdrv.Clustered); ok {
+				s += map[bool]string{true: " CLUSTERED", false: " NONCLUSTERED"}[c.V]
+			}
+		}
+	}
 	if c, ok := obj.(*schema.Column); ok {
 		if atlasdrv.AutoIncrement(c) {
 			s += " AUTO_INCREMENT"

@@ -479,3 +479,16 @@ func (Dialect) ValueRange(c *schema.Column) string {
 // FoldIdentity implements the importer's identityFolder: a column numbered
 // on TiDB alone keeps AUTO_INCREMENT in its raw type.
 func (Dialect) FoldIdentity(raw string) string { return raw + " AUTO_INCREMENT" }
+
+// Layout implements dialects.LayoutReader: a NONCLUSTERED primary key is
+// clustered = false; a CLUSTERED one is left to the server's default
+// (clustered since TiDB 5.0), so that a database made with the defaults
+// imports without it.
+func (Dialect) Layout(t *schema.Table) (*bool, int, int) {
+	var clustered *bool
+	if c, known := atlasdrv.ClusteredOf(t); known && !c {
+		clustered = new(bool)
+	}
+	shard, split := atlasdrv.LayoutOf(t)
+	return clustered, shard, split
+}

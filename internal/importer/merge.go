@@ -643,6 +643,7 @@ func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say f
 	if !samePK(ta.PrimaryKey, tb.PrimaryKey) {
 		say("the primary key of %s differs between %s and %s; %s's is kept", t.Name, da, db, da)
 	}
+	mergeLayout(t, tb)
 	mergeUniques(t, ta, tb, da, db, say)
 	mergeChecks(t, ta, tb, ds, say)
 	mergeForeignKeys(t, ta, tb, da, db, say)
@@ -1170,4 +1171,15 @@ func mergeIdentityOptions(a, b *compiler.Identity) {
 		return
 	}
 	a.Cache = max(a.Cache, b.Cache)
+}
+
+// mergeLayout keeps on t the layout options only one dialect holds (TiDB's
+// clustered key, shard bits and pre-split regions) from b where t has none.
+func mergeLayout(t, b *compiler.Table) {
+	if t.ShardRowIDBits == 0 && t.PreSplitRegions == 0 {
+		t.ShardRowIDBits, t.PreSplitRegions = b.ShardRowIDBits, b.PreSplitRegions
+	}
+	if t.PrimaryKey != nil && b.PrimaryKey != nil && t.PrimaryKey.Clustered == nil && samePK(t.PrimaryKey, b.PrimaryKey) {
+		t.PrimaryKey.Clustered = b.PrimaryKey.Clustered
+	}
 }

@@ -393,6 +393,20 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	}
 	lt.After = append(lt.After, OnUpdate(t)...)
 	l.domains(t, lt)
+	l.layout(t)
+}
+
+// layout explains that TiDB's layout options have no PostgreSQL meaning:
+// rows live in a heap beside every index, and there are no regions.
+func (l *lowerer) layout(t *compiler.Table) {
+	if pk := t.PrimaryKey; pk != nil && pk.Clustered != nil {
+		l.rec.About(t.Name, compiler.KindTable, "")
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "clustered = %v left out: PostgreSQL stores the rows in a heap and every key, the primary key too, as an index beside it (CLUSTER reorders a table once, and is not kept)", *pk.Clustered)
+	}
+	if t.ShardRowIDBits > 0 || t.PreSplitRegions > 0 {
+		l.rec.About(t.Name, compiler.KindTable, "")
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "shard_row_id_bits and pre_split_regions left out: they spread TiDB's row ids over its regions, which PostgreSQL does not have")
+	}
 }
 
 // Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database

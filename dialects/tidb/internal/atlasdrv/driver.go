@@ -369,15 +369,26 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	if err != nil {
 		return nil, err
 	}
-	return drv.PlanChanges(ctx, name, withOptions(splitModifyChecks(changes)), opts...)
+	plan, err := drv.PlanChanges(ctx, name, withOptions(splitModifyChecks(changes)), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return plan, clusterKeys(plan)
 }
 
+// ApplyChanges runs the statements PlanChanges plans, one by one, as
+// Atlas's own ApplyChanges does.
 func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change, opts ...migrate.PlanOption) error {
-	drv, err := d.plain()
+	plan, err := d.PlanChanges(ctx, "apply", changes, opts...)
 	if err != nil {
 		return err
 	}
-	return drv.ApplyChanges(ctx, withOptions(splitModifyChecks(changes)), opts...)
+	for _, c := range plan.Changes {
+		if _, err := d.conn.ExecContext(ctx, c.Cmd, c.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stripChecks removes the CHECKs from tables and returns a function that puts

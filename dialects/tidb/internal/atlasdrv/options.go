@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
 )
@@ -24,6 +25,53 @@ type AutoRandom struct {
 type AutoIDCache struct {
 	schema.Attr
 	N int64
+}
+
+// Clustered is whether TiDB stores a table's rows by its primary key (an
+// attribute of the primary key).
+type Clustered struct {
+	schema.Attr
+	V bool
+}
+
+// ShardRowIDBits and PreSplitRegions are a table's SHARD_ROW_ID_BITS and
+// PRE_SPLIT_REGIONS.
+type (
+	ShardRowIDBits struct {
+		schema.Attr
+		N int
+	}
+	PreSplitRegions struct {
+		schema.Attr
+		N int
+	}
+)
+
+// ClusteredOf returns whether t's primary key is clustered, and whether the
+// inspection knows (a table without a primary key has none).
+func ClusteredOf(t *schema.Table) (clustered, known bool) {
+	if t.PrimaryKey == nil {
+		return false, false
+	}
+	for _, a := range t.PrimaryKey.Attrs {
+		if c, ok := a.(*Clustered); ok {
+			return c.V, true
+		}
+	}
+	return false, false
+}
+
+// LayoutOf returns t's SHARD_ROW_ID_BITS and PRE_SPLIT_REGIONS.
+func LayoutOf(t *schema.Table) (shard, split int) {
+	for _, a := range t.Attrs {
+		switch a := a.(type) {
+		case *ShardRowIDBits:
+			shard = a.N
+		case *PreSplitRegions:
+			split = a.N
+		}
+	}
+	return shard, split
 }
 
 // AutoRandomOf returns c's AUTO_RANDOM, or nil.
@@ -53,6 +101,11 @@ func AutoIDCacheOf(t *schema.Table) int64 {
 var (
 	autoRandomCol = regexp.MustCompile("(?m)^\\s*`((?:[^`]|``)+)`[^\\n]*?AUTO_RANDOM\\((\\d+)(?:,\\s*(\\d+))?\\)")
 	autoIDCacheN  = regexp.MustCompile(`AUTO_ID_CACHE\s*=\s*(\d+)`)
+	// PRIMARY KEY (`id`) /*T![clustered_index] NONCLUSTERED */, and
+	// /*T! SHARD_ROW_ID_BITS=4 PRE_SPLIT_REGIONS=2 */ among the options.
+	clusteredKey = regexp.MustCompile(`(?m)^\s*PRIMARY KEY \(.*\)\s*/\*T!\[clustered_index\] (CLUSTERED|NONCLUSTERED) \*/`)
+	shardBits    = regexp.MustCompile(`SHARD_ROW_ID_BITS\s*=\s*(\d+)`)
+	preSplit     = regexp.MustCompile(`PRE_SPLIT_REGIONS\s*=\s*(\d+)`)
 )
 
 // readOptions sets the options of t that its CREATE TABLE text shows.
@@ -74,6 +127,17 @@ func readOptions(t *schema.Table, create string) {
 		if err == nil {
 			schema.ReplaceOrAppend(&t.Attrs, &AutoIDCache{N: n})
 		}
+	}
+	if m := clusteredKey.FindStringSubmatch(create); m != nil && t.PrimaryKey != nil {
+		schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: m[1] == "CLUSTERED"})
+	}
+	if m := shardBits.FindStringSubmatch(create); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		schema.ReplaceOrAppend(&t.Attrs, &ShardRowIDBits{N: n})
+	}
+	if m := preSplit.FindStringSubmatch(create); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: n})
 	}
 }
 
@@ -99,7 +163,21 @@ func optionsChanges(changes []schema.Change, from, to *schema.Table) []schema.Ch
 	if f, t := AutoIDCacheOf(from), AutoIDCacheOf(to); f != t && f > 0 && t > 0 {
 		extra = append(extra, &schema.ModifyAttr{From: &AutoIDCache{N: f}, To: &AutoIDCache{N: t}})
 	}
+	fs, fp := LayoutOf(from)
+	ts, tp := LayoutOf(to)
+	if fs != ts {
+		extra = append(extra, &schema.ModifyAttr{From: &ShardRowIDBits{N: fs}, To: &ShardRowIDBits{N: ts}})
+	}
+	// SHARD_ROW_ID_BITS = 0 clears PRE_SPLIT_REGIONS too.
+	if fp != tp && ts > 0 {
+		extra = append(extra, &schema.ModifyAttr{From: &PreSplitRegions{N: fp}, To: &PreSplitRegions{N: tp}})
+	}
 	mt := modifyOf(changes, to.Name)
+	if fc, fok := ClusteredOf(from); fok {
+		if tc, tok := ClusteredOf(to); tok && fc != tc && !slices.ContainsFunc(changes, isPrimaryKeyChange(to.Name)) {
+			extra = append(extra, &schema.ModifyPrimaryKey{From: from.PrimaryKey, To: to.PrimaryKey, Change: schema.ChangeAttr})
+		}
+	}
 	for _, tc := range to.Columns {
 		fc, ok := from.Column(tc.Name)
 		if !ok || sameAutoRandom(AutoRandomOf(fc), AutoRandomOf(tc)) {
@@ -124,6 +202,21 @@ func optionsChanges(changes []schema.Change, from, to *schema.Table) []schema.Ch
 	}
 	mt.Changes = append(mt.Changes, extra...)
 	return changes
+}
+
+// isPrimaryKeyChange matches a ModifyTable of table that changes its
+// primary key.
+func isPrimaryKeyChange(table string) func(schema.Change) bool {
+	return func(c schema.Change) bool {
+		m, ok := c.(*schema.ModifyTable)
+		return ok && m.T.Name == table && slices.ContainsFunc(m.Changes, func(c schema.Change) bool {
+			switch c.(type) {
+			case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey, *schema.AddPrimaryKey:
+				return true
+			}
+			return false
+		})
+	}
 }
 
 func modifyOf(changes []schema.Change, table string) *schema.ModifyTable {
@@ -172,9 +265,13 @@ func withOptions(changes []schema.Change) []schema.Change {
 						sc = &cp
 					}
 				case *schema.ModifyAttr:
-					if to, ok := x.To.(*AutoIDCache); ok {
+					switch to := x.To.(type) {
+					case *AutoIDCache:
 						from, _ := x.From.(*AutoIDCache)
 						sc = &schema.ModifyAttr{From: &mysql.CreateOptions{V: fmt.Sprintf("AUTO_ID_CACHE = %d", from.N)}, To: &mysql.CreateOptions{V: fmt.Sprintf("AUTO_ID_CACHE = %d", to.N)}}
+					case *ShardRowIDBits:
+						from, _ := x.From.(*ShardRowIDBits)
+						sc = &schema.ModifyAttr{From: &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", from.N)}, To: &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", to.N)}}
 					}
 				}
 				sub = append(sub, sc)
@@ -189,8 +286,9 @@ func withOptions(changes []schema.Change) []schema.Change {
 // Atlas's planner.
 func tableWithOptions(t *schema.Table) *schema.Table {
 	n := AutoIDCacheOf(t)
+	shard, split := LayoutOf(t)
 	random := slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return AutoRandomOf(c) != nil })
-	if n == 0 && !random {
+	if n == 0 && shard == 0 && split == 0 && !random {
 		return t
 	}
 	cp := *t
@@ -200,6 +298,12 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	})
 	if n > 0 {
 		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: fmt.Sprintf("AUTO_ID_CACHE = %d", n)})
+	}
+	if shard > 0 {
+		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", shard)})
+	}
+	if split > 0 {
+		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: fmt.Sprintf("PRE_SPLIT_REGIONS = %d", split)})
 	}
 	if random {
 		cp.Columns = make([]*schema.Column, len(t.Columns))
@@ -234,6 +338,10 @@ type stateOptions struct {
 	Column      string `json:"column,omitempty"`
 	AutoIDCache int64  `json:"auto_id_cache,omitempty"`
 	AutoRandom  []int  `json:"auto_random,omitempty"`
+	// Clustered is "CLUSTERED" or "NONCLUSTERED" of the primary key.
+	Clustered       string `json:"clustered,omitempty"`
+	ShardRowIDBits  int    `json:"shard_row_id_bits,omitempty"`
+	PreSplitRegions int    `json:"pre_split_regions,omitempty"`
 }
 
 const stateLine = "# schemagen tidb option "
@@ -251,8 +359,13 @@ func MarshalOptions(s *schema.Schema) ([]byte, error) {
 		return nil
 	}
 	for _, t := range s.Tables {
-		if n := AutoIDCacheOf(t); n > 0 {
-			if err := line(stateOptions{Table: t.Name, AutoIDCache: n}); err != nil {
+		o := stateOptions{Table: t.Name, AutoIDCache: AutoIDCacheOf(t)}
+		o.ShardRowIDBits, o.PreSplitRegions = LayoutOf(t)
+		if c, known := ClusteredOf(t); known {
+			o.Clustered = map[bool]string{true: "CLUSTERED", false: "NONCLUSTERED"}[c]
+		}
+		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" {
+			if err := line(o); err != nil {
 				return nil, err
 			}
 		}
@@ -286,6 +399,15 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 		if o.AutoIDCache > 0 {
 			schema.ReplaceOrAppend(&t.Attrs, &AutoIDCache{N: o.AutoIDCache})
 		}
+		if o.ShardRowIDBits > 0 {
+			schema.ReplaceOrAppend(&t.Attrs, &ShardRowIDBits{N: o.ShardRowIDBits})
+		}
+		if o.PreSplitRegions > 0 {
+			schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: o.PreSplitRegions})
+		}
+		if o.Clustered != "" && t.PrimaryKey != nil {
+			schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: o.Clustered == "CLUSTERED"})
+		}
 		if len(o.AutoRandom) == 2 {
 			c, ok := t.Column(o.Column)
 			if !ok {
@@ -293,6 +415,41 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 			}
 			schema.ReplaceOrAppend(&c.Attrs, &AutoRandom{ShardBits: o.AutoRandom[0], RangeBits: o.AutoRandom[1]})
 		}
+	}
+	return nil
+}
+
+// clusterKeys writes the CLUSTERED or NONCLUSTERED of each primary key
+// into the CREATE TABLE planned for its table, which Atlas's planner does
+// not write: after the key's definition, which it writes as PRIMARY KEY
+// (`a`, `b`). A plan without that text is an error, not a table created
+// with the server's default.
+func clusterKeys(plan *migrate.Plan) error {
+	for _, c := range plan.Changes {
+		add, ok := c.Source.(*schema.AddTable)
+		if !ok {
+			continue
+		}
+		clustered, known := ClusteredOf(add.T)
+		if !known {
+			continue
+		}
+		cols := make([]string, len(add.T.PrimaryKey.Parts))
+		for i, p := range add.T.PrimaryKey.Parts {
+			if p.C == nil {
+				return fmt.Errorf("tidb: the primary key of %s has an expression part", add.T.Name)
+			}
+			cols[i] = "`" + strings.ReplaceAll(p.C.Name, "`", "``") + "`"
+		}
+		key := "PRIMARY KEY (" + strings.Join(cols, ", ") + ")"
+		if strings.Count(c.Cmd, key) != 1 {
+			return fmt.Errorf("tidb: the planned CREATE TABLE of %s does not hold %s once, after which its CLUSTERED goes:\n%s", add.T.Name, key, c.Cmd)
+		}
+		clause := " NONCLUSTERED"
+		if clustered {
+			clause = " CLUSTERED"
+		}
+		c.Cmd = strings.Replace(c.Cmd, key, key+clause, 1)
 	}
 	return nil
 }

@@ -514,6 +514,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
 	l.identity(t, lt)
+	l.layout(t, lt)
 	if l.set.Charset != "" {
 		lt.Options = append(lt.Options, "DEFAULT CHARSET = "+l.set.Charset)
 	}
@@ -632,5 +633,29 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			l.rec.About(t.Name, compiler.KindIndex, idx.Name)
 			l.rec.Errorf(idx.Range, "Index expression over an identity column", "Index %q uses identity column %q in an expression or its where, which TiDB builds from generated columns; TiDB refuses those over an AUTO_INCREMENT column (error 3109). Index the column itself.", idx.Name, col)
 		}
+	}
+}
+
+// layout lowers how TiDB stores the table's rows: by the primary key
+// (CLUSTERED) or by hidden row ids beside it (NONCLUSTERED), whose high
+// bits SHARD_ROW_ID_BITS scatters and PRE_SPLIT_REGIONS splits ahead.
+func (l *lowerer) layout(t *compiler.Table, lt *sqltext.Table) {
+	if pk := t.PrimaryKey; pk != nil && pk.Clustered != nil {
+		l.rec.About(t.Name, compiler.KindTable, "")
+		if *pk.Clustered {
+			lt.PrimaryKeyClause = "CLUSTERED"
+			l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "clustered = true as PRIMARY KEY ... CLUSTERED: the rows are stored in the key's order, the server's default made explicit")
+		} else {
+			lt.PrimaryKeyClause = "NONCLUSTERED"
+			l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "clustered = false as PRIMARY KEY ... NONCLUSTERED: the rows are stored by hidden row ids and the key is an index beside them, so a lookup by key reads twice; TiDB cannot change it later")
+		}
+	}
+	if t.ShardRowIDBits > 0 {
+		lt.Options = append(lt.Options, fmt.Sprintf("SHARD_ROW_ID_BITS = %d", t.ShardRowIDBits))
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "shard_row_id_bits = %d as SHARD_ROW_ID_BITS: the row ids' high bits are scattered over %d shards, so INSERTs spread over the cluster", t.ShardRowIDBits, 1<<t.ShardRowIDBits)
+	}
+	if t.PreSplitRegions > 0 {
+		lt.Options = append(lt.Options, fmt.Sprintf("PRE_SPLIT_REGIONS = %d", t.PreSplitRegions))
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "pre_split_regions = %d as PRE_SPLIT_REGIONS: TiDB splits the new table into %d regions when it creates it", t.PreSplitRegions, 1<<t.PreSplitRegions)
 	}
 }

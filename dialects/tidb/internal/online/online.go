@@ -120,7 +120,14 @@ func refusal(t *schema.Table, sc schema.Change) error {
 		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
 	}
 	switch c := sc.(type) {
-	case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey:
+	case *schema.ModifyPrimaryKey:
+		if err := clusteredChange(t, c, refuse); err != nil {
+			return err
+		}
+		return refuse("a change of the primary key",
+			"TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200)",
+			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
+	case *schema.DropPrimaryKey:
 		return refuse("a change of the primary key",
 			"TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200)",
 			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
@@ -177,6 +184,11 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"Keep the identity, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before the MODIFY COLUMN")
 		}
 	case *schema.ModifyAttr:
+		if _, ok := c.To.(*atlasdrv.PreSplitRegions); ok {
+			return refuse("a change of pre_split_regions",
+				"TiDB splits a table's regions when it creates it and cannot change PRE_SPLIT_REGIONS afterwards (error 8200)",
+				"Keep pre_split_regions, or create a new table with it, copy the rows and rename it, in a migration written by hand")
+		}
 		from, _ := c.From.(*atlasdrv.AutoIDCache)
 		to, ok := c.To.(*atlasdrv.AutoIDCache)
 		if ok && from != nil && (from.N == 1) != (to.N == 1) {
@@ -186,6 +198,20 @@ func refusal(t *schema.Table, sc schema.Change) error {
 		}
 	}
 	return nil
+}
+
+// clusteredChange refuses a primary key made clustered or non-clustered:
+// TiDB cannot change how it stores a table's rows (error 8200).
+func clusteredChange(t *schema.Table, c *schema.ModifyPrimaryKey, refuse func(change, reason, instead string) error) error {
+	from, fok := atlasdrv.ClusteredOf(&schema.Table{PrimaryKey: c.From})
+	to, tok := atlasdrv.ClusteredOf(&schema.Table{PrimaryKey: c.To})
+	if !fok || !tok || from == to {
+		return nil
+	}
+	how := map[bool]string{true: "clustered", false: "non-clustered"}
+	return refuse(fmt.Sprintf("making the primary key %s (it is %s)", how[to], how[from]),
+		"TiDB cannot change whether it stores a table's rows by its primary key: it cannot drop a clustered key nor add one (error 8200)",
+		"Create a new table with clustered = "+strconv.FormatBool(to)+", copy the rows and rename it, in a migration written by hand")
 }
 
 // autoRandomChange refuses a change of a column's AUTO_RANDOM (an identity
