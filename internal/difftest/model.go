@@ -58,6 +58,11 @@ type Table struct {
 	Checks      []Check
 	Indexes     []Index
 	FKs         []FK
+	// Clustered is the primary key's clustered ("true", "false"; "" for
+	// the server's default); ShardRowIDBits and PreSplitRegions the
+	// table's layout options (0: none).
+	Clustered                       string
+	ShardRowIDBits, PreSplitRegions int
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -227,6 +232,12 @@ func (m *Model) HCL() string {
 		if t.Comment != "" {
 			fmt.Fprintf(&b, "  comment = %s\n", q(t.Comment))
 		}
+		if t.ShardRowIDBits > 0 {
+			fmt.Fprintf(&b, "  shard_row_id_bits = %d\n", t.ShardRowIDBits)
+		}
+		if t.PreSplitRegions > 0 {
+			fmt.Fprintf(&b, "  pre_split_regions = %d\n", t.PreSplitRegions)
+		}
 		for _, c := range t.Cols {
 			fmt.Fprintf(&b, "  column %s {\n    type = %s\n", q(c.Name), c.Type)
 			if c.Null {
@@ -276,7 +287,11 @@ func (m *Model) HCL() string {
 			b.WriteString("  }\n")
 		}
 		if len(t.PK) > 0 {
-			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n  }\n", list(t.PK))
+			clustered := ""
+			if t.Clustered != "" {
+				clustered = "    clustered = " + t.Clustered + "\n"
+			}
+			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n%s  }\n", list(t.PK), clustered)
 		}
 		for _, u := range t.Uniques {
 			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n%s  }\n", q(u.Name), list(u.Cols), indent(u.Override, "    "))

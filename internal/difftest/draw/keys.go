@@ -41,8 +41,34 @@ func (g *rnd) keyOptions(m *difftest.Model, stmts []difftest.Stmt) []difftest.St
 			}
 			stmts = slices.DeleteFunc(stmts, func(s difftest.Stmt) bool { return s.Table == t.Name && s.WhereCol == c.Name })
 		}
+		g.layout(t, c)
 	}
 	return stmts
+}
+
+// layout sometimes stores a table by hidden row ids (clustered = false),
+// perhaps with shard bits and pre-split regions, or says clustered = true;
+// rarely it draws a layout the compiler must refuse (shard bits on a
+// clustered key, more regions than shard bits, a non-clustered key under
+// an unordered identity). None changes what the rows mean.
+func (g *rnd) layout(t *difftest.Table, key *difftest.Col) {
+	switch {
+	case g.chance(0.03):
+		t.ShardRowIDBits, t.PreSplitRegions = pick(g, []int{2, 4}), pick(g, []int{0, 5})
+		t.Clustered = pick(g, []string{"", "true", "false"})
+		if key.Unordered {
+			t.Clustered = "false"
+		}
+	case key.Unordered:
+	case g.chance(0.15):
+		t.Clustered = "false"
+		if g.chance(0.6) {
+			t.ShardRowIDBits = pick(g, []int{1, 4, 15})
+			t.PreSplitRegions = g.n(t.ShardRowIDBits + 1)
+		}
+	case g.chance(0.05):
+		t.Clustered = "true"
+	}
 }
 
 // unorderable reports whether c, t's first key column, can become an

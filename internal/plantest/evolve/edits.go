@@ -77,6 +77,7 @@ var Kinds = []EditKind{
 	// Issue 33's key options (keys.go).
 	{"add_key_table", 2, addKeyTable},
 	{"change_key_options", 3, changeKeyOptions},
+	{"change_layout", 2, changeLayout},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
