@@ -419,11 +419,14 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 	return nil
 }
 
-// clusterKeys writes the CLUSTERED or NONCLUSTERED of each primary key
-// into the CREATE TABLE planned for its table, which Atlas's planner does
-// not write: after the key's definition, which it writes as PRIMARY KEY
-// (`a`, `b`). A plan without that text is an error, not a table created
-// with the server's default.
+// clusterKeys writes NONCLUSTERED after each non-clustered primary key in
+// the CREATE TABLE planned for its table, which Atlas's planner does not
+// write: after the key's definition, which it writes as PRIMARY KEY (`a`,
+// `b`). A plan without that text is an error, not a table created with the
+// server's default. A clustered key is left to the server's default
+// (clustered, as on the dev database it was read from): the dev database
+// cannot tell a model's clustered = true from the default, and migrations
+// of models without the option stay as they were.
 func clusterKeys(plan *migrate.Plan) error {
 	for _, c := range plan.Changes {
 		add, ok := c.Source.(*schema.AddTable)
@@ -431,7 +434,7 @@ func clusterKeys(plan *migrate.Plan) error {
 			continue
 		}
 		clustered, known := ClusteredOf(add.T)
-		if !known {
+		if !known || clustered {
 			continue
 		}
 		cols := make([]string, len(add.T.PrimaryKey.Parts))
@@ -445,11 +448,7 @@ func clusterKeys(plan *migrate.Plan) error {
 		if strings.Count(c.Cmd, key) != 1 {
 			return fmt.Errorf("tidb: the planned CREATE TABLE of %s does not hold %s once, after which its CLUSTERED goes:\n%s", add.T.Name, key, c.Cmd)
 		}
-		clause := " NONCLUSTERED"
-		if clustered {
-			clause = " CLUSTERED"
-		}
-		c.Cmd = strings.Replace(c.Cmd, key, key+clause, 1)
+		c.Cmd = strings.Replace(c.Cmd, key, key+" NONCLUSTERED", 1)
 	}
 	return nil
 }
