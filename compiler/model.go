@@ -150,6 +150,13 @@ type Table struct {
 	// RenamedFrom is the table's former name (`renamed_from`): a migration
 	// renames a table of that name, keeping its rows.
 	RenamedFrom string
+	// ShardRowIDBits and PreSplitRegions lay a table without a clustered
+	// key out over TiDB's storage (`shard_row_id_bits`,
+	// `pre_split_regions`): the row ids' high bits scattered over 2^n
+	// shards, and 2^n regions made when the table is. 0 when not given.
+	ShardRowIDBits, PreSplitRegions int
+	// LayoutRange locates them for messages.
+	LayoutRange hcl.Range
 }
 
 // Column returns the column with the given name, or nil.
@@ -192,8 +199,27 @@ type Column struct {
 type Identity struct {
 	// Start is the first number, 1 unless given.
 	Start int64
+	// Unordered: the ids are unique but promise no order (`ordered =
+	// false`): TiDB spreads them over its storage (AUTO_RANDOM), so that
+	// INSERTs do not all write the same region; PostgreSQL still numbers
+	// them in order. ShardBits and RangeBits are AUTO_RANDOM's two
+	// arguments (the high bits that scatter the ids, the bits of an id),
+	// 5 and 64 unless given.
+	Unordered bool
+	ShardBits int
+	RangeBits int
+	// Cache is how many ids one TiDB server takes at a time (AUTO_ID_CACHE):
+	// 1 (the default) gives ids in INSERT order, more hands each server
+	// a batch of its own. PostgreSQL's sequence gives them one by one.
+	Cache int64
 	Range hcl.Range
 }
+
+// Default AUTO_RANDOM arguments: TiDB's own.
+const (
+	DefaultShardBits = 5
+	DefaultRangeBits = 64
+)
 
 // DefaultKind tells which kind of default a column has.
 type DefaultKind int
@@ -229,6 +255,11 @@ type PrimaryKey struct {
 	Columns      []string
 	ColumnRanges []hcl.Range
 	Range        hcl.Range
+	// Clustered is whether TiDB stores the rows by the key (`clustered`),
+	// nil for the server's default (clustered, tidb_enable_clustered_index
+	// = ON). PostgreSQL stores rows in a heap either way.
+	Clustered      *bool
+	ClusteredRange hcl.Range
 }
 
 // Unique is a named UNIQUE constraint.

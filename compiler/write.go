@@ -130,6 +130,12 @@ func writeTable(body *hclwrite.Body, t *Table) {
 	if t.RenamedFrom != "" {
 		tb.SetAttributeValue("renamed_from", cty.StringVal(t.RenamedFrom))
 	}
+	if t.ShardRowIDBits > 0 {
+		tb.SetAttributeValue("shard_row_id_bits", cty.NumberIntVal(int64(t.ShardRowIDBits)))
+	}
+	if t.PreSplitRegions > 0 {
+		tb.SetAttributeValue("pre_split_regions", cty.NumberIntVal(int64(t.PreSplitRegions)))
+	}
 	for _, c := range t.Columns {
 		cb := tb.AppendNewBlock("column", []string{c.Name}).Body()
 		cb.SetAttributeRaw("type", typeTokens(c.Type))
@@ -177,11 +183,27 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			if id.Start != 1 {
 				ib.SetAttributeValue("start", cty.NumberIntVal(id.Start))
 			}
+			if id.Cache > 1 {
+				ib.SetAttributeValue("cache", cty.NumberIntVal(id.Cache))
+			}
+			if id.Unordered {
+				ib.SetAttributeValue("ordered", cty.False)
+				if id.ShardBits != DefaultShardBits {
+					ib.SetAttributeValue("shard_bits", cty.NumberIntVal(int64(id.ShardBits)))
+				}
+				if id.RangeBits != DefaultRangeBits {
+					ib.SetAttributeValue("range", cty.NumberIntVal(int64(id.RangeBits)))
+				}
+			}
 		}
 		writeOverrides(cb, c.Overrides)
 	}
 	if pk := t.PrimaryKey; pk != nil {
-		tb.AppendNewBlock("primary_key", nil).Body().SetAttributeValue("columns", strList(pk.Columns))
+		pb := tb.AppendNewBlock("primary_key", nil).Body()
+		pb.SetAttributeValue("columns", strList(pk.Columns))
+		if pk.Clustered != nil {
+			pb.SetAttributeValue("clustered", cty.BoolVal(*pk.Clustered))
+		}
 	}
 	for _, u := range t.Uniques {
 		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()

@@ -150,6 +150,13 @@ type IdentityReader interface {
 	Identity(t *schema.Table, c *schema.Column) *compiler.Identity
 }
 
+// LayoutReader is implemented by dialects that lay tables out over their
+// storage (TiDB): whether table t's primary key is clustered (nil for the
+// server's default), and its row ids' shard bits and pre-split regions.
+type LayoutReader interface {
+	Layout(t *schema.Table) (clustered *bool, shardRowIDBits, preSplitRegions int)
+}
+
 // IdentityNoter is implemented by dialects whose identities may be numbered
 // otherwise than the model's: what a reviewer must know of table t's.
 type IdentityNoter interface {

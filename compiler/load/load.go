@@ -300,7 +300,7 @@ func (l *loader) raw(b *hcl.Block) {
 }
 
 var tableSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "comment"}, {Name: "renamed_from"}},
+	Attributes: []hcl.AttributeSchema{{Name: "comment"}, {Name: "renamed_from"}, {Name: "shard_row_id_bits"}, {Name: "pre_split_regions"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "column", LabelNames: []string{"name"}},
 		{Type: "primary_key"},
@@ -327,6 +327,8 @@ func (l *loader) table(b *hcl.Block) {
 	if a := content.Attributes["renamed_from"]; a != nil {
 		t.RenamedFrom = l.renamedFrom(a)
 	}
+	t.ShardRowIDBits = l.smallWhole(content.Attributes["shard_row_id_bits"], &t.LayoutRange)
+	t.PreSplitRegions = l.smallWhole(content.Attributes["pre_split_regions"], &t.LayoutRange)
 	// Columns first: constraints may come before the columns they name.
 	var generated []*hcl.Attribute
 	for _, blk := range content.Blocks {
@@ -350,10 +352,14 @@ func (l *loader) table(b *hcl.Block) {
 				continue
 			}
 			t.PrimaryKey = &compiler.PrimaryKey{Range: blk.DefRange}
-			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}}})
+			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}, {Name: "clustered"}}})
 			if a := attrs["columns"]; a != nil {
 				t.PrimaryKey.Columns, t.PrimaryKey.ColumnRanges = l.strList(a), itemRanges(a)
 				t.PrimaryKey.Range = a.Expr.Range()
+			}
+			if a := attrs["clustered"]; a != nil {
+				v := l.boolean(a)
+				t.PrimaryKey.Clustered, t.PrimaryKey.ClusteredRange = &v, a.Expr.Range()
 			}
 		case "unique":
 			u := &compiler.Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: compiler.Overrides{}}
@@ -405,18 +411,61 @@ func (l *loader) identity(c *compiler.Column, b *hcl.Block) {
 		l.errorf(b.DefRange, "Duplicate identity", "Column %q already has an identity block at %s.", c.Name, c.Identity.Range)
 		return
 	}
-	id := &compiler.Identity{Start: 1, Range: b.DefRange}
-	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "start"}}})
-	if a := attrs["start"]; a != nil {
+	id := &compiler.Identity{Start: 1, Cache: 1, Range: b.DefRange}
+	attrs := l.attrs(b, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "start"}, {Name: "ordered"}, {Name: "shard_bits"}, {Name: "range"}, {Name: "cache"}}})
+	whole := func(name string, least int64, detail string) (int64, bool) {
+		a := attrs[name]
+		if a == nil {
+			return 0, false
+		}
 		v, ok := l.value(a, cty.Number, "a whole number")
-		if ok {
-			n, acc := v.AsBigFloat().Int64()
-			if !v.AsBigFloat().IsInt() || acc != 0 || n < 1 {
-				l.errorf(a.Expr.Range(), "Invalid identity start", "start is the first number the identity gives, a whole number of at least 1.")
-			} else {
-				id.Start = n
+		if !ok {
+			return 0, false
+		}
+		n, acc := v.AsBigFloat().Int64()
+		if !v.AsBigFloat().IsInt() || acc != 0 || n < least {
+			l.errorf(a.Expr.Range(), "Invalid identity "+name, "%s", detail)
+			return 0, false
+		}
+		return n, true
+	}
+	if n, ok := whole("start", 1, "start is the first number the identity gives, a whole number of at least 1."); ok {
+		id.Start = n
+	}
+	if n, ok := whole("cache", 1, "cache is how many ids one TiDB server takes at a time (AUTO_ID_CACHE), a whole number of at least 1."); ok {
+		id.Cache = n
+	}
+	if a := attrs["ordered"]; a != nil {
+		id.Unordered = !l.boolean(a)
+	}
+	id.ShardBits, id.RangeBits = compiler.DefaultShardBits, compiler.DefaultRangeBits
+	for _, name := range []string{"shard_bits", "range"} {
+		a := attrs[name]
+		if a == nil {
+			continue
+		}
+		if !id.Unordered {
+			l.errorf(a.NameRange, "Invalid identity", "%s applies to an identity with ordered = false (TiDB AUTO_RANDOM); write ordered = false or leave %s out.", name, name)
+			continue
+		}
+		switch name {
+		case "shard_bits":
+			if n, ok := whole(name, 1, "shard_bits is how many high bits of an id scatter it, a whole number from 1 to 15."); ok {
+				id.ShardBits = int(min(n, 1<<20))
+			}
+		case "range":
+			if n, ok := whole(name, 32, "range is how many bits an id has, a whole number from 32 to 64."); ok {
+				id.RangeBits = int(min(n, 1<<20))
 			}
 		}
+	}
+	if id.Unordered {
+		for _, name := range []string{"start", "cache"} {
+			if a := attrs[name]; a != nil {
+				l.errorf(a.NameRange, "Invalid identity", "An identity with ordered = false (TiDB AUTO_RANDOM) takes no %s: its ids are scattered, not counted from a start in batches.", name)
+			}
+		}
+		id.Start, id.Cache = 1, 1
 	}
 	c.Identity = id
 }
@@ -933,6 +982,25 @@ func (l *loader) str(a *hcl.Attribute) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// smallWhole reads a whole number from 0 to 15 (a TiDB layout option),
+// setting rng to where it is written; 0 when a is nil.
+func (l *loader) smallWhole(a *hcl.Attribute, rng *hcl.Range) int {
+	if a == nil {
+		return 0
+	}
+	*rng = a.NameRange
+	v, ok := l.value(a, cty.Number, "a whole number")
+	if !ok {
+		return 0
+	}
+	n, acc := v.AsBigFloat().Int64()
+	if !v.AsBigFloat().IsInt() || acc != 0 || n < 0 || n > 15 {
+		l.errorf(a.Expr.Range(), "Invalid "+a.Name, "%s is a whole number from 0 to 15 (TiDB silently stores 15 for more).", a.Name)
+		return 0
+	}
+	return int(n)
 }
 
 func (l *loader) boolean(a *hcl.Attribute) bool {

@@ -127,6 +127,7 @@ func (v *validator) table(t *compiler.Table) {
 	if len(t.Columns) == 0 {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
+	v.layout(t)
 	for _, c := range t.Columns {
 		v.about(t, compiler.KindColumn, c.Name)
 		v.name(t, compiler.KindColumn, c.Name, c.Range)
@@ -393,10 +394,37 @@ func (v *validator) identity(t *compiler.Table, c *compiler.Column) {
 			v.errorf(o.Range, "Invalid identity", "Column %s.%s has an identity; a type or default in an override would change what it means. Remove the override or the identity (a raw type, such as postgres { type = \"bigserial\" }, numbers rows itself).", t.Name, c.Name)
 		}
 	}
+	if id.Unordered {
+		v.unordered(t, c)
+	}
 	for _, other := range t.Columns {
 		if other != c && other.Identity != nil && other.Identity.Range.Start.Byte > id.Range.Start.Byte {
 			v.errorf(other.Identity.Range, "Second identity column", "Table %q already has identity column %q; a table has at most one (TiDB allows one AUTO_INCREMENT column).", t.Name, c.Name)
 		}
+	}
+}
+
+// unordered checks an identity with ordered = false, which TiDB lowers to
+// AUTO_RANDOM: a bigint that leads the primary key (TiDB refuses
+// AUTO_RANDOM elsewhere, error 8216), with arguments TiDB takes.
+func (v *validator) unordered(t *compiler.Table, c *compiler.Column) {
+	id := c.Identity
+	if c.Type.Kind != compiler.TypeInvalid && c.Type.Name() != "bigint" {
+		v.errorf(id.Range, "Invalid identity", "Column %s.%s is %s; an identity with ordered = false is bigint (TiDB's AUTO_RANDOM fills the high bits of a 64-bit id).", t.Name, c.Name, c.Type)
+	}
+	if pk := t.PrimaryKey; pk == nil || len(pk.Columns) == 0 || pk.Columns[0] != c.Name {
+		v.errorf(id.Range, "Invalid identity", "Column %s.%s has an identity with ordered = false, so it must be the primary key's first column: TiDB allows AUTO_RANDOM only there (error 8216).", t.Name, c.Name)
+	} else if pk.Clustered != nil && !*pk.Clustered {
+		v.errorf(pk.ClusteredRange, "Invalid identity", "Column %s.%s has an identity with ordered = false, which TiDB gives only a clustered primary key (error 8216); remove clustered = false.", t.Name, c.Name)
+	}
+	if id.ShardBits > 15 {
+		v.errorf(id.Range, "Invalid identity", "shard_bits of %s.%s is %d; TiDB takes at most 15.", t.Name, c.Name, id.ShardBits)
+	}
+	if id.RangeBits > 64 {
+		v.errorf(id.Range, "Invalid identity", "range of %s.%s is %d; an id has at most 64 bits.", t.Name, c.Name, id.RangeBits)
+	}
+	if id.RangeBits-id.ShardBits < 28 {
+		v.errorf(id.Range, "Invalid identity", "shard_bits of %s.%s (%d) leaves %d bits of its range (%d) to count with; TiDB needs 28 (error 8216: the ID space is too small). Lower shard_bits or raise range.", t.Name, c.Name, id.ShardBits, id.RangeBits-id.ShardBits, id.RangeBits)
 	}
 }
 
@@ -514,5 +542,19 @@ func (v *validator) enum(e *compiler.Enum) {
 			continue
 		}
 		seen[key] = i
+	}
+}
+
+// layout checks a table's TiDB layout options: they scatter the hidden row
+// ids of a table TiDB does not store by its primary key.
+func (v *validator) layout(t *compiler.Table) {
+	if t.ShardRowIDBits == 0 && t.PreSplitRegions == 0 {
+		return
+	}
+	if pk := t.PrimaryKey; pk != nil && (pk.Clustered == nil || *pk.Clustered) {
+		v.errorf(t.LayoutRange, "Invalid table layout", "Table %q is stored by its primary key (clustered, TiDB's default), which has no row ids to shard (error 8200); write clustered = false in its primary_key block, or leave shard_row_id_bits and pre_split_regions out.", t.Name)
+	}
+	if t.PreSplitRegions > t.ShardRowIDBits {
+		v.errorf(t.LayoutRange, "Invalid table layout", "pre_split_regions of table %q (%d) is more than its shard_row_id_bits (%d): TiDB silently lowers it to the shard bits (and ignores it without them).", t.Name, t.PreSplitRegions, t.ShardRowIDBits)
 	}
 }

@@ -53,6 +53,7 @@ var parts = map[string]reflect.Type{
 	"ColumnClauser":    typeOf[dialects.ColumnClauser](),
 	"IdentityReader":   typeOf[dialects.IdentityReader](),
 	"IdentityNoter":    typeOf[dialects.IdentityNoter](),
+	"LayoutReader":     typeOf[dialects.LayoutReader](),
 	"OnUpdater":        typeOf[dialects.OnUpdater](),
 	"OnUpdateReader":   typeOf[dialects.OnUpdateReader](),
 	"NotNullReader":    typeOf[dialects.NotNullReader](),
@@ -81,7 +82,7 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
 	"postgres": {"Batcher", "ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
-	"tidb":     {"Batcher", "CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
+	"tidb":     {"Batcher", "CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "LayoutReader", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

@@ -62,8 +62,21 @@ func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]d
 }
 
 // MarshalState implements dialects.Dialect.
+// The table options Atlas's HCL leaves out (AUTO_RANDOM, AUTO_ID_CACHE)
+// follow it as comment lines.
 func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
-	return sqltext.MarshalState(s, mysql.MarshalHCL)
+	b, err := sqltext.MarshalState(s, mysql.MarshalHCL)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := atlasdrv.MarshalOptions(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(opts) > 0 && len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return append(b, opts...), nil
 }
 
 // UnmarshalState implements dialects.Dialect.
@@ -78,6 +91,9 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 		return nil, err
 	}
 	atlasdrv.VectorTypes(s)
+	if err := atlasdrv.UnmarshalOptions(s, b); err != nil {
+		return nil, err
+	}
 	var (
 		charset schema.Charset
 		coll    schema.Collation
@@ -112,7 +128,37 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 
 // Describe implements dialects.Describer with Atlas's MySQL type printer
 // (TiDB has no partial indexes).
-func (Dialect) Describe(obj any) string { return printer.Object(obj) }
+//
+// A column's AUTO_INCREMENT and AUTO_RANDOM are part of its description:
+// a drift that adds or removes one would otherwise read "expected bigint NOT
+// NULL, found bigint NOT NULL".
+func (Dialect) Describe(obj any) string {
+	switch o := obj.(type) {
+	case *atlasdrv.AutoIDCache:
+		return fmt.Sprintf("AUTO_ID_CACHE = %d", o.N)
+	case *atlasdrv.ShardRowIDBits:
+		return fmt.Sprintf("SHARD_ROW_ID_BITS = %d", o.N)
+	case *atlasdrv.PreSplitRegions:
+		return fmt.Sprintf("PRE_SPLIT_REGIONS = %d", o.N)
+	}
+	s := printer.Object(obj)
+	if i, ok := obj.(*schema.Index); ok {
+		for _, a := range i.Attrs {
+			if c, ok := a.(*atlasdrv.Clustered); ok {
+				s += map[bool]string{true: " CLUSTERED", false: " NONCLUSTERED"}[c.V]
+			}
+		}
+	}
+	if c, ok := obj.(*schema.Column); ok {
+		if atlasdrv.AutoIncrement(c) {
+			s += " AUTO_INCREMENT"
+		}
+		if r := atlasdrv.AutoRandomOf(c); r != nil {
+			s += " " + atlasdrv.AutoRandomClause(r)
+		}
+	}
+	return s
+}
 
 var printer = describe.Printer{FormatType: mysql.FormatType}
 

@@ -3,6 +3,7 @@ package tidb
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,18 +86,31 @@ func (Dialect) NeutralDefault(x schema.Expr, t compiler.Type) (*compiler.Default
 // Identity implements the importer's identity reading: an AUTO_INCREMENT
 // integer column is an identity, starting at the table's AUTO_INCREMENT (the
 // next id TiDB gives, which is the start on a table without rows).
+//
+// An AUTO_RANDOM column is an identity with ordered = false, with its shard
+// bits and range; a table's AUTO_ID_CACHE other than 1 is the identity's
+// cache.
 func (Dialect) Identity(t *schema.Table, c *schema.Column) *compiler.Identity {
+	if r := atlasdrv.AutoRandomOf(c); r != nil {
+		if it, ok := c.Type.Type.(*schema.IntegerType); !ok || it.T != "bigint" || it.Unsigned {
+			return nil
+		}
+		return &compiler.Identity{Start: 1, Cache: 1, Unordered: true, ShardBits: r.ShardBits, RangeBits: r.RangeBits}
+	}
 	if !atlasdrv.AutoIncrement(c) {
 		return nil
 	}
 	if !identityType(c) {
 		return nil
 	}
-	id := &compiler.Identity{Start: 1}
+	id := &compiler.Identity{Start: 1, Cache: 1}
 	for _, a := range t.Attrs {
 		if ai, ok := a.(*mysql.AutoIncrement); ok && ai.V > 1 {
 			id.Start = ai.V
 		}
+	}
+	if n := atlasdrv.AutoIDCacheOf(t); n > 1 {
+		id.Cache = n
 	}
 	return id
 }
@@ -111,12 +125,10 @@ func identityType(c *schema.Column) bool {
 }
 
 // IdentityNote implements the importer's identity notes: an AUTO_INCREMENT
-// table without AUTO_ID_CACHE = 1, which TiDB cannot add to it.
+// table without AUTO_ID_CACHE, which TiDB cannot add to it.
 func (Dialect) IdentityNote(t *schema.Table) string {
-	for _, a := range t.Attrs {
-		if o, ok := a.(*mysql.CreateOptions); ok && strings.Contains(o.V, atlasdrv.AutoIDCache) {
-			return ""
-		}
+	if atlasdrv.AutoIDCacheOf(t) > 0 || slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return atlasdrv.AutoRandomOf(c) != nil }) {
+		return ""
 	}
 	return "AUTO_INCREMENT without AUTO_ID_CACHE = 1 is imported as an identity; this table keeps TiDB's ids in batches per server (TiDB cannot change AUTO_ID_CACHE of a table), tables schemagen creates get AUTO_ID_CACHE = 1"
 }
@@ -467,3 +479,16 @@ func (Dialect) ValueRange(c *schema.Column) string {
 // FoldIdentity implements the importer's identityFolder: a column numbered
 // on TiDB alone keeps AUTO_INCREMENT in its raw type.
 func (Dialect) FoldIdentity(raw string) string { return raw + " AUTO_INCREMENT" }
+
+// Layout implements dialects.LayoutReader: a NONCLUSTERED primary key is
+// clustered = false; a CLUSTERED one is left to the server's default
+// (clustered since TiDB 5.0), so that a database made with the defaults
+// imports without it.
+func (Dialect) Layout(t *schema.Table) (*bool, int, int) {
+	var clustered *bool
+	if c, known := atlasdrv.ClusteredOf(t); known && !c {
+		clustered = new(bool)
+	}
+	shard, split := atlasdrv.LayoutOf(t)
+	return clustered, shard, split
+}

@@ -49,6 +49,9 @@ func TestDifferential(t *testing.T) {
 	// Progress every 25 models. How many models left every setting out (the defaults), and how
 	// many turned one off.
 	defaults, off := 0, 0
+	// The key options of issue 33 drawn, and how many of their models
+	// compiled.
+	keyOptions := map[string]int{}
 	for i := range models {
 		if i > 0 && i%25 == 0 {
 			t.Logf("%d models so far: %d disagreements, %d with the defaults, %d with a setting off", i, found, defaults, off)
@@ -60,6 +63,25 @@ func TestDifferential(t *testing.T) {
 		}
 		if m.UUIDCheck == "false" || m.ExactStrings == "false" || m.ValueDomains == "false" {
 			off++
+		}
+		for _, tb := range m.Tables {
+			if tb.Clustered == "false" {
+				keyOptions["nonclustered"]++
+				if difftest.Accepted(m) {
+					keyOptions["nonclustered compiled"]++
+				}
+			}
+			if tb.ShardRowIDBits > 0 {
+				keyOptions["shard"]++
+			}
+			for _, c := range tb.Cols {
+				if k := keyOption(c); k != "" {
+					keyOptions[k]++
+					if difftest.Accepted(m) {
+						keyOptions[k+" compiled"]++
+					}
+				}
+			}
 		}
 		d, err := r.Run(ctx, m, st)
 		if err != nil {
@@ -91,6 +113,18 @@ func TestDifferential(t *testing.T) {
 	st := r.Stats
 	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s); identity realigned after %d INSERTs both refused",
 		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample, st.Realigned)
+	t.Logf("key options drawn (columns or tables; of their models compiled): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d of them with shard_row_id_bits", keyOptions["unordered"], keyOptions["unordered compiled"], keyOptions["cache"], keyOptions["cache compiled"], keyOptions["nonclustered"], keyOptions["nonclustered compiled"], keyOptions["shard"])
+}
+
+// keyOption names the key option of issue 33 that c has, "" for none.
+func keyOption(c *difftest.Col) string {
+	switch {
+	case c.Unordered:
+		return "unordered"
+	case c.IdentityCache > 1:
+		return "cache"
+	}
+	return ""
 }
 
 func firstLine(s string) string {

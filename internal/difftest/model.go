@@ -58,6 +58,11 @@ type Table struct {
 	Checks      []Check
 	Indexes     []Index
 	FKs         []FK
+	// Clustered is the primary key's clustered ("true", "false"; "" for
+	// the server's default); ShardRowIDBits and PreSplitRegions the
+	// table's layout options (0: none).
+	Clustered                       string
+	ShardRowIDBits, PreSplitRegions int
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -76,6 +81,14 @@ type Col struct {
 	// statements leave the column out (see docs/semantics.md).
 	Identity      bool
 	IdentityStart int64
+	// Unordered is an identity with ordered = false (TiDB AUTO_RANDOM),
+	// with ShardBits and RangeBits when not TiDB's defaults (0): each
+	// database gives its own ids, so rows are compared without them.
+	// IdentityCache is the identity's cache (TiDB AUTO_ID_CACHE), when
+	// more than 1.
+	Unordered            bool
+	ShardBits, RangeBits int
+	IdentityCache        int64
 	// As is a generated column's expression (Virtual: stored = false);
 	// statements leave the column out.
 	As      string
@@ -89,6 +102,12 @@ type Col struct {
 	// RenamedFrom is the column's former name (renamed_from); Random never
 	// draws it, the plan oracle does.
 	RenamedFrom string
+}
+
+// OwnIDs reports whether each database gives c ids of its own: an
+// unordered identity, or one whose ids TiDB takes in batches.
+func (c *Col) OwnIDs() bool {
+	return c.Identity && (c.Unordered || c.IdentityCache > 1)
 }
 
 // Check is a CHECK with a portable expression (and an optional override block).
@@ -215,6 +234,12 @@ func (m *Model) HCL() string {
 		if t.Comment != "" {
 			fmt.Fprintf(&b, "  comment = %s\n", q(t.Comment))
 		}
+		if t.ShardRowIDBits > 0 {
+			fmt.Fprintf(&b, "  shard_row_id_bits = %d\n", t.ShardRowIDBits)
+		}
+		if t.PreSplitRegions > 0 {
+			fmt.Fprintf(&b, "  pre_split_regions = %d\n", t.PreSplitRegions)
+		}
 		for _, c := range t.Cols {
 			fmt.Fprintf(&b, "  column %s {\n    type = %s\n", q(c.Name), c.Type)
 			if c.Null {
@@ -236,8 +261,24 @@ func (m *Model) HCL() string {
 				fmt.Fprintf(&b, "    renamed_from = %s\n", q(c.RenamedFrom))
 			}
 			switch {
-			case c.Identity && c.IdentityStart > 1:
-				fmt.Fprintf(&b, "    identity {\n      start = %d\n    }\n", c.IdentityStart)
+			case c.Identity && (c.IdentityStart > 1 || c.Unordered || c.IdentityCache > 1):
+				b.WriteString("    identity {\n")
+				if c.IdentityStart > 1 {
+					fmt.Fprintf(&b, "      start = %d\n", c.IdentityStart)
+				}
+				if c.IdentityCache > 1 {
+					fmt.Fprintf(&b, "      cache = %d\n", c.IdentityCache)
+				}
+				if c.Unordered {
+					b.WriteString("      ordered = false\n")
+				}
+				if c.ShardBits > 0 {
+					fmt.Fprintf(&b, "      shard_bits = %d\n", c.ShardBits)
+				}
+				if c.RangeBits > 0 {
+					fmt.Fprintf(&b, "      range = %d\n", c.RangeBits)
+				}
+				b.WriteString("    }\n")
 			case c.Identity:
 				b.WriteString("    identity {}\n")
 			}
@@ -248,7 +289,11 @@ func (m *Model) HCL() string {
 			b.WriteString("  }\n")
 		}
 		if len(t.PK) > 0 {
-			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n  }\n", list(t.PK))
+			clustered := ""
+			if t.Clustered != "" {
+				clustered = "    clustered = " + t.Clustered + "\n"
+			}
+			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n%s  }\n", list(t.PK), clustered)
 		}
 		for _, u := range t.Uniques {
 			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n%s  }\n", q(u.Name), list(u.Cols), indent(u.Override, "    "))

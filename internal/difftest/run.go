@@ -181,7 +181,9 @@ func realignIdentity(ctx context.Context, pg, ti *sql.Conn, t *Table) (bool, err
 		return false, nil
 	}
 	i := slices.IndexFunc(t.Cols, func(c *Col) bool { return c.Identity })
-	if i < 0 {
+	if i < 0 || t.Cols[i].OwnIDs() {
+		// Unordered ids (TiDB AUTO_RANDOM) and batches (AUTO_ID_CACHE)
+		// are compared for being there only (rows): nothing to align.
 		return false, nil
 	}
 	col := t.Cols[i].Name
@@ -308,6 +310,7 @@ func shape(s *compiler.Schema) *Model {
 			}
 			if c.Identity != nil {
 				mc.Identity, mc.IdentityStart = true, c.Identity.Start
+				mc.Unordered, mc.IdentityCache = c.Identity.Unordered, c.Identity.Cache
 			}
 			mt.Cols = append(mt.Cols, mc)
 		}
@@ -445,6 +448,9 @@ func rows(ctx context.Context, conn querier, d string, t *Table) ([]string, erro
 			}
 			if t.Cols[i].Random && uuidForm.MatchString(parts[i]) {
 				parts[i] = "(a uuid)"
+			}
+			if _, err := strconv.ParseInt(parts[i], 10, 64); err == nil && t.Cols[i].OwnIDs() {
+				parts[i] = "(an id)"
 			}
 		}
 		out = append(out, strings.Join(parts, " | "))

@@ -106,6 +106,9 @@ func tableFinding(d dialects.Describer, table string, c schema.Change) Finding {
 		dropped("primary_key", "", c.P)
 	case *schema.ModifyPrimaryKey:
 		modified("primary_key", "", c.From, c.To)
+	case *schema.ModifyAttr:
+		// A table option (TiDB's AUTO_ID_CACHE), as the dialect prints it.
+		modified("table_attribute", "", c.From, c.To)
 	default:
 		f.Change, f.Kind, f.Expected = "changed", "table_attribute", strings.TrimPrefix(fmt.Sprintf("%T", c), "*schema.")
 	}

@@ -643,6 +643,7 @@ func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say f
 	if !samePK(ta.PrimaryKey, tb.PrimaryKey) {
 		say("the primary key of %s differs between %s and %s; %s's is kept", t.Name, da, db, da)
 	}
+	mergeLayout(t, tb)
 	mergeUniques(t, ta, tb, da, db, say)
 	mergeChecks(t, ta, tb, ds, say)
 	mergeForeignKeys(t, ta, tb, da, db, say)
@@ -1072,8 +1073,11 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 			break
 		}
 		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
-	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
+	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start && !ca.Identity.Unordered && !cb.Identity.Unordered:
 		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
+	}
+	if ca.Identity != nil && cb.Identity != nil {
+		mergeIdentityOptions(ca.Identity, cb.Identity)
 	}
 	if ca.Null != cb.Null {
 		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
@@ -1158,4 +1162,30 @@ func overridesOf(t *compiler.Table, kind compiler.ObjectKind, name string) compi
 		return find(len(t.Uniques), func(i int) (string, compiler.Overrides) { return t.Uniques[i].Name, t.Uniques[i].Overrides })
 	}
 	return nil
+}
+
+// mergeIdentityOptions keeps on a the identity options only one dialect
+// can hold (ordered = false, cache: TiDB's AUTO_RANDOM and AUTO_ID_CACHE),
+// from whichever side has them; the other side's ordinary identity says
+// nothing against them.
+func mergeIdentityOptions(a, b *compiler.Identity) {
+	if b.Unordered && !a.Unordered {
+		a.Unordered, a.ShardBits, a.RangeBits = true, b.ShardBits, b.RangeBits
+	}
+	if a.Unordered {
+		a.Start, a.Cache = 1, 1
+		return
+	}
+	a.Cache = max(a.Cache, b.Cache)
+}
+
+// mergeLayout keeps on t the layout options only one dialect holds (TiDB's
+// clustered key, shard bits and pre-split regions) from b where t has none.
+func mergeLayout(t, b *compiler.Table) {
+	if t.ShardRowIDBits == 0 && t.PreSplitRegions == 0 {
+		t.ShardRowIDBits, t.PreSplitRegions = b.ShardRowIDBits, b.PreSplitRegions
+	}
+	if t.PrimaryKey != nil && b.PrimaryKey != nil && t.PrimaryKey.Clustered == nil && samePK(t.PrimaryKey, b.PrimaryKey) {
+		t.PrimaryKey.Clustered = b.PrimaryKey.Clustered
+	}
 }

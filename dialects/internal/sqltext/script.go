@@ -31,13 +31,15 @@ type Raw struct {
 
 // Table is a lowered table.
 type Table struct {
-	Name        string
-	Notes       []string // comment lines on the lowering decisions
-	Columns     []*Column
-	PrimaryKey  []string
-	Constraints []Constraint
-	Comment     string
-	Indexes     []*Index
+	Name       string
+	Notes      []string // comment lines on the lowering decisions
+	Columns    []*Column
+	PrimaryKey []string
+	// PrimaryKeyClause follows the primary key (TiDB's CLUSTERED).
+	PrimaryKeyClause string
+	Constraints      []Constraint
+	Comment          string
+	Indexes          []*Index
 	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
 	Options []string
 	// After are statements that follow the table's (a trigger).
@@ -195,7 +197,11 @@ func createTable(st Style, t *Table) string {
 		lines = append(lines, "  "+columnDef(st, c))
 	}
 	if len(t.PrimaryKey) > 0 {
-		lines = append(lines, "  PRIMARY KEY ("+st.List(t.PrimaryKey)+")")
+		line := "  PRIMARY KEY (" + st.List(t.PrimaryKey) + ")"
+		if t.PrimaryKeyClause != "" {
+			line += " " + t.PrimaryKeyClause
+		}
+		lines = append(lines, line)
 	}
 	for _, c := range t.Constraints {
 		lines = append(lines, "  CONSTRAINT "+st.Ident(c.Name)+" "+c.Body)

@@ -591,6 +591,8 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	newRnd(seed^0xe1a0).enums(m, stmts)
 	// And index comments (issue 32).
 	newRnd(seed ^ 0xc033).indexComments(m)
+	// And the identities' key options (issue 33).
+	stmts = newRnd(seed^0xa17d).keyOptions(m, stmts)
 	return m, stmts
 }
 

@@ -50,6 +50,9 @@ type (
 // identityReader is declared in dialects, with the other parts of a dialect.
 type identityReader = dialects.IdentityReader
 
+// layoutReader is declared in dialects, with the other parts of a dialect.
+type layoutReader = dialects.LayoutReader
+
 // identityNoter is declared in dialects, with the other parts of a dialect.
 type identityNoter = dialects.IdentityNoter
 
@@ -553,6 +556,13 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			if p.C != nil {
 				ct.PrimaryKey.Columns = append(ct.PrimaryKey.Columns, p.C.Name)
 			}
+		}
+	}
+	if lr, ok := im.Dialect.(layoutReader); ok {
+		var clustered *bool
+		clustered, ct.ShardRowIDBits, ct.PreSplitRegions = lr.Layout(t)
+		if ct.PrimaryKey != nil {
+			ct.PrimaryKey.Clustered = clustered
 		}
 	}
 	for _, idx := range t.Indexes {

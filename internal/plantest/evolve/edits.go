@@ -81,6 +81,10 @@ var Kinds = []EditKind{
 	{"change_setting", 1, changeSetting},
 	// Index comments (issue 32; objects.go).
 	{"change_index_comment", 1, changeIndexComment},
+	// Issue 33's key options (keys.go).
+	{"add_key_table", 2, addKeyTable},
+	{"change_key_options", 3, changeKeyOptions},
+	{"change_layout", 2, changeLayout},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -91,8 +95,9 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 	// they were.
 	// So are the settings' edits, when no enum edit is drawn.
 	eg := draw.NewGen(modelSeed(m) + uint64(try))
-	// And index comments' edits, when neither is.
-	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) || isCommentKind(k) })
+	// And index comments' and issue 33's key options' edits (keys.go), when
+	// none is.
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) || isCommentKind(k) || isKeyKind(k) })
 	switch {
 	case eg.Chance(0.15):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
@@ -100,9 +105,12 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isSettingKind(k) }), eg
 	case eg.Chance(0.06):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isCommentKind(k) }), eg
+	case eg.Chance(0.06):
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isKeyKind(k) }), eg
 	}
 	if len(only) > 0 {
-		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
+		// The kinds asked for, whichever generator draws them otherwise.
+		kinds = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !only[k.Name] })
 	}
 	total := 0
 	for _, k := range kinds {

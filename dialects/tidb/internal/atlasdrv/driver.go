@@ -1,6 +1,7 @@
 // Package atlasdrv is TiDB's Atlas driver: Atlas's MySQL driver, decorated
 // so that it inspects, diffs and plans what TiDB holds and Atlas's driver
 // misses or gets wrong (CHECKs, expression indexes, vectors, AUTO_ID_CACHE,
+// AUTO_RANDOM,
 // GET_LOCK's contention). Package tidb's OpenAtlas returns it.
 package atlasdrv
 
@@ -10,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -134,7 +134,7 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 		return nil, d.backtickName(ctx, err)
 	}
 	implicitActions(s)
-	if err := d.inspectAutoIDCache(ctx, s); err != nil {
+	if err := d.inspectOptions(ctx, s); err != nil {
 		return nil, err
 	}
 	VectorTypes(s)
@@ -148,7 +148,7 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 	}
 	for _, s := range r.Schemas {
 		implicitActions(s)
-		if err := d.inspectAutoIDCache(ctx, s); err != nil {
+		if err := d.inspectOptions(ctx, s); err != nil {
 			return nil, err
 		}
 		VectorTypes(s)
@@ -178,43 +178,42 @@ func (d *atlasDriver) backtickName(ctx context.Context, err error) error {
 	return fmt.Errorf("table %q: its name holds a backtick, which schemagen cannot read or migrate (Atlas writes names between backticks without doubling one inside); rename it (RENAME TABLE %s TO ...): %w", name, ident(name), err)
 }
 
-// autoIDCache is AUTO_ID_CACHE = 1 as SHOW CREATE TABLE prints it.
-var autoIDCache = regexp.MustCompile(`AUTO_ID_CACHE\s*=\s*1\b`)
-
-// AutoIDCache is the table option that keeps AUTO_INCREMENT ids in INSERT
-// order, as Atlas's CreateOptions, which Atlas writes into the CREATE TABLE
-// it plans.
-const AutoIDCache = "AUTO_ID_CACHE = 1"
-
-// inspectAutoIDCache reads AUTO_ID_CACHE = 1 of the tables with an
-// AUTO_INCREMENT column, which Atlas does not inspect: without it a table
-// created by a migration would number its rows otherwise than the generated
-// DDL's.
-func (d *atlasDriver) inspectAutoIDCache(ctx context.Context, s *schema.Schema) error {
+// inspectOptions reads the TiDB table options that Atlas does not inspect
+// (AUTO_RANDOM, AUTO_ID_CACHE) from each table's CREATE TABLE text, which
+// Atlas's TiDB inspection keeps, else from SHOW CREATE TABLE: without them
+// a table created by a migration would number its rows otherwise than the
+// generated DDL's, and a change of them would go unseen.
+func (d *atlasDriver) inspectOptions(ctx context.Context, s *schema.Schema) error {
 	for _, t := range s.Tables {
-		if !slices.ContainsFunc(t.Columns, AutoIncrement) {
-			continue
+		create := createStmt(t)
+		if create == "" {
+			var err error
+			if create, err = d.showCreate(ctx, s, t); err != nil {
+				return err
+			}
 		}
-		var name, create string
-		q := "SHOW CREATE TABLE " + ident(t.Name)
-		if s.Name != "" {
-			q = "SHOW CREATE TABLE " + ident(s.Name) + "." + ident(t.Name)
-		}
-		rows, err := d.conn.QueryContext(ctx, q)
-		if err != nil {
-			return fmt.Errorf("reading AUTO_ID_CACHE of %s: %w", t.Name, err)
-		}
-		for rows.Next() {
-			err = rows.Scan(&name, &create)
-		}
-		if err = errors.Join(err, rows.Close(), rows.Err()); err != nil {
-			return fmt.Errorf("reading AUTO_ID_CACHE of %s: %w", t.Name, err)
-		}
-		if autoIDCache.MatchString(create) {
-			t.Attrs = append(t.Attrs, &mysql.CreateOptions{V: AutoIDCache})
-		}
+		readOptions(t, create)
 	}
 	return nil
+}
+
+func (d *atlasDriver) showCreate(ctx context.Context, s *schema.Schema, t *schema.Table) (string, error) {
+	var name, create string
+	q := "SHOW CREATE TABLE " + ident(t.Name)
+	if s.Name != "" {
+		q = "SHOW CREATE TABLE " + ident(s.Name) + "." + ident(t.Name)
+	}
+	rows, err := d.conn.QueryContext(ctx, q)
+	if err != nil {
+		return "", fmt.Errorf("reading the options of %s: %w", t.Name, err)
+	}
+	for rows.Next() {
+		err = rows.Scan(&name, &create)
+	}
+	if err = errors.Join(err, rows.Close(), rows.Err()); err != nil {
+		return "", fmt.Errorf("reading the options of %s: %w", t.Name, err)
+	}
+	return create, nil
 }
 
 // AutoIncrement reports whether c is an AUTO_INCREMENT column.
@@ -327,6 +326,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 		if f, ok := from.Table(t.Name); ok {
 			changes = addCheckChanges(changes, f, t)
 			changes = addIdentityChanges(changes, f, t)
+			changes = optionsChanges(changes, f, t)
 		}
 	}
 	return changes, nil
@@ -357,6 +357,8 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 			if f, ok := fs.Table(t.Name); ok {
 				changes = addCheckChanges(changes, f, t)
 				changes = addIdentityChanges(changes, f, t)
+				changes = optionsChanges(changes, f, t)
+				changes = optionsChanges(changes, f, t)
 			}
 		}
 	}
@@ -376,7 +378,7 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 		return nil, err
 	}
 	changes = append(changes, checkChanges(from, to)...)
-	for _, c := range addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to) {
+	for _, c := range optionsChanges(addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to) {
 		changes = c.(*schema.ModifyTable).Changes
 	}
 	return changes, nil
@@ -389,15 +391,26 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	if err != nil {
 		return nil, err
 	}
-	return drv.PlanChanges(ctx, name, splitModifyChecks(changes), opts...)
+	plan, err := drv.PlanChanges(ctx, name, withOptions(splitModifyChecks(changes)), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return plan, clusterKeys(plan)
 }
 
+// ApplyChanges runs the statements PlanChanges plans, one by one, as
+// Atlas's own ApplyChanges does.
 func (d *atlasDriver) ApplyChanges(ctx context.Context, changes []schema.Change, opts ...migrate.PlanOption) error {
-	drv, err := d.plain()
+	plan, err := d.PlanChanges(ctx, "apply", changes, opts...)
 	if err != nil {
 		return err
 	}
-	return drv.ApplyChanges(ctx, splitModifyChecks(changes), opts...)
+	for _, c := range plan.Changes {
+		if _, err := d.conn.ExecContext(ctx, c.Cmd, c.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stripChecks removes the CHECKs from tables and returns a function that puts

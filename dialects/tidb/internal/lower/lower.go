@@ -515,6 +515,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	lt.Columns = append(lt.Columns, l.generated...)
 	l.generated = nil
 	l.identity(t, lt)
+	l.layout(t, lt)
 	if l.set.Charset != "" {
 		lt.Options = append(lt.Options, "DEFAULT CHARSET = "+l.set.Charset)
 	}
@@ -558,8 +559,19 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 		if id == nil || c.Overrides.Skipped(Name) {
 			continue
 		}
-		l.identityUses(t, c.Name)
 		l.rec.About(t.Name, compiler.KindTable, "")
+		if id.Unordered {
+			// TiDB takes CHECKs and generated columns over an AUTO_RANDOM
+			// column (TestAutoRandom), unlike AUTO_INCREMENT.
+			for _, lc := range lt.Columns {
+				if lc.Name == c.Name {
+					lc.Clause = AutoRandom(id.ShardBits, id.RangeBits)
+				}
+			}
+			l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity with ordered = false as %s: TiDB gives each row a unique id whose %d high bits are scattered, so that INSERTs spread over the cluster; ids are in no order and not consecutive (PostgreSQL numbers them in order), and an INSERT that gives the column a value is refused unless the session sets allow_auto_random_explicit_insert", AutoRandom(id.ShardBits, id.RangeBits), id.ShardBits)
+			continue
+		}
+		l.identityUses(t, c.Name)
 		for _, lc := range lt.Columns {
 			if lc.Name == c.Name {
 				lc.Clause = "AUTO_INCREMENT"
@@ -568,9 +580,19 @@ func (l *lowerer) identity(t *compiler.Table, lt *sqltext.Table) {
 		if id.Start != 1 {
 			lt.Options = append(lt.Options, fmt.Sprintf("AUTO_INCREMENT = %d", id.Start))
 		}
-		lt.Options = append(lt.Options, "AUTO_ID_CACHE = 1")
+		cache := max(id.Cache, 1)
+		lt.Options = append(lt.Options, fmt.Sprintf("AUTO_ID_CACHE = %d", cache))
+		if cache > 1 {
+			l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = %d: each TiDB server takes %d ids at a time, so ids are unique but not in INSERT order across servers and may jump (PostgreSQL numbers them one by one)", cache, cache)
+			continue
+		}
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "identity as AUTO_INCREMENT with AUTO_ID_CACHE = 1 (ids in INSERT order, one after another); an INSERT that gives the column a value moves the next id past it. A refused INSERT may leave other gaps than on PostgreSQL: a NULL in a NOT NULL column takes an id there and not here, a value one database refuses as input and the other by a CHECK takes one on the CHECK's side only, so later ids may differ")
 	}
+}
+
+// AutoRandom is the column clause of an identity with ordered = false.
+func AutoRandom(shardBits, rangeBits int) string {
+	return fmt.Sprintf("AUTO_RANDOM(%d, %d)", shardBits, rangeBits)
 }
 
 // identityUses refuses CHECKs and index expressions or predicates over
@@ -612,5 +634,29 @@ func (l *lowerer) identityUses(t *compiler.Table, col string) {
 			l.rec.About(t.Name, compiler.KindIndex, idx.Name)
 			l.rec.Errorf(idx.Range, "Index expression over an identity column", "Index %q uses identity column %q in an expression or its where, which TiDB builds from generated columns; TiDB refuses those over an AUTO_INCREMENT column (error 3109). Index the column itself.", idx.Name, col)
 		}
+	}
+}
+
+// layout lowers how TiDB stores the table's rows: by the primary key
+// (CLUSTERED) or by hidden row ids beside it (NONCLUSTERED), whose high
+// bits SHARD_ROW_ID_BITS scatters and PRE_SPLIT_REGIONS splits ahead.
+func (l *lowerer) layout(t *compiler.Table, lt *sqltext.Table) {
+	if pk := t.PrimaryKey; pk != nil && pk.Clustered != nil {
+		l.rec.About(t.Name, compiler.KindTable, "")
+		if *pk.Clustered {
+			lt.PrimaryKeyClause = "CLUSTERED"
+			l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "clustered = true as PRIMARY KEY ... CLUSTERED: the rows are stored in the key's order, the server's default made explicit")
+		} else {
+			lt.PrimaryKeyClause = "NONCLUSTERED"
+			l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "clustered = false as PRIMARY KEY ... NONCLUSTERED: the rows are stored by hidden row ids and the key is an index beside them, so a lookup by key reads twice; TiDB cannot change it later")
+		}
+	}
+	if t.ShardRowIDBits > 0 {
+		lt.Options = append(lt.Options, fmt.Sprintf("SHARD_ROW_ID_BITS = %d", t.ShardRowIDBits))
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "shard_row_id_bits = %d as SHARD_ROW_ID_BITS: the row ids' high bits are scattered over %d shards, so INSERTs spread over the cluster", t.ShardRowIDBits, 1<<t.ShardRowIDBits)
+	}
+	if t.PreSplitRegions > 0 {
+		lt.Options = append(lt.Options, fmt.Sprintf("PRE_SPLIT_REGIONS = %d", t.PreSplitRegions))
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "pre_split_regions = %d as PRE_SPLIT_REGIONS: TiDB splits the new table into %d regions when it creates it", t.PreSplitRegions, 1<<t.PreSplitRegions)
 	}
 }

@@ -156,7 +156,14 @@ func refusal(t *schema.Table, sc schema.Change) error {
 		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Column: col, Change: change, Reason: reason, Instead: instead}
 	}
 	switch c := sc.(type) {
-	case *schema.ModifyPrimaryKey, *schema.DropPrimaryKey:
+	case *schema.ModifyPrimaryKey:
+		if err := clusteredChange(t, c, refuse); err != nil {
+			return err
+		}
+		return refuse("a change of the primary key",
+			"TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200)",
+			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
+	case *schema.DropPrimaryKey:
 		return refuse("a change of the primary key",
 			"TiDB stores its rows by the primary key (a clustered index) and cannot drop it (error 8200)",
 			"Keep the key, or create a new table with the new key, copy the rows and rename it in a migration written by hand")
@@ -166,7 +173,7 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot add a STORED generated column to an existing table (error 3106)",
 				"Write stored = false (a VIRTUAL column, which TiDB can add; the values read are the same), or add a plain column and fill it in a data migration (schemagen migrate new NAME --data)")
 		}
-		if atlasdrv.AutoIncrement(c.C) {
+		if atlasdrv.AutoIncrement(c.C) || atlasdrv.AutoRandomOf(c.C) != nil {
 			return refuse(fmt.Sprintf("adding the identity column %q", c.C.Name),
 				"TiDB cannot add AUTO_INCREMENT to an existing table (error 8200)",
 				"Give the table its identity column when it is created: create a new table with it, copy the rows and rename it, in a migration written by hand")
@@ -199,6 +206,9 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot change a VIRTUAL generated column into a stored one (error 3106)",
 				"Add a new plain column, copy the values into it in a data migration (schemagen migrate new NAME --data), then drop the generated column")
 		}
+		if err := autoRandomChange(t, c); err != nil {
+			return err
+		}
 		switch from, to := atlasdrv.AutoIncrement(c.From), atlasdrv.AutoIncrement(c.To); {
 		case !from && to:
 			return refuse(fmt.Sprintf("adding identity to column %q", c.To.Name),
@@ -209,6 +219,65 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"TiDB cannot remove AUTO_INCREMENT from a column unless the session sets tidb_allow_remove_auto_inc (error 8200)",
 				"Keep the identity, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before the MODIFY COLUMN")
 		}
+	case *schema.ModifyAttr:
+		if _, ok := c.To.(*atlasdrv.PreSplitRegions); ok {
+			return refuse("a change of pre_split_regions",
+				"TiDB splits a table's regions when it creates it and cannot change PRE_SPLIT_REGIONS afterwards (error 8200)",
+				"Keep pre_split_regions, or create a new table with it, copy the rows and rename it, in a migration written by hand")
+		}
+		from, _ := c.From.(*atlasdrv.AutoIDCache)
+		to, ok := c.To.(*atlasdrv.AutoIDCache)
+		if ok && from != nil && (from.N == 1) != (to.N == 1) {
+			return refuse(fmt.Sprintf("changing the identity's cache from %d to %d", from.N, to.N),
+				"TiDB cannot change AUTO_ID_CACHE between 1 and another value: the two number rows by different allocators (error 1105)",
+				"Keep the cache, or create a new table with the new cache, copy the rows and rename it, in a migration written by hand; between two values other than 1 the change is planned")
+		}
+	}
+	return nil
+}
+
+// clusteredChange refuses a primary key made clustered or non-clustered:
+// TiDB cannot change how it stores a table's rows (error 8200).
+func clusteredChange(t *schema.Table, c *schema.ModifyPrimaryKey, refuse func(change, reason, instead string) error) error {
+	from, fok := atlasdrv.ClusteredOf(&schema.Table{PrimaryKey: c.From})
+	to, tok := atlasdrv.ClusteredOf(&schema.Table{PrimaryKey: c.To})
+	if !fok || !tok || from == to {
+		return nil
+	}
+	how := map[bool]string{true: "clustered", false: "non-clustered"}
+	return refuse(fmt.Sprintf("making the primary key %s (it is %s)", how[to], how[from]),
+		"TiDB cannot change whether it stores a table's rows by its primary key: it cannot drop a clustered key nor add one (error 8200)",
+		"Create a new table with clustered = "+strconv.FormatBool(to)+", copy the rows and rename it, in a migration written by hand")
+}
+
+// autoRandomChange refuses a change of a column's AUTO_RANDOM (an identity
+// with ordered = false) that TiDB cannot make: all but more shard bits in
+// the same range (error 8216, TestAutoRandom).
+func autoRandomChange(t *schema.Table, c *schema.ModifyColumn) error {
+	from, to := atlasdrv.AutoRandomOf(c.From), atlasdrv.AutoRandomOf(c.To)
+	refuse := func(change, reason, instead string) error {
+		return &hazard.Refusal{Database: "TiDB", Table: t.Name, Change: change, Reason: reason, Instead: instead}
+	}
+	rebuild := "Create a new table with the identity it should have, copy the rows and rename it, in a migration written by hand"
+	switch {
+	case from == nil && to == nil:
+		return nil
+	case from == nil && atlasdrv.AutoIncrement(c.From):
+		return refuse(fmt.Sprintf("making the identity of column %q unordered (ordered = false)", c.To.Name),
+			"TiDB turns AUTO_INCREMENT into AUTO_RANDOM only when the session sets tidb_allow_remove_auto_inc (error 8200)",
+			"Keep the identity ordered, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before ALTER TABLE ... MODIFY COLUMN ... AUTO_RANDOM")
+	case from == nil:
+		return refuse(fmt.Sprintf("adding an unordered identity (ordered = false) to column %q", c.To.Name),
+			"TiDB gives AUTO_RANDOM only to a new column or an AUTO_INCREMENT primary key (error 8216)", rebuild)
+	case to == nil:
+		return refuse(fmt.Sprintf("removing AUTO_RANDOM (ordered = false) from column %q", c.To.Name),
+			"TiDB cannot drop or change AUTO_RANDOM of a column (error 8216)", rebuild)
+	case to.RangeBits != from.RangeBits:
+		return refuse(fmt.Sprintf("changing the range of column %q's AUTO_RANDOM from %d to %d", c.To.Name, from.RangeBits, to.RangeBits),
+			"TiDB cannot change the range bits of an AUTO_RANDOM column (error 8216)", rebuild)
+	case to.ShardBits < from.ShardBits:
+		return refuse(fmt.Sprintf("lowering the shard_bits of column %q's AUTO_RANDOM from %d to %d", c.To.Name, from.ShardBits, to.ShardBits),
+			"TiDB cannot decrease the shard bits of an AUTO_RANDOM column (error 8216); it can raise them", "Keep shard_bits at least "+strconv.Itoa(from.ShardBits)+", or: "+strings.ToLower(rebuild[:1])+rebuild[1:])
 	}
 	return nil
 }
