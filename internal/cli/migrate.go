@@ -317,35 +317,11 @@ migration, or a later one, even in part.
 }
 
 // notApplied refuses a version that the database of an env applied, in
-// full or in part, or applied a later one, or failed in: Atlas resumes a
-// failed file first and would never run one placed before it. An env
-// without a url is not checked, and said so.
+// full or in part, or applied a later one (deploy.AppliedFrom).
 func (a *App) notApplied(ctx context.Context, targets []migration.Target, version string) error {
-	var out []string
-	for _, t := range targets {
-		if t.Env.URL == "" {
-			fmt.Fprintf(a.Stderr, "note: env %q has no url in atlas.hcl: whether its database applied %s is not checked\n", t.Env.Name, version)
-			continue
-		}
-		st, err := deploy.ReadStatus(ctx, t, t.Env.URL)
-		if err != nil {
-			return err
-		}
-		files := st.Applied
-		if st.Partial != nil {
-			files = append(files, *st.Partial)
-		}
-		for _, f := range files {
-			if f.Version < version {
-				continue
-			}
-			what := "applied"
-			if st.Partial != nil && f.Version == st.Partial.Version {
-				what = fmt.Sprintf("began (%d of %d statements; Atlas resumes it first and would never run a file placed before it)", f.Applied, f.Total)
-			}
-			out = append(out, fmt.Sprintf("Error: --before %s: the database of env %q (%s) %s version %s; a data migration cannot run before it there: write it as a new migration (schemagen migrate new NAME --data)", version, t.Env.Name, st.URL, what, f.Version))
-			break
-		}
+	out, err := deploy.AppliedFrom(ctx, targets, version, a.Stderr)
+	if err != nil {
+		return err
 	}
 	if len(out) > 0 {
 		return findings{strings.Join(out, "\n")}

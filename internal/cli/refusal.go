@@ -1,186 +1,35 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/cli/refusal"
 	"github.com/schemagen/schemagen/internal/migration"
-	"github.com/schemagen/schemagen/internal/scratch"
 )
 
-// refusals turns migrate diff refusing the model's changes (every error a
-// hazard.Refusal or migration.RawError) into findings (exit 1): each is
-// printed as a diagnostic at the table, column, enum or raw block of
-// schema.hcl where the change is. Other errors are returned as they are.
+// refusals turns migrate diff refusing the model's changes into findings
+// (exit 1), printed at schema.hcl where each change is. Other errors are
+// returned as they are.
 func (a *App) refusals(err error, s *compiler.Schema) error {
-	if !migration.Refused(err) || s == nil {
+	diags, ok := refusal.Diagnostics(err, s)
+	if !ok {
 		return err
 	}
-	var diags hcl.Diagnostics
-	seen := map[string]bool{}
-	// The same change refused by several dialects (a NOT NULL column
-	// without a default) is one diagnostic naming them all.
-	same := map[string]*hcl.Diagnostic{}
-	for _, e := range leaves(err) {
-		if seen[e.Error()] {
-			continue
-		}
-		seen[e.Error()] = true
-		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "migrate diff refuses this change", Detail: e.Error()}
-		var r *hazard.Refusal
-		var raw *migration.RawError
-		switch {
-		case errors.As(e, &r):
-			key := strings.Join([]string{r.Table, r.Column, r.Change, r.Reason}, "\x00")
-			if o := same[key]; o != nil {
-				o.Summary = strings.Replace(o.Summary, " cannot apply ", " and "+r.Database+" cannot apply ", 1)
-				continue
-			}
-			same[key] = d
-			d.Summary = fmt.Sprintf("%s cannot apply %s", r.Database, r.Change)
-			d.Detail = strings.TrimSpace(r.Reason + ". " + r.Instead)
-			d.Subject = refusalRange(s, r)
-		case errors.As(e, &raw):
-			for _, b := range s.Raw {
-				if b.Name == raw.Name {
-					d.Subject = rangePtr(b.Range)
-				}
-			}
-		}
-		diags = append(diags, d)
-	}
 	a.printDiags(s.Files, diags)
-	return findings{fmt.Sprintf("migrate diff refused %d change%s of the model; nothing was written.", len(diags), map[bool]string{true: "", false: "s"}[len(diags) == 1])}
-}
-
-// leaves are the errors of each target of a plan that failed.
-func leaves(err error) []error {
-	var pe *migration.PlanError
-	if errors.As(err, &pe) {
-		return pe.Errs
-	}
-	return []error{err}
-}
-
-// refusalRange is where the refused change is in the model: the column,
-// else the table, else the enum; nil when the model has none of them.
-func refusalRange(s *compiler.Schema, r *hazard.Refusal) *hcl.Range {
-	if r.Enum != "" {
-		for _, e := range s.Enums {
-			if strings.EqualFold(e.Name, r.Enum) {
-				return rangePtr(e.Range)
-			}
-		}
-	}
-	for _, t := range s.Tables {
-		if !strings.EqualFold(t.Name, r.Table) {
-			continue
-		}
-		for _, c := range t.Columns {
-			if r.Column != "" && strings.EqualFold(c.Name, r.Column) {
-				return rangePtr(c.Range)
-			}
-		}
-		return rangePtr(t.Range)
-	}
-	return nil
-}
-
-func rangePtr(r hcl.Range) *hcl.Range {
-	if r.Filename == "" {
-		return nil
-	}
-	return &r
+	return findings{fmt.Sprintf("migrate diff refused %d change%s of the model; nothing was written.", len(diags), plural(len(diags)))}
 }
 
 // generatedFailures turns the generated DDL failing to load on a dev
-// database (a raw per-dialect text with a typo, which only the database
-// reads) into findings printed at the raw text in schema.hcl that the
-// failing statement holds, else at the table it names. Other errors are
-// returned as they are.
+// database into findings printed at the raw text in schema.hcl that the
+// failing statement holds. Other errors are returned as they are.
 func (a *App) generatedFailures(err error, s *compiler.Schema, targets []migration.Target) error {
-	if err == nil || s == nil {
+	diags, ok := refusal.Generated(err, s, targets)
+	if !ok {
 		return err
 	}
-	var diags hcl.Diagnostics
-	for _, e := range leaves(err) {
-		var ee *scratch.ExecError
-		if !errors.As(e, &ee) {
-			return err
-		}
-		dialect := ""
-		for _, t := range targets {
-			if t.Env.Src == ee.Source {
-				dialect = t.Dialect.Name()
-			}
-		}
-		if dialect == "" {
-			return err
-		}
-		d := &hcl.Diagnostic{Severity: hcl.DiagError,
-			Summary: fmt.Sprintf("the %s dev database refuses the generated DDL", dialect),
-			Detail:  fmt.Sprintf("%s, statement %d: %v\n%s", ee.Source, ee.Stmt, ee.Err, ee.SQL)}
-		d.Subject = rawTextIn(s, dialect, ee.SQL)
-		if d.Subject == nil {
-			return err
-		}
-		diags = append(diags, d)
-	}
 	a.printDiags(s.Files, diags)
-	return findings{fmt.Sprintf("%d statement%s of the generated DDL refused; fix schema.hcl where shown, then run `schemagen generate`.", len(diags), map[bool]string{true: "", false: "s"}[len(diags) == 1])}
+	return findings{fmt.Sprintf("%d statement%s of the generated DDL refused; fix schema.hcl where shown, then run `schemagen generate`.", len(diags), plural(len(diags)))}
 }
 
-// rawTextIn is where in the model a raw text of dialect that stmt holds
-// is (an override's type, default, expression or statement, a raw
-// block), else the table stmt names; nil when none.
-func rawTextIn(s *compiler.Schema, dialect, stmt string) *hcl.Range {
-	in := func(ov compiler.Overrides) *hcl.Range {
-		o := ov.For(dialect)
-		if o == nil {
-			return nil
-		}
-		for _, text := range []string{o.RawType, o.Default, o.Expr, o.SQL} {
-			if strings.TrimSpace(text) != "" && strings.Contains(stmt, strings.TrimSpace(text)) {
-				return rangePtr(o.Range)
-			}
-		}
-		return nil
-	}
-	for _, r := range s.Raw {
-		if text := strings.TrimSpace(r.SQL[dialect]); text != "" && strings.Contains(stmt, strings.TrimRight(text, ";")) {
-			return rangePtr(r.Range)
-		}
-	}
-	var named *hcl.Range
-	for _, t := range s.Tables {
-		found := in(t.Overrides)
-		for _, c := range t.Columns {
-			found = cmpOr(found, in(c.Overrides))
-		}
-		for _, c := range t.Checks {
-			found = cmpOr(found, in(c.Overrides))
-		}
-		for _, i := range t.Indexes {
-			found = cmpOr(found, in(i.Overrides))
-		}
-		if found != nil {
-			return found
-		}
-		if named == nil && (strings.Contains(stmt, `"`+t.Name+`"`) || strings.Contains(stmt, "`"+t.Name+"`")) {
-			named = rangePtr(t.Range)
-		}
-	}
-	return named
-}
-
-func cmpOr(a, b *hcl.Range) *hcl.Range {
-	if a != nil {
-		return a
-	}
-	return b
-}
+func plural(n int) string { return map[bool]string{true: "", false: "s"}[n == 1] }

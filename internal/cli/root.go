@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/schemagen/schemagen/internal/cli/diagprint"
+	"github.com/schemagen/schemagen/internal/cli/schemapath"
 )
 
 // Exit codes, documented in every command's help.
@@ -204,73 +204,19 @@ func (a *App) printDiags(files map[string]*hcl.File, diags hcl.Diagnostics) {
 	diagprint.Print(a.Stderr, files, diags, a.useColor(a.Stderr))
 }
 
-// schemaFiles resolves --schema: files as given, directories to the *.hcl
-// files in them, sorted. A path that cannot be read is a usage error (exit 2)
-// in every command, as is a file named twice.
+// schemaFiles resolves --schema (package schemapath). A path that cannot
+// be read is a usage error (exit 2) in every command, as is a file named
+// twice.
 func (a *App) schemaFiles() ([]string, error) {
-	var out []string
-	seen := map[string]string{}
-	add := func(given, path string) error {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return usageError{err}
-		}
-		if prev, dup := seen[abs]; dup {
-			return usageError{fmt.Errorf("--schema names %s twice (as %s and %s)", path, prev, given)}
-		}
-		seen[abs] = given
-		f, err := os.Open(path)
-		if err != nil {
-			return readError(path, err)
-		}
-		f.Close()
-		out = append(out, path)
-		return nil
+	files, err := schemapath.Resolve(a.schema)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	for _, s := range a.schema {
-		if err := nonEmpty("--schema", s); err != nil {
-			return nil, err
-		}
-		info, err := os.Stat(s)
-		if err != nil {
-			return nil, readError(s, err)
-		}
-		if !info.IsDir() {
-			if err := add(s, s); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		matches, err := filepath.Glob(filepath.Join(s, "*.hcl"))
-		if err != nil {
-			return nil, usageError{err}
-		}
-		slices.Sort(matches)
-		var n int
-		for _, m := range matches {
-			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
-				continue
-			}
-			if err := add(s, m); err != nil {
-				return nil, err
-			}
-			n++
-		}
-		if n == 0 {
-			return nil, usageError{fmt.Errorf("the directory %s holds no *.hcl files", s)}
-		}
-	}
-	if len(out) == 0 {
-		return nil, usageError{errors.New("--schema is empty; give a schema file or a directory of *.hcl files")}
-	}
-	return out, nil
+	return files, nil
 }
 
 func readError(path string, err error) error {
-	if errors.Is(err, os.ErrNotExist) {
-		return usageError{fmt.Errorf("%s does not exist. Run schemagen in the directory that holds schema.hcl, or pass --schema", path)}
-	}
-	return usageError{err}
+	return usageError{schemapath.ReadError(path, err)}
 }
 
 // errorCount describes diags for a closing line.
