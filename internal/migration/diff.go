@@ -32,8 +32,15 @@ type Planned struct {
 	Online *migrate.Plan
 	// Cached is set when the cache knew the directory to be up to date.
 	Cached bool
-	src    []byte
-	exprs  *dialects.Exprs
+	// FromProven is set when the directory's state was loaded from the
+	// generated DDL the migrate diff that wrote its last file proved it to
+	// reach (Cache.Proven), instead of replaying the directory.
+	FromProven bool
+	src        []byte
+	exprs      *dialects.Exprs
+	// proven is the generated DDL the directory was proven to reach by the
+	// migrate diff that wrote its last file (Cache.Proven), nil if unknown.
+	proven []byte
 }
 
 // Model is schema.hcl rendered for every dialect, by dialect name: what
@@ -116,12 +123,19 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 				p.Cached = true
 				return
 			}
+			dirKey, err := cache.DirKey(p.Target.Dialect, p.Target.Env.Dev, p.Dir)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			p.proven, p.FromProven = cache.Proven(dirKey)
 			if p.Plan, p.Online, err = planTarget(ctx, dev, p, name, opts); err != nil {
 				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
 				return
 			}
 			if p.Plan == nil {
 				cache.MarkInStep(key)
+				cache.MarkProven(dirKey, p.src)
 			}
 		})
 	}
@@ -197,6 +211,12 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 			current, errs[0] = c.current(ctx, t, p.Dir.Path(), files)
 			return
 		}
+		if p.proven != nil {
+			// The state an earlier migrate diff proved the directory to
+			// reach: loaded, not replayed.
+			current, errs[0] = SQLState(ctx, dev, t, p.Dir.Path()+" (the state proven by the migrate diff that wrote its last file)", p.proven)
+			return
+		}
 		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files)
 	})
 	wg.Go(func() {
@@ -210,6 +230,22 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	if err := joinDistinct(errs[:]...); err != nil {
 		return nil, nil, err
 	}
+	history, err := rawHistory(t.Dialect, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	main, online, err := planStep(ctx, p, current, desired, history, name, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return prove(ctx, p, current, desired, files, main, online, name, opts)
+}
+
+// planStep plans the migration from current to desired (which it
+// changes), history being what the directory ran of the raw blocks; nil
+// plans when there is nothing to do.
+func planStep(ctx context.Context, p *Planned, current, desired *State, history map[string]rawRun, name string, opts []PlanOption) (_, _ *migrate.Plan, err error) {
+	t := p.Target
 	drv := current.Driver
 	var renames []schema.Change
 	if p.exprs != nil {
@@ -223,10 +259,6 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	}
 	changes = withSplit(changes, split, desired.Schema)
 	changes = withRenames(renames, changes)
-	history, err := rawHistory(t.Dialect, files)
-	if err != nil {
-		return nil, nil, err
-	}
 	objects, err := planObjects(t.Dialect, p.exprs, current.Objects, desired.Objects, history, changes)
 	if err != nil {
 		return nil, nil, err
@@ -289,6 +321,9 @@ type State struct {
 	Objects *dialects.Objects
 	Driver  migrate.Driver
 	db      *scratch.DB
+	// of is the database of a state read again (Reread), which its Close
+	// leaves alone.
+	of *scratch.DB
 }
 
 // Close drops the state's scratch database; a nil State is fine.
@@ -381,7 +416,7 @@ func (s *State) read(ctx context.Context, t Target) (err error) {
 // a new inspection, which a plan may change, and its Close leaves the
 // database to s.
 func Reread(ctx context.Context, t Target, s *State) (*State, error) {
-	n := &State{Driver: s.Driver}
+	n := &State{Driver: s.Driver, of: s.DB()}
 	if err := n.read(ctx, t); err != nil {
 		return nil, err
 	}
@@ -389,7 +424,12 @@ func Reread(ctx context.Context, t Target, s *State) (*State, error) {
 }
 
 // DB is the scratch database the state was read from.
-func (s *State) DB() *scratch.DB { return s.db }
+func (s *State) DB() *scratch.DB {
+	if s.db != nil {
+		return s.db
+	}
+	return s.of
+}
 
 // PlanOptions are the options of every plan schemagen writes: no schema
 // qualifier (a file applies to any database) and indented statements.
@@ -442,6 +482,11 @@ func Write(planned []*Planned, name string, now time.Time, cache *scratch.Cache)
 		}
 		if key, err := cache.Key(p.Target.Dialect, p.Target.Env.Dev, p.Dir, p.src); err == nil {
 			cache.MarkInStep(key)
+		}
+		// The file was proven: the directory now reaches the generated
+		// DDL's state, which the next diff loads instead of replaying.
+		if key, err := cache.DirKey(p.Target.Dialect, p.Target.Env.Dev, p.Dir); err == nil {
+			cache.MarkProven(key, p.src)
 		}
 	}
 	return written, nil
