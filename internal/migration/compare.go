@@ -22,6 +22,9 @@ type Difference struct {
 	// collation) or "objects" (extensions, views, triggers).
 	Kind string
 	What string
+	// Table and Column name the column of a "generated" or "column"
+	// difference; Found and Want are what it has and should have.
+	Table, Column, Found, Want string
 }
 
 func (d Difference) String() string { return d.What }
@@ -35,12 +38,8 @@ func (d Difference) String() string { return d.What }
 // vector) and collation, and the objects the model declares. Both states
 // are the caller's and may be changed (generated columns are taken out).
 func Differences(ctx context.Context, t Target, got, want *State) ([]Difference, error) {
-	var out []Difference
-	for table, cols := range splitGenerated(got.Schema, want.Schema) {
-		for i := 0; i < len(cols); i += 2 {
-			out = append(out, Difference{Kind: "generated", What: fmt.Sprintf("column %q of table %q: found %s, want %s", cols[i].Name, table, generatedText(cols[i]), generatedText(cols[i+1]))})
-		}
-	}
+	out := Details(got.Schema, want.Schema)
+	splitGenerated(got.Schema, want.Schema)
 	drv := want.Driver
 	if drv == nil {
 		drv = got.Driver
@@ -52,7 +51,6 @@ func Differences(ctx context.Context, t Target, got, want *State) ([]Difference,
 	if len(changes) > 0 {
 		out = append(out, Difference{Kind: "schema", What: describeChanges(ctx, drv, changes)})
 	}
-	out = append(out, columnDetails(got.Schema, want.Schema)...)
 	out = append(out, objectDifferences(got.Objects, want.Objects)...)
 	slices.SortStableFunc(out, func(a, b Difference) int { return strings.Compare(a.Kind, b.Kind) })
 	return out, nil
@@ -78,10 +76,12 @@ func describeChanges(ctx context.Context, drv migrate.Driver, changes []schema.C
 	return strings.Join(b, "; ")
 }
 
-// columnDetails compares, for every column both states have, what a
-// diff of the dialect may not: the type as the database prints it and the
-// collation.
-func columnDetails(got, want *schema.Schema) []Difference {
+// Details compares, for every column both states have, what the
+// dialects' diffs do not look at, or refuse: a generated column's
+// expression and storage, the type as the database prints it (TiDB's
+// vector(3) and vector), the collation. It changes neither state (drift
+// compares with a state it shares).
+func Details(got, want *schema.Schema) []Difference {
 	var out []Difference
 	for _, wt := range want.Tables {
 		gt, ok := got.Table(wt.Name)
@@ -93,11 +93,18 @@ func columnDetails(got, want *schema.Schema) []Difference {
 			if !ok || gc.Type == nil || wc.Type == nil {
 				continue
 			}
+			add := func(kind, what, g, w string) {
+				out = append(out, Difference{Kind: kind, Table: wt.Name, Column: wc.Name, Found: g, Want: w,
+					What: fmt.Sprintf("column %q of table %q: %s %s, want %s", wc.Name, wt.Name, what, g, w)})
+			}
+			if (isGenerated(gc) || isGenerated(wc)) && !(isGenerated(gc) && isGenerated(wc) && sameGenerated(gc, wc)) {
+				add("generated", "generated", generatedText(gc), generatedText(wc))
+			}
 			if g, w := typeRaw(gc), typeRaw(wc); g != w {
-				out = append(out, Difference{Kind: "column", What: fmt.Sprintf("column %q of table %q: type %s, want %s", wc.Name, wt.Name, g, w)})
+				add("column", "type", g, w)
 			}
 			if g, w := collation(gc.Attrs), collation(wc.Attrs); g != w {
-				out = append(out, Difference{Kind: "column", What: fmt.Sprintf("column %q of table %q: collation %q, want %q", wc.Name, wt.Name, g, w)})
+				add("column", "collation", fmt.Sprintf("%q", g), fmt.Sprintf("%q", w))
 			}
 		}
 	}
