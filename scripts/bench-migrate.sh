@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times `schemagen migrate diff init` for a synthetic 100-table model on both
-# dialects, then a repeated run with no model change, against the goals:
+# dialects, then a repeated run with no model change, and last a diff of
+# one change (a table added), against the goals:
 # PostgreSQL <= 1.8 s (the Atlas CLI's own time here), TiDB < 6 s (the Atlas
 # CLI takes about 20 s), a repeated run < 0.5 s. The dev databases are real
 # servers started once by devdb, as a team's configured dev URLs would be.
@@ -103,8 +104,11 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 	work=$1; tables=$2; rounds=$3; base=$4; same=$5
 	ms() { date +%s%N | cut -b1-13; }
 	# The measurements: env, name, goal in ms (0: none), flags.
+	# "change" adds a table to the model first: a diff with one new change
+	# (which migrate diff proves by running its statements).
 	measurements=("postgres init 1800" "postgres again 500" "postgres again 0 --no-cache"
-		"tidb init 6000" "tidb again 500" "tidb again 0 --no-cache")
+		"tidb init 6000" "tidb again 500" "tidb again 0 --no-cache"
+		"postgres change 0" "tidb change 0")
 	TIMEFORMAT="%3U %3S"
 	session() { # tree (new|base), round: one project from scratch; prints "i ms cpu-ms statements ddl" per measurement
 		local dir=$work/run.$1.$2 sg=$work/$1/schemagen i=0 m env name goal flags t0 t1 u s
@@ -114,6 +118,10 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 		XDG_CACHE_HOME=$dir/cache $sg generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
 		for m in "${measurements[@]}"; do
 			read -r env name goal flags <<< "$m"
+			if [ "$name" = change ] && [ "$env" = postgres ]; then
+				printf "\ntable \"bench_change\" {\n  column \"id\" {\n    type = bigint\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n}\n" >> schema.hcl
+				XDG_CACHE_HOME=$dir/cache $sg generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
+			fi
 			"$work/statements" reset "$SCHEMAGEN_TEST_TIDB_URL"
 			t0=$(ms)
 			{ time XDG_CACHE_HOME=$dir/cache $sg migrate diff "$name" --env "$env" $flags > /dev/null 2> "$name.$env.log"; } 2> cpu.txt || { cat "$name.$env.log" >&2; exit 1; }
