@@ -214,8 +214,11 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 		if p.proven != nil {
 			// The state an earlier migrate diff proved the directory to
 			// reach: loaded, not replayed.
-			current, errs[0] = SQLState(ctx, dev, t, p.Dir.Path()+" (the state proven by the migrate diff that wrote its last file)", p.proven)
-			return
+			if current, errs[0] = SQLState(ctx, dev, t, p.Dir.Path()+" (the state proven by the migrate diff that wrote its last file)", p.proven); errs[0] == nil {
+				return
+			}
+			// Only a cache: the directory is replayed instead.
+			p.proven, p.FromProven = nil, false
 		}
 		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), files)
 	})

@@ -63,7 +63,7 @@ func (e *ProofError) Error() string {
 		}
 		fmt.Fprintf(&b, "\nwith: %v\n", e.Err)
 	} else {
-		b.WriteString("its statements run, but the database they leave is not the model's\n")
+		b.WriteString("the database its statements leave (none, when the planner found nothing to do) is not the model's\n")
 	}
 	if len(e.Left) > 0 {
 		b.WriteString("Still different from the model after planning again from the state reached:\n")
