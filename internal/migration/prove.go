@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"ariga.io/atlas/sql/migrate"
 
@@ -107,6 +108,18 @@ func prove(ctx context.Context, p *Planned, current, desired *State, files []mig
 	)
 	for round := 0; ; round++ {
 		failed := len(failures)
+		// The desired state is read again while the statements run (the
+		// plan changed the one it was planned into); with nothing planned,
+		// both states are as read.
+		var (
+			wantState *State
+			wantErr   error
+			wantRead  sync.WaitGroup
+		)
+		planned := main != nil || onl != nil && len(onl.Changes) > 0
+		if planned {
+			wantRead.Go(func() { wantState, wantErr = Reread(ctx, t, desired) })
+		}
 		if main != nil {
 			if outMain == nil || len(outMain.Changes) == 0 {
 				outMain = &migrate.Plan{Name: main.Name, Version: main.Version, Transactional: main.Transactional, Directives: main.Directives}
@@ -141,13 +154,16 @@ func prove(ctx context.Context, p *Planned, current, desired *State, files []mig
 			outOnline.Changes, failures = append(outOnline.Changes, ran...), append(failures, fails...)
 		}
 		// What the database reached, against the model.
-		got, err := Reread(ctx, t, current)
-		if err != nil {
-			return nil, nil, err
-		}
-		want, err := Reread(ctx, t, desired)
-		if err != nil {
-			return nil, nil, err
+		got, want := current, desired
+		if planned {
+			wantRead.Wait()
+			if wantErr != nil {
+				return nil, nil, wantErr
+			}
+			if got, err = Reread(ctx, t, current); err != nil {
+				return nil, nil, err
+			}
+			want = wantState
 		}
 		left, err := Differences(ctx, t, got, want)
 		if err != nil {
