@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/migration/proof"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -255,7 +255,7 @@ func planStep(ctx context.Context, p *Planned, current, desired *State, history 
 		rb, _ := t.Dialect.(dialects.RuleBook)
 		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(rb))
 	}
-	split := splitGenerated(current.Schema, desired.Schema)
+	split := proof.SplitGenerated(current.Schema, desired.Schema)
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
 		return nil, nil, err
@@ -539,32 +539,7 @@ func NewFile(targets []Target, name string, now time.Time) ([]string, error) {
 	return written, nil
 }
 
-// splitGenerated takes out of both states the columns that become
-// generated, or get another expression or stored setting, which Atlas
-// refuses to diff (PostgreSQL's driver: "changing the generation expression
-// ... is not supported") or plan: they are dropped and added again, their
-// values computed again, by table name.
-func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column {
-	out := map[string][]*schema.Column{}
-	for _, dt := range desired.Tables {
-		ct, ok := current.Table(dt.Name)
-		if !ok {
-			continue
-		}
-		for _, dc := range slices.Clone(dt.Columns) {
-			cc, ok := ct.Column(dc.Name)
-			if !ok || !isGenerated(dc) || isGenerated(cc) && sameGenerated(cc, dc) {
-				continue
-			}
-			out[dt.Name] = append(out[dt.Name], cc, dc)
-			ct.Columns = slices.DeleteFunc(ct.Columns, func(c *schema.Column) bool { return c == cc })
-			dt.Columns = slices.DeleteFunc(dt.Columns, func(c *schema.Column) bool { return c == dc })
-		}
-	}
-	return out
-}
-
-// withSplit adds the drop and add of the columns splitGenerated took out
+// withSplit adds the drop and add of the columns SplitGenerated took out
 // first in their tables' changes, and puts the columns back into to.
 func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *schema.Schema) []schema.Change {
 	for _, table := range slices.Sorted(maps.Keys(split)) {
@@ -591,37 +566,12 @@ func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *s
 	return changes
 }
 
-// sameGenerated reports whether two generated columns, both as a database
-// printed them, have the same expression and stored setting.
-func sameGenerated(a, b *schema.Column) bool {
-	ga, gb := generatedOf(a), generatedOf(b)
-	return ga != nil && gb != nil && ga.Expr == gb.Expr && strings.EqualFold(ga.Type, gb.Type)
-}
-
-func generatedOf(c *schema.Column) *schema.GeneratedExpr {
-	for _, a := range c.Attrs {
-		if g, ok := a.(*schema.GeneratedExpr); ok {
-			return g
-		}
-	}
-	return nil
-}
-
-func isGenerated(c *schema.Column) bool {
-	for _, a := range c.Attrs {
-		if _, ok := a.(*schema.GeneratedExpr); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // generatedByDropAdd plans a plain column that becomes generated as a drop
 // and an add of the column: neither database turns a plain column into a
 // generated one in place, and its values are computed again from the
 // expression (the rows are kept).
 func generatedByDropAdd(changes []schema.Change) []schema.Change {
 	return hazard.SplitModifies(changes, func(mc *schema.ModifyColumn) (schema.Change, schema.Change, bool) {
-		return &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To}, !isGenerated(mc.From) && isGenerated(mc.To)
+		return &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To}, !proof.IsGenerated(mc.From) && proof.IsGenerated(mc.To)
 	})
 }
