@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times `schemagen migrate diff init` for a synthetic 100-table model on both
-# dialects, then a repeated run with no model change, against the goals:
+# dialects, then a repeated run with no model change, and last a diff of
+# one change (a table added), against the goals:
 # PostgreSQL <= 1.8 s (the Atlas CLI's own time here), TiDB < 6 s (the Atlas
 # CLI takes about 20 s), a repeated run < 0.5 s. The dev databases are real
 # servers started once by devdb, as a team's configured dev URLs would be.
@@ -26,7 +27,7 @@
 # value_domains: off, as they were), and the script says whether both
 # trees' generated/ are byte-identical.
 #
-# Usage: scripts/bench-migrate.sh [tables] [BASE [ROUNDS]]   (100, none, 3)
+# Usage: [SAME_DEFAULTS=1] scripts/bench-migrate.sh [tables] [BASE [ROUNDS]]   (100, none, 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${1:-100}
@@ -55,7 +56,9 @@ if [ -n "$base" ]; then
 fi
 "$work/new/synth" -tables "$tables" > "$work/schema.hcl"
 cp "$work/schema.hcl" "$work/schema.new.hcl"
-if [ -n "$base" ]; then
+# SAME_DEFAULTS=1: a base after those defaults changed generates the same
+# DDL from the model as it is.
+if [ -n "$base" ] && [ -z "${SAME_DEFAULTS:-}" ]; then
 	# The defaults of these settings changed after the round's base (they
 	# add CHECKs and collations): written out as they were, both trees
 	# generate the same DDL.
@@ -103,8 +106,11 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 	work=$1; tables=$2; rounds=$3; base=$4; same=$5
 	ms() { date +%s%N | cut -b1-13; }
 	# The measurements: env, name, goal in ms (0: none), flags.
+	# "change" adds a table to the model first: a diff with one new change
+	# (which migrate diff proves by running its statements).
 	measurements=("postgres init 1800" "postgres again 500" "postgres again 0 --no-cache"
-		"tidb init 6000" "tidb again 500" "tidb again 0 --no-cache")
+		"tidb init 6000" "tidb again 500" "tidb again 0 --no-cache"
+		"postgres change 0" "tidb change 0")
 	TIMEFORMAT="%3U %3S"
 	session() { # tree (new|base), round: one project from scratch; prints "i ms cpu-ms statements ddl" per measurement
 		local dir=$work/run.$1.$2 sg=$work/$1/schemagen i=0 m env name goal flags t0 t1 u s
@@ -114,6 +120,10 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 		XDG_CACHE_HOME=$dir/cache $sg generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
 		for m in "${measurements[@]}"; do
 			read -r env name goal flags <<< "$m"
+			if [ "$name" = change ] && [ "$env" = postgres ]; then
+				printf "\ntable \"bench_change\" {\n  column \"id\" {\n    type = bigint\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n}\n" >> schema.hcl
+				XDG_CACHE_HOME=$dir/cache $sg generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
+			fi
 			"$work/statements" reset "$SCHEMAGEN_TEST_TIDB_URL"
 			t0=$(ms)
 			{ time XDG_CACHE_HOME=$dir/cache $sg migrate diff "$name" --env "$env" $flags > /dev/null 2> "$name.$env.log"; } 2> cpu.txt || { cat "$name.$env.log" >&2; exit 1; }

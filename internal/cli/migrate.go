@@ -208,8 +208,10 @@ func (a *App) migrationError(err error) error {
 	if errors.As(err, &stale) {
 		return findings{"Error: " + stale.Error()}
 	}
-	if errors.As(err, &raw) {
-		// A raw block a migration cannot carry, in one env or several.
+	var proof *migration.ProofError
+	if errors.As(err, &raw) || errors.As(err, &proof) {
+		// A raw block a migration cannot carry, or a plan that does not
+		// prove, in one env or several.
 		return findings{"Error: " + err.Error()}
 	}
 	var replay *migration.ReplayError

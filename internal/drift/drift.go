@@ -492,6 +492,12 @@ func (c *checker) compare(ctx context.Context, against string, drv migrate.Drive
 		return nil, err
 	}
 	cmp := &Comparison{Against: against, Findings: findings(c.opts.Target.Dialect, changes, live), Fix: []string{}}
+	// What Atlas's diff does not see, as migrate diff's proof sees it.
+	for _, d := range migration.Details(live, want) {
+		if !slices.ContainsFunc(cmp.Findings, func(f Finding) bool { return f.Table == d.Table && f.Name == d.Column }) {
+			cmp.Findings = append(cmp.Findings, Finding{Change: "changed", Kind: "column", Table: d.Table, Name: d.Column, Expected: d.Want, Found: d.Found})
+		}
+	}
 	if len(changes) > 0 {
 		// The fix holds the model's expression texts, as migrations do; the
 		// expected state is shared by all targets, so it is set on a copy.

@@ -261,11 +261,16 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 			return r.replays.Current(ctx, r.dev, t, dirPath, files)
 		}))
 	if err != nil {
+		// The proof may have run statements on the replayed databases.
+		r.replays.Close()
 		fail("diff", "%v", err)
 		return fs, notes, nil
 	}
 	written, err := migration.Write(planned, name, r.now, nil)
 	if err != nil {
+		return fs, notes, err
+	}
+	if err := r.replays.Proven(planned); err != nil {
 		return fs, notes, err
 	}
 	sd := r.sides[d]

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/migration/proof"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -32,8 +32,15 @@ type Planned struct {
 	Online *migrate.Plan
 	// Cached is set when the cache knew the directory to be up to date.
 	Cached bool
-	src    []byte
-	exprs  *dialects.Exprs
+	// FromProven is set when the directory's state was loaded from the
+	// generated DDL the migrate diff that wrote its last file proved it to
+	// reach (Cache.Proven), instead of replaying the directory.
+	FromProven bool
+	src        []byte
+	exprs      *dialects.Exprs
+	// proven is the generated DDL the directory was proven to reach by the
+	// migrate diff that wrote its last file (Cache.Proven), nil if unknown.
+	proven []byte
 }
 
 // Model is schema.hcl rendered for every dialect, by dialect name: what
@@ -116,12 +123,19 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 				p.Cached = true
 				return
 			}
+			dirKey, err := cache.DirKey(p.Target.Dialect, p.Target.Env.Dev, p.Dir)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			p.proven, p.FromProven = cache.Proven(dirKey)
 			if p.Plan, p.Online, err = planTarget(ctx, dev, p, name, opts); err != nil {
 				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
 				return
 			}
 			if p.Plan == nil {
 				cache.MarkInStep(key)
+				cache.MarkProven(dirKey, p.src)
 			}
 		})
 	}
@@ -197,6 +211,15 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 			current, errs[0] = c.current(ctx, t, p.Dir.Path(), files)
 			return
 		}
+		if p.proven != nil {
+			// The state an earlier migrate diff proved the directory to
+			// reach: loaded, not replayed.
+			if current, errs[0] = SQLState(ctx, dev, t, p.Dir.Path()+" (the state proven by the migrate diff that wrote its last file)", p.proven); errs[0] == nil {
+				return
+			}
+			// Only a cache: the directory is replayed instead.
+			p.proven, p.FromProven = nil, false
+		}
 		// A clean database starts from the latest checkpoint (checkpoint.go).
 		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), FromCheckpoint(files))
 	})
@@ -211,23 +234,35 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	if err := joinDistinct(errs[:]...); err != nil {
 		return nil, nil, err
 	}
+	history, err := rawHistory(t.Dialect, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	main, online, err := planStep(ctx, p, current, desired, history, name, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return prove(ctx, p, current, desired, files, main, online, name, opts)
+}
+
+// planStep plans the migration from current to desired (which it
+// changes), history being what the directory ran of the raw blocks; nil
+// plans when there is nothing to do.
+func planStep(ctx context.Context, p *Planned, current, desired *State, history map[string]rawRun, name string, opts []PlanOption) (_, _ *migrate.Plan, err error) {
+	t := p.Target
 	drv := current.Driver
 	var renames []schema.Change
 	if p.exprs != nil {
 		rb, _ := t.Dialect.(dialects.RuleBook)
 		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(rb))
 	}
-	split := splitGenerated(current.Schema, desired.Schema)
+	split := proof.SplitGenerated(current.Schema, desired.Schema)
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())
 	if err != nil {
 		return nil, nil, err
 	}
 	changes = withSplit(changes, split, desired.Schema)
 	changes = withRenames(renames, changes)
-	history, err := rawHistory(t.Dialect, files)
-	if err != nil {
-		return nil, nil, err
-	}
 	objects, err := planObjects(t.Dialect, p.exprs, current.Objects, desired.Objects, history, changes)
 	if err != nil {
 		return nil, nil, err
@@ -290,6 +325,9 @@ type State struct {
 	Objects *dialects.Objects
 	Driver  migrate.Driver
 	db      *scratch.DB
+	// of is the database of a state read again (Reread), which its Close
+	// leaves alone.
+	of *scratch.DB
 }
 
 // Close drops the state's scratch database; a nil State is fine.
@@ -382,7 +420,7 @@ func (s *State) read(ctx context.Context, t Target) (err error) {
 // a new inspection, which a plan may change, and its Close leaves the
 // database to s.
 func Reread(ctx context.Context, t Target, s *State) (*State, error) {
-	n := &State{Driver: s.Driver}
+	n := &State{Driver: s.Driver, of: s.DB()}
 	if err := n.read(ctx, t); err != nil {
 		return nil, err
 	}
@@ -390,7 +428,12 @@ func Reread(ctx context.Context, t Target, s *State) (*State, error) {
 }
 
 // DB is the scratch database the state was read from.
-func (s *State) DB() *scratch.DB { return s.db }
+func (s *State) DB() *scratch.DB {
+	if s.db != nil {
+		return s.db
+	}
+	return s.of
+}
 
 // PlanOptions are the options of every plan schemagen writes: no schema
 // qualifier (a file applies to any database) and indented statements.
@@ -444,6 +487,11 @@ func Write(planned []*Planned, name string, now time.Time, cache *scratch.Cache)
 		if key, err := cache.Key(p.Target.Dialect, p.Target.Env.Dev, p.Dir, p.src); err == nil {
 			cache.MarkInStep(key)
 		}
+		// The file was proven: the directory now reaches the generated
+		// DDL's state, which the next diff loads instead of replaying.
+		if key, err := cache.DirKey(p.Target.Dialect, p.Target.Env.Dev, p.Dir); err == nil {
+			cache.MarkProven(key, p.src)
+		}
 	}
 	return written, nil
 }
@@ -492,32 +540,7 @@ func NewFile(targets []Target, name string, now time.Time) ([]string, error) {
 	return written, nil
 }
 
-// splitGenerated takes out of both states the columns that become
-// generated, or get another expression or stored setting, which Atlas
-// refuses to diff (PostgreSQL's driver: "changing the generation expression
-// ... is not supported") or plan: they are dropped and added again, their
-// values computed again, by table name.
-func splitGenerated(current, desired *schema.Schema) map[string][]*schema.Column {
-	out := map[string][]*schema.Column{}
-	for _, dt := range desired.Tables {
-		ct, ok := current.Table(dt.Name)
-		if !ok {
-			continue
-		}
-		for _, dc := range slices.Clone(dt.Columns) {
-			cc, ok := ct.Column(dc.Name)
-			if !ok || !isGenerated(dc) || isGenerated(cc) && sameGenerated(cc, dc) {
-				continue
-			}
-			out[dt.Name] = append(out[dt.Name], cc, dc)
-			ct.Columns = slices.DeleteFunc(ct.Columns, func(c *schema.Column) bool { return c == cc })
-			dt.Columns = slices.DeleteFunc(dt.Columns, func(c *schema.Column) bool { return c == dc })
-		}
-	}
-	return out
-}
-
-// withSplit adds the drop and add of the columns splitGenerated took out
+// withSplit adds the drop and add of the columns SplitGenerated took out
 // first in their tables' changes, and puts the columns back into to.
 func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *schema.Schema) []schema.Change {
 	for _, table := range slices.Sorted(maps.Keys(split)) {
@@ -544,37 +567,12 @@ func withSplit(changes []schema.Change, split map[string][]*schema.Column, to *s
 	return changes
 }
 
-// sameGenerated reports whether two generated columns, both as a database
-// printed them, have the same expression and stored setting.
-func sameGenerated(a, b *schema.Column) bool {
-	ga, gb := generatedOf(a), generatedOf(b)
-	return ga != nil && gb != nil && ga.Expr == gb.Expr && strings.EqualFold(ga.Type, gb.Type)
-}
-
-func generatedOf(c *schema.Column) *schema.GeneratedExpr {
-	for _, a := range c.Attrs {
-		if g, ok := a.(*schema.GeneratedExpr); ok {
-			return g
-		}
-	}
-	return nil
-}
-
-func isGenerated(c *schema.Column) bool {
-	for _, a := range c.Attrs {
-		if _, ok := a.(*schema.GeneratedExpr); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // generatedByDropAdd plans a plain column that becomes generated as a drop
 // and an add of the column: neither database turns a plain column into a
 // generated one in place, and its values are computed again from the
 // expression (the rows are kept).
 func generatedByDropAdd(changes []schema.Change) []schema.Change {
 	return hazard.SplitModifies(changes, func(mc *schema.ModifyColumn) (schema.Change, schema.Change, bool) {
-		return &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To}, !isGenerated(mc.From) && isGenerated(mc.To)
+		return &schema.DropColumn{C: mc.From}, &schema.AddColumn{C: mc.To}, !proof.IsGenerated(mc.From) && proof.IsGenerated(mc.To)
 	})
 }

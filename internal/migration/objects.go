@@ -86,8 +86,9 @@ func (e *RawError) Error() string {
 }
 
 // Refused reports whether err is migrate diff refusing a change that no
-// migration file could make (a *hazard.Refusal from a dialect's planner, or
-// a *RawError): the change is named and nothing is written. Of errors
+// migration file could make (a *hazard.Refusal from a dialect's planner, a
+// *RawError, or a *ProofError: a plan that did not prove): the change is
+// named and nothing is written. Of errors
 // joined (one per target), every one must be a refusal.
 func Refused(err error) bool {
 	if err == nil {
@@ -104,7 +105,8 @@ func Refused(err error) bool {
 	}
 	var r *hazard.Refusal
 	var raw *RawError
-	return errors.As(err, &r) || errors.As(err, &raw)
+	var proof *ProofError
+	return errors.As(err, &r) || errors.As(err, &raw) || errors.As(err, &proof)
 }
 
 // objectPlan is what planObjects adds around the planned table changes.

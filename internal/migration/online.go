@@ -26,7 +26,10 @@ type planConfig struct {
 // database of its own: a caller that plans one directory step after step
 // replays only the files each step adds (the plan oracle). Replay must
 // fail as DirState does. The State it returns is the plan's to change and
-// Close.
+// Close, and its database the proof's: migrate diff runs the files it
+// plans there (see prove.go), so that after Write the database holds the
+// directory with its new files, and after a failed Plan an unknown state
+// (the caller must replay anew).
 func CurrentFrom(replay func(ctx context.Context, t Target, dirPath string, files []migrate.File) (*State, error)) PlanOption {
 	return func(c *planConfig) { c.current = replay }
 }

@@ -4,15 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
-	"reflect"
-
-	"ariga.io/atlas/sql/schema"
+	"strings"
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/difftest/draw"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -22,27 +20,33 @@ import (
 // when they are equal, else what is left to do (the statements Atlas would
 // plan, or the objects or deferrable keys that differ).
 func Compare(ctx context.Context, d dialects.Atlas, got, want *sql.DB) (string, error) {
-	w, wantDefer, _, err := inspect(ctx, d, &scratch.DB{DB: want})
+	dd, _ := d.(dialects.Dialect)
+	t := migration.Target{Dialect: dd}
+	read := func(db *sql.DB) (*migration.State, error) {
+		drv, err := d.OpenAtlas(db)
+		if err != nil {
+			return nil, err
+		}
+		return migration.Reread(ctx, t, &migration.State{Driver: drv})
+	}
+	g, err := read(got)
 	if err != nil {
 		return "", err
 	}
-	g, gotDefer, drv, err := inspect(ctx, d, &scratch.DB{DB: got})
+	w, err := read(want)
 	if err != nil {
 		return "", err
 	}
-	changes, err := drv.SchemaDiff(g, w, schema.DiffNormalized())
-	if err != nil {
+	diffs, err := migration.Differences(ctx, t, g, w)
+	if err != nil || len(diffs) == 0 {
 		return "", err
 	}
-	switch {
-	case len(changes) > 0:
-		return "left to do:\n" + describeChanges(ctx, drv, changes), nil
-	case !reflect.DeepEqual(objectsOf(g), objectsOf(w)):
-		return fmt.Sprintf("objects (extensions, views, triggers) %+v, a fresh database's %+v", objectsOf(g), objectsOf(w)), nil
-	case !maps.Equal(gotDefer, wantDefer):
-		return fmt.Sprintf("deferrable foreign keys %v, the model's %v", gotDefer, wantDefer), nil
+	var b strings.Builder
+	b.WriteString("left to do:\n")
+	for _, x := range diffs {
+		fmt.Fprintf(&b, "  %s\n", x.What)
 	}
-	return "", nil
+	return b.String(), nil
 }
 
 // Shape is a compiled model's tables, columns and keys as the oracle draws

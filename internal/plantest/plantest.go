@@ -48,7 +48,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -56,13 +55,10 @@ import (
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
-	"ariga.io/atlas/sql/schema"
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/dialects"
-	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/datamig"
 	"github.com/schemagen/schemagen/internal/difftest"
@@ -456,6 +452,13 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 	}
 	pwg.Wait()
 	for i, l := range ev.lineages {
+		if errs[i] != nil {
+			// migrate diff's proof may have run statements on the
+			// replayed databases: the next step replays anew.
+			l.replays.Close()
+		}
+	}
+	for i, l := range ev.lineages {
 		if err := errs[i]; err != nil {
 			if migration.Refused(err) {
 				r.count(func(s *Stats) { s.DiffRefused++ })
@@ -497,6 +500,9 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, w := range written {
 			l.written[w] = true
+		}
+		if err := l.replays.Proven(planned[i]); err != nil {
+			return nil, err
 		}
 		if f, err := ev.lintWritten(ctx, l, fail); err != nil || f != nil {
 			return f, err
@@ -640,9 +646,10 @@ func (ev *evolution) loadGenerated(ctx context.Context, res *gen.Result, fail fu
 }
 
 // compare reads again the database db holding the generated DDL of target
-// t's dialect and compares every target database of that dialect with it.
+// t's dialect and compares every target database of that dialect with it,
+// as migrate diff's proof compares (migration.Differences).
 func (ev *evolution) compare(ctx context.Context, t migration.Target, db *scratch.DB, fail func(kind, format string, args ...any) *Failure) (*Failure, error) {
-	want, wantDefer, _, err := inspect(ctx, t.Dialect, db)
+	wantDrv, err := t.Dialect.OpenAtlas(db.DB)
 	if err != nil {
 		return nil, err
 	}
@@ -651,23 +658,34 @@ func (ev *evolution) compare(ctx context.Context, t migration.Target, db *scratc
 			if db == nil {
 				continue
 			}
-			got, gotDefer, drv, err := inspect(ctx, t.Dialect, db)
+			drv, err := t.Dialect.OpenAtlas(db.DB)
 			if err != nil {
 				return nil, err
 			}
-			changes, err := drv.SchemaDiff(got, want, schema.DiffNormalized())
+			got, err := migration.Reread(ctx, t, &migration.State{Driver: drv})
 			if err != nil {
 				return nil, err
 			}
-			if len(changes) > 0 {
-				return fail("reach "+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), describeChanges(ctx, drv, changes)), nil
+			want, err := migration.Reread(ctx, t, &migration.State{Driver: wantDrv})
+			if err != nil {
+				return nil, err
 			}
-			if g, w := objectsOf(got), objectsOf(want); !reflect.DeepEqual(g, w) {
-				return fail("objects "+t.Dialect.Name(), "%s %s applied by %s: objects (extensions, views, triggers) %+v, a fresh database's %+v", l.name(), t.Dialect.Name(), applier(i), g, w), nil
+			diffs, err := migration.Differences(ctx, t, got, want)
+			if err != nil {
+				return nil, err
 			}
-			if !maps.Equal(gotDefer, wantDefer) {
-				return fail("deferrable "+t.Dialect.Name(), "%s %s applied by %s: deferrable foreign keys %v, the model's %v", l.name(), t.Dialect.Name(), applier(i), gotDefer, wantDefer), nil
+			if len(diffs) == 0 {
+				continue
 			}
+			kind := "reach "
+			if diffs[0].Kind == "objects" {
+				kind = "objects "
+			}
+			var left strings.Builder
+			for _, d := range diffs {
+				fmt.Fprintf(&left, "  %s\n", d.What)
+			}
+			return fail(kind+t.Dialect.Name(), "%s %s applied by %s does not reach the model; left to do:\n%s", l.name(), t.Dialect.Name(), applier(i), left.String()), nil
 		}
 	}
 	return nil, nil
@@ -689,18 +707,6 @@ func describe(edits []*evolve.Edit) string {
 		s = append(s, e.What)
 	}
 	return strings.Join(s, "; ")
-}
-
-func describeChanges(ctx context.Context, drv migrate.Driver, changes []schema.Change) string {
-	plan, err := drv.PlanChanges(ctx, "left", changes, migration.PlanOptions)
-	if err != nil {
-		return fmt.Sprintf("  %d changes (%v)", len(changes), err)
-	}
-	var b strings.Builder
-	for _, c := range plan.Changes {
-		fmt.Fprintf(&b, "  %s\n", c.Cmd)
-	}
-	return b.String()
 }
 
 // errorKind classifies an error for shrinking: the database's code when
@@ -946,51 +952,6 @@ func applyTo(ctx context.Context, t migration.Target, db *scratch.DB, i int, onl
 	}
 	if err := ex.ExecuteN(ctx, 0); err != nil && !errors.Is(err, migrate.ErrNoPendingFiles) {
 		return err
-	}
-	return nil
-}
-
-// inspect is Atlas's inspection of db and, on PostgreSQL, the deferrable
-// foreign keys, which Atlas does not model.
-func inspect(ctx context.Context, d dialects.Atlas, db *scratch.DB) (*schema.Schema, map[[2]string]bool, migrate.Driver, error) {
-	drv, err := d.OpenAtlas(db.DB)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	s, err := scratch.Inspect(ctx, drv)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if od, ok := d.(dialects.ObjectDialect); ok {
-		// What Atlas does not inspect: extensions, views and the triggers
-		// the model writes.
-		objs, err := od.ReadObjects(ctx, db.DB)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		s.Attrs = append(s.Attrs, &objectsAttr{o: objs})
-	}
-	def := map[[2]string]bool{}
-	if d.Name() == postgres.Name {
-		if def, err = (postgres.Dialect{}).DeferrableKeys(ctx, db.DB); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return s, def, drv, nil
-}
-
-// objectsAttr carries a database's Objects on its inspected schema, for the
-// oracle's comparison (Atlas's diff does not look at it).
-type objectsAttr struct {
-	schema.Attr
-	o *dialects.Objects
-}
-
-func objectsOf(s *schema.Schema) *dialects.Objects {
-	for _, a := range s.Attrs {
-		if o, ok := a.(*objectsAttr); ok {
-			return o.o
-		}
 	}
 	return nil
 }

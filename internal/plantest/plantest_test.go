@@ -2,6 +2,7 @@ package plantest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
@@ -128,6 +130,15 @@ func TestPlanOracle(t *testing.T) {
 	}
 	t.Logf("%d evolutions of up to %d steps, %d at a time, in %s: %d failing; %s", ran, steps, parallel, time.Since(start).Round(time.Millisecond), found, r.Stats)
 	t.Logf("scratch databases: %d, %d of them reused", r.Dev.Scratches(), r.Dev.Reused())
+	// Plans migrate diff could not prove are refusals too: each is listed.
+	unproven := 0
+	for _, err := range r.Refusals {
+		if pe := (*migration.ProofError)(nil); errors.As(err, &pe) {
+			unproven++
+			t.Logf("not proven: %s", strings.SplitN(err.Error(), "\n", 2)[0])
+		}
+	}
+	t.Logf("migrate diff refused %d steps, %d of them plans that did not prove", len(r.Refusals), unproven)
 }
 
 // TestDataRegression: a data step's failure is printed as a ReplayData test

@@ -81,3 +81,23 @@ func (r *Replays) Close() {
 		delete(r.m, d)
 	}
 }
+
+// Proven records that migrate diff's proof ran the files it wrote on the
+// replayed databases (a target planned with nothing to do ran none). Call
+// it after migration.Write; after a failed Plan, Close.
+func (r *Replays) Proven(planned []*migration.Planned) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range planned {
+		rp := r.m[p.Target.Dialect.Name()]
+		if p.Plan == nil || rp == nil {
+			continue
+		}
+		files, err := p.Dir.Files()
+		if err != nil {
+			return err
+		}
+		rp.files = files
+	}
+	return nil
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"ariga.io/atlas/sql/migrate"
@@ -73,6 +74,41 @@ func (c *Cache) Key(d dialects.Named, devURL string, dir *migrate.LocalDir, src 
 		field(string(f.Bytes()))
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// DirKey hashes what a directory's state depends on: its files, the
+// dialect, the dev database and the schemagen build ("" for a nil or
+// disabled cache).
+func (c *Cache) DirKey(d dialects.Named, devURL string, dir *migrate.LocalDir) (string, error) {
+	return c.Key(d, devURL, dir, nil)
+}
+
+// Proven returns the generated DDL that the directory of key (DirKey) was
+// proven to reach: migrate diff ran its last file on a database holding
+// the files before it and found that database equal to one loaded from
+// this DDL. Loading it gives the directory's state without replaying it.
+func (c *Cache) Proven(key string) ([]byte, bool) {
+	if c == nil || key == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(c.Dir, "proven", key))
+	if err != nil {
+		return nil, false
+	}
+	head, src, ok := strings.Cut(string(b), "\n")
+	if !ok || head != cacheFormat {
+		return nil, false
+	}
+	return []byte(src), true
+}
+
+// MarkProven records that the directory of key reaches the state of the
+// generated DDL src.
+func (c *Cache) MarkProven(key string, src []byte) {
+	if c == nil || key == "" {
+		return
+	}
+	c.put("proven", key, append([]byte(cacheFormat+"\n"), src...))
 }
 
 // InStep reports whether the diff of key is known to find nothing to do.

@@ -66,6 +66,7 @@ var Kinds = []EditKind{
 	{"change_view", 1, changeView},
 	{"drop_view", 1, dropView},
 	{"add_vector", 1, addVector},
+	{"change_vector_dimension", 1, changeVectorDimension},
 	// Enums.
 	{"add_enum_column", 2, addEnumColumn},
 	{"change_enum_values", 3, changeEnumValues},

@@ -266,3 +266,36 @@ func changeIndexComment(g *draw.Gen, m *difftest.Model) *Edit {
 		return false
 	})
 }
+
+// changeVectorDimension gives a vector column a dimension or takes it
+// away (vector(3) to vector: issue 29, where PostgreSQL's plan saw no
+// change). TiDB's VECTOR changes; the column stays TEXT on PostgreSQL
+// (pgvector is not installed here: TestBaseTypeChangeIsPlanned tests that
+// diff without it).
+func changeVectorDimension(g *draw.Gen, m *difftest.Model) *Edit {
+	type vec struct{ table, col string }
+	var vecs []vec
+	for _, t := range m.Tables {
+		for _, c := range t.Cols {
+			if c.Type.Name == "vector" {
+				vecs = append(vecs, vec{t.Name, c.Name})
+			}
+		}
+	}
+	if len(vecs) == 0 {
+		return nil
+	}
+	v := vecs[g.N(len(vecs))]
+	return onTable(fmt.Sprintf("change the dimension of vector column %s.%s", v.table, v.col), v.table, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(v.col)
+		if c == nil || c.Type.Name != "vector" {
+			return false
+		}
+		if len(c.Type.Args) > 0 {
+			c.Type = difftest.Type{Name: "vector"}
+		} else {
+			c.Type = difftest.Type{Name: "vector", Args: []int{3}}
+		}
+		return true
+	})
+}

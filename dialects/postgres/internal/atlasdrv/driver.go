@@ -232,7 +232,57 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 	if err != nil {
 		return nil, err
 	}
-	return deferrableChanges(changes, from.Tables, to.Tables), nil
+	return baseTypeChanges(deferrableChanges(changes, from.Tables, to.Tables), from.Tables, to.Tables), nil
+}
+
+// baseTypeChanges adds the type changes of columns whose base type comes
+// from an extension (pgvector's vector(3) to vector): Atlas v1.2.3 reads
+// their text (format_type) but never reports it changed (its diff
+// compares the desired text with itself), so that `vector(3)` to `vector`
+// planned nothing.
+func baseTypeChanges(changes []schema.Change, from, to []*schema.Table) []schema.Change {
+	byName := make(map[string]*schema.Table, len(from))
+	for _, t := range from {
+		byName[schemaName(t)+"\x00"+t.Name] = t
+	}
+	for _, t := range to {
+		f := byName[schemaName(t)+"\x00"+t.Name]
+		if f == nil {
+			continue
+		}
+		var mt *schema.ModifyTable
+		for _, c := range changes {
+			if m, ok := c.(*schema.ModifyTable); ok && m.T == t {
+				mt = m
+			}
+		}
+		for _, tc := range t.Columns {
+			fc, ok := f.Column(tc.Name)
+			if !ok || fc.Type == nil || tc.Type == nil {
+				continue
+			}
+			ft, ok1 := fc.Type.Type.(*postgres.UserDefinedType)
+			tt, ok2 := tc.Type.Type.(*postgres.UserDefinedType)
+			if !ok1 || !ok2 || ft.C != "b" || tt.C != "b" || strings.EqualFold(ft.T, tt.T) {
+				continue
+			}
+			if mt == nil {
+				mt = &schema.ModifyTable{T: t}
+				changes = append(changes, mt)
+			}
+			found := false
+			for _, c := range mt.Changes {
+				if mc, ok := c.(*schema.ModifyColumn); ok && mc.To.Name == tc.Name {
+					mc.Change |= schema.ChangeType
+					found = true
+				}
+			}
+			if !found {
+				mt.Changes = append(mt.Changes, &schema.ModifyColumn{From: fc, To: tc, Change: schema.ChangeType})
+			}
+		}
+	}
+	return changes
 }
 
 func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOption) ([]schema.Change, error) {
@@ -242,7 +292,7 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 	if err != nil {
 		return nil, err
 	}
-	return deferrableChanges(changes, ft, tt), nil
+	return baseTypeChanges(deferrableChanges(changes, ft, tt), ft, tt), nil
 }
 
 func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
@@ -252,7 +302,8 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 		return nil, err
 	}
 	var out []schema.Change
-	for _, c := range deferrableChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, []*schema.Table{from}, []*schema.Table{to}) {
+	ts, fs := []*schema.Table{to}, []*schema.Table{from}
+	for _, c := range baseTypeChanges(deferrableChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, fs, ts), fs, ts) {
 		out = append(out, c.(*schema.ModifyTable).Changes...)
 	}
 	return out, nil
