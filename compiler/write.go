@@ -177,7 +177,11 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		writeOverrides(cb, c.Overrides)
 	}
 	if pk := t.PrimaryKey; pk != nil {
-		tb.AppendNewBlock("primary_key", nil).Body().SetAttributeValue("columns", strList(pk.Columns))
+		pb := tb.AppendNewBlock("primary_key", nil).Body()
+		pb.SetAttributeValue("columns", strList(pk.Columns))
+		if pk.Name != "" {
+			pb.SetAttributeValue("name", cty.StringVal(pk.Name))
+		}
 	}
 	for _, u := range t.Uniques {
 		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()
@@ -288,6 +292,9 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 		}
 		if ov.Default != "" {
 			b.SetAttributeValue("default", cty.StringVal(ov.Default))
+		}
+		if ov.Null != nil {
+			b.SetAttributeValue("null", cty.BoolVal(*ov.Null))
 		}
 		if ov.Expr != "" {
 			b.SetAttributeValue("expr", cty.StringVal(ov.Expr))

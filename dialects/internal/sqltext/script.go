@@ -31,13 +31,16 @@ type Raw struct {
 
 // Table is a lowered table.
 type Table struct {
-	Name        string
-	Notes       []string // comment lines on the lowering decisions
-	Columns     []*Column
-	PrimaryKey  []string
-	Constraints []Constraint
-	Comment     string
-	Indexes     []*Index
+	Name       string
+	Notes      []string // comment lines on the lowering decisions
+	Columns    []*Column
+	PrimaryKey []string
+	// PrimaryKeyName names the primary key constraint, "" for the
+	// database's default name.
+	PrimaryKeyName string
+	Constraints    []Constraint
+	Comment        string
+	Indexes        []*Index
 	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
 	Options []string
 	// After are statements that follow the table's (a trigger).
@@ -164,7 +167,9 @@ func (sc *Script) Write(st Style) []byte {
 			}
 			lines = append(lines, line)
 		}
-		if len(t.PrimaryKey) > 0 {
+		if len(t.PrimaryKey) > 0 && t.PrimaryKeyName != "" {
+			lines = append(lines, "  CONSTRAINT "+st.Ident(t.PrimaryKeyName)+" PRIMARY KEY ("+st.List(t.PrimaryKey)+")")
+		} else if len(t.PrimaryKey) > 0 {
 			lines = append(lines, "  PRIMARY KEY ("+st.List(t.PrimaryKey)+")")
 		}
 		for _, c := range t.Constraints {
