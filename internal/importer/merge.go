@@ -380,13 +380,14 @@ func (r *Result) distinctNames(d string, others []string) {
 			if ns.Has(compiler.KindTable) {
 				taken[t.Name] = true
 			}
+			// The objects of a table of d alone are d's alone.
 			for _, u := range t.Uniques {
-				if ns.Has(compiler.KindUnique) && !only(u.Overrides) {
+				if ns.Has(compiler.KindUnique) && !only(t.Overrides) && !only(u.Overrides) {
 					taken[u.Name] = true
 				}
 			}
 			for _, x := range t.Indexes {
-				if ns.Has(compiler.KindIndex) && !only(x.Overrides) {
+				if ns.Has(compiler.KindIndex) && !only(t.Overrides) && !only(x.Overrides) {
 					taken[x.Name] = true
 				}
 			}
@@ -411,12 +412,12 @@ func (r *Result) distinctNames(d string, others []string) {
 		}
 		for _, t := range r.Schema.Tables {
 			for _, u := range t.Uniques {
-				if ns.Has(compiler.KindUnique) && only(u.Overrides) {
+				if ns.Has(compiler.KindUnique) && (only(t.Overrides) || only(u.Overrides)) {
 					rename(t, &u.Name, u.Overrides)
 				}
 			}
 			for _, x := range t.Indexes {
-				if ns.Has(compiler.KindIndex) && only(x.Overrides) {
+				if ns.Has(compiler.KindIndex) && (only(t.Overrides) || only(x.Overrides)) {
 					rename(t, &x.Name, x.Overrides)
 				}
 			}
@@ -548,7 +549,7 @@ func Merge(a, b *read.Imported) *Result {
 			r.Schema.Tables = append(r.Schema.Tables, ta)
 			continue
 		}
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Named{a.Dialect, b.Dialect}, ownSQL{b, ta.Name}, say))
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Named{a.Dialect, b.Dialect}, [2]ownSQL{{a, ta.Name}, {b, ta.Name}}, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -610,12 +611,19 @@ type ownSQL struct {
 // columnType is the type of a column as the database spells it.
 func (o ownSQL) columnType(column string) string { return o.im.RawType(o.table, column) }
 
+// defaultSQL is the default of a column of neutral type t as the
+// database's SQL, or "".
+func (o ownSQL) defaultSQL(column string, t compiler.Type) string {
+	return o.im.DefaultSQL(o.table, column, t)
+}
+
 // index is the statement that creates an index, or "".
 func (o ownSQL) index(name string) string { return o.im.IndexStatement(o.table, name) }
 
 // mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
 // ownB gives tb's SQL in b's dialect.
-func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say func(string, ...any)) *compiler.Table {
+func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, own [2]ownSQL, say func(string, ...any)) *compiler.Table {
+	ownB := own[1]
 	t := ta
 	da, db := ds[0].Name(), ds[1].Name()
 	// Columns.
@@ -631,7 +639,7 @@ func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say f
 			say("column %s.%s exists only on %s", t.Name, ca.Name, da)
 			continue
 		}
-		mergeColumn(t.Name, ca, cb, da, db, ownB.columnType, say)
+		mergeColumn(t.Name, ca, cb, da, db, own, say)
 	}
 	for _, c := range tb.Columns {
 		if bc[c.Name] != nil {
@@ -1011,7 +1019,9 @@ func nullsOnly(x *compiler.Index) bool {
 // typeReader is declared in dialects, with the other parts of a dialect.
 type typeReader = dialects.TypeReader
 
-func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func(column string) string, say func(string, ...any)) {
+func mergeColumn(table string, ca, cb *compiler.Column, da, db string, own [2]ownSQL, say func(string, ...any)) {
+	ownB := own[1]
+	rawB := ownB.columnType
 	oa, ob := ca.Overrides[da], cb.Overrides[db]
 	tr, _ := dialectByName(db).(typeReader)
 	switch {
@@ -1055,22 +1065,45 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 		if ca.Identity == nil {
 			only = db
 		}
-		// An identity on one side only would number rows on one database
-		// alone: the column stays a plain integer, with the difference
-		// named; a raw type of b's keeps numbering there where b says how.
+		// An identity on one side only numbers rows on one database alone:
+		// the model's column is a plain integer, and the database that
+		// numbers it keeps doing so by its own type (serial, AUTO_INCREMENT),
+		// as its override.
 		ca.Identity = nil
-		f, ok := dialectByName(db).(identityFolder)
-		if o := ca.Overrides[db]; only == db && ok && o != nil && o.RawType != "" {
-			o.RawType = f.FoldIdentity(o.RawType)
-			say("column %s.%s is an identity on %s only; it is kept a plain column, numbered on %s by its type there (%s)", table, ca.Name, only, db, o.RawType)
+		i := map[bool]int{true: 0, false: 1}[only == da]
+		f, ok := dialectByName(only).(identityFolder)
+		o := ca.Overrides[only]
+		raw := ""
+		switch {
+		case o != nil && o.RawType != "":
+			raw = o.RawType
+		default:
+			raw = own[i].columnType(ca.Name)
+		}
+		if !ok || raw == "" {
+			say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
 			break
 		}
-		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
+		if o == nil {
+			o = &compiler.Override{Dialect: only}
+			ca.Overrides[only] = o
+		}
+		o.RawType, o.Type = f.FoldIdentity(raw), nil
+		say("column %s.%s is an identity on %s only; it is a plain column elsewhere, numbered on %s by its type there (%s)", table, ca.Name, only, only, o.RawType)
 	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
 		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
 	}
 	if ca.Null != cb.Null {
-		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
+		// Each database keeps its own: a merge must not move one to the
+		// other's meaning (NOT NULL would fail on b's rows that hold NULL).
+		o := ca.Overrides[db]
+		if o == nil {
+			o = &compiler.Override{Dialect: db}
+			ca.Overrides[db] = o
+		}
+		null := cb.Null
+		o.Null = &null
+		say("column %s.%s is %s on %s and %s on %s; each keeps its own (%s { null = %v })", table, ca.Name, nullWord(ca.Null), da, nullWord(cb.Null), db, db, cb.Null)
 	}
 	switch ga, gb := ca.Generated, cb.Generated; {
 	case ga != nil && gb != nil && render.String(ga.Expr) == render.String(gb.Expr):
@@ -1088,7 +1121,29 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 		// neutral default is b's, which a's override replaces.
 		ca.Default = cb.Default
 	} else if (ca.Default == nil) != (cb.Default == nil) || ca.Default != nil && *ca.Default != *cb.Default {
-		say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)
+		// Each database keeps its own default: b's as its override (b's
+		// own SQL of a neutral one; DEFAULT NULL, what a nullable column
+		// without one has, for none).
+		own := ""
+		switch {
+		case ob != nil && ob.Default != "":
+			own = ob.Default
+		case cb.Default != nil:
+			own = ownB.defaultSQL(cb.Name, cb.Type)
+		case cb.Null && cb.Identity == nil && cb.Generated == nil:
+			own = "NULL"
+		}
+		if own != "" && ca.Generated == nil {
+			o := ca.Overrides[db]
+			if o == nil {
+				o = &compiler.Override{Dialect: db}
+				ca.Overrides[db] = o
+			}
+			o.Default = own
+			say("column %s.%s has different defaults on %s and %s; each keeps its own (%s { default = %q })", table, ca.Name, da, db, db, own)
+		} else {
+			say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)
+		}
 	}
 	if ob != nil && ob.Default != "" {
 		o := ca.Overrides[db]
@@ -1101,6 +1156,13 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 	if ca.Comment == "" {
 		ca.Comment = cb.Comment
 	}
+}
+
+func nullWord(null bool) string {
+	if null {
+		return "nullable"
+	}
+	return "NOT NULL"
 }
 
 func samePK(a, b *compiler.PrimaryKey) bool {

@@ -128,6 +128,22 @@ func (im *Imported) RawType(table, column string) string {
 	return raw
 }
 
+// DefaultSQL returns the default of column of table, of neutral type t,
+// as the database's SQL, or "" when it has none.
+func (im *Imported) DefaultSQL(table, column string, t compiler.Type) string {
+	imp, ok := im.Dialect.(dialects.Importer)
+	tb := im.raw[table]
+	if !ok || tb == nil {
+		return ""
+	}
+	c, ok := tb.Column(column)
+	if !ok || c.Default == nil {
+		return ""
+	}
+	_, raw, _ := imp.NeutralDefault(c.Default, t)
+	return raw
+}
+
 func (im *Imported) note(table, format string, args ...any) {
 	im.Notes[table] = append(im.Notes[table], fmt.Sprintf(format, args...))
 }
@@ -549,6 +565,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 	}
 	if pk := t.PrimaryKey; pk != nil {
 		ct.PrimaryKey = &compiler.PrimaryKey{}
+		if n, ok := im.Dialect.(dialects.PrimaryKeyNamer); ok {
+			ct.PrimaryKey.Name = n.PrimaryKeyName(t)
+		}
 		for _, p := range pk.Parts {
 			if p.C != nil {
 				ct.PrimaryKey.Columns = append(ct.PrimaryKey.Columns, p.C.Name)
