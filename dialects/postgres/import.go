@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
@@ -173,6 +174,38 @@ WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace ORD
 	return notes, rows.Err()
 }
 
+var rowList = regexp.MustCompile(`ROW\(([^()]*)\)`)
+
+// canonicalOnUpdate is an on_update function's text with the columns of
+// its ROW(...) lists and its lines of columns set in name order: the
+// lowering lists them in the model's column order, which a database that
+// appended added columns (migrations) holds otherwise.
+func canonicalOnUpdate(src string) string {
+	src = rowList.ReplaceAllStringFunc(src, func(m string) string {
+		items := strings.Split(m[len("ROW("):len(m)-1], ", ")
+		slices.Sort(items)
+		return "ROW(" + strings.Join(items, ", ") + ")"
+	})
+	lines := strings.Split(src, "\n")
+	var sets []int
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "IF NEW.") {
+			sets = append(sets, i)
+		}
+	}
+	if len(sets) > 1 {
+		sorted := make([]string, len(sets))
+		for j, i := range sets {
+			sorted[j] = lines[i]
+		}
+		slices.Sort(sorted)
+		for j, i := range sets {
+			lines[i] = sorted[j]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 var triggerDef = regexp.MustCompile(`^CREATE TRIGGER \S+ BEFORE UPDATE ON \S+ FOR EACH ROW EXECUTE FUNCTION \S+\(\)$`)
 
 var setNow = regexp.MustCompile(`NEW\.("(?:[^"]|"")+") := now\(\)`)
@@ -192,7 +225,7 @@ func setsOnUpdate(t *compiler.Table, src, def string) bool {
 		marked = append(marked, c)
 	}
 	stmts := lower.OnUpdate(t)
-	if len(stmts) == 2 && strings.Contains(stmts[0], "$$"+src+"$$") && triggerDef.MatchString(def) {
+	if len(stmts) == 2 && strings.Contains(canonicalOnUpdate(stmts[0]), "$$"+canonicalOnUpdate(src)+"$$") && triggerDef.MatchString(def) {
 		return true
 	}
 	for _, c := range marked {

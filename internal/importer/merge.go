@@ -528,6 +528,7 @@ func Merge(a, b *read.Imported) *Result {
 	da, db := a.Dialect.Name(), b.Dialect.Name()
 	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}}
 	say := func(format string, args ...any) { r.Summary = append(r.Summary, fmt.Sprintf(format, args...)) }
+	keepColumns(a, b)
 	for _, im := range []*read.Imported{a, b} {
 		for table, notes := range im.Notes {
 			for _, n := range notes {
@@ -543,6 +544,7 @@ func Merge(a, b *read.Imported) *Result {
 	for _, ta := range a.Schema.Tables {
 		tb := bt[ta.Name]
 		delete(bt, ta.Name)
+
 		if tb == nil {
 			ta.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
 			say("table %s exists only on %s", ta.Name, da)
@@ -564,6 +566,26 @@ func Merge(a, b *read.Imported) *Result {
 	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r
+}
+
+// keepColumns gives back to each read the columns it took for an index's
+// helper (a declared VIRTUAL column) that the other database has as a
+// column of the same table: the model declares them.
+func keepColumns(a, b *read.Imported) {
+	bt := map[string]*compiler.Table{}
+	for _, t := range b.Schema.Tables {
+		bt[t.Name] = t
+	}
+	for _, ta := range a.Schema.Tables {
+		if tb := bt[ta.Name]; tb != nil {
+			for _, c := range ta.Columns {
+				b.KeepColumn(tb, c.Name)
+			}
+			for _, c := range tb.Columns {
+				a.KeepColumn(ta, c.Name)
+			}
+		}
+	}
 }
 
 // mergeObjects takes the extensions of both databases (TiDB has none), and
@@ -1090,8 +1112,11 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, own [2]ow
 		}
 		o.RawType, o.Type = f.FoldIdentity(raw), nil
 		say("column %s.%s is an identity on %s only; it is a plain column elsewhere, numbered on %s by its type there (%s)", table, ca.Name, only, only, o.RawType)
-	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start:
-		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
+	case ca.Identity != nil && ca.Identity.Start > cb.Identity.Start:
+		// b's start may be its counter, the next id it gives (TiDB's
+		// AUTO_INCREMENT), which rows move past the start: only one below
+		// a's start is a difference.
+		say("column %s.%s: its identity starts at %d on %s and gives %d next on %s; %s's start is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
 	}
 	if ca.Null != cb.Null {
 		// Each database keeps its own: a merge must not move one to the
