@@ -97,3 +97,34 @@ CREATE TABLE _bkp_UP_other (id int NOT NULL PRIMARY KEY, username varchar(100) N
 		}
 	}
 }
+
+// TestImportTiDBKeyColumnsKept: TiDB's generated columns behind a partial
+// or expression unique index, written by hand, keep their names and types
+// (char(36), not the varchar(36) schemagen would give; not renamed after
+// the index) in the model built from both databases.
+func TestImportTiDBKeyColumnsKept(t *testing.T) {
+	t.Parallel()
+	importPair(t, `
+CREATE TABLE document_outlines (
+  id uuid PRIMARY KEY,
+  asset_id uuid NOT NULL,
+  version integer NOT NULL,
+  publication_id uuid,
+  published boolean NOT NULL DEFAULT false,
+  email varchar(200) NOT NULL
+);
+CREATE UNIQUE INDEX document_outlines_asset_version_uq ON document_outlines (asset_id, publication_id) WHERE published;
+CREATE UNIQUE INDEX document_outlines_email_uq ON document_outlines (lower(email));`, `
+CREATE TABLE document_outlines (
+  id char(36) NOT NULL PRIMARY KEY,
+  asset_id char(36) NOT NULL,
+  version int NOT NULL,
+  publication_id char(36),
+  published tinyint(1) NOT NULL DEFAULT 0,
+  email varchar(200) NOT NULL,
+  publication_generation_key char(36) GENERATED ALWAYS AS (CASE WHEN published = 1 THEN publication_id END) VIRTUAL,
+  email_key varchar(250) GENERATED ALWAYS AS (lower(email)) VIRTUAL,
+  UNIQUE KEY document_outlines_asset_version_uq (asset_id, publication_generation_key),
+  UNIQUE KEY document_outlines_email_uq (email_key)
+);`)
+}

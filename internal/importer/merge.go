@@ -968,6 +968,23 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say fun
 		func(x *compiler.Index) string { return x.Name })
 	for _, p := range pairs {
 		ia, ib := p[0], p[1]
+		if len(ia.Parts) > 0 && len(ib.Parts) > 0 && indexKeyOrder(ia, false, false) != indexKeyOrder(ib, false, false) {
+			// Paired by name alone: each database keeps its own index (a
+			// hand-written TiDB key over a generated column of its own
+			// keeps that column, its name and type), as its own object.
+			ia.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+			ib.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
+			if ib.Overrides[db] == nil {
+				ib.Overrides[db] = &compiler.Override{Dialect: db}
+			}
+			if ib.Overrides[db].Name == "" {
+				ib.Overrides[db].Name = ib.Name
+			}
+			ib.Name += "_" + db
+			t.Indexes = append(t.Indexes, ib)
+			say("index %s of %s differs between %s and %s; each keeps its own (%s on %s)", ia.Name, t.Name, da, db, ib.Overrides.NameIn(db, ib.Name), db)
+			continue
+		}
 		if ignoresDesc(da) && len(ia.Parts) == len(ib.Parts) {
 			for i := range ia.Parts {
 				ia.Parts[i].Desc = ib.Parts[i].Desc
