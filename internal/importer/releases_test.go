@@ -197,6 +197,90 @@ table "invoices" {
     columns = ["customer_id", "status"]
   }
 }
+`, `
+table "customers" {
+  column "id" {
+    type = bigint
+    identity {}
+  }
+  column "name" {
+    type = varchar(100)
+  }
+  column "contact_email" {
+    type         = varchar(200)
+    renamed_from = "email"
+  }
+  column "phone" {
+    type = varchar(40)
+    null = true
+  }
+  column "search_name" {
+    type   = varchar(100)
+    as     = "lower(name)"
+    stored = false
+  }
+  column "created_at" {
+    type    = timestamp
+    default = now()
+  }
+  column "updated_at" {
+    type      = timestamp
+    default   = now()
+    on_update = now()
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  index "customers_search_idx" {
+    columns = ["search_name"]
+  }
+}
+
+table "invoices" {
+  column "id" {
+    type = bigint
+    identity {}
+  }
+  column "customer_id" {
+    type = bigint
+  }
+  column "number" {
+    type = varchar(30)
+    null = true
+  }
+  column "approver_id" {
+    type = bigint
+    null = true
+  }
+  column "amount" {
+    type = decimal(12, 2)
+  }
+  column "status" {
+    type    = varchar(20)
+    default = "draft"
+  }
+  column "updated_at" {
+    type      = timestamp
+    default   = now()
+    on_update = now()
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "invoices_customer_id_fkey" {
+    columns     = ["customer_id"]
+    ref_table   = "customers"
+    ref_columns = ["id"]
+  }
+  foreign_key "invoices_approver_fk" {
+    columns     = ["approver_id"]
+    ref_table   = "customers"
+    ref_columns = ["id"]
+  }
+  index "invoices_customer_status_idx" {
+    columns = ["customer_id", "status"]
+  }
+}
 `}
 
 // TestImportOwnReleases imports a database pair that schemagen's own
