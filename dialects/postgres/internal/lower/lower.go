@@ -52,6 +52,8 @@ type lowerer struct {
 	set    settings
 	// names are the model's constraint and index names, read once.
 	names map[string]bool
+	// seqs are the sequences the model creates, read once (sequences).
+	seqs map[string]bool
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
@@ -73,6 +75,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
+		l.rawDefault(t, c, o)
 	} else if d := c.Default; d != nil {
 		switch d.Kind {
 		case compiler.DefaultNow:

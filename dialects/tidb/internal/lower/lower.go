@@ -69,6 +69,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	if o != nil && o.Null != nil {
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "null = %v", *o.Null)
 	}
+	l.rawType(t, c, o)
 	typ, known := EffectiveType(c)
 	switch {
 	case !known:
@@ -184,6 +185,7 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Ref(compiler.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
+		l.rawCheck(t, c, o)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, t.Ref(compiler.KindCheck, c.Name), c.Expr)
