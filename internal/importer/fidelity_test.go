@@ -128,3 +128,17 @@ CREATE TABLE document_outlines (
   UNIQUE KEY document_outlines_email_uq (email_key)
 );`)
 }
+
+// TestImportKeepsLongKey: PostgreSQL holds an index whose declared columns
+// may exceed a B-tree entry (Authelia's webauthn_credentials_lookup_key
+// from V0012), which the model's rule refuses for what a long value would
+// do: the index keeps PostgreSQL's own statement instead of being left out.
+func TestImportKeepsLongKey(t *testing.T) {
+	t.Parallel()
+	pg := dbtest.Postgres(t)
+	testproject.RunSQL(t, pg, []byte(`
+CREATE TABLE creds (id serial PRIMARY KEY, rpid varchar(512) NOT NULL, username varchar(100) NOT NULL, description varchar(64) NOT NULL);
+CREATE UNIQUE INDEX creds_lookup_key ON creds (rpid, username, description);`))
+	r := importedEqualsOriginal(t, map[string]*dbtest.DB{"postgres": pg}, []string{pg.URL})
+	hasLine(t, r, "index creds_lookup_key: kept as postgres's own statement")
+}

@@ -35,12 +35,15 @@ type Result struct {
 	// the last pass of settle (see Written).
 	source   []byte
 	compiled *gen.Result
+	// reads are the databases read, by dialect: the statements of what
+	// they hold that a dialect's rule would refuse.
+	reads map[string]*read.Imported
 }
 
 // Single turns one database's model into the result: objects kept as its
 // dialect's own SQL are left out of the other dialects.
 func Single(im *read.Imported, all []string) *Result {
-	r := &Result{Schema: im.Schema, Notes: im.Notes}
+	r := &Result{Schema: im.Schema, Notes: im.Notes, reads: map[string]*read.Imported{im.Dialect.Name(): im}}
 	d := im.Dialect.Name()
 	for _, t := range im.Schema.Tables {
 		for _, c := range t.Checks {
@@ -348,6 +351,21 @@ func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 	if n := ov.NameIn(d, subj.Name); n != subj.Name {
 		own = fmt.Sprintf(" (%s there)", n)
 	}
+	if subj.Kind == compiler.KindIndex && strings.HasPrefix(why, "Key too long") && (ov[d] == nil || ov[d].SQL == "") {
+		// The database holds the index, which a rule of the dialect's
+		// refuses for what longer values might do: it keeps its own
+		// statement, so that nothing changes there.
+		if im := r.reads[d]; im != nil {
+			if sql := im.IndexStatement(t.Name, ov.NameIn(d, subj.Name)); sql != "" {
+				if ov[d] == nil {
+					ov[d] = &compiler.Override{Dialect: d}
+				}
+				ov[d].SQL = sql
+				r.note(t.Name, "%s %s: kept as %s's own statement, which its rule refuses: %s", subj.Kind, subj.Name, d, why)
+				return true
+			}
+		}
+	}
 	ov[d] = &compiler.Override{Dialect: d, Skip: true}
 	r.note(t.Name, "%s %s: left out of %s%s, which refuses it: %s", subj.Kind, subj.Name, d, own, why)
 	return true
@@ -526,7 +544,7 @@ func skipOthers(o compiler.Overrides, keep string, all []string) {
 // object left out of one of them, and is listed in the summary.
 func Merge(a, b *read.Imported) *Result {
 	da, db := a.Dialect.Name(), b.Dialect.Name()
-	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}}
+	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}, reads: map[string]*read.Imported{da: a, db: b}}
 	say := func(format string, args ...any) { r.Summary = append(r.Summary, fmt.Sprintf(format, args...)) }
 	keepColumns(a, b)
 	for _, im := range []*read.Imported{a, b} {
