@@ -14,4 +14,4 @@ cd "$(dirname "$0")/.."
 mkdir -p .cache/bin
 go build -o .cache/bin/devdb ./internal/devdb/cmd/devdb
 SCHEMAGEN_IMPORT_HISTORIES=all .cache/bin/devdb -- go test -count=1 -v -run 'TestImportHistories' -timeout 180m ./internal/importer 2>&1 |
-	grep -E '^\s*(--- |ok|FAIL|PASS)|histories_test.go:[0-9]+: (postgres|tidb):|does not compile|ERROR' || true
+	grep -E '^=== RUN +TestImportHistories/\w+/|^\s*(--- |ok|FAIL|PASS)|histories_test.go:[0-9]+: (postgres|tidb):|does not compile|ERROR' || true
