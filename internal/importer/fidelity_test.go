@@ -142,3 +142,21 @@ CREATE UNIQUE INDEX creds_lookup_key ON creds (rpid, username, description);`))
 	r := importedEqualsOriginal(t, map[string]*dbtest.DB{"postgres": pg}, []string{pg.URL})
 	hasLine(t, r, "index creds_lookup_key: kept as postgres's own statement")
 }
+
+// TestImportSharedSequence: a sequence a column owns that another table's
+// default uses too is no identity of either: it stays a raw object the DDL
+// creates before the tables (and owns again after them), and both columns
+// keep their nextval defaults; the DDL applies and builds the original.
+func TestImportSharedSequence(t *testing.T) {
+	t.Parallel()
+	pg := dbtest.Postgres(t)
+	testproject.RunSQL(t, pg, []byte(`
+CREATE TABLE a (id serial PRIMARY KEY);
+CREATE TABLE b (id integer PRIMARY KEY DEFAULT nextval('a_id_seq'));`))
+	r := importedEqualsOriginal(t, map[string]*dbtest.DB{"postgres": pg}, []string{pg.URL})
+	for _, tb := range r.Schema.Tables {
+		if c := tb.Column("id"); c != nil && c.Identity != nil {
+			t.Errorf("%s.id is an identity", tb.Name)
+		}
+	}
+}

@@ -159,7 +159,10 @@ ORDER BY 1`)
 	if err := CloseRows(rows); err != nil {
 		return nil, nil, err
 	}
-	rows, err = conn.QueryContext(ctx, sequenceDefaults+`SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle
+	rows, err = conn.QueryContext(ctx, sequenceDefaults+`SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle,
+  COALESCE((SELECT format('%I.%I', t.relname, a.attname) FROM pg_depend o JOIN pg_class t ON t.oid = o.refobjid JOIN pg_attribute a ON a.attrelid = o.refobjid AND a.attnum = o.refobjsubid
+    WHERE o.classid = 'pg_class'::regclass AND o.objid = c.oid AND o.deptype = 'a'), ''), COALESCE((SELECT t.relname FROM pg_depend o JOIN pg_class t ON t.oid = o.refobjid
+    WHERE o.classid = 'pg_class'::regclass AND o.objid = c.oid AND o.deptype = 'a'), '')
 FROM pg_sequences s JOIN pg_class c ON c.relname = s.sequencename AND c.relnamespace = s.schemaname::regnamespace
 WHERE s.schemaname = current_schema()
   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND (d.deptype IN ('i', 'e')
@@ -171,10 +174,10 @@ ORDER BY 1`)
 		return nil, nil, fmt.Errorf("postgres: reading sequences: %w", err)
 	}
 	for rows.Next() {
-		var name, typ string
+		var name, typ, owner, ownerTable string
 		var start, lo, hi, inc, cache int64
 		var cycle bool
-		if err := rows.Scan(&name, &typ, &start, &lo, &hi, &inc, &cache, &cycle); err != nil {
+		if err := rows.Scan(&name, &typ, &start, &lo, &hi, &inc, &cache, &cycle, &owner, &ownerTable); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
@@ -183,6 +186,11 @@ ORDER BY 1`)
 			sql += " CYCLE"
 		}
 		objs = append(objs, dialects.RawObject{Kind: "sequence", Name: name, SQL: sql, Before: true})
+		if owner != "" {
+			// A column owns it, and other defaults use it too: it is owned
+			// again once the tables are made.
+			objs = append(objs, dialects.RawObject{Kind: "sequence owner", Name: name, Tables: []string{ownerTable}, SQL: "ALTER SEQUENCE " + lexical.Ident(name) + " OWNED BY " + owner})
+		}
 	}
 	if err := CloseRows(rows); err != nil {
 		return nil, nil, err
