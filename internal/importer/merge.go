@@ -351,7 +351,7 @@ func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 	if n := ov.NameIn(d, subj.Name); n != subj.Name {
 		own = fmt.Sprintf(" (%s there)", n)
 	}
-	if subj.Kind == compiler.KindIndex && strings.HasPrefix(why, "Key too long") && (ov[d] == nil || ov[d].SQL == "") {
+	if subj.Kind == compiler.KindIndex && ownStatement(why) && (ov[d] == nil || ov[d].SQL == "") {
 		// The database holds the index, which a rule of the dialect's
 		// refuses for what longer values might do: it keeps its own
 		// statement, so that nothing changes there.
@@ -369,6 +369,20 @@ func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 	ov[d] = &compiler.Override{Dialect: d, Skip: true}
 	r.note(t.Name, "%s %s: left out of %s%s, which refuses it: %s", subj.Kind, subj.Name, d, own, why)
 	return true
+}
+
+// ownStatement reports whether a dialect's refusal of an index (why) is
+// one of its rules about what the database may not hold, which a database
+// that holds the index shows it does (a key longer than a B-tree entry may
+// be, a default operator class an extension gives): the index keeps the
+// database's own statement there.
+func ownStatement(why string) bool {
+	for _, p := range []string{"Key too long", "No operator class", "Unknown operator class", "Unknown index method"} {
+		if strings.HasPrefix(why, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // distinctNames renames in the model the indexes and unique keys of dialect
