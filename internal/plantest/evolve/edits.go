@@ -36,6 +36,7 @@ var Kinds = []EditKind{
 	{"change_null", 2, changeNull},
 	{"change_default", 2, changeDefault},
 	{"change_override", 1, changeOverride},
+	{"dialect_null", 1, dialectNull},
 	{"change_primary_key", 1, changePrimaryKey},
 	{"add_unique", 2, addUnique},
 	{"drop_unique", 1, dropUnique},
@@ -84,15 +85,23 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 	// they were.
 	// So are the settings' edits, when no enum edit is drawn.
 	eg := draw.NewGen(modelSeed(m) + uint64(try))
-	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) })
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) || isOwnGenKind(k) })
 	switch {
 	case eg.Chance(0.15):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
 	case eg.Chance(0.08):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isSettingKind(k) }), eg
+	case eg.Chance(0.04):
+		// Kinds added later are drawn by that generator too, so that
+		// what the others draw stays as it was where they are not drawn.
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isOwnGenKind(k) }), eg
 	}
 	if len(only) > 0 {
 		kinds = slices.DeleteFunc(kinds, func(k EditKind) bool { return !only[k.Name] })
+		if len(kinds) == 0 {
+			// Only kinds of the other generator are asked for: draw them.
+			kinds = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !only[k.Name] })
+		}
 	}
 	total := 0
 	for _, k := range kinds {
@@ -117,6 +126,10 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
 
 func isSettingKind(k EditKind) bool { return k.Name == "change_setting" }
+
+// isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
+// the generator of the enum and settings edits.
+func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {
@@ -369,6 +382,39 @@ func changeNull(g *draw.Gen, m *difftest.Model) *Edit {
 			return false
 		}
 		c.Null = null
+		return true
+	})
+}
+
+// dialectNull makes a NOT NULL column nullable in one dialect's block
+// (what import writes where two databases disagree), or takes that block
+// away again. Only NOT NULL columns get one: the rows drawn for the
+// neutral column hold no NULL, which both dialects then take alike.
+func dialectNull(g *draw.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	var cols []*difftest.Col
+	for _, c := range nonKey(t) {
+		if !c.Null && !c.Identity && (c.Override == "" || strings.Contains(c.Override, "null = true")) {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	c := cols[g.N(len(cols))]
+	name, ov := c.Name, ""
+	if c.Override == "" {
+		ov = []string{"postgres {\n  null = true\n}", "tidb {\n  null = true\n}"}[g.N(2)]
+	}
+	return onTable(fmt.Sprintf("set the dialect null of %s.%s to %q", t.Name, name, ov), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(name)
+		if c == nil || c.Null || c.Identity {
+			return false
+		}
+		c.Override = ov
 		return true
 	})
 }
