@@ -62,6 +62,6 @@ func (l *lowerer) rawDefault(t *compiler.Table, c *compiler.Column, o *compiler.
 		}
 	}
 	if len(ms) == 0 {
-		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "raw default %s not checked: the tables, sequences and functions it names are PostgreSQL's to resolve when the DDL runs", o.Default)
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "raw default %s: not checked before the DDL runs (the tables and functions it names are resolved by PostgreSQL)", o.Default)
 	}
 }
