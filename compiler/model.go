@@ -77,8 +77,11 @@ type Override struct {
 	Type    *Type  // a neutral type for this dialect only (columns)
 	RawType string // a raw SQL type (columns)
 	Default string // a raw SQL default (columns)
-	Expr    string // a raw SQL expression (checks)
-	SQL     string // a raw SQL statement (indexes)
+	// Null is the column's nullability in this dialect where a live
+	// database holds it otherwise than the model's null (columns).
+	Null *bool
+	Expr string // a raw SQL expression (checks)
+	SQL  string // a raw SQL statement (indexes)
 	// Accept lists the lowerings of this object the model acknowledges in
 	// this dialect (AcceptPartialIndex, ...): they are still made and
 	// explained, but not warned about.
@@ -221,6 +224,15 @@ const (
 	DefaultRangeBits = 64
 )
 
+// NullIn reports whether the column takes NULL in dialect d: its override's
+// null there, else the model's.
+func (c *Column) NullIn(d string) bool {
+	if o := c.Overrides[d]; o != nil && o.Null != nil {
+		return *o.Null
+	}
+	return c.Null
+}
+
 // DefaultKind tells which kind of default a column has.
 type DefaultKind int
 
@@ -252,6 +264,11 @@ type Default struct {
 
 // PrimaryKey is a table's primary key.
 type PrimaryKey struct {
+	// Name is the constraint's name in the dialects that name it
+	// (PostgreSQL), where a live database named it otherwise than its
+	// default (<table>_pkey: a table renamed keeps its key's name); "" for
+	// the default.
+	Name         string
 	Columns      []string
 	ColumnRanges []hcl.Range
 	Range        hcl.Range

@@ -204,6 +204,9 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if pk.Clustered != nil {
 			pb.SetAttributeValue("clustered", cty.BoolVal(*pk.Clustered))
 		}
+		if pk.Name != "" {
+			pb.SetAttributeValue("name", cty.StringVal(pk.Name))
+		}
 	}
 	for _, u := range t.Uniques {
 		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()
@@ -317,6 +320,9 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 		}
 		if ov.Default != "" {
 			b.SetAttributeValue("default", cty.StringVal(ov.Default))
+		}
+		if ov.Null != nil {
+			b.SetAttributeValue("null", cty.BoolVal(*ov.Null))
 		}
 		if ov.Expr != "" {
 			b.SetAttributeValue("expr", cty.StringVal(ov.Expr))

@@ -277,3 +277,10 @@ type IdentityFolder interface {
 type DomainReader interface {
 	DomainChecks(t *compiler.Table) map[string]string
 }
+
+// PrimaryKeyNamer is implemented by dialects that name primary keys
+// (PostgreSQL): the name of t's primary key where it is not the one the
+// database gives by default, else "".
+type PrimaryKeyNamer interface {
+	PrimaryKeyName(t *schema.Table) string
+}

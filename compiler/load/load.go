@@ -352,7 +352,7 @@ func (l *loader) table(b *hcl.Block) {
 				continue
 			}
 			t.PrimaryKey = &compiler.PrimaryKey{Range: blk.DefRange}
-			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}, {Name: "clustered"}}})
+			attrs := l.attrs(blk, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "columns", Required: true}, {Name: "clustered"}, {Name: "name"}}})
 			if a := attrs["columns"]; a != nil {
 				t.PrimaryKey.Columns, t.PrimaryKey.ColumnRanges = l.strList(a), itemRanges(a)
 				t.PrimaryKey.Range = a.Expr.Range()
@@ -360,6 +360,11 @@ func (l *loader) table(b *hcl.Block) {
 			if a := attrs["clustered"]; a != nil {
 				v := l.boolean(a)
 				t.PrimaryKey.Clustered, t.PrimaryKey.ClusteredRange = &v, a.Expr.Range()
+			}
+			if a := attrs["name"]; a != nil {
+				if t.PrimaryKey.Name = l.str(a); t.PrimaryKey.Name == "" {
+					l.errorf(a.Expr.Range(), "Empty name", "A primary key's name cannot be empty; leave name out for the database's default.")
+				}
 			}
 		case "unique":
 			u := &compiler.Unique{Name: blk.Labels[0], Range: blk.LabelRanges[0], Overrides: compiler.Overrides{}}
@@ -499,7 +504,7 @@ func (l *loader) column(t *compiler.Table, b *hcl.Block) *hcl.Attribute {
 			l.identity(c, blk)
 			continue
 		}
-		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "accept"}})
+		l.override(c.Overrides, blk, []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "null"}, {Name: "accept"}})
 	}
 	as := content.Attributes["as"]
 	if as != nil {
@@ -753,6 +758,9 @@ func (l *loader) override(into compiler.Overrides, b *hcl.Block, attrs []hcl.Att
 			}
 		case "default":
 			o.Default = l.str(a)
+		case "null":
+			null := l.boolean(a)
+			o.Null = &null
 		case "expr":
 			o.Expr = l.str(a)
 		case "sql":

@@ -2,6 +2,8 @@ package load
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -137,6 +139,7 @@ func (v *validator) table(t *compiler.Table) {
 		v.identity(t, c)
 		v.about(t, compiler.KindColumn, c.Name)
 		v.generated(t, c)
+		v.nullOverrides(t, c)
 		if c.OnUpdate && c.Type.Kind != compiler.TypeTimestamp && c.Type.Kind != compiler.TypeDatetime && c.Type.Kind != compiler.TypeInvalid {
 			v.errorf(c.OnUpdateRange, "Invalid on_update", "Column %s.%s is %s; on_update = now() applies to timestamp and datetime columns.", t.Name, c.Name, c.Type)
 		}
@@ -556,5 +559,29 @@ func (v *validator) layout(t *compiler.Table) {
 	}
 	if t.PreSplitRegions > t.ShardRowIDBits {
 		v.errorf(t.LayoutRange, "Invalid table layout", "pre_split_regions of table %q (%d) is more than its shard_row_id_bits (%d): TiDB silently lowers it to the shard bits (and ignores it without them).", t.Name, t.PreSplitRegions, t.ShardRowIDBits)
+	}
+}
+
+// nullOverrides refuses a dialect's null that the column cannot have
+// there: a primary key or identity column takes no NULL, and a foreign
+// key that sets the column to null needs it to take one.
+func (v *validator) nullOverrides(t *compiler.Table, c *compiler.Column) {
+	for _, d := range slices.Sorted(maps.Keys(c.Overrides)) {
+		o := c.Overrides[d]
+		if o == nil || o.Null == nil {
+			continue
+		}
+		switch {
+		case *o.Null && t.PrimaryKey != nil && slices.Contains(t.PrimaryKey.Columns, c.Name):
+			v.errorf(o.Range, "Nullable primary key column", "Column %q of table %q is in the primary key, so it cannot be null = true on %s.", c.Name, t.Name, d)
+		case *o.Null && c.Identity != nil:
+			v.errorf(o.Range, "Invalid identity", "Column %s.%s has an identity, so it cannot be null = true on %s.", t.Name, c.Name, d)
+		case !*o.Null:
+			for _, fk := range t.ForeignKeys {
+				if (fk.OnDelete == compiler.SetNull || fk.OnUpdate == compiler.SetNull) && slices.Contains(fk.Columns, c.Name) {
+					v.errorf(o.Range, "Foreign key sets a NOT NULL column to null", "Foreign key %q uses set_null, but column %q is null = false on %s.", fk.Name, c.Name, d)
+				}
+			}
+		}
 	}
 }

@@ -69,6 +69,7 @@ var parts = map[string]reflect.Type{
 	"ColumnCollator":   typeOf[dialects.ColumnCollator](),
 	"RangeReader":      typeOf[dialects.RangeReader](),
 	"IdentityFolder":   typeOf[dialects.IdentityFolder](),
+	"PrimaryKeyNamer":  typeOf[dialects.PrimaryKeyNamer](),
 }
 
 // embeddedFrom are the interfaces of other packages that parts embed.
@@ -81,7 +82,7 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"Batcher", "ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"postgres": {"Batcher", "ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityFolder", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "PrimaryKeyNamer", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
 	"tidb":     {"Batcher", "CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "LayoutReader", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
 }
 

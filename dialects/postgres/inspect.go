@@ -13,7 +13,8 @@ import (
 
 // FixSerials implements the importer's serial reading. Atlas reads every
 // column whose default is nextval('<x>_<y>_seq') as a serial; only a
-// column that owns its sequence is one. Another one (a sequence two tables
+// column that owns its sequence, used by its default alone, is one, and
+// is one whatever the sequence is called (<t>_<c>_seq1). Another one (a sequence two tables
 // share, one that starts at 1000) is its integer with its nextval default,
 // so that the model does not make it a new sequence of its own. A
 // sequence that is a serial's in all but the ownership (sequenceDefaults)

@@ -211,6 +211,11 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 			if idx.Overrides.Skipped(d) || idx.Overrides.For(d) != nil && idx.Overrides.For(d).SQL != "" {
 				continue
 			}
+			// The index is the subject of what follows (import keeps or
+			// leaves out the object a dialect refuses).
+			if ab, ok := rep.(abouter); ok {
+				ab.About(t.Name, compiler.KindIndex, idx.Name)
+			}
 			if m := strings.ToLower(idx.Method()); m != "" && r.IndexMethods != nil {
 				switch {
 				case !slices.Contains(r.IndexMethods, m):
@@ -246,6 +251,9 @@ func Indexes(s *compiler.Schema, d string, r *dialects.Rules, rep Reporter) {
 				}
 			}
 		}
+	}
+	if ab, ok := rep.(abouter); ok {
+		ab.Forget()
 	}
 }
 

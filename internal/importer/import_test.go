@@ -3,6 +3,7 @@ package importer_test
 import (
 	"context"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -73,4 +74,36 @@ func regenerate(t *testing.T, first *gen.Result, urls ...string) (*importer.Resu
 func redactedScheme(u string) string {
 	scheme, _, _ := strings.Cut(u, ":")
 	return scheme + " first"
+}
+
+// TestRoundTripRepositorySettings round-trips the repository's schema with
+// each dialect setting at its default and switched off, alone and all at
+// once: what a setting adds (uuid_check's CHECKs on TiDB, the value-domain
+// CHECKs, exact_strings' collation) is read back as the setting, not as
+// CHECKs or types of one dialect, and generate gives the same files.
+func TestRoundTripRepositorySettings(t *testing.T) {
+	src, err := os.ReadFile("../../schema.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The model without its own dialect block: every setting at its default.
+	body := regexp.MustCompile(`(?s)dialect "tidb" \{.*?\n\}\n`).ReplaceAllString(string(src), "")
+	if body == string(src) {
+		t.Fatal("schema.hcl has no dialect \"tidb\" block to replace")
+	}
+	for name, blocks := range map[string]string{
+		"defaults":             "",
+		"uuid_check off":       "dialect \"tidb\" {\n  uuid_check = false\n}\n",
+		"exact_strings off":    "dialect \"tidb\" {\n  exact_strings = false\n}\n",
+		"tidb domains off":     "dialect \"tidb\" {\n  value_domains = false\n}\n",
+		"postgres domains off": "dialect \"postgres\" {\n  value_domains = false\n}\n",
+		"all off": "dialect \"postgres\" {\n  value_domains = false\n}\n\n" +
+			"dialect \"tidb\" {\n  exact_strings = false\n  uuid_check    = false\n  value_domains = false\n}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			first, pg, ti := applyBoth(t, []byte(blocks+"\n"+body))
+			regenerate(t, first, pg.URL, ti.URL)
+		})
+	}
 }

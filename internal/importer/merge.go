@@ -35,12 +35,15 @@ type Result struct {
 	// the last pass of settle (see Written).
 	source   []byte
 	compiled *gen.Result
+	// reads are the databases read, by dialect: the statements of what
+	// they hold that a dialect's rule would refuse.
+	reads map[string]*read.Imported
 }
 
 // Single turns one database's model into the result: objects kept as its
 // dialect's own SQL are left out of the other dialects.
 func Single(im *read.Imported, all []string) *Result {
-	r := &Result{Schema: im.Schema, Notes: im.Notes}
+	r := &Result{Schema: im.Schema, Notes: im.Notes, reads: map[string]*read.Imported{im.Dialect.Name(): im}}
 	d := im.Dialect.Name()
 	for _, t := range im.Schema.Tables {
 		for _, c := range t.Checks {
@@ -348,9 +351,38 @@ func (r *Result) leaveOut(d string, subj compiler.ObjectRef, why string) bool {
 	if n := ov.NameIn(d, subj.Name); n != subj.Name {
 		own = fmt.Sprintf(" (%s there)", n)
 	}
+	if subj.Kind == compiler.KindIndex && ownStatement(why) && (ov[d] == nil || ov[d].SQL == "") {
+		// The database holds the index, which a rule of the dialect's
+		// refuses for what longer values might do: it keeps its own
+		// statement, so that nothing changes there.
+		if im := r.reads[d]; im != nil {
+			if sql := im.IndexStatement(t.Name, ov.NameIn(d, subj.Name)); sql != "" {
+				if ov[d] == nil {
+					ov[d] = &compiler.Override{Dialect: d}
+				}
+				ov[d].SQL = sql
+				r.note(t.Name, "%s %s: kept as %s's own statement, which its rule refuses: %s", subj.Kind, subj.Name, d, why)
+				return true
+			}
+		}
+	}
 	ov[d] = &compiler.Override{Dialect: d, Skip: true}
 	r.note(t.Name, "%s %s: left out of %s%s, which refuses it: %s", subj.Kind, subj.Name, d, own, why)
 	return true
+}
+
+// ownStatement reports whether a dialect's refusal of an index (why) is
+// one of its rules about what the database may not hold, which a database
+// that holds the index shows it does (a key longer than a B-tree entry may
+// be, a default operator class an extension gives): the index keeps the
+// database's own statement there.
+func ownStatement(why string) bool {
+	for _, p := range []string{"Key too long", "No operator class", "Unknown operator class", "Unknown index method"} {
+		if strings.HasPrefix(why, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // distinctNames renames in the model the indexes and unique keys of dialect
@@ -380,13 +412,14 @@ func (r *Result) distinctNames(d string, others []string) {
 			if ns.Has(compiler.KindTable) {
 				taken[t.Name] = true
 			}
+			// The objects of a table of d alone are d's alone.
 			for _, u := range t.Uniques {
-				if ns.Has(compiler.KindUnique) && !only(u.Overrides) {
+				if ns.Has(compiler.KindUnique) && !only(t.Overrides) && !only(u.Overrides) {
 					taken[u.Name] = true
 				}
 			}
 			for _, x := range t.Indexes {
-				if ns.Has(compiler.KindIndex) && !only(x.Overrides) {
+				if ns.Has(compiler.KindIndex) && !only(t.Overrides) && !only(x.Overrides) {
 					taken[x.Name] = true
 				}
 			}
@@ -411,12 +444,12 @@ func (r *Result) distinctNames(d string, others []string) {
 		}
 		for _, t := range r.Schema.Tables {
 			for _, u := range t.Uniques {
-				if ns.Has(compiler.KindUnique) && only(u.Overrides) {
+				if ns.Has(compiler.KindUnique) && (only(t.Overrides) || only(u.Overrides)) {
 					rename(t, &u.Name, u.Overrides)
 				}
 			}
 			for _, x := range t.Indexes {
-				if ns.Has(compiler.KindIndex) && only(x.Overrides) {
+				if ns.Has(compiler.KindIndex) && (only(t.Overrides) || only(x.Overrides)) {
 					rename(t, &x.Name, x.Overrides)
 				}
 			}
@@ -525,8 +558,9 @@ func skipOthers(o compiler.Overrides, keep string, all []string) {
 // object left out of one of them, and is listed in the summary.
 func Merge(a, b *read.Imported) *Result {
 	da, db := a.Dialect.Name(), b.Dialect.Name()
-	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}}
+	r := &Result{Schema: &compiler.Schema{Dialect: map[string]*compiler.DialectSettings{}}, Notes: map[string][]string{}, reads: map[string]*read.Imported{da: a, db: b}}
 	say := func(format string, args ...any) { r.Summary = append(r.Summary, fmt.Sprintf(format, args...)) }
+	keepColumns(a, b)
 	for _, im := range []*read.Imported{a, b} {
 		for table, notes := range im.Notes {
 			for _, n := range notes {
@@ -542,13 +576,14 @@ func Merge(a, b *read.Imported) *Result {
 	for _, ta := range a.Schema.Tables {
 		tb := bt[ta.Name]
 		delete(bt, ta.Name)
+
 		if tb == nil {
 			ta.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
 			say("table %s exists only on %s", ta.Name, da)
 			r.Schema.Tables = append(r.Schema.Tables, ta)
 			continue
 		}
-		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Named{a.Dialect, b.Dialect}, ownSQL{b, ta.Name}, say))
+		r.Schema.Tables = append(r.Schema.Tables, mergeTable(ta, tb, [2]dialects.Named{a.Dialect, b.Dialect}, [2]ownSQL{{a, ta.Name}, {b, ta.Name}}, say))
 	}
 	for _, t := range b.Schema.Tables {
 		if bt[t.Name] != nil {
@@ -563,6 +598,26 @@ func Merge(a, b *read.Imported) *Result {
 	r.settle([]string{da, db})
 	slices.Sort(r.Summary)
 	return r
+}
+
+// keepColumns gives back to each read the columns it took for an index's
+// helper (a declared VIRTUAL column) that the other database has as a
+// column of the same table: the model declares them.
+func keepColumns(a, b *read.Imported) {
+	bt := map[string]*compiler.Table{}
+	for _, t := range b.Schema.Tables {
+		bt[t.Name] = t
+	}
+	for _, ta := range a.Schema.Tables {
+		if tb := bt[ta.Name]; tb != nil {
+			for _, c := range ta.Columns {
+				b.KeepColumn(tb, c.Name)
+			}
+			for _, c := range tb.Columns {
+				a.KeepColumn(ta, c.Name)
+			}
+		}
+	}
 }
 
 // mergeObjects takes the extensions of both databases (TiDB has none), and
@@ -610,12 +665,19 @@ type ownSQL struct {
 // columnType is the type of a column as the database spells it.
 func (o ownSQL) columnType(column string) string { return o.im.RawType(o.table, column) }
 
+// defaultSQL is the default of a column of neutral type t as the
+// database's SQL, or "".
+func (o ownSQL) defaultSQL(column string, t compiler.Type) string {
+	return o.im.DefaultSQL(o.table, column, t)
+}
+
 // index is the statement that creates an index, or "".
 func (o ownSQL) index(name string) string { return o.im.IndexStatement(o.table, name) }
 
 // mergeTable merges b's table tb into a's ta, of dialects ds[0] and ds[1];
 // ownB gives tb's SQL in b's dialect.
-func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say func(string, ...any)) *compiler.Table {
+func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, own [2]ownSQL, say func(string, ...any)) *compiler.Table {
+	ownB := own[1]
 	t := ta
 	da, db := ds[0].Name(), ds[1].Name()
 	// Columns.
@@ -631,7 +693,7 @@ func mergeTable(ta, tb *compiler.Table, ds [2]dialects.Named, ownB ownSQL, say f
 			say("column %s.%s exists only on %s", t.Name, ca.Name, da)
 			continue
 		}
-		mergeColumn(t.Name, ca, cb, da, db, ownB.columnType, say)
+		mergeColumn(t.Name, ca, cb, da, db, own, say)
 	}
 	for _, c := range tb.Columns {
 		if bc[c.Name] != nil {
@@ -939,6 +1001,23 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say fun
 		func(x *compiler.Index) string { return x.Name })
 	for _, p := range pairs {
 		ia, ib := p[0], p[1]
+		if len(ia.Parts) > 0 && len(ib.Parts) > 0 && indexKeyOrder(ia, false, false) != indexKeyOrder(ib, false, false) {
+			// Paired by name alone: each database keeps its own index (a
+			// hand-written TiDB key over a generated column of its own
+			// keeps that column, its name and type), as its own object.
+			ia.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
+			ib.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
+			if ib.Overrides[db] == nil {
+				ib.Overrides[db] = &compiler.Override{Dialect: db}
+			}
+			if ib.Overrides[db].Name == "" {
+				ib.Overrides[db].Name = ib.Name
+			}
+			ib.Name += "_" + db
+			t.Indexes = append(t.Indexes, ib)
+			say("index %s of %s differs between %s and %s; each keeps its own (%s on %s)", ia.Name, t.Name, da, db, ib.Overrides.NameIn(db, ib.Name), db)
+			continue
+		}
 		switch {
 		case ia.Comment == "":
 			ia.Comment = ib.Comment
@@ -1018,7 +1097,9 @@ func nullsOnly(x *compiler.Index) bool {
 // typeReader is declared in dialects, with the other parts of a dialect.
 type typeReader = dialects.TypeReader
 
-func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func(column string) string, say func(string, ...any)) {
+func mergeColumn(table string, ca, cb *compiler.Column, da, db string, own [2]ownSQL, say func(string, ...any)) {
+	ownB := own[1]
+	rawB := ownB.columnType
 	oa, ob := ca.Overrides[da], cb.Overrides[db]
 	tr, _ := dialectByName(db).(typeReader)
 	switch {
@@ -1062,25 +1143,51 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 		if ca.Identity == nil {
 			only = db
 		}
-		// An identity on one side only would number rows on one database
-		// alone: the column stays a plain integer, with the difference
-		// named; a raw type of b's keeps numbering there where b says how.
+		// An identity on one side only numbers rows on one database alone:
+		// the model's column is a plain integer, and the database that
+		// numbers it keeps doing so by its own type (serial, AUTO_INCREMENT),
+		// as its override.
 		ca.Identity = nil
-		f, ok := dialectByName(db).(identityFolder)
-		if o := ca.Overrides[db]; only == db && ok && o != nil && o.RawType != "" {
-			o.RawType = f.FoldIdentity(o.RawType)
-			say("column %s.%s is an identity on %s only; it is kept a plain column, numbered on %s by its type there (%s)", table, ca.Name, only, db, o.RawType)
+		i := map[bool]int{true: 0, false: 1}[only == da]
+		f, ok := dialectByName(only).(identityFolder)
+		o := ca.Overrides[only]
+		raw := ""
+		switch {
+		case o != nil && o.RawType != "":
+			raw = o.RawType
+		default:
+			raw = own[i].columnType(ca.Name)
+		}
+		if !ok || raw == "" {
+			say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
 			break
 		}
-		say("column %s.%s is an identity on %s only; it is kept a plain column", table, ca.Name, only)
-	case ca.Identity != nil && ca.Identity.Start != cb.Identity.Start && !ca.Identity.Unordered && !cb.Identity.Unordered:
-		say("column %s.%s: its identity starts at %d on %s and %d on %s; %s's is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
+		if o == nil {
+			o = &compiler.Override{Dialect: only}
+			ca.Overrides[only] = o
+		}
+		o.RawType, o.Type = f.FoldIdentity(raw), nil
+		say("column %s.%s is an identity on %s only; it is a plain column elsewhere, numbered on %s by its type there (%s)", table, ca.Name, only, only, o.RawType)
+	case ca.Identity != nil && ca.Identity.Start > cb.Identity.Start && !ca.Identity.Unordered && !cb.Identity.Unordered:
+		// b's start may be its counter, the next id it gives (TiDB's
+		// AUTO_INCREMENT), which rows move past the start: only one below
+		// a's start is a difference.
+		say("column %s.%s: its identity starts at %d on %s and gives %d next on %s; %s's start is kept", table, ca.Name, ca.Identity.Start, da, cb.Identity.Start, db, da)
 	}
 	if ca.Identity != nil && cb.Identity != nil {
 		mergeIdentityOptions(ca.Identity, cb.Identity)
 	}
 	if ca.Null != cb.Null {
-		say("column %s.%s is nullable on one dialect only; %s's nullability is kept", table, ca.Name, da)
+		// Each database keeps its own: a merge must not move one to the
+		// other's meaning (NOT NULL would fail on b's rows that hold NULL).
+		o := ca.Overrides[db]
+		if o == nil {
+			o = &compiler.Override{Dialect: db}
+			ca.Overrides[db] = o
+		}
+		null := cb.Null
+		o.Null = &null
+		say("column %s.%s is %s on %s and %s on %s; each keeps its own (%s { null = %v })", table, ca.Name, nullWord(ca.Null), da, nullWord(cb.Null), db, db, cb.Null)
 	}
 	switch ga, gb := ca.Generated, cb.Generated; {
 	case ga != nil && gb != nil && render.String(ga.Expr) == render.String(gb.Expr):
@@ -1098,7 +1205,29 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 		// neutral default is b's, which a's override replaces.
 		ca.Default = cb.Default
 	} else if (ca.Default == nil) != (cb.Default == nil) || ca.Default != nil && *ca.Default != *cb.Default {
-		say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)
+		// Each database keeps its own default: b's as its override (b's
+		// own SQL of a neutral one; DEFAULT NULL, what a nullable column
+		// without one has, for none).
+		own := ""
+		switch {
+		case ob != nil && ob.Default != "":
+			own = ob.Default
+		case cb.Default != nil:
+			own = ownB.defaultSQL(cb.Name, cb.Type)
+		case cb.Null && cb.Identity == nil && cb.Generated == nil:
+			own = "NULL"
+		}
+		if own != "" && ca.Generated == nil {
+			o := ca.Overrides[db]
+			if o == nil {
+				o = &compiler.Override{Dialect: db}
+				ca.Overrides[db] = o
+			}
+			o.Default = own
+			say("column %s.%s has different defaults on %s and %s; each keeps its own (%s { default = %q })", table, ca.Name, da, db, db, own)
+		} else {
+			say("column %s.%s has different defaults on %s and %s; %s's is kept", table, ca.Name, da, db, da)
+		}
 	}
 	if ob != nil && ob.Default != "" {
 		o := ca.Overrides[db]
@@ -1111,6 +1240,13 @@ func mergeColumn(table string, ca, cb *compiler.Column, da, db string, rawB func
 	if ca.Comment == "" {
 		ca.Comment = cb.Comment
 	}
+}
+
+func nullWord(null bool) string {
+	if null {
+		return "nullable"
+	}
+	return "NOT NULL"
 }
 
 func samePK(a, b *compiler.PrimaryKey) bool {

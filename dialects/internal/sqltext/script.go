@@ -35,6 +35,9 @@ type Table struct {
 	Notes      []string // comment lines on the lowering decisions
 	Columns    []*Column
 	PrimaryKey []string
+	// PrimaryKeyName names the primary key constraint, "" for the
+	// database's default name.
+	PrimaryKeyName string
 	// PrimaryKeyClause follows the primary key (TiDB's CLUSTERED).
 	PrimaryKeyClause string
 	Constraints      []Constraint
@@ -198,6 +201,9 @@ func createTable(st Style, t *Table) string {
 	}
 	if len(t.PrimaryKey) > 0 {
 		line := "  PRIMARY KEY (" + st.List(t.PrimaryKey) + ")"
+		if t.PrimaryKeyName != "" {
+			line = "  CONSTRAINT " + st.Ident(t.PrimaryKeyName) + " PRIMARY KEY (" + st.List(t.PrimaryKey) + ")"
+		}
 		if t.PrimaryKeyClause != "" {
 			line += " " + t.PrimaryKeyClause
 		}

@@ -8,6 +8,7 @@ CREATE EXTENSION IF NOT EXISTS vector;
 -- column profile: json as JSONB (normalised binary JSON)
 -- column search: type TSVECTOR instead of text [override]
 -- column search: default to_tsvector('') [override]
+-- column search: raw default to_tsvector(''): not checked before the DDL runs (the tables and functions it names are resolved by PostgreSQL) [override]
 -- check accounts_id_text_ck: uuid read as text (::text) where a string operation applies to it
 -- check accounts_raw_ck: raw expression score IS NULL OR score >= 0::double precision [override]
 -- column score: CHECK accounts_score_finite_ck: no NaN or infinities, which TiDB does not store (1366) [added]

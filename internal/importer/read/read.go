@@ -102,6 +102,9 @@ type Imported struct {
 	// indexes are what the dialect's catalog says of each index beyond
 	// Atlas's inspection, by table and index name.
 	indexes map[[2]string]dialects.IndexCatalog
+	// helpers are the VIRTUAL columns read as the key parts they stand
+	// for, by table and column name.
+	helpers map[[2]string]helper
 	drv     interface {
 		PlanChanges(context.Context, string, []schema.Change, ...migrate.PlanOption) (*migrate.Plan, error)
 	}
@@ -128,6 +131,22 @@ func (im *Imported) RawType(table, column string) string {
 		return ""
 	}
 	_, raw, _ := imp.NeutralType(c.Type)
+	return raw
+}
+
+// DefaultSQL returns the default of column of table, of neutral type t,
+// as the database's SQL, or "" when it has none.
+func (im *Imported) DefaultSQL(table, column string, t compiler.Type) string {
+	imp, ok := im.Dialect.(dialects.Importer)
+	tb := im.raw[table]
+	if !ok || tb == nil {
+		return ""
+	}
+	c, ok := tb.Column(column)
+	if !ok || c.Default == nil {
+		return ""
+	}
+	_, raw, _ := imp.NeutralDefault(c.Default, t)
 	return raw
 }
 
@@ -552,6 +571,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 	}
 	if pk := t.PrimaryKey; pk != nil {
 		ct.PrimaryKey = &compiler.PrimaryKey{}
+		if n, ok := im.Dialect.(dialects.PrimaryKeyNamer); ok {
+			ct.PrimaryKey.Name = n.PrimaryKeyName(t)
+		}
 		for _, p := range pk.Parts {
 			if p.C != nil {
 				ct.PrimaryKey.Columns = append(ct.PrimaryKey.Columns, p.C.Name)
@@ -859,10 +881,47 @@ func (im *Imported) generatedKeys(gk generatedKeyer, ct *compiler.Table, t *sche
 				p.Overrides[d] = &compiler.Override{Dialect: d, Column: c.Name}
 			}
 		}
+		if i := slices.IndexFunc(ct.Columns, func(x *compiler.Column) bool { return x.Name == c.Name }); i >= 0 {
+			if im.helpers == nil {
+				im.helpers = map[[2]string]helper{}
+			}
+			im.helpers[[2]string{t.Name, c.Name}] = helper{ct.Columns[i], i, slices.Clone(im.Notes[t.Name])}
+		}
 		ct.Columns = slices.DeleteFunc(ct.Columns, func(x *compiler.Column) bool { return x.Name == c.Name })
 		im.Notes[t.Name] = slices.DeleteFunc(im.Notes[t.Name], func(s string) bool { return strings.HasPrefix(s, "column "+c.Name+": ") })
 		im.note(t.Name, "column %s: a VIRTUAL generated column that only indexes use, read as their key part %s", c.Name, render.String(n))
 	}
+}
+
+// helper is a VIRTUAL column read as the key part it stands for: the
+// column, its place in its table, and the table's notes before.
+type helper struct {
+	col   *compiler.Column
+	at    int
+	notes []string
+}
+
+// KeepColumn gives table ct of the model read back its column name where
+// generatedKeys read it as the key part it stands for (the other database
+// of a merge has it as a column of its own: the model declares it, and
+// its indexes name it); it reports whether it did.
+func (im *Imported) KeepColumn(ct *compiler.Table, name string) bool {
+	h, ok := im.helpers[[2]string{ct.Name, name}]
+	if !ok || ct.Column(name) != nil {
+		return false
+	}
+	d := im.Dialect.Name()
+	ct.Columns = slices.Insert(ct.Columns, min(h.at, len(ct.Columns)), h.col)
+	for _, idx := range ct.Indexes {
+		for _, p := range idx.Parts {
+			if o := p.Overrides[d]; o != nil && o.Column == name {
+				p.Column, p.Expr = name, nil
+				delete(p.Overrides, d)
+			}
+		}
+	}
+	im.Notes[ct.Name] = h.notes
+	return true
 }
 
 // onlyIndexed reports whether column name of ct is used by indexes only, as

@@ -36,6 +36,7 @@ var Kinds = []EditKind{
 	{"change_null", 2, changeNull},
 	{"change_default", 2, changeDefault},
 	{"change_override", 1, changeOverride},
+	{"dialect_null", 1, dialectNull},
 	{"change_primary_key", 1, changePrimaryKey},
 	{"add_unique", 2, addUnique},
 	{"drop_unique", 1, dropUnique},
@@ -96,9 +97,11 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 	// they were.
 	// So are the settings' edits, when no enum edit is drawn.
 	eg := draw.NewGen(modelSeed(m) + uint64(try))
-	// And index comments' and issue 33's key options' edits (keys.go), when
-	// none is.
-	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return isEnumKind(k) || isSettingKind(k) || isCommentKind(k) || isKeyKind(k) })
+	// And index comments', issue 33's key options' (keys.go) and the kinds
+	// of the enum and settings generator, when none is.
+	kinds := slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool {
+		return isEnumKind(k) || isSettingKind(k) || isCommentKind(k) || isKeyKind(k) || isOwnGenKind(k)
+	})
 	switch {
 	case eg.Chance(0.15):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isEnumKind(k) }), eg
@@ -108,6 +111,10 @@ func drawEdit(g *draw.Gen, m *difftest.Model, try int, only map[string]bool) *Ed
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isCommentKind(k) }), eg
 	case eg.Chance(0.06):
 		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isKeyKind(k) }), eg
+	case eg.Chance(0.04):
+		// Kinds added later are drawn by that generator too, so that
+		// what the others draw stays as it was where they are not drawn.
+		kinds, g = slices.DeleteFunc(slices.Clone(Kinds), func(k EditKind) bool { return !isOwnGenKind(k) }), eg
 	}
 	if len(only) > 0 {
 		// The kinds asked for, whichever generator draws them otherwise.
@@ -138,6 +145,10 @@ func isEnumKind(k EditKind) bool { return strings.Contains(k.Name, "enum") }
 func isSettingKind(k EditKind) bool { return k.Name == "change_setting" }
 
 func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
+
+// isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
+// the generator of the enum and settings edits.
+func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {
@@ -404,6 +415,39 @@ func changeNull(g *draw.Gen, m *difftest.Model) *Edit {
 			return false
 		}
 		c.Null = null
+		return true
+	})
+}
+
+// dialectNull makes a NOT NULL column nullable in one dialect's block
+// (what import writes where two databases disagree), or takes that block
+// away again. Only NOT NULL columns get one: the rows drawn for the
+// neutral column hold no NULL, which both dialects then take alike.
+func dialectNull(g *draw.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil {
+		return nil
+	}
+	var cols []*difftest.Col
+	for _, c := range nonKey(t) {
+		if !c.Null && !c.Identity && (c.Override == "" || strings.Contains(c.Override, "null = true")) {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	c := cols[g.N(len(cols))]
+	name, ov := c.Name, ""
+	if c.Override == "" {
+		ov = []string{"postgres {\n  null = true\n}", "tidb {\n  null = true\n}"}[g.N(2)]
+	}
+	return onTable(fmt.Sprintf("set the dialect null of %s.%s to %q", t.Name, name, ov), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		c := t.Col(name)
+		if c == nil || c.Null || c.Identity {
+			return false
+		}
+		c.Override = ov
 		return true
 	})
 }

@@ -26,7 +26,8 @@ const sequenceDefaults = `WITH defaults AS (
     s.relname = c.relname || '_' || a.attname || '_seq'
       AND q.seqstart = 1 AND q.seqincrement = 1 AND q.seqmin = 1 AND NOT q.seqcycle AND q.seqcache = 1
       AND q.seqmax = CASE q.seqtypid WHEN 'int2'::regtype THEN 32767 WHEN 'int4'::regtype THEN 2147483647 ELSE 9223372036854775807 END
-      AND (SELECT count(*) FROM pg_depend u WHERE u.refobjid = s.oid AND u.classid = 'pg_attrdef'::regclass) = 1 AS serial
+      AND (SELECT count(*) FROM pg_depend u WHERE u.refobjid = s.oid AND u.classid = 'pg_attrdef'::regclass) = 1 AS serial,
+    (SELECT count(*) FROM pg_depend u WHERE u.refobjid = s.oid AND u.classid = 'pg_attrdef'::regclass) AS uses
   FROM pg_attrdef ad
   JOIN pg_class c ON c.oid = ad.adrelid
   JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -39,7 +40,8 @@ const sequenceDefaults = `WITH defaults AS (
 
 // FixSerials implements the importer's serial reading. Atlas reads every
 // column whose default is nextval('<x>_<y>_seq') as a serial; only a
-// column that owns its sequence is one. Another one (a sequence two tables
+// column that owns its sequence, used by its default alone, is one, and
+// is one whatever the sequence is called (<t>_<c>_seq1). Another one (a sequence two tables
 // share, one that starts at 1000) is its integer with its nextval default,
 // so that the model does not make it a new sequence of its own. A
 // sequence that is a serial's in all but the ownership (sequenceDefaults)
@@ -47,7 +49,7 @@ const sequenceDefaults = `WITH defaults AS (
 // from a sequence the column owns, of the column's integer type; a note
 // says so.
 func FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.Table) (map[string][]string, error) {
-	rows, err := conn.QueryContext(ctx, sequenceDefaults+`SELECT relname, attname, def, owned, serial, seqname, seqtype FROM defaults`)
+	rows, err := conn.QueryContext(ctx, sequenceDefaults+`SELECT relname, attname, def, owned AND uses = 1, serial, seqname, seqtype FROM defaults`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading sequence defaults: %w", err)
 	}
@@ -55,6 +57,11 @@ func FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.T
 	type unowned struct{ seq, typ string }
 	shared := map[col]string{}
 	adopted := map[col]unowned{}
+	// owns are the columns that own a sequence their default alone uses,
+	// by its name: serials, whatever the sequence is called (a table
+	// rebuilt through a renamed backup names its new one <t>_<c>_seq1,
+	// which Atlas does not read as a serial).
+	owns := map[col]string{}
 	for rows.Next() {
 		var c col
 		var def, seq, typ string
@@ -65,6 +72,7 @@ func FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.T
 		}
 		switch {
 		case owned:
+			owns[c] = seq
 		case serial:
 			adopted[c] = unowned{seq, typ}
 		default:
@@ -78,6 +86,16 @@ func FixSerials(ctx context.Context, conn schema.ExecQuerier, tables []*schema.T
 	for _, t := range tables {
 		for _, c := range t.Columns {
 			st, serial := c.Type.Type.(*postgres.SerialType)
+			if it, ok := c.Type.Type.(*schema.IntegerType); ok && !serial {
+				seq, own := owns[col{t.Name, c.Name}]
+				if !own {
+					continue
+				}
+				st = &postgres.SerialType{SequenceName: seq}
+				st.SetType(it)
+				c.Type.Type, c.Type.Raw, c.Default = st, st.T, nil
+				continue
+			}
 			if !serial {
 				continue
 			}
@@ -141,20 +159,25 @@ ORDER BY 1`)
 	if err := CloseRows(rows); err != nil {
 		return nil, nil, err
 	}
-	rows, err = conn.QueryContext(ctx, sequenceDefaults+`SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle
+	rows, err = conn.QueryContext(ctx, sequenceDefaults+`SELECT s.sequencename, s.data_type::text, s.start_value, s.min_value, s.max_value, s.increment_by, s.cache_size, s.cycle,
+  COALESCE((SELECT format('%I.%I', t.relname, a.attname) FROM pg_depend o JOIN pg_class t ON t.oid = o.refobjid JOIN pg_attribute a ON a.attrelid = o.refobjid AND a.attnum = o.refobjsubid
+    WHERE o.classid = 'pg_class'::regclass AND o.objid = c.oid AND o.deptype = 'a'), ''), COALESCE((SELECT t.relname FROM pg_depend o JOIN pg_class t ON t.oid = o.refobjid
+    WHERE o.classid = 'pg_class'::regclass AND o.objid = c.oid AND o.deptype = 'a'), '')
 FROM pg_sequences s JOIN pg_class c ON c.relname = s.sequencename AND c.relnamespace = s.schemaname::regnamespace
 WHERE s.schemaname = current_schema()
-  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i', 'e'))
+  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND (d.deptype IN ('i', 'e')
+    -- A sequence a column owns is its identity, unless other defaults use it too.
+    OR d.deptype = 'a' AND (SELECT count(*) FROM pg_depend u WHERE u.refobjid = c.oid AND u.classid = 'pg_attrdef'::regclass) <= 1))
   AND NOT EXISTS (SELECT 1 FROM defaults f WHERE f.seq = c.oid AND f.serial)
 ORDER BY 1`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("postgres: reading sequences: %w", err)
 	}
 	for rows.Next() {
-		var name, typ string
+		var name, typ, owner, ownerTable string
 		var start, lo, hi, inc, cache int64
 		var cycle bool
-		if err := rows.Scan(&name, &typ, &start, &lo, &hi, &inc, &cache, &cycle); err != nil {
+		if err := rows.Scan(&name, &typ, &start, &lo, &hi, &inc, &cache, &cycle, &owner, &ownerTable); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
@@ -163,6 +186,11 @@ ORDER BY 1`)
 			sql += " CYCLE"
 		}
 		objs = append(objs, dialects.RawObject{Kind: "sequence", Name: name, SQL: sql, Before: true})
+		if owner != "" {
+			// A column owns it, and other defaults use it too: it is owned
+			// again once the tables are made.
+			objs = append(objs, dialects.RawObject{Kind: "sequence owner", Name: name, Tables: []string{ownerTable}, SQL: "ALTER SEQUENCE " + lexical.Ident(name) + " OWNED BY " + owner})
+		}
 	}
 	if err := CloseRows(rows); err != nil {
 		return nil, nil, err

@@ -52,11 +52,16 @@ type lowerer struct {
 	set    settings
 	// names are the model's constraint and index names, read once.
 	names map[string]bool
+	// seqs are the sequences the model creates, read once (sequences).
+	seqs map[string]bool
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
-	lc := &sqltext.Column{Name: c.Name, Type: Type(c.Type), NotNull: !c.Null, Comment: c.Comment}
+	lc := &sqltext.Column{Name: c.Name, Type: Type(c.Type), NotNull: !c.NullIn(Name), Comment: c.Comment}
 	o := c.Overrides.For(Name)
+	if o != nil && o.Null != nil {
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "null = %v", *o.Null)
+	}
 	switch {
 	case o != nil && o.RawType != "":
 		lc.Type = o.RawType
@@ -70,6 +75,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 	if o != nil && o.Default != "" {
 		lc.Default = o.Default
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "default %s", o.Default)
+		l.rawDefault(t, c, o)
 	} else if d := c.Default; d != nil {
 		switch d.Kind {
 		case compiler.DefaultNow:
@@ -391,6 +397,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	if pk := t.PrimaryKey; pk != nil {
 		l.keySize(t, pk.Columns, "primary key of", t.Name, pk.Range)
+		lt.PrimaryKeyName = pk.Name
 	}
 	lt.After = append(lt.After, OnUpdate(t)...)
 	l.domains(t, lt)

@@ -64,8 +64,12 @@ type lowerer struct {
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
-	lc := &sqltext.Column{Name: c.Name, NotNull: !c.Null, Comment: c.Comment}
+	lc := &sqltext.Column{Name: c.Name, NotNull: !c.NullIn(Name), Comment: c.Comment}
 	o := c.Overrides.For(Name)
+	if o != nil && o.Null != nil {
+		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Overridden, "null = %v", *o.Null)
+	}
+	l.rawType(t, c, o)
 	typ, known := EffectiveType(c)
 	switch {
 	case !known:
@@ -78,7 +82,7 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		lc.Type = Type(typ)
 		types.Decide(l.rec, t.Name, c.Name, typ.Kind)
 	}
-	if known && typ.Kind == compiler.TypeEnum && !c.Null && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") && !c.Overrides.Accepts(Name, compiler.AcceptEnumFirstValue) {
+	if known && typ.Kind == compiler.TypeEnum && !c.NullIn(Name) && c.Default == nil && c.Generated == nil && (o == nil || o.Default == "") && !c.Overrides.Accepts(Name, compiler.AcceptEnumFirstValue) {
 		// Found by the differential tester: TiDB gives an INSERT that
 		// leaves out a NOT NULL ENUM column without a default its first
 		// value, in strict mode too; PostgreSQL refuses the row.
@@ -181,6 +185,7 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Ref(compiler.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
+		l.rawCheck(t, c, o)
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, t.Ref(compiler.KindCheck, c.Name), c.Expr)
@@ -289,7 +294,7 @@ func nullableOther(t *compiler.Table, fk, col string) string {
 			continue
 		}
 		for _, name := range f.Columns {
-			if c := t.Column(name); name != col && c != nil && c.Null {
+			if c := t.Column(name); name != col && c != nil && c.NullIn(Name) {
 				return name
 			}
 		}
