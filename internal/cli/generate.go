@@ -16,7 +16,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/export"
 	"github.com/schemagen/schemagen/internal/gen"
-	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/portable"
 	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/udiff"
 )
@@ -69,7 +69,7 @@ func (a *App) portableOutputs(r *gen.Result) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pdir, err := migration.PortableDir(targets)
+	pdir, err := portable.Dir(targets)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -82,7 +82,7 @@ func (a *App) portableOutputs(r *gen.Result) (map[string][]byte, error) {
 	defer stop()
 	dev := &scratch.Dev{Progress: a.Stderr}
 	defer dev.Close()
-	rendered, diags, err := migration.RenderPortable(ctx, dev, targets)
+	rendered, diags, err := portable.Render(ctx, dev, targets)
 	if err != nil {
 		return nil, a.migrationError(err)
 	}

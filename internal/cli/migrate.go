@@ -15,6 +15,7 @@ import (
 	"github.com/schemagen/schemagen/internal/atlasconf"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/migration/portable"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
@@ -287,7 +288,7 @@ migration, or a later one, even in part.
 				if err := a.notApplied(cmd.Context(), targets, before); err != nil {
 					return err
 				}
-				path, err := migration.NewPortableFileBefore(targets, args[0], before)
+				path, err := portable.NewFileBefore(targets, args[0], before)
 				if err != nil {
 					return findings{"Error: " + err.Error()}
 				}
@@ -295,7 +296,7 @@ migration, or a later one, even in part.
 				return nil
 			}
 			if data {
-				path, err := migration.NewPortableFile(targets, args[0], time.Now())
+				path, err := portable.NewFile(targets, args[0], time.Now())
 				if err != nil {
 					return a.migrationError(err)
 				}

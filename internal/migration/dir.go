@@ -132,8 +132,8 @@ func Hash(dir *migrate.LocalDir) error {
 	return migrate.WriteSumFile(dir, sum)
 }
 
-// versionLayout is the Atlas CLI's version format.
-const versionLayout = "20060102150405"
+// VersionLayout is the Atlas CLI's version format.
+const VersionLayout = "20060102150405"
 
 // NextVersion returns a version for a new migration in every dir: now, or
 // one second after the newest existing file, whichever is later.
@@ -147,7 +147,7 @@ func NextVersion(now time.Time, dirs ...*migrate.LocalDir) (string, error) {
 		if len(files) == 0 {
 			continue
 		}
-		last, err := time.Parse(versionLayout, files[len(files)-1].Version())
+		last, err := time.Parse(VersionLayout, files[len(files)-1].Version())
 		if err != nil {
 			continue
 		}
@@ -155,7 +155,7 @@ func NextVersion(now time.Time, dirs ...*migrate.LocalDir) (string, error) {
 			v = last.Add(time.Second)
 		}
 	}
-	return v.Format(versionLayout), nil
+	return v.Format(VersionLayout), nil
 }
 
 // FileName is a migration file's name.

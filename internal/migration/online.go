@@ -61,11 +61,11 @@ func planChanges(ctx context.Context, t Target, drv migrate.Driver, name string,
 // writeOnline writes the online file of p one second after version, so that
 // it runs after the file of version; it returns its path.
 func writeOnline(p *Planned, version, name string) (string, error) {
-	v, err := time.Parse(versionLayout, version)
+	v, err := time.Parse(VersionLayout, version)
 	if err != nil {
 		return "", fmt.Errorf("version %s: %w", version, err)
 	}
-	p.Online.Version, p.Online.Name = v.Add(time.Second).Format(versionLayout), name+"_online"
+	p.Online.Version, p.Online.Name = v.Add(time.Second).Format(VersionLayout), name+"_online"
 	content, err := Format(p.Online)
 	if err != nil {
 		return "", err
@@ -88,7 +88,7 @@ func OnlinePart(files []migrate.File, i int) bool {
 	if f.Desc() != prev.Desc()+"_online" {
 		return false
 	}
-	v, err1 := time.Parse(versionLayout, f.Version())
-	pv, err2 := time.Parse(versionLayout, prev.Version())
+	v, err1 := time.Parse(VersionLayout, f.Version())
+	pv, err2 := time.Parse(VersionLayout, prev.Version())
 	return err1 == nil && err2 == nil && v.Sub(pv) == time.Second
 }

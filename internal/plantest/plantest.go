@@ -66,6 +66,7 @@ import (
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
+	"github.com/schemagen/schemagen/internal/migration/portable"
 	"github.com/schemagen/schemagen/internal/plantest/evolve"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
@@ -739,7 +740,7 @@ func (ev *evolution) eachDB(f func(l *lineage, d string, i int, db *scratch.DB) 
 // dataStep places a portable data migration between the last step and the
 // next, as a user writes one: drawn by the data tester over the last
 // step's model, written to migrations/portable at a version between the
-// two steps' files, rendered by generate's RenderPortable (checked against
+// two steps' files, rendered by generate's portable.Render (checked against
 // the schema the directory reaches at that version) and applied to every
 // database, with its rows. It requires that the checker's verdict over the
 // schema at the file's version is its verdict over the last step's model,
@@ -786,7 +787,7 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 		if err := os.WriteFile(path, text, 0o644); err != nil {
 			return nil, err
 		}
-		rendered, diags, err := migration.RenderPortable(ctx, ev.r.Dev, l.targets)
+		rendered, diags, err := portable.Render(ctx, ev.r.Dev, l.targets)
 		if err != nil {
 			return &Failure{Kind: "data render", What: fmt.Sprintf("%s: generate could not render the data migration %s:\n%s\n%v", l.name(), path, text, err)}, nil
 		}

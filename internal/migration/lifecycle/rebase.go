@@ -126,12 +126,12 @@ func Rebase(ctx context.Context, dev *scratch.Dev, targets []migration.Target, o
 	}
 	slices.Sort(moving)
 	start := opts.Now.UTC().Truncate(time.Second)
-	if l, err := time.Parse(versionLayout, last); err == nil && !l.Before(start) {
+	if l, err := time.Parse(VersionLayout, last); err == nil && !l.Before(start) {
 		start = l.Add(time.Second)
 	}
 	newVersion := map[string]string{}
 	for i, v := range moving {
-		newVersion[v] = start.Add(time.Duration(i) * time.Second).Format(versionLayout)
+		newVersion[v] = start.Add(time.Duration(i) * time.Second).Format(VersionLayout)
 	}
 	// The merged directories, in memory, replayed before anything moves.
 	renamed := make([][]migrate.File, len(targets))
@@ -226,5 +226,5 @@ func gitVersions(ctx context.Context, dir, ref string) (map[string]bool, error) 
 	return versions, nil
 }
 
-// versionLayout is the Atlas CLI's version format.
-const versionLayout = "20060102150405"
+// VersionLayout is the Atlas CLI's version format.
+const VersionLayout = "20060102150405"

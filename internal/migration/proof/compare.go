@@ -1,6 +1,7 @@
 package proof
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -106,10 +107,14 @@ func Details(got, want *schema.Schema) []Difference {
 			if (IsGenerated(gc) || IsGenerated(wc)) && !(IsGenerated(gc) && IsGenerated(wc) && SameGenerated(gc, wc)) {
 				add("generated", "generated", generatedText(gc), generatedText(wc))
 			}
-			if g, w := typeRaw(gc), typeRaw(wc); g != w {
+			// A state read back from the cache (Atlas's HCL) has no printed
+			// type: Atlas's diff compares its type.
+			if g, w := typeRaw(gc), typeRaw(wc); g != w && g != "" && w != "" {
 				add("column", "type", g, w)
 			}
-			if g, w := collation(gc.Attrs), collation(wc.Attrs); g != w {
+			// A collation is the column's, else its table's: a state read
+			// back from the cache leaves out one equal to the table's.
+			if g, w := cmp.Or(collation(gc.Attrs), collation(gt.Attrs)), cmp.Or(collation(wc.Attrs), collation(wt.Attrs)); g != w {
 				add("column", "collation", fmt.Sprintf("%q", g), fmt.Sprintf("%q", w))
 			}
 		}

@@ -1,9 +1,10 @@
-package migration
+package portable
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/schemagen/schemagen/internal/migration"
 	"io/fs"
 	"os"
 	"strings"
@@ -29,7 +30,7 @@ import (
 // where the dialects differ). Nothing is read from schema.hcl or from the
 // files' text, so hand-written and imported migrations count as what they
 // do.
-func ModelAt(ctx context.Context, dev *scratch.Dev, targets []Target, version string) (*gen.Result, error) {
+func ModelAt(ctx context.Context, dev *scratch.Dev, targets []migration.Target, version string) (*gen.Result, error) {
 	var urls []string
 	seen := map[string]bool{}
 	for _, t := range targets {
@@ -41,13 +42,13 @@ func ModelAt(ctx context.Context, dev *scratch.Dev, targets []Target, version st
 		if err != nil {
 			return nil, err
 		}
-		st, err := DirState(ctx, dev, t, t.Env.Dir, FromCheckpoint(files))
+		st, err := migration.DirState(ctx, dev, t, t.Env.Dir, migration.FromCheckpoint(files))
 		if err != nil {
 			return nil, fmt.Errorf("the schema at version %s: %w", version, err)
 		}
 		defer st.Close()
 		if len(st.Schema.Tables) > 0 {
-			urls = append(urls, st.db.URL)
+			urls = append(urls, st.DB().URL)
 		}
 	}
 	name := fmt.Sprintf("(the schema before version %s)", version)
@@ -75,7 +76,7 @@ func schemaFilesBefore(dir, version string) ([]migrate.File, error) {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	d, err := OpenDir(dir, false)
+	d, err := migration.OpenDir(dir, false)
 	if err != nil {
 		return nil, err
 	}

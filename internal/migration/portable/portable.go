@@ -1,9 +1,10 @@
-package migration
+package portable
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/schemagen/schemagen/internal/migration"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,9 +23,9 @@ import (
 	"github.com/schemagen/schemagen/internal/scratch"
 )
 
-// PortableDir is the directory of portable data migrations: "portable"
+// Dir is the directory of portable data migrations: "portable"
 // beside the envs' migration directories, which must share one parent.
-func PortableDir(targets []Target) (string, error) {
+func Dir(targets []migration.Target) (string, error) {
 	if len(targets) == 0 {
 		return "", errors.New("no env to render portable data migrations for")
 	}
@@ -37,7 +38,7 @@ func PortableDir(targets []Target) (string, error) {
 	return filepath.Join(parent, "portable"), nil
 }
 
-// Rendered is what RenderPortable found: the files to write (rendered data
+// Rendered is what Render found: the files to write (rendered data
 // migrations and the atlas.sum files that change with them), by path, and
 // the portable sources, by path, for diagnostics.
 type Rendered struct {
@@ -47,15 +48,15 @@ type Rendered struct {
 	Kept int
 }
 
-// RenderPortable renders every portable data migration for each target,
+// Render renders every portable data migration for each target,
 // at the portable file's version in the target's directory: files that are
 // current (datamig.Current) are kept as they are, as a migration once
 // written is; others are checked against the model at their version
 // (ModelAt, replayed on dev databases only then) and rendered. Errors in a
 // portable file are diagnostics; nothing is written by it.
-func RenderPortable(ctx context.Context, dev *scratch.Dev, targets []Target) (*Rendered, hcl.Diagnostics, error) {
+func Render(ctx context.Context, dev *scratch.Dev, targets []migration.Target) (*Rendered, hcl.Diagnostics, error) {
 	out := &Rendered{Files: map[string][]byte{}, Sources: map[string][]byte{}}
-	pdir, err := PortableDir(targets)
+	pdir, err := Dir(targets)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,7 +172,7 @@ func compiled(path string, src []byte, version string, s *compiler.Schema, earli
 
 // versionFree refuses a portable file whose version another file of the
 // target's directory has.
-func versionFree(t Target, name string, local map[string][]byte) error {
+func versionFree(t migration.Target, name string, local map[string][]byte) error {
 	version, _, _ := strings.Cut(name, "_")
 	version = strings.TrimSuffix(version, ".sql")
 	for other, b := range local {
@@ -261,7 +262,7 @@ func rehash(dir string, local, changed map[string][]byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := &SumError{Dir: dir, Missing: raw == nil}
+		e := &migration.SumError{Dir: dir, Missing: raw == nil}
 		for name := range local {
 			if _, ok := changed[name]; ok {
 				continue
@@ -270,7 +271,7 @@ func rehash(dir string, local, changed map[string][]byte) ([]byte, error) {
 			switch {
 			case err != nil && raw != nil:
 				e.Added = append(e.Added, name)
-			case err == nil && h != mustSum(want, name):
+			case err == nil && h != sumOf(want, name):
 				e.Edited = append(e.Edited, name)
 			}
 		}
@@ -287,21 +288,21 @@ func rehash(dir string, local, changed map[string][]byte) ([]byte, error) {
 	return sum.MarshalText()
 }
 
-// NewPortableFile writes an empty portable data migration with a version
+// NewFile writes an empty portable data migration with a version
 // newer than every env's files, and returns its path.
-func NewPortableFile(targets []Target, name string, now time.Time) (string, error) {
-	return newPortable(targets, name, func(dirs []*migrate.LocalDir) (string, error) { return NextVersion(now, dirs...) })
+func NewFile(targets []migration.Target, name string, now time.Time) (string, error) {
+	return newPortable(targets, name, func(dirs []*migrate.LocalDir) (string, error) { return migration.NextVersion(now, dirs...) })
 }
 
-// NewPortableFileBefore writes an empty portable data migration that runs
+// NewFileBefore writes an empty portable data migration that runs
 // just before the migration of version before (one second earlier), which
 // every env's directory must hold, and returns its path. Whether a
 // database applied that migration already is the caller's to check.
-func NewPortableFileBefore(targets []Target, name, before string) (string, error) {
+func NewFileBefore(targets []migration.Target, name, before string) (string, error) {
 	return newPortable(targets, name, func(dirs []*migrate.LocalDir) (string, error) {
-		at, err := time.Parse(versionLayout, before)
+		at, err := time.Parse(migration.VersionLayout, before)
 		if err != nil {
-			return "", fmt.Errorf("--before %s: not a version of a migration file (%s)", before, versionLayout)
+			return "", fmt.Errorf("--before %s: not a version of a migration file (%s)", before, migration.VersionLayout)
 		}
 		prev := ""
 		for i, d := range dirs {
@@ -321,7 +322,7 @@ func NewPortableFileBefore(targets []Target, name, before string) (string, error
 				return "", fmt.Errorf("--before %s: %s has no migration file of that version", before, d.Path())
 			}
 		}
-		v := at.Add(-time.Second).Format(versionLayout)
+		v := at.Add(-time.Second).Format(migration.VersionLayout)
 		if v <= prev {
 			return "", fmt.Errorf("--before %s: no version is free between %s and %s; the data migration cannot run between them", before, prev, before)
 		}
@@ -331,23 +332,23 @@ func NewPortableFileBefore(targets []Target, name, before string) (string, error
 
 // newPortable writes an empty portable data migration of the version that
 // version picks among the envs' directories and the portable one (last).
-func newPortable(targets []Target, name string, version func([]*migrate.LocalDir) (string, error)) (string, error) {
-	pdir, err := PortableDir(targets)
+func newPortable(targets []migration.Target, name string, version func([]*migrate.LocalDir) (string, error)) (string, error) {
+	pdir, err := Dir(targets)
 	if err != nil {
 		return "", err
 	}
 	var dirs []*migrate.LocalDir
 	for _, t := range targets {
-		dir, err := OpenDir(t.Env.Dir, true)
+		dir, err := migration.OpenDir(t.Env.Dir, true)
 		if err != nil {
 			return "", err
 		}
-		if err := CheckSum(dir); err != nil {
+		if err := migration.CheckSum(dir); err != nil {
 			return "", err
 		}
 		dirs = append(dirs, dir)
 	}
-	pd, err := OpenDir(pdir, true)
+	pd, err := migration.OpenDir(pdir, true)
 	if err != nil {
 		return "", err
 	}
@@ -355,7 +356,7 @@ func newPortable(targets []Target, name string, version func([]*migrate.LocalDir
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(pdir, FileName(v, name))
+	path := filepath.Join(pdir, migration.FileName(v, name))
 	body := `-- A portable data migration: written once, rendered for every dialect by
 -- ` + "`schemagen generate`" + ` at this version, checked against the schema the
 -- migration files of earlier versions create (not schema.hcl as it is now).
@@ -369,4 +370,10 @@ func newPortable(targets []Target, name string, version func([]*migrate.LocalDir
 		return "", err
 	}
 	return path, nil
+}
+
+// sumOf is name's hash in h, "" when h has none.
+func sumOf(h migrate.HashFile, name string) string {
+	s, _ := h.SumByName(name)
+	return s
 }
