@@ -39,35 +39,31 @@ var (
 	tidbStopAt = map[string]int{"authelia": 7, "kratos": 297}
 )
 
-// known are the failures of CI's slice that other work of issue 29 fixes
-// (items 1 and import fidelity), by history and kind, with the versions
-// after which the cycle fails. The test fails when one no longer happens
-// (take it out) as when another failure does.
+// known are the failures of CI's slice that remain after this round's fixes
+// of issues 29, 30 and 31, by history and kind, with the versions after
+// which the cycle fails. The test fails when one no longer happens (take it
+// out) as when another failure does.
 var known = map[string]map[string][]int{
 	"authelia": {
-		// Import: V0002 rebuilds totp_configurations through a renamed
-		// backup table; its serial keeps the sequence
-		// totp_configurations_id_seq1, which the imported model names in
-		// a default but does not create.
-		"generated postgres": span(2, 26),
-		// The same table read from TiDB: the merged model drops the
-		// identity, which TiDB's plan refuses (error 8200).
-		"diff tidb": span(2, 6),
+		// V0002 rebuilds totp_configurations through a renamed backup
+		// table, so its serial draws from totp_configurations_id_seq1.
+		// Import now makes it an identity whose DDL applies, but the
+		// fresh database's sequence is totp_configurations_id_seq: the
+		// comparison (Atlas's diff and the proof's type texts) counts the
+		// sequence's name as a difference.
+		"original postgres": span(2, 26),
 	},
 	"kratos": {
-		// Import: MySQL's columns that PostgreSQL has NOT NULL are NOT
-		// NULL in the merged model, so the original TiDB database is
-		// not the one built from generated/.
-		"original tidb": span(25, 275),
-		// The foreign keys moved to a new column under the same name
-		// (versions 76 to 80): the plan drops a constraint, or TiDB's
-		// index fk_N, that the column drop already took (42704, 1091).
-		// Each file is taken out again, so every later cycle holds the
-		// same change and fails the same way, short of the model.
-		"apply postgres": span(100, 356),
-		"reach postgres": span(100, 356),
-		"apply tidb":     span(100, 275),
-		"reach tidb":     span(100, 275),
+		// Version 20200705105359000000 renames identities.traits_schema_id to
+		// schema_id
+		// (RENAME COLUMN, CHANGE). Import cannot know a rename: the model
+		// drops the column and adds a NOT NULL one without a default,
+		// which migrate diff rightly refuses on a table that may hold
+		// rows (issue 30: 23502 on PostgreSQL, '' on TiDB). A team writes
+		// renamed_from; the replay does not yet, so every later diff
+		// repeats the refusal.
+		"diff postgres": append(span(75, 275), 300, 325, 350, 356),
+		"diff tidb":     span(75, 275),
 	},
 }
 

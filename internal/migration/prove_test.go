@@ -33,6 +33,7 @@ table "methods" {
   }
   column "` + col + `" {
     type = uuid
+    null = true
   }
   column "method" {
     type = varchar(32)

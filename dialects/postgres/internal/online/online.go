@@ -243,7 +243,8 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		}
 		return ss, err
 	case *schema.ModifyIndex:
-		if p.online && p.replaceable(t, c) {
+		// A comment alone is COMMENT ON INDEX: nothing to build.
+		if p.online && c.Change != schema.ChangeComment && p.replaceable(t, c) {
 			return p.replaceIndex(t, c)
 		}
 		return p.one(t, c, hazard.Form{})
