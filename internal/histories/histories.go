@@ -19,13 +19,19 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/internal/corpora"
+	"github.com/schemagen/schemagen/internal/devdb"
 )
 
 // The dialects a history's files are run on: the MySQL files on TiDB.
 const (
-	Postgres = "postgres"
-	TiDB     = "tidb"
+	Postgres = devdb.Postgres
+	TiDB     = devdb.TiDB
 )
+
+// fileTags are the words the public histories name their dialects by (a
+// folder in Authelia, a file name's tag in Kratos), with the dialect that
+// runs each one's files.
+var fileTags = map[string]string{"postgres": Postgres, "mysql": TiDB}
 
 // History is one migration history, its versions in order.
 type History struct {
@@ -64,7 +70,7 @@ var autheliaFile = regexp.MustCompile(`^(V\d{4})\..*\.up\.sql$`)
 // order.
 func readAuthelia(dir string) (*History, error) {
 	byName := map[string]map[string]string{}
-	for d, sub := range map[string]string{Postgres: "postgres", TiDB: "mysql"} {
+	for sub, d := range fileTags {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
 			return nil, err
@@ -109,10 +115,8 @@ func readKratos(dir string) (*History, error) {
 		switch {
 		case len(tags) == 0:
 			for_ = []string{Postgres, TiDB}
-		case len(tags) == 1 && tags[0] == "postgres":
-			for_ = []string{Postgres}
-		case len(tags) == 1 && tags[0] == "mysql":
-			for_ = []string{TiDB}
+		case len(tags) == 1 && fileTags[tags[0]] != "":
+			for_ = []string{fileTags[tags[0]]}
 		default:
 			continue
 		}
