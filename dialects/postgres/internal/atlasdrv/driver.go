@@ -117,32 +117,45 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 // deferrableChanges adds a ModifyDeferrable for every foreign key of tables
 // on both sides whose deferrability alone differs.
 func deferrableChanges(changes []schema.Change, from, to []*schema.Table) []schema.Change {
+	return withTableChanges(changes, from, to, func(f, t *schema.Table, modify func(create bool) *schema.ModifyTable) {
+		for _, fk := range t.ForeignKeys {
+			old, ok := f.ForeignKey(fk.Symbol)
+			if mt := modify(false); !ok || sameDeferrable(deferrableOf(old), deferrableOf(fk)) || mt != nil && touchesFK(mt, fk.Symbol) {
+				continue
+			}
+			mt := modify(true)
+			mt.Changes = append(mt.Changes, &ModifyDeferrable{FK: fk, From: deferrableOf(old), To: deferrableOf(fk)})
+		}
+	})
+}
+
+// withTableChanges calls add for every table of to that from holds too,
+// with modify giving that table's ModifyTable in changes (nil when it has
+// none, unless create, which adds one); it returns changes with those
+// added. Linear in the tables and the changes.
+func withTableChanges(changes []schema.Change, from, to []*schema.Table, add func(f, t *schema.Table, modify func(create bool) *schema.ModifyTable)) []schema.Change {
 	byName := make(map[string]*schema.Table, len(from))
 	for _, t := range from {
 		byName[schemaName(t)+"\x00"+t.Name] = t
+	}
+	mods := make(map[*schema.Table]*schema.ModifyTable)
+	for _, c := range changes {
+		if m, ok := c.(*schema.ModifyTable); ok {
+			mods[m.T] = m
+		}
 	}
 	for _, t := range to {
 		f := byName[schemaName(t)+"\x00"+t.Name]
 		if f == nil {
 			continue
 		}
-		var mt *schema.ModifyTable
-		for _, c := range changes {
-			if m, ok := c.(*schema.ModifyTable); ok && m.T == t {
-				mt = m
+		add(f, t, func(create bool) *schema.ModifyTable {
+			if mods[t] == nil && create {
+				mods[t] = &schema.ModifyTable{T: t}
+				changes = append(changes, mods[t])
 			}
-		}
-		for _, fk := range t.ForeignKeys {
-			old, ok := f.ForeignKey(fk.Symbol)
-			if !ok || sameDeferrable(deferrableOf(old), deferrableOf(fk)) || mt != nil && touchesFK(mt, fk.Symbol) {
-				continue
-			}
-			if mt == nil {
-				mt = &schema.ModifyTable{T: t}
-				changes = append(changes, mt)
-			}
-			mt.Changes = append(mt.Changes, &ModifyDeferrable{FK: fk, From: deferrableOf(old), To: deferrableOf(fk)})
-		}
+			return mods[t]
+		})
 	}
 	return changes
 }
@@ -241,21 +254,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 // compares the desired text with itself), so that `vector(3)` to `vector`
 // planned nothing.
 func baseTypeChanges(changes []schema.Change, from, to []*schema.Table) []schema.Change {
-	byName := make(map[string]*schema.Table, len(from))
-	for _, t := range from {
-		byName[schemaName(t)+"\x00"+t.Name] = t
-	}
-	for _, t := range to {
-		f := byName[schemaName(t)+"\x00"+t.Name]
-		if f == nil {
-			continue
-		}
-		var mt *schema.ModifyTable
-		for _, c := range changes {
-			if m, ok := c.(*schema.ModifyTable); ok && m.T == t {
-				mt = m
-			}
-		}
+	return withTableChanges(changes, from, to, func(f, t *schema.Table, modify func(create bool) *schema.ModifyTable) {
 		for _, tc := range t.Columns {
 			fc, ok := f.Column(tc.Name)
 			if !ok || fc.Type == nil || tc.Type == nil {
@@ -266,10 +265,7 @@ func baseTypeChanges(changes []schema.Change, from, to []*schema.Table) []schema
 			if !ok1 || !ok2 || ft.C != "b" || tt.C != "b" || strings.EqualFold(ft.T, tt.T) {
 				continue
 			}
-			if mt == nil {
-				mt = &schema.ModifyTable{T: t}
-				changes = append(changes, mt)
-			}
+			mt := modify(true)
 			found := false
 			for _, c := range mt.Changes {
 				if mc, ok := c.(*schema.ModifyColumn); ok && mc.To.Name == tc.Name {
@@ -281,8 +277,7 @@ func baseTypeChanges(changes []schema.Change, from, to []*schema.Table) []schema
 				mt.Changes = append(mt.Changes, &schema.ModifyColumn{From: fc, To: tc, Change: schema.ChangeType})
 			}
 		}
-	}
-	return changes
+	})
 }
 
 func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOption) ([]schema.Change, error) {
