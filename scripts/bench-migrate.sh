@@ -28,8 +28,108 @@
 # trees' generated/ are byte-identical.
 #
 # Usage: [SAME_DEFAULTS=1] scripts/bench-migrate.sh [tables] [BASE [ROUNDS]]   (100, none, 3)
+#
+# History: scripts/bench-migrate.sh history [FILES...]   (15 50)
+# For a directory of FILES migrations (written by migrate diff, one table
+# each), times on each dialect the first runs on a fresh cache (another
+# machine, CI: every file replayed once) and the repeated runs after one
+# new file, printing each repeated run's ratio to its first run, against
+# the goal of under 3 s for one new file (issue 30):
+#   lint         migrate lint of the latest file (first: the files before it
+#                replayed; repeated: a new file, the rest loaded from the
+#                state kept by the first diff --check);
+#   diff --check migrate diff --check (first: every file replayed; repeated:
+#                a data migration written by hand, the one file replayed);
+#   diff         migrate diff of one change to the model (first: --no-cache,
+#                every file replayed; repeated: from the kept state).
+# The dev databases are SCHEMAGEN_TEST_POSTGRES_URL/_TIDB_URL when both are
+# set, else servers devdb starts for the bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = history ]; then
+	shift
+	sizes=("$@")
+	[ $# -gt 0 ] || sizes=(15 50)
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	go build -o "$work/schemagen" ./cmd/schemagen
+	go build -o "$work/devdb" ./internal/devdb/cmd/devdb
+	cat > "$work/atlas.hcl" <<'HCL'
+env "postgres" {
+  src = "file://generated/postgres/schema.sql"
+  dev = getenv("SCHEMAGEN_TEST_POSTGRES_URL")
+  migration {
+    dir = "file://migrations/postgres"
+  }
+}
+env "tidb" {
+  src = "file://generated/tidb/schema.sql"
+  dev = getenv("SCHEMAGEN_TEST_TIDB_URL")
+  migration {
+    dir = "file://migrations/tidb"
+  }
+}
+HCL
+	history() {
+		set -euo pipefail
+		work=$1; shift
+		sg=$work/schemagen
+		ms() { date +%s%N | cut -b1-13; }
+		table() { printf '\ntable "t%s" {\n  column "id" {\n    type = bigint\n  }\n  column "note" {\n    type = text\n    null = true\n  }\n  primary_key {\n    columns = ["id"]\n  }\n}\n' "$1" >> schema.hcl; }
+		run() { # quiet command, or its output and exit 1
+			"$@" > run.log 2>&1 || { cat run.log >&2; exit 1; }
+		}
+		timed() { # name env args...: prints ms
+			local t0 t1
+			t0=$(ms)
+			XDG_CACHE_HOME=$cache run "$sg" migrate "${@:3}" --env "$2"
+			t1=$(ms)
+			echo $((t1 - t0))
+		}
+		for n in "$@"; do
+			dir=$work/h$n
+			mkdir -p "$dir"; cp "$work/atlas.hcl" "$dir/"; cd "$dir"
+			: > schema.hcl
+			cache=$dir/build-cache
+			echo "building a directory of $n migrations (one migrate diff each)..."
+			for i in $(seq 1 "$n"); do
+				table "$i"
+				XDG_CACHE_HOME=$cache run "$sg" generate
+				XDG_CACHE_HOME=$cache run "$sg" migrate diff "t$i"
+			done
+			echo "migrate on a directory of $n files (ms; ratio repeated / first; goal < 3000 ms for one new file):"
+			for env in postgres tidb; do
+				# Each env on its own copy: its changes stay in its directory.
+				cp -r "$dir" "$dir.$env"; cd "$dir.$env"
+				cache=$dir.$env/cache
+				first_lint=$(timed lint "$env" lint)
+				first_check=$(timed check "$env" diff --check)
+				table "${env}_change"
+				XDG_CACHE_HOME=$cache run "$sg" generate
+				first_diff=$(timed diff "$env" diff --check --no-cache)
+				again_diff=$(timed diff "$env" diff "${env}_change")
+				again_lint=$(timed lint "$env" lint)
+				XDG_CACHE_HOME=$cache run "$sg" migrate new "fill_$env" --env "$env"
+				echo "UPDATE t1 SET note = 'x' WHERE note IS NULL;" > "$(ls migrations/$env/*_fill_$env.sql)"
+				XDG_CACHE_HOME=$cache run "$sg" migrate hash --env "$env"
+				again_check=$(timed check "$env" diff --check)
+				for m in "lint $first_lint $again_lint" "diff_--check $first_check $again_check" "diff $first_diff $again_diff"; do
+					read -r name a b <<< "$m"
+					printf "  %-9s %-13s first %6d ms   one new file %6d ms   ratio %s   %s\n" "$env" "${name//_/ }" "$a" "$b" \
+						"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')" "$([ "$b" -lt 3000 ] && echo ok || echo MISSED)"
+				done
+			done
+			cd "$work"
+		done
+	}
+	export -f history
+	if [ -n "${SCHEMAGEN_TEST_POSTGRES_URL:-}" ] && [ -n "${SCHEMAGEN_TEST_TIDB_URL:-}" ]; then
+		bash -c 'history "$@"' bench "$work" "${sizes[@]}"
+	else
+		"$work/devdb" -- bash -c 'history "$@"' bench "$work" "${sizes[@]}"
+	fi
+	exit 0
+fi
 tables=${1:-100}
 base=${2:-}
 rounds=${3:-3}

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
@@ -13,7 +14,11 @@ import (
 // and drift replayed the edited file; an edit without migrate hash went
 // unnoticed by drift (issue 30, item 4). Apply, status and drift now refuse
 // both on each database, naming the file (exit 1), and lint and diff refuse
-// the unhashed edit.
+// the unhashed edit. Lint and diff (and --check) accepted the rehashed edit
+// (they have no database: failed before); they now refuse it too, from the
+// hashes of the files their kept states were reached through (and apply
+// marks the files it ran as history: only a file the latest migrate diff
+// wrote and no apply ran may still be edited).
 func TestEditedHistoryRefusedEverywhere(t *testing.T) {
 	dir := migrateProject(t)
 	if r := migrate(t, dir, "diff", "init"); r.code != 0 {
@@ -45,6 +50,15 @@ func TestEditedHistoryRefusedEverywhere(t *testing.T) {
 		if hashed {
 			if r := applyCLI(t, dir, "hash"); r.code != 0 {
 				t.Fatal(r.stderr)
+			}
+			// atlas.sum agrees: lint and diff know the file from the
+			// state they kept when it was replayed (and applied).
+			for _, args := range [][]string{{"lint"}, {"diff", "next"}, {"diff", "--check"}} {
+				r := migrate(t, dir, args...)
+				if r.code != 1 {
+					t.Errorf("hashed edit: migrate %v: exit %d, want 1\n%s%s", args, r.code, r.stdout, r.stderr)
+				}
+				wantIn(t, "hashed edit: migrate "+strings.Join(args, " "), r.stdout+r.stderr, "_init.sql", "changed after")
 			}
 		} else {
 			for _, args := range [][]string{{"lint"}, {"diff", "next"}} {

@@ -215,6 +215,10 @@ func (a *App) migrationError(err error) error {
 		// prove, in one env or several.
 		return findings{"Error: " + err.Error()}
 	}
+	var edited *migration.EditedHistoryError
+	if errors.As(err, &edited) {
+		return findings{"Error: " + err.Error()}
+	}
 	var replay *migration.ReplayError
 	if errors.As(err, &replay) {
 		return findings{"Error: " + replay.Error()}

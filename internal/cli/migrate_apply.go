@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
 	"github.com/schemagen/schemagen/internal/redact"
+	"github.com/schemagen/schemagen/internal/scratch"
 )
 
 func init() {
@@ -176,6 +177,15 @@ a usage error.
 					opts.Progress = nil
 				}
 				res, err := deploy.Apply(ctx, t, opts)
+				if res != nil && !res.DryRun {
+					// The files a database applied are history: an edit of
+					// one is refused from now on (migration.CheckHistory).
+					var names []string
+					for _, f := range res.Files {
+						names = append(names, f.Name)
+					}
+					scratch.DefaultCache().MarkApplied(t.Dialect, t.Env.Dir, names)
+				}
 				if res != nil && res.DryRun {
 					report.DryRun(a.Stdout, t.Env.Name, res, quiet)
 				} else if res != nil {

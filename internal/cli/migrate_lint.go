@@ -21,6 +21,7 @@ func (a *App) migrateLintCmd() *cobra.Command {
 		gitBase string
 		latest  int
 		format  string
+		noCache bool
 	)
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -68,7 +69,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 			defer stop()
 			dev := &scratch.Dev{Progress: a.Stderr}
 			defer dev.Close()
-			report, err := lint.Run(ctx, dev, targets, lint.Options{GitBase: gitBase, Latest: latest})
+			report, err := lint.Run(ctx, dev, targets, lint.Options{GitBase: gitBase, Latest: latest, Cache: scratch.CacheUnless(noCache)})
 			if err != nil {
 				return a.migrationError(err)
 			}
@@ -89,6 +90,7 @@ Suppressed findings are shown but do not fail. Formats: text (file:line: CODE
 	envFlag(cmd, a, true)
 	cmd.Flags().StringVar(&gitBase, "git-base", "", "lint the files added or changed since this git ref")
 	cmd.Flags().IntVar(&latest, "latest", 1, "lint the latest N migrations (each with its _online file)")
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "replay every file before those linted, even when an earlier run kept their state")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats, ", "))
 	return cmd
 }

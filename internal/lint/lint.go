@@ -38,6 +38,11 @@ type Options struct {
 	GitBase string
 	// Latest lints the latest N files when GitBase is empty (default 1).
 	Latest int
+	// Cache keeps the states of the directory's files (nil: none): the
+	// files before those linted are loaded from the longest kept prefix
+	// and only the rest replayed (migration.KeptStart), and a file changed
+	// after a kept state was reached through it is refused.
+	Cache *scratch.Cache
 }
 
 // Finding is one lint result.
@@ -118,6 +123,9 @@ func lintTarget(ctx context.Context, dev *scratch.Dev, t migration.Target, opts 
 	if err != nil {
 		return err
 	}
+	if err := migration.CheckHistory(opts.Cache, t, dir.Path(), files); err != nil {
+		return err
+	}
 	selected, err := lintSelect(ctx, dir.Path(), files, opts)
 	if err != nil {
 		return err
@@ -136,19 +144,41 @@ func lintTarget(ctx context.Context, dev *scratch.Dev, t migration.Target, opts 
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: nothing to lint in %s: %s", t.Env.Name, dir.Path(), why))
 		return nil
 	}
-	scratch, err := dev.Scratch(ctx, t.Dialect, t.Env.Dev)
-	if err != nil {
-		return err
+	var db *scratch.DB
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
+	open := func() (*linter, error) {
+		if db != nil {
+			db.Close()
+		}
+		var err error
+		if db, err = dev.Scratch(ctx, t.Dialect, t.Env.Dev); err != nil {
+			return nil, err
+		}
+		return newLinter(ctx, t, db.DB)
 	}
-	defer scratch.Close()
-	l, err := newLinter(ctx, t, scratch.DB)
+	l, err := open()
 	if err != nil {
 		return err
 	}
 	// A clean database starts at the last checkpoint before the first file
 	// linted; a later checkpoint holds what the database has by then, and
 	// is neither run nor linted.
-	start := max(migrate.FilesLastIndex(files[:slices.Index(selected, true)+1], migration.IsCheckpoint), 0)
+	first := slices.Index(selected, true)
+	start := max(migrate.FilesLastIndex(files[:first+1], migration.IsCheckpoint), 0)
+	// The files before the first linted start from the longest prefix of
+	// them whose state is kept, loaded instead of replayed.
+	if k, src := migration.KeptStart(opts.Cache, t, files[:first]); src != nil && k > start {
+		if err := l.load(ctx, fmt.Sprintf("%s (the state of its first %d files, kept by an earlier run)", dir.Path(), k), src); err == nil {
+			start = k
+		} else if l, err = open(); err != nil {
+			// Only a cache: the files are replayed on a new database.
+			return err
+		}
+	}
 	for i, f := range files[:last+1] {
 		path := filepath.Join(dir.Path(), f.Name())
 		if i < start || i > start && migration.IsCheckpoint(f) {
@@ -285,8 +315,21 @@ func fixPositions(src string, stmts []*migrate.Stmt) {
 	}
 }
 
+// load runs the generated DDL src of a kept state (named source) on the
+// scratch database.
+func (l *linter) load(ctx context.Context, source string, src []byte) error {
+	if err := scratch.Exec(ctx, l.drv, source, src); err != nil {
+		return err
+	}
+	l.replayed = true
+	var err error
+	l.state, err = l.inspect(ctx)
+	return err
+}
+
 // replay runs a file that is not linted.
 func (l *linter) replay(ctx context.Context, path string, f migrate.File) error {
+	migration.Replayed(filepath.Dir(path), f)
 	stmts, err := l.stmts(string(f.Bytes()))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -32,15 +32,13 @@ type Planned struct {
 	Online *migrate.Plan
 	// Cached is set when the cache knew the directory to be up to date.
 	Cached bool
-	// FromProven is set when the directory's state was loaded from the
-	// generated DDL the migrate diff that wrote its last file proved it to
-	// reach (Cache.Proven), instead of replaying the directory.
+	// FromProven is set when the directory's state was started from a
+	// kept state (the generated DDL a migrate diff proved a prefix of its
+	// files to reach, KeptState) instead of replaying every file.
 	FromProven bool
 	src        []byte
 	exprs      *dialects.Exprs
-	// proven is the generated DDL the directory was proven to reach by the
-	// migrate diff that wrote its last file (Cache.Proven), nil if unknown.
-	proven []byte
+	cache      *scratch.Cache
 }
 
 // Model is schema.hcl rendered for every dialect, by dialect name: what
@@ -114,6 +112,15 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 	var wg sync.WaitGroup
 	for i, p := range out {
 		wg.Go(func() {
+			files, err := p.Dir.Files()
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if err := CheckHistory(cache, p.Target, p.Dir.Path(), files); err != nil {
+				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
+				return
+			}
 			key, err := cache.Key(p.Target.Dialect, p.Target.Env.Dev, p.Dir, p.src)
 			if err != nil {
 				errs[i] = err
@@ -123,19 +130,16 @@ func Plan(ctx context.Context, dev *scratch.Dev, cache *scratch.Cache, targets [
 				p.Cached = true
 				return
 			}
-			dirKey, err := cache.DirKey(p.Target.Dialect, p.Target.Env.Dev, p.Dir)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			p.proven, p.FromProven = cache.Proven(dirKey)
+			p.cache = cache
 			if p.Plan, p.Online, err = planTarget(ctx, dev, p, name, opts); err != nil {
 				errs[i] = fmt.Errorf("env %s: %w", p.Target.Env.Name, err)
 				return
 			}
 			if p.Plan == nil {
 				cache.MarkInStep(key)
-				cache.MarkProven(dirKey, p.src)
+				if files, err := p.Dir.Files(); err == nil {
+					Keep(cache, p.Target, p.Dir.Path(), files, p.src, nil)
+				}
 			}
 		})
 	}
@@ -211,17 +215,10 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 			current, errs[0] = c.current(ctx, t, p.Dir.Path(), files)
 			return
 		}
-		if p.proven != nil {
-			// The state an earlier migrate diff proved the directory to
-			// reach: loaded, not replayed.
-			if current, errs[0] = SQLState(ctx, dev, t, p.Dir.Path()+" (the state proven by the migrate diff that wrote its last file)", p.proven); errs[0] == nil {
-				return
-			}
-			// Only a cache: the directory is replayed instead.
-			p.proven, p.FromProven = nil, false
-		}
-		// A clean database starts from the latest checkpoint (checkpoint.go).
-		current, errs[0] = DirState(ctx, dev, t, p.Dir.Path(), FromCheckpoint(files))
+		// The longest prefix of the files whose state is kept is loaded,
+		// the files after it replayed; a clean database starts from the
+		// latest checkpoint (checkpoint.go).
+		current, p.FromProven, errs[0] = KeptState(ctx, dev, p.cache, t, p.Dir.Path(), files)
 	})
 	wg.Go(func() {
 		if c.desired != nil {
@@ -360,6 +357,7 @@ func replayFiles(ctx context.Context, t Target, drv migrate.Driver, dirPath stri
 	for i, f := range files {
 		sources[i] = filepath.Join(dirPath, f.Name())
 	}
+	Replayed(dirPath, files...)
 	if err := scratch.Replay(ctx, drv, files, sources); err != nil {
 		var ee *scratch.ExecError
 		if errors.As(err, &ee) {
@@ -489,8 +487,14 @@ func Write(planned []*Planned, name string, now time.Time, cache *scratch.Cache)
 		}
 		// The file was proven: the directory now reaches the generated
 		// DDL's state, which the next diff loads instead of replaying.
-		if key, err := cache.DirKey(p.Target.Dialect, p.Target.Env.Dev, p.Dir); err == nil {
-			cache.MarkProven(key, p.src)
+		if files, err := p.Dir.Files(); err == nil {
+			var wrote []string
+			for _, f := range files {
+				if v := f.Version(); v == version {
+					wrote = append(wrote, f.Name())
+				}
+			}
+			Keep(cache, p.Target, p.Dir.Path(), files, p.src, wrote)
 		}
 	}
 	return written, nil

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -184,9 +186,37 @@ func TestProvenStateStartsNextDiff(t *testing.T) {
 	if err := migration.Hash(dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, pl := range diff("after_edit") {
-		if pl.Target.Env.Name == "postgres" && pl.FromProven {
-			t.Fatal("a directory edited by hand started from the proven state")
+	// The state kept before the edited file (the first file's) is loaded,
+	// and the edited file replayed: its by_hand table is seen.
+	var mu sync.Mutex
+	var replayed []string
+	migration.ReplayHook = func(dirPath, file string) {
+		if strings.HasPrefix(dirPath, p.Dir) {
+			mu.Lock()
+			defer mu.Unlock()
+			replayed = append(replayed, filepath.Base(dirPath)+"/"+file)
 		}
+	}
+	defer func() { migration.ReplayHook = nil }()
+	for _, pl := range diff("after_edit") {
+		if pl.Target.Env.Name != "postgres" {
+			continue
+		}
+		var cmds []string
+		for _, c := range pl.Plan.Changes {
+			cmds = append(cmds, c.Cmd)
+		}
+		if !strings.Contains(strings.Join(cmds, "\n"), "by_hand") {
+			t.Fatalf("the diff after the edit did not see the edited file: %s", cmds)
+		}
+	}
+	var want []string
+	for _, f := range files(t, p, "postgres")[1:] {
+		if !strings.Contains(f.Name(), "after_edit") {
+			want = append(want, "postgres/"+f.Name())
+		}
+	}
+	if !slices.Equal(replayed, want) {
+		t.Errorf("replayed %v, want %v (the state of the files before the edited one is kept)", replayed, want)
 	}
 }

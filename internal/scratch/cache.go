@@ -46,7 +46,7 @@ func DefaultCache() *Cache {
 	return &Cache{Dir: filepath.Join(dir, "schemagen")}
 }
 
-const cacheFormat = "schemagen cache v2"
+const cacheFormat = "schemagen cache v3"
 
 // Key hashes everything the result of a diff depends on: the migration
 // directory, the generated DDL src, the dialect, the dev database (devURL,
@@ -78,9 +78,55 @@ func (c *Cache) Key(d dialects.Named, devURL string, dir *migrate.LocalDir, src 
 
 // DirKey hashes what a directory's state depends on: its files, the
 // dialect, the dev database and the schemagen build ("" for a nil or
-// disabled cache).
+// disabled cache). It is the last of PrefixKeys.
 func (c *Cache) DirKey(d dialects.Named, devURL string, dir *migrate.LocalDir) (string, error) {
-	return c.Key(d, devURL, dir, nil)
+	if c == nil || c.Dir == "" {
+		return "", nil
+	}
+	files, err := dir.Files()
+	if err != nil {
+		return "", err
+	}
+	keys := c.PrefixKeys(d, devURL, files)
+	return keys[len(files)], nil
+}
+
+// PrefixKeys returns, for k from 0 to len(files), the DirKey of a directory
+// holding files[:k]: each key chains the one before it with file k's name
+// and text, so that the keys of every prefix cost one pass over the files.
+// It is nil for a nil or disabled cache.
+func (c *Cache) PrefixKeys(d dialects.Named, devURL string, files []migrate.File) []string {
+	if c == nil || c.Dir == "" {
+		return nil
+	}
+	keys := make([]string, 0, len(files)+1)
+	key := chain("", cacheFormat, binaryIdentity(), d.Name(), devURL)
+	keys = append(keys, key)
+	for _, f := range files {
+		key = chain(key, f.Name(), string(f.Bytes()))
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+func chain(key string, fields ...string) string {
+	h := sha256.New()
+	for _, f := range append([]string{key}, fields...) {
+		fmt.Fprintf(h, "%d:%s\n", len(f), f)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Kept returns the longest prefix of the directory whose state is kept
+// (Proven under keys[k], PrefixKeys), with the generated DDL that gives it;
+// k is 0 when none is.
+func (c *Cache) Kept(keys []string) (k int, src []byte) {
+	for k := len(keys) - 1; k > 0; k-- {
+		if src, ok := c.Proven(keys[k]); ok {
+			return k, src
+		}
+	}
+	return 0, nil
 }
 
 // Proven returns the generated DDL that the directory of key (DirKey) was
