@@ -63,7 +63,8 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	// PostgreSQL binds a foreign key to the index it was created with and
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
-	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referencedByNewFKs(changes), dropped: droppedColumns(changes)}
+	referenced, pinned := referencedByNewFKs(changes)
+	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referenced, pinned: pinned, builtOnline: uniqueKeysAdded(changes), dropped: droppedColumns(changes)}
 	// The indexes, unique keys and CHECKs a plan replaces are dropped after
 	// their replacements are built (online: a unique constraint's drop
 	// goes to the second file, after the new key is built CONCURRENTLY and
@@ -148,6 +149,11 @@ type planner struct {
 	opts       []migrate.PlanOption
 	online     bool
 	referenced map[string]bool // tables a foreign key added by the plan references
+	// pinned are the referenced keys that a foreign key in a new table or
+	// replacing another needs within the first file (referencedByNewFKs).
+	pinned map[string]bool
+	// builtOnline are the unique keys the plan adds to existing tables.
+	builtOnline map[string]bool
 	dropped    map[string]bool // tables the plan drops a column of
 	late       func(*schema.Table, schema.Change) bool
 }
@@ -201,11 +207,15 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
-		if !p.online || c.I.Unique && p.referenced[keyOf(name, c.I)] {
-			// A unique key that a new foreign key may need is created with
+		if !p.online || c.I.Unique && p.pinned[keyOf(name, c.I)] {
+			// A unique key that a new table's foreign key, or one
+			// replacing another in the first file, needs is created with
 			// the table's other changes, before the key.
 			return p.one(t, c, hazard.Form{AlterTable: constraint})
 		}
+		// A unique key only foreign keys added to existing tables need is
+		// built CONCURRENTLY too: those keys are added after it, in the
+		// second file (AddForeignKey below).
 		idx := *c.I
 		idx.Attrs = withoutUniqueConstraint(idx.Attrs)
 		ss, err := p.one(t, &schema.AddIndex{I: &idx, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
@@ -279,7 +289,15 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		if !p.online {
 			return p.one(t, c, hazard.Form{AlterTable: true})
 		}
-		return p.notValid(t, c.F.Symbol, &schema.AddForeignKey{F: c.F, Extra: append(c.Extra, &postgres.NotValid{})})
+		ss, err := p.notValid(t, c.F.Symbol, &schema.AddForeignKey{F: c.F, Extra: append(c.Extra, &postgres.NotValid{})})
+		if c.F.RefTable != nil && p.builtOnline[keyOfColumns(c.F.RefTable.Name, c.F.RefColumns)] && !p.pinned[keyOfColumns(c.F.RefTable.Name, c.F.RefColumns)] {
+			// The key it references is built CONCURRENTLY by this
+			// plan: the foreign key is added after it, in the second file.
+			for i := range ss {
+				ss[i].Later = true
+			}
+		}
+		return ss, err
 	case *schema.ModifyColumn:
 		return p.modifyColumn(t, c)
 	case *schema.DropColumn:
@@ -454,32 +472,53 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 }
 
 // referencedByNewFKs are the keys (table and columns, keyOf) that foreign
-// keys the plan adds reference.
-func referencedByNewFKs(changes []schema.Change) map[string]bool {
-	refs := map[string]bool{}
-	add := func(fk *schema.ForeignKey) {
+// keys the plan adds reference; pinned are those of them that a key
+// created with a new table, or replacing another key in the first file,
+// references: a unique index they need is built in the first file, while
+// the others' is built CONCURRENTLY and the keys added after it.
+func referencedByNewFKs(changes []schema.Change) (refs, pinned map[string]bool) {
+	refs, pinned = map[string]bool{}, map[string]bool{}
+	add := func(fk *schema.ForeignKey, pin bool) {
 		if fk.RefTable != nil {
-			refs[keyOfColumns(fk.RefTable.Name, fk.RefColumns)] = true
+			k := keyOfColumns(fk.RefTable.Name, fk.RefColumns)
+			refs[k] = true
+			pinned[k] = pinned[k] || pin
 		}
 	}
 	for _, c := range changes {
 		switch c := c.(type) {
 		case *schema.AddTable:
 			for _, fk := range c.T.ForeignKeys {
-				add(fk)
+				add(fk, true)
 			}
 		case *schema.ModifyTable:
 			for _, sc := range c.Changes {
 				switch a := sc.(type) {
 				case *schema.AddForeignKey:
-					add(a.F)
+					add(a.F, false)
 				case *schema.ModifyForeignKey:
-					add(a.To)
+					add(a.To, true)
 				}
 			}
 		}
 	}
-	return refs
+	return refs, pinned
+}
+
+// uniqueKeysAdded are the keys (keyOf) of the unique indexes changes add
+// to existing tables.
+func uniqueKeysAdded(changes []schema.Change) map[string]bool {
+	keys := map[string]bool{}
+	for _, c := range changes {
+		if mt, ok := c.(*schema.ModifyTable); ok {
+			for _, sc := range mt.Changes {
+				if a, ok := sc.(*schema.AddIndex); ok && a.I.Unique {
+					keys[keyOf(mt.T.Name, a.I)] = true
+				}
+			}
+		}
+	}
+	return keys
 }
 
 // keyOf names the key of table whose columns index i covers, in any order.
