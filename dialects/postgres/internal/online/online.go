@@ -154,8 +154,8 @@ type planner struct {
 	pinned map[string]bool
 	// builtOnline are the unique keys the plan adds to existing tables.
 	builtOnline map[string]bool
-	dropped    map[string]bool // tables the plan drops a column of
-	late       func(*schema.Table, schema.Change) bool
+	dropped     map[string]bool // tables the plan drops a column of
+	late        func(*schema.Table, schema.Change) bool
 }
 
 // droppedColumns are the tables the changes drop a column of.
