@@ -43,7 +43,8 @@
 #   diff         migrate diff of one change to the model (first: --no-cache,
 #                every file replayed; repeated: from the kept state).
 # The dev databases are SCHEMAGEN_TEST_POSTGRES_URL/_TIDB_URL when both are
-# set, else servers devdb starts for the bench.
+# set, else servers devdb starts for the bench. ENVS=postgres (or tidb)
+# measures one dialect.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = history ]; then
@@ -74,6 +75,7 @@ HCL
 		set -euo pipefail
 		work=$1; shift
 		sg=$work/schemagen
+		envs=${ENVS:-postgres tidb}
 		ms() { date +%s%N | cut -b1-13; }
 		table() { printf '\ntable "t%s" {\n  column "id" {\n    type = bigint\n  }\n  column "note" {\n    type = text\n    null = true\n  }\n  primary_key {\n    columns = ["id"]\n  }\n}\n' "$1" >> schema.hcl; }
 		run() { # quiet command, or its output and exit 1 (exit 1 is fine with ALLOW1=1: a --check finding)
@@ -97,10 +99,10 @@ HCL
 			for i in $(seq 1 "$n"); do
 				table "$i"
 				XDG_CACHE_HOME=$cache run "$sg" generate
-				XDG_CACHE_HOME=$cache run "$sg" migrate diff "t$i"
+				XDG_CACHE_HOME=$cache run "$sg" migrate diff "t$i" $(printf -- "--env %s " $envs)
 			done
 			echo "migrate on a directory of $n files (ms; ratio repeated / first; goal < 3000 ms for one new file):"
-			for env in postgres tidb; do
+			for env in $envs; do
 				# Each env on its own copy: its changes stay in its directory.
 				cp -r "$dir" "$dir.$env"; cd "$dir.$env"
 				cache=$dir.$env/cache

@@ -369,8 +369,10 @@ func TestOnlineDropIndex(t *testing.T) {
 }
 
 // TestOnlineUniqueForNewForeignKey: a unique index that a foreign key added
-// by the same migration references is built in the first file, before the
-// key (built concurrently in the second file, the key would find none).
+// by the same migration references is built CONCURRENTLY like any other,
+// and the key added (NOT VALID, then validated) after it, outside the
+// transaction: the key finds the index (it was built in the first file,
+// under a lock blocking writes, before TestUniqueKeyForNewForeignKeyOnline).
 func TestOnlineUniqueForNewForeignKey(t *testing.T) {
 	init := `CREATE TABLE "spaces" ("id" bigint NOT NULL, "code" text NOT NULL, PRIMARY KEY ("id"));
 CREATE TABLE "docs" ("id" bigint NOT NULL, "space_code" text NOT NULL, PRIMARY KEY ("id"));
@@ -381,9 +383,9 @@ ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_code") REF
 	tg := pgOnlineTarget(t, model)
 	testproject.WriteMigrations(t, tg.Env.Dir, testproject.File{Name: "20260101000001_init.sql", SQL: init})
 	p := planOnce(t, tg)
-	main := strings.Join(cmds(p.Plan), ";\n")
-	if !strings.Contains(main, `CREATE UNIQUE INDEX "spaces_code_key"`) || strings.Index(main, "spaces_code_key") > strings.Index(main, "docs_space_fk") {
-		t.Errorf("the unique index is not built before the key in the first file:\n%s\nonline:\n%s", main, strings.Join(cmds(p.Online), ";\n"))
+	all := strings.Join(append(cmds(p.Plan), cmds(p.Online)...), ";\n")
+	if !strings.Contains(all, `CREATE UNIQUE INDEX CONCURRENTLY "spaces_code_key"`) || strings.Index(all, "spaces_code_key") > strings.Index(all, "docs_space_fk") {
+		t.Errorf("the unique index is not built CONCURRENTLY before the key:\n%s", all)
 	}
 	if _, err := migration.Write([]*migration.Planned{p}, "fk", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), nil); err != nil {
 		t.Fatal(err)
