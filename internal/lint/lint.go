@@ -218,6 +218,7 @@ type linter struct {
 	state     *schema.Realm // the database's schemas now
 	replayed  bool          // whether any statement ran
 	broken    string        // where the replay stopped, if it did
+	stale     bool          // files ran since state was read
 	checks    *checkSetting
 	notes     []string
 }
@@ -340,8 +341,10 @@ func (l *linter) replay(ctx context.Context, path string, f migrate.File) error 
 		}
 		l.replayed = true
 	}
-	l.state, err = l.inspect(ctx)
-	return err
+	// Read once before the next file linted, not after every file
+	// replayed (execFile).
+	l.stale = true
+	return nil
 }
 
 // fileLint collects the findings of one file.
@@ -469,6 +472,13 @@ func lintOffset(src string, line, col int) int {
 // execFile runs the statements of a linted file one by one, reads what each
 // changed, and runs the analyzers on it.
 func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lexSG103 map[int]bool) error {
+	if l.stale {
+		var err error
+		if l.state, err = l.inspect(ctx); err != nil {
+			return err
+		}
+		l.stale = false
+	}
 	from := l.state
 	file := &sqlcheck.File{File: f}
 	// On an empty database (a baseline file), the statements only create
