@@ -84,16 +84,20 @@ func ReadRenames(vs []Version) (Renames, error) {
 // RenamedFrom writes r into s as renamed_from, on the tables and columns
 // s has by their new names, and returns how many it wrote. A rename whose
 // former name a directory no longer has is left alone by migrate diff, so
-// the attribute is safe on a model whose database never had that name.
+// the attribute is safe on a model whose database never had that name. A
+// rename whose former name s has again (a table renamed to a backup and
+// made anew under its name, as Authelia rebuilds its tables) is not
+// written: the object under the old name is the one that goes on, which a
+// team keeps in place rather than moving its rows to the backup.
 func RenamedFrom(s *compiler.Schema, r Renames) int {
 	n := 0
 	for _, t := range s.Tables {
-		if from, ok := r.Tables[t.Name]; ok {
+		if from, ok := r.Tables[t.Name]; ok && s.Table(from) == nil {
 			t.RenamedFrom = from
 			n++
 		}
 		for _, c := range t.Columns {
-			if from, ok := r.Columns[t.Name][c.Name]; ok {
+			if from, ok := r.Columns[t.Name][c.Name]; ok && t.Column(from) == nil {
 				c.RenamedFrom = from
 				n++
 			}

@@ -66,14 +66,15 @@ ALTER TABLE ids RENAME y TO x;`,
 	s := &compiler.Schema{Tables: []*compiler.Table{
 		{Name: "login_flows", Columns: []*compiler.Column{{Name: "id"}, {Name: "flow_id"}}},
 		{Name: "totp", Columns: []*compiler.Column{{Name: "id"}}},
+		{Name: "_bkp_totp", Columns: []*compiler.Column{{Name: "id"}}},
 		{Name: "ids", Columns: []*compiler.Column{{Name: "c"}, {Name: "x"}}},
 	}}
 	if n := histories.RenamedFrom(s, got); n != 3 {
 		t.Errorf("RenamedFrom wrote %d renames, want 3", n)
 	}
 	if s.Tables[0].RenamedFrom != "login_requests" || s.Tables[0].Columns[1].RenamedFrom != "request_id" || s.Tables[1].RenamedFrom != "" ||
-		s.Tables[2].Columns[0].RenamedFrom != "a" || s.Tables[2].Columns[1].RenamedFrom != "" {
-		t.Errorf("renamed_from not as the history renames: %+v %+v %+v", s.Tables[0], s.Tables[1], s.Tables[2])
+		s.Tables[2].RenamedFrom != "" || s.Tables[3].Columns[0].RenamedFrom != "a" || s.Tables[3].Columns[1].RenamedFrom != "" {
+		t.Errorf("renamed_from not as the history renames (the backup of a table made anew is no rename): %+v %+v %+v %+v", s.Tables[0], s.Tables[1], s.Tables[2], s.Tables[3])
 	}
 }
 
