@@ -84,6 +84,9 @@ func TestLintStmtChecksAndRenames(t *testing.T) {
 		{"tidb", "ALTER TABLE `t` CHANGE `a` `a` bigint NOT NULL, CHANGE `b` `c` varchar(10) DEFAULT 'x,y', RENAME INDEX i TO j", nil, []R{{ToTable: "t", FromColumn: "b", ToColumn: "c"}}},
 		{"postgres", `ALTER TABLE "t" RENAME COLUMN "a""x" TO "b"`, nil, []R{{ToTable: "t", FromColumn: `a"x`, ToColumn: "b"}}},
 		{"postgres", `ALTER TABLE IF EXISTS ONLY public."t" RENAME a TO b`, nil, []R{{ToTable: "t", FromColumn: "a", ToColumn: "b"}}},
+		// PostgreSQL folds an unquoted name to lower case; TiDB keeps it.
+		{"postgres", `ALTER TABLE Totp RENAME TO _bkp_UP_totp`, nil, []R{{FromTable: "totp", ToTable: "_bkp_up_totp"}}},
+		{"tidb", "ALTER TABLE Totp RENAME TO _bkp_UP_totp", nil, []R{{FromTable: "Totp", ToTable: "_bkp_UP_totp"}}},
 		{"postgres", `ALTER TABLE "t" RENAME TO "u"`, nil, []R{{FromTable: "t", ToTable: "u"}}},
 		{"postgres", `ALTER TABLE t RENAME CONSTRAINT a TO b`, nil, nil},
 		{"postgres", `ALTER TABLE "t" ADD CONSTRAINT "c" CHECK (a > 0)`, []int{35}, nil},

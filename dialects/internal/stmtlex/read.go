@@ -16,13 +16,15 @@ type Foreign func(kind string, toks []Token, add func(marker string, off int, fo
 
 // Read is a dialect's StmtRules.LintStmt: it splits text in the dialect's
 // grammar of statement text g and applies foreign (SG103) and the rules
-// every dialect shares: data statements (SG104), CHECKs and renames.
-func Read(text string, g *parse.Grammar, foreign Foreign) dialects.StmtLint {
+// every dialect shares: data statements (SG104), CHECKs and renames. fold
+// is how the dialect reads an unquoted identifier (PostgreSQL's lower
+// case), nil for as written.
+func Read(text string, g *parse.Grammar, foreign Foreign, fold func(string) string) dialects.StmtLint {
 	toks := Tokenize(text, g)
 	return dialects.StmtLint{
 		Findings: findings(toks, foreign),
 		Checks:   checks(toks),
-		Renames:  renames(toks),
+		Renames:  renames(toks, fold),
 	}
 }
 
@@ -164,8 +166,9 @@ func checks(toks []Token) []int {
 // TABLE a TO b[, c TO d], ALTER TABLE a RENAME [TO|AS] b, ALTER TABLE t
 // RENAME [COLUMN] a TO b, ALTER TABLE t CHANGE [COLUMN] a b .... A table's
 // name is its last part (schema.table); a column rename's ToTable is the
-// ALTER TABLE's table, by its name at the statement.
-func renames(toks []Token) []dialects.Rename {
+// ALTER TABLE's table, by its name at the statement. An unquoted name is
+// read through fold (nil: as written).
+func renames(toks []Token, fold func(string) string) []dialects.Rename {
 	ident := func(i int) bool {
 		return i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote)
 	}
@@ -175,15 +178,21 @@ func renames(toks []Token) []dialects.Rename {
 		}
 		return ""
 	}
+	unquote := func(t Token) string {
+		if t.Kind == Word && fold != nil {
+			return fold(t.Text)
+		}
+		return Unquote(t)
+	}
 	// name reads a [schema.]name from i: the name, and the index after it.
 	name := func(i int) (string, int) {
 		if !ident(i) {
 			return "", i
 		}
-		n := Unquote(toks[i])
+		n := unquote(toks[i])
 		i++
 		for i+1 < len(toks) && toks[i].Text == "." && ident(i+1) {
-			n = Unquote(toks[i+1])
+			n = unquote(toks[i+1])
 			i += 2
 		}
 		return n, i
