@@ -47,9 +47,9 @@ type StmtLint struct {
 	// Checks are the byte offsets of the CHECK constraints a CREATE TABLE
 	// or ALTER TABLE declares (SG101, for servers that may ignore them).
 	Checks []int
-	// Rename is what the statement renames, so that lint reports a rename
-	// rather than the drop and add a diff sees.
-	Rename Rename
+	// Renames are what the statement renames, clause by clause, so that
+	// lint reports a rename rather than the drop and add a diff sees.
+	Renames []Rename
 }
 
 // StmtFinding is a lint finding at byte offset Off of a statement.
@@ -59,9 +59,9 @@ type StmtFinding struct {
 	Msg  string
 }
 
-// Rename is what a statement renames: a table (FromTable may be empty when
-// the statement names it elsewhere), or a column of its table; empty names
-// for none.
+// Rename is what a statement renames: a table (FromTable to ToTable), or a
+// column of table ToTable (FromColumn to ToColumn; the table by its name at
+// the statement, or in a model's Exprs.Renames by its new name).
 type Rename struct {
 	FromTable, ToTable   string
 	FromColumn, ToColumn string

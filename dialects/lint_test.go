@@ -1,6 +1,7 @@
 package dialects_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,24 +66,35 @@ func TestLexicalFindings(t *testing.T) {
 // A dialect reads the CHECKs (SG101) and renames of a statement from its
 // tokens: not from strings or comments, nor from a column named check.
 func TestLintStmtChecksAndRenames(t *testing.T) {
+	type R = dialects.Rename
 	cases := []struct {
 		dialect, sql string
 		checks       []int
-		rename       dialects.Rename
+		renames      []R
 	}{
-		{"tidb", "CREATE TABLE `t` (`a` int CHECK (`a` > 0), `check` int, CONSTRAINT `c` CHECK (`a` < 9)) -- CHECK", []int{26, 71}, dialects.Rename{}},
-		{"tidb", "INSERT INTO `t` VALUES ('CHECK')", nil, dialects.Rename{}},
-		{"tidb", "ALTER TABLE `t` RENAME AS `u`", nil, dialects.Rename{ToTable: "u"}},
-		{"tidb", "RENAME TABLE `t` TO `u`", nil, dialects.Rename{FromTable: "t", ToTable: "u"}},
-		{"tidb", "ALTER TABLE `t` CHANGE COLUMN `a` `b` int", nil, dialects.Rename{FromColumn: "a", ToColumn: "b"}},
-		{"postgres", `ALTER TABLE "t" RENAME COLUMN "a""x" TO "b"`, nil, dialects.Rename{FromColumn: `a"x`, ToColumn: "b"}},
-		{"postgres", `ALTER TABLE "t" RENAME TO "u"`, nil, dialects.Rename{ToTable: "u"}},
-		{"postgres", `ALTER TABLE "t" ADD CONSTRAINT "c" CHECK (a > 0)`, []int{35}, dialects.Rename{}},
+		{"tidb", "CREATE TABLE `t` (`a` int CHECK (`a` > 0), `check` int, CONSTRAINT `c` CHECK (`a` < 9)) -- CHECK", []int{26, 71}, nil},
+		{"tidb", "INSERT INTO `t` VALUES ('CHECK')", nil, nil},
+		{"tidb", "ALTER TABLE `t` RENAME AS `u`", nil, []R{{FromTable: "t", ToTable: "u"}}},
+		{"tidb", "RENAME TABLE `t` TO `u`", nil, []R{{FromTable: "t", ToTable: "u"}}},
+		{"tidb", "RENAME TABLE `t` TO `u`, `db`.`v` TO `w`", nil, []R{{FromTable: "t", ToTable: "u"}, {FromTable: "v", ToTable: "w"}}},
+		{"tidb", "ALTER TABLE `t` CHANGE COLUMN `a` `b` int", nil, []R{{ToTable: "t", FromColumn: "a", ToColumn: "b"}}},
+		// MySQL's RENAME without TO (Authelia's backup tables); a CHANGE
+		// keeping the name renames nothing; clauses are read one by one.
+		{"tidb", "ALTER TABLE t\n    RENAME _bkp_t", nil, []R{{FromTable: "t", ToTable: "_bkp_t"}}},
+		{"tidb", "ALTER TABLE `t` CHANGE `a` `a` bigint NOT NULL, CHANGE `b` `c` varchar(10) DEFAULT 'x,y', RENAME INDEX i TO j", nil, []R{{ToTable: "t", FromColumn: "b", ToColumn: "c"}}},
+		{"postgres", `ALTER TABLE "t" RENAME COLUMN "a""x" TO "b"`, nil, []R{{ToTable: "t", FromColumn: `a"x`, ToColumn: "b"}}},
+		{"postgres", `ALTER TABLE IF EXISTS ONLY public."t" RENAME a TO b`, nil, []R{{ToTable: "t", FromColumn: "a", ToColumn: "b"}}},
+		// PostgreSQL folds an unquoted name to lower case; TiDB keeps it.
+		{"postgres", `ALTER TABLE Totp RENAME TO _bkp_UP_totp`, nil, []R{{FromTable: "totp", ToTable: "_bkp_up_totp"}}},
+		{"tidb", "ALTER TABLE Totp RENAME TO _bkp_UP_totp", nil, []R{{FromTable: "Totp", ToTable: "_bkp_UP_totp"}}},
+		{"postgres", `ALTER TABLE "t" RENAME TO "u"`, nil, []R{{FromTable: "t", ToTable: "u"}}},
+		{"postgres", `ALTER TABLE t RENAME CONSTRAINT a TO b`, nil, nil},
+		{"postgres", `ALTER TABLE "t" ADD CONSTRAINT "c" CHECK (a > 0)`, []int{35}, nil},
 	}
 	for _, c := range cases {
 		got := all.Get(c.dialect).LintStmt(c.sql)
-		if intsString(got.Checks) != intsString(c.checks) || got.Rename != c.rename {
-			t.Errorf("%s %q: checks %v, rename %+v; want %v, %+v", c.dialect, c.sql, got.Checks, got.Rename, c.checks, c.rename)
+		if intsString(got.Checks) != intsString(c.checks) || !slices.Equal(got.Renames, c.renames) {
+			t.Errorf("%s %q: checks %v, renames %+v; want %v, %+v", c.dialect, c.sql, got.Checks, got.Renames, c.checks, c.renames)
 		}
 	}
 }

@@ -22,9 +22,10 @@ func (Dialect) AtlasLint(conn schema.ExecQuerier) (string, migrate.Driver, error
 }
 
 // LintStmt implements dialects.Lint: MySQL/TiDB syntax in a PostgreSQL
-// migration is SG103.
+// migration is SG103. An unquoted name is read in lower case, as
+// PostgreSQL folds it.
 func (Dialect) LintStmt(text string) dialects.StmtLint {
-	return stmtlex.Read(text, stmtGrammar, foreignSyntax)
+	return stmtlex.Read(text, stmtGrammar, foreignSyntax, strings.ToLower)
 }
 
 // stmtGrammar is the lexical grammar of a PostgreSQL migration's statements,

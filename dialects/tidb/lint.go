@@ -30,7 +30,7 @@ func (Dialect) AtlasLint(conn schema.ExecQuerier) (string, migrate.Driver, error
 // comments and backslash escapes; PostgreSQL syntax in them is SG103, and so
 // is a statement TiDB's parser rejects (see syntaxFinding).
 func (d Dialect) LintStmt(text string) dialects.StmtLint {
-	l := stmtlex.Read(text, stmtGrammar, foreignSyntax)
+	l := stmtlex.Read(text, stmtGrammar, foreignSyntax, nil)
 	if !slices.ContainsFunc(l.Findings, func(f dialects.StmtFinding) bool { return f.Code == "SG103" }) {
 		if f, ok := d.syntaxFinding(text); ok {
 			l.Findings = append(l.Findings, f)

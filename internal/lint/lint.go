@@ -504,7 +504,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return fmt.Errorf("%s: statement %d: %w", fl.path, i+1, err)
 		}
-		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.reads[i].Rename)})
+		file.Changes = append(file.Changes, &sqlcheck.Change{Stmt: s, Changes: fixRenames(changes, fl.reads[i].Renames)})
 		l.state = next
 	}
 	if whole && len(fl.stmts) > 0 {
@@ -698,7 +698,15 @@ func lintFirstLine(s string) string {
 // fixRenames turns the drop and add that a diff sees for a renaming
 // statement into the rename it is, as Atlas's CLI does with its SQL parser,
 // so that BC101/BC102 report renames and DS102/DS103 do not.
-func fixRenames(changes schema.Changes, r dialects.Rename) schema.Changes {
+func fixRenames(changes schema.Changes, rs []dialects.Rename) schema.Changes {
+	for _, r := range rs {
+		changes = fixRename(changes, r)
+	}
+	return changes
+}
+
+// fixRename is fixRenames for one rename.
+func fixRename(changes schema.Changes, r dialects.Rename) schema.Changes {
 	fromT, toT, fromC, toC := r.FromTable, r.ToTable, r.FromColumn, r.ToColumn
 	if fromC != "" && toC != "" && !strings.EqualFold(fromC, toC) {
 		for _, c := range changes {
@@ -722,7 +730,7 @@ func fixRenames(changes schema.Changes, r dialects.Rename) schema.Changes {
 			m.Changes = slices.Delete(m.Changes, a, a+1)
 		}
 	}
-	if toT != "" {
+	if toT != "" && fromC == "" {
 		a := slices.IndexFunc(changes, func(c schema.Change) bool {
 			x, ok := c.(*schema.AddTable)
 			return ok && strings.EqualFold(x.T.Name, toT)

@@ -16,13 +16,15 @@ type Foreign func(kind string, toks []Token, add func(marker string, off int, fo
 
 // Read is a dialect's StmtRules.LintStmt: it splits text in the dialect's
 // grammar of statement text g and applies foreign (SG103) and the rules
-// every dialect shares: data statements (SG104), CHECKs and renames.
-func Read(text string, g *parse.Grammar, foreign Foreign) dialects.StmtLint {
+// every dialect shares: data statements (SG104), CHECKs and renames. fold
+// is how the dialect reads an unquoted identifier (PostgreSQL's lower
+// case), nil for as written.
+func Read(text string, g *parse.Grammar, foreign Foreign, fold func(string) string) dialects.StmtLint {
 	toks := Tokenize(text, g)
 	return dialects.StmtLint{
 		Findings: findings(toks, foreign),
 		Checks:   checks(toks),
-		Rename:   rename(toks),
+		Renames:  renames(toks, fold),
 	}
 }
 
@@ -160,49 +162,117 @@ func checks(toks []Token) []int {
 	return out
 }
 
-// rename reads what a renaming statement renames: RENAME TABLE a TO b,
-// ALTER TABLE a RENAME TO|AS b, ALTER TABLE t RENAME [COLUMN] a TO b, ALTER
-// TABLE t CHANGE [COLUMN] a b.
-func rename(toks []Token) dialects.Rename {
-	name := func(i int) string {
-		if i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote) {
-			return Unquote(toks[i])
+// renames reads what a renaming statement renames, each clause: RENAME
+// TABLE a TO b[, c TO d], ALTER TABLE a RENAME [TO|AS] b, ALTER TABLE t
+// RENAME [COLUMN] a TO b, ALTER TABLE t CHANGE [COLUMN] a b .... A table's
+// name is its last part (schema.table); a column rename's ToTable is the
+// ALTER TABLE's table, by its name at the statement. An unquoted name is
+// read through fold (nil: as written).
+func renames(toks []Token, fold func(string) string) []dialects.Rename {
+	ident := func(i int) bool {
+		return i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote)
+	}
+	word := func(i int) string {
+		if i < len(toks) {
+			return toks[i].Upper()
 		}
 		return ""
 	}
-	var r dialects.Rename
+	unquote := func(t Token) string {
+		if t.Kind == Word && fold != nil {
+			return fold(t.Text)
+		}
+		return Unquote(t)
+	}
+	// name reads a [schema.]name from i: the name, and the index after it.
+	name := func(i int) (string, int) {
+		if !ident(i) {
+			return "", i
+		}
+		n := unquote(toks[i])
+		i++
+		for i+1 < len(toks) && toks[i].Text == "." && ident(i+1) {
+			n = unquote(toks[i+1])
+			i += 2
+		}
+		return n, i
+	}
+	// end reports whether i ends a clause.
+	end := func(i int) bool {
+		return i >= len(toks) || toks[i].Depth == 0 && (toks[i].Text == "," || toks[i].Text == ";")
+	}
+	var out []dialects.Rename
 	switch StmtKind(toks) {
 	case "RENAME TABLE":
-		if len(toks) >= 5 && toks[3].Upper() == "TO" {
-			r.FromTable, r.ToTable = name(2), name(4)
+		for i := 2; i < len(toks); {
+			from, j := name(i)
+			if word(j) != "TO" {
+				break
+			}
+			to, k := name(j + 1)
+			if from == "" || to == "" {
+				break
+			}
+			out = append(out, dialects.Rename{FromTable: from, ToTable: to})
+			if k >= len(toks) || toks[k].Text != "," {
+				break
+			}
+			i = k + 1
 		}
 	case "ALTER TABLE":
-		for i := 2; i < len(toks); i++ {
-			if toks[i].Depth != 0 {
-				continue
-			}
-			switch toks[i].Upper() {
+		i := 2
+		for word(i) == "IF" || word(i) == "EXISTS" || word(i) == "ONLY" {
+			i++
+		}
+		table, i := name(i)
+		if table == "" {
+			return nil
+		}
+		if i < len(toks) && toks[i].Text == "*" {
+			i++
+		}
+		// Each clause starts after the table or a comma at depth 0.
+		for start := i; start < len(toks); {
+			switch word(start) {
 			case "RENAME":
-				switch n := toks[min(i+1, len(toks)-1)].Upper(); {
-				case n == "TO" || n == "AS":
-					r.ToTable = name(i + 2)
-				case n == "COLUMN":
-					if toks[min(i+3, len(toks)-1)].Upper() == "TO" {
-						r.FromColumn, r.ToColumn = name(i+2), name(i+4)
+				n := start + 1
+				switch w := word(n); {
+				case w == "TO" || w == "AS":
+					if to, k := name(n + 1); to != "" && end(k) {
+						out = append(out, dialects.Rename{FromTable: table, ToTable: to})
+						table = to
 					}
-				case toks[min(i+2, len(toks)-1)].Upper() == "TO":
-					r.FromColumn, r.ToColumn = name(i+1), name(i+3)
+				case w == "COLUMN":
+					n++
+					fallthrough
+				case ident(n) && w != "INDEX" && w != "KEY" && w != "CONSTRAINT":
+					from, k := name(n)
+					if word(k) == "TO" {
+						if to, k := name(k + 1); to != "" && end(k) {
+							out = append(out, dialects.Rename{ToTable: table, FromColumn: from, ToColumn: to})
+						}
+					} else if w != "COLUMN" && end(k) {
+						// MySQL's ALTER TABLE a RENAME b.
+						out = append(out, dialects.Rename{FromTable: table, ToTable: from})
+						table = from
+					}
 				}
 			case "CHANGE":
-				j := i + 1
-				if toks[min(j, len(toks)-1)].Upper() == "COLUMN" {
-					j++
+				n := start + 1
+				if word(n) == "COLUMN" {
+					n++
 				}
-				r.FromColumn, r.ToColumn = name(j), name(j+1)
+				from, k := name(n)
+				if to, _ := name(k); from != "" && to != "" && from != to {
+					out = append(out, dialects.Rename{ToTable: table, FromColumn: from, ToColumn: to})
+				}
 			}
+			for start++; start < len(toks) && !end(start); start++ {
+			}
+			start++
 		}
 	}
-	return r
+	return out
 }
 
 func boolInt(b bool) int {

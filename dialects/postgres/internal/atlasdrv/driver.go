@@ -93,12 +93,81 @@ func (d *atlasDriver) inspectDeferrable(ctx context.Context, s *schema.Schema) e
 	return rows.Err()
 }
 
+// ownedSerialsQuery reads the columns whose default is nextval of a
+// sequence they own and that default alone uses: serials, whatever their
+// sequence is called.
+const ownedSerialsQuery = `SELECT c.relname, a.attname, s.relname FROM pg_attrdef ad
+JOIN pg_class c ON c.oid = ad.adrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+JOIN pg_depend dep ON dep.classid = 'pg_attrdef'::regclass AND dep.objid = ad.oid AND dep.refclassid = 'pg_class'::regclass
+JOIN pg_class s ON s.oid = dep.refobjid AND s.relkind = 'S'
+WHERE n.nspname = COALESCE(NULLIF($1, ''), current_schema()) AND pg_get_expr(ad.adbin, ad.adrelid) LIKE 'nextval(%'
+  AND pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname)::regclass = s.oid
+  AND (SELECT count(*) FROM pg_depend u WHERE u.refobjid = s.oid AND u.classid = 'pg_attrdef'::regclass) = 1`
+
+// inspectSerials reads as serials the integer columns of s whose default
+// is nextval of a sequence they own, used by that default alone, whatever
+// the sequence is called. Atlas reads a serial only by its sequence's
+// default name, <table>_<column>_seq; PostgreSQL names it otherwise when
+// that name is taken as the serial is made (<t>_<c>_seq1: a table rebuilt
+// while its renamed backup still holds the first sequence). Such a column
+// is the serial the model declares: PostgreSQL makes, owns and drops its
+// sequence with it, and the model names no sequence, so the name is no part
+// of the state a migration must reach; the sequence's name is kept for
+// the plans that drop it. The query runs only when s has such a default.
+func (d *atlasDriver) inspectSerials(ctx context.Context, s *schema.Schema) error {
+	if !slices.ContainsFunc(s.Tables, func(t *schema.Table) bool { return slices.ContainsFunc(t.Columns, nextvalInteger) }) {
+		return nil
+	}
+	rows, err := d.conn.QueryContext(ctx, ownedSerialsQuery, s.Name)
+	if err != nil {
+		return fmt.Errorf("postgres: querying serial columns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, column, seq string
+		if err := rows.Scan(&table, &column, &seq); err != nil {
+			return err
+		}
+		t, ok := s.Table(table)
+		if !ok {
+			continue
+		}
+		c, ok := t.Column(column)
+		if !ok || !nextvalInteger(c) {
+			continue
+		}
+		st := &postgres.SerialType{SequenceName: seq}
+		st.SetType(c.Type.Type.(*schema.IntegerType))
+		c.Type.Type, c.Type.Raw, c.Default = st, st.T, nil
+	}
+	return rows.Err()
+}
+
+// nextvalInteger reports whether c is an integer column whose default
+// calls nextval, which Atlas did not read as a serial.
+func nextvalInteger(c *schema.Column) bool {
+	if _, ok := c.Type.Type.(*schema.IntegerType); !ok {
+		return false
+	}
+	x, ok := c.Default.(*schema.RawExpr)
+	return ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(x.X)), "nextval(")
+}
+
+// inspect adds to an inspected schema what Atlas does not read.
+func (d *atlasDriver) inspect(ctx context.Context, s *schema.Schema) error {
+	if err := d.inspectSerials(ctx, s); err != nil {
+		return err
+	}
+	return d.inspectDeferrable(ctx, s)
+}
+
 func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *schema.InspectOptions) (*schema.Schema, error) {
 	s, err := d.Driver.InspectSchema(ctx, name, opts)
 	if err != nil {
 		return nil, err
 	}
-	return s, d.inspectDeferrable(ctx, s)
+	return s, d.inspect(ctx, s)
 }
 
 func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectRealmOption) (*schema.Realm, error) {
@@ -107,7 +176,7 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 		return nil, err
 	}
 	for _, s := range r.Schemas {
-		if err := d.inspectDeferrable(ctx, s); err != nil {
+		if err := d.inspect(ctx, s); err != nil {
 			return nil, err
 		}
 	}
