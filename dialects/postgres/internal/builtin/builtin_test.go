@@ -89,7 +89,7 @@ func read(t *testing.T, ctx context.Context, db *sql.DB) *builtin.Catalog {
 		return rows.Err()
 	}
 	for q, into := range map[string]map[string]bool{
-		`SELECT proname FROM pg_proc WHERE pronamespace = 'pg_catalog'::regnamespace`:                           c.Functions,
+		`SELECT proname FROM pg_proc WHERE pronamespace = 'pg_catalog'::regnamespace`:                            c.Functions,
 		`SELECT typname FROM pg_type WHERE typnamespace = 'pg_catalog'::regnamespace AND typname NOT LIKE '\_%'`: c.Types,
 		`SELECT word FROM pg_get_keywords() WHERE catcode <> 'U'`:                                                c.Keywords,
 	} {
