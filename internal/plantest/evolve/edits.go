@@ -461,19 +461,13 @@ func pkName(g *draw.Gen, m *difftest.Model) *Edit {
 	if t == nil || len(t.PK) == 0 {
 		return nil
 	}
-	name := ""
-	switch {
-	case t.PKName == "":
-		name = t.Name + "_was_pkey"
-	case g.Chance(0.5):
+	name := map[bool]string{true: t.Name + "_was_pkey", false: ""}[t.PKName == ""]
+	if t.PKName != "" && g.Chance(0.5) {
 		name = t.PKName + "2"
 	}
 	return onTable(fmt.Sprintf("name the primary key of %s %q", t.Name, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
-		if len(t.PK) == 0 {
-			return false
-		}
 		t.PKName = name
-		return true
+		return len(t.PK) > 0
 	})
 }
 
