@@ -1074,68 +1074,14 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say fun
 		}
 	}
 	for _, x := range onlyA {
-		if fk, ok := fkOwnIndex(da, ta, x); ok {
-			t.Indexes = slices.DeleteFunc(t.Indexes, func(y *compiler.Index) bool { return y == x })
-			say("index %s of %s on %s is the one %s made for foreign key %s, which it makes again: left out", x.Name, t.Name, da, da, fk)
-			continue
-		}
 		x.Overrides[db] = &compiler.Override{Dialect: db, Skip: true}
 		say("index %s of %s exists only on %s", x.Name, t.Name, da)
 	}
 	for _, x := range onlyB {
-		if fk, ok := fkOwnIndex(db, tb, x); ok {
-			say("index %s of %s on %s is the one %s made for foreign key %s, which it makes again: left out", x.Name, t.Name, db, db, fk)
-			continue
-		}
 		x.Overrides[da] = &compiler.Override{Dialect: da, Skip: true}
 		say("index %s of %s exists only on %s", x.Name, t.Name, db)
 		t.Indexes = append(t.Indexes, x)
 	}
-}
-
-// fkOwnIndex reports whether x, an index that only dialect d's table st
-// has, is one d made for a foreign key of st by itself (Rules.FKIndexes:
-// TiDB indexes a key's columns when no index is led by them), and names
-// the key: x is not unique, has no predicate, is over exactly the key's
-// columns, and nothing else of st is led by them. The read already leaves
-// out such an index named after its key; one named otherwise was made for
-// a key of that name that was dropped and added again under another (TiDB
-// has no RENAME CONSTRAINT), and the index stayed. The model's DDL has
-// the key, for which d makes the index again.
-func fkOwnIndex(d string, st *compiler.Table, x *compiler.Index) (string, bool) {
-	r, ok := dialectByName(d).(dialects.RuleBook)
-	if !ok || !r.Rules().FKIndexes || x.Unique || x.Where != nil || st == nil {
-		return "", false
-	}
-	cols := make([]string, 0, len(x.Parts))
-	for _, p := range x.Parts {
-		if p.Expr != nil || p.Column == "" {
-			return "", false
-		}
-		cols = append(cols, p.Column)
-	}
-	leads := func(key []string) bool { return len(key) >= len(cols) && slices.Equal(key[:len(cols)], cols) }
-	if st.PrimaryKey != nil && leads(st.PrimaryKey.Columns) || slices.ContainsFunc(st.Uniques, func(u *compiler.Unique) bool { return leads(u.Columns) }) {
-		return "", false
-	}
-	for _, y := range st.Indexes {
-		if y == x || y.Where != nil {
-			continue
-		}
-		var ycols []string
-		for _, p := range y.Parts {
-			ycols = append(ycols, p.Column)
-		}
-		if leads(ycols) {
-			return "", false
-		}
-	}
-	for _, fk := range st.ForeignKeys {
-		if slices.Equal(fk.Columns, cols) {
-			return fk.Name, true
-		}
-	}
-	return "", false
 }
 
 // nullsOnly reports whether the predicate of index x only requires key
