@@ -271,9 +271,11 @@ migrations/portable/<version>_NAME.sql: INSERT ... SELECT, UPDATE, DELETE
 and ASSERT NOT EXISTS guards written once, which ` + "`schemagen generate`" + `
 checks against the schema at its version and renders into every env's directory (see
 docs/data-migrations.md). With --before VERSION, the data migration runs just
-before the pending migration of that version (a fix its statements need):
-refused when the database of an env (its url in atlas.hcl) applied that
-migration, or a later one, even in part.
+before the migration of that version (a fix its statements need), also
+when an env's database applied it and failed (the next apply runs the fix,
+then the failed file again, or on TiDB the rest of it): refused when the
+database of an env (its url in atlas.hcl) applied that migration in full,
+or a later one, even in part.
 
 ` + exitCodes,
 		Args: cobra.ExactArgs(1),

@@ -74,6 +74,20 @@ func TestDifferential(t *testing.T) {
 			if tb.ShardRowIDBits > 0 {
 				keyOptions["shard"]++
 			}
+			if tb.PKName != "" {
+				keyOptions["pk name"]++
+				if difftest.Accepted(m) {
+					keyOptions["pk name compiled"]++
+				}
+			}
+			for _, c := range tb.Cols {
+				if strings.Contains(c.Override, "null = true") && !c.Null {
+					keyOptions["dialect null"]++
+					if difftest.Accepted(m) {
+						keyOptions["dialect null compiled"]++
+					}
+				}
+			}
 			for _, c := range tb.Cols {
 				if k := keyOption(c); k != "" {
 					keyOptions[k]++
@@ -114,6 +128,7 @@ func TestDifferential(t *testing.T) {
 	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s); identity realigned after %d INSERTs both refused",
 		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample, st.Realigned)
 	t.Logf("key options drawn (columns or tables; of their models compiled): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d of them with shard_row_id_bits", keyOptions["unordered"], keyOptions["unordered compiled"], keyOptions["cache"], keyOptions["cache compiled"], keyOptions["nonclustered"], keyOptions["nonclustered compiled"], keyOptions["shard"])
+	t.Logf("issue 31's sides drawn (of their models compiled): %d columns nullable in one dialect's block only (%d), %d primary keys named (%d)", keyOptions["dialect null"], keyOptions["dialect null compiled"], keyOptions["pk name"], keyOptions["pk name compiled"])
 }
 
 // keyOption names the key option of issue 33 that c has, "" for none.

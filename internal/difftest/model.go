@@ -63,6 +63,9 @@ type Table struct {
 	// table's layout options (0: none).
 	Clustered                       string
 	ShardRowIDBits, PreSplitRegions int
+	// PKName is the primary key's name (primary_key { name }), "" for
+	// the dialects' own.
+	PKName string
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -292,6 +295,9 @@ func (m *Model) HCL() string {
 			clustered := ""
 			if t.Clustered != "" {
 				clustered = "    clustered = " + t.Clustered + "\n"
+			}
+			if t.PKName != "" {
+				clustered += "    name = " + q(t.PKName) + "\n"
 			}
 			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n%s  }\n", list(t.PK), clustered)
 		}

@@ -140,6 +140,9 @@ func reduce(m *Model, edit func(func(*Model))) {
 				edit(func(c *Model) { c.Tables[ti].Cols[i].Null = false })
 			}
 		}
+		if t.PKName != "" {
+			edit(func(c *Model) { c.Tables[ti].PKName = "" })
+		}
 		if len(t.PK) > 1 {
 			edit(func(c *Model) {
 				dropColumn(c, c.Tables[ti], slices.IndexFunc(t.Cols, func(x *Col) bool { return x.Name == t.PK[1] }))

@@ -593,7 +593,51 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	newRnd(seed ^ 0xc033).indexComments(m)
 	// And the identities' key options (issue 33).
 	stmts = newRnd(seed^0xa17d).keyOptions(m, stmts)
+	// And per-dialect null and primary key names (issue 31).
+	newRnd(seed^0x3131).importedSides(m, stmts)
 	return m, stmts
+}
+
+// importedSides draws what import writes where two databases disagree: a
+// NOT NULL column nullable in one dialect's block (tidb { null = true }),
+// and a primary key named otherwise than the table (a renamed table kept
+// its key's name). The column is one that every statement gives a value
+// other than NULL: a NULL would be taken by one database and refused by
+// the other, which is the meaning the model gives it, not a disagreement.
+func (g *rnd) importedSides(m *difftest.Model, stmts []difftest.Stmt) {
+	for _, t := range m.Tables {
+		if len(t.PK) > 0 && g.chance(0.1) {
+			t.PKName = t.Name + "_was_pkey"
+		}
+		if !g.chance(0.2) {
+			continue
+		}
+		var cols []*difftest.Col
+		for _, c := range t.Cols {
+			if !c.Null && !c.Identity && c.As == "" && c.Override == "" && !slices.Contains(t.PK, c.Name) && neverNull(t, c.Name, stmts) {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) > 0 {
+			pick(g, cols).Override = pick(g, []string{"postgres", "tidb"}) + " {\n  null = true\n}"
+		}
+	}
+}
+
+// neverNull reports whether every statement on t gives column col a value
+// other than NULL: each insert names it, and no insert or update sets it
+// to NULL.
+func neverNull(t *difftest.Table, col string, stmts []difftest.Stmt) bool {
+	for _, s := range stmts {
+		if s.Table != t.Name || s.Kind == "delete" {
+			continue
+		}
+		i := slices.Index(s.Cols, col)
+		if i < 0 && s.Kind == "insert" || i >= 0 && s.Vals[i].Null {
+			return false
+		}
+	}
+	return true
 }
 
 // indexComments gives some indexes a comment, over TiDB's limit too (the

@@ -149,7 +149,11 @@ func Apply(ctx context.Context, t migration.Target, opts ApplyOptions) (*ApplyRe
 	if err := revs.Init(ctx); err != nil {
 		return nil, err
 	}
-	ex, err := migrate.NewExecutor(drv, dir, revs, executorOptions(opts)...)
+	before, err := revs.ReadRevisions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := migrate.NewExecutor(drv, dir, revs, executorOptions(opts, dir, before)...)
 	if err != nil {
 		return nil, err
 	}
@@ -223,8 +227,11 @@ func Unchanged(dir *migrate.LocalDir, done []*migrate.Revision) error {
 	return nil
 }
 
-func executorOptions(opts ApplyOptions) []migrate.ExecutorOption {
+func executorOptions(opts ApplyOptions, dir migrate.Dir, revs []*migrate.Revision) []migrate.ExecutorOption {
 	o := []migrate.ExecutorOption{migrate.WithOperatorVersion(OperatorVersion)}
+	if placedBefore(dir, revs) {
+		o = append(o, migrate.WithExecOrder(migrate.ExecOrderNonLinear))
+	}
 	if opts.Baseline != "" {
 		o = append(o, migrate.WithBaselineVersion(opts.Baseline))
 	}

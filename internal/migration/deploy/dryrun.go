@@ -39,7 +39,7 @@ func dryRun(ctx context.Context, conn *sql.Conn, t migration.Target, dir *migrat
 		return nil, connError(opts.URL, err)
 	}
 	mem := &memRevisions{RevisionReadWriter: revs, revs: done}
-	ex, err := migrate.NewExecutor(drv, dir, mem, executorOptions(opts)...)
+	ex, err := migrate.NewExecutor(drv, dir, mem, executorOptions(opts, dir, done)...)
 	if err != nil {
 		return nil, err
 	}

@@ -104,7 +104,11 @@ func ReadStatus(ctx context.Context, t migration.Target, rawURL string) (*Status
 	if err != nil {
 		return nil, err
 	}
-	ex, err := migrate.NewExecutor(drv, dir, revs)
+	var order []migrate.ExecutorOption
+	if placedBefore(dir, done) {
+		order = append(order, migrate.WithExecOrder(migrate.ExecOrderNonLinear))
+	}
+	ex, err := migrate.NewExecutor(drv, dir, revs, order...)
 	if err != nil {
 		return nil, err
 	}

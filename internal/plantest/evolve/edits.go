@@ -37,6 +37,7 @@ var Kinds = []EditKind{
 	{"change_default", 2, changeDefault},
 	{"change_override", 1, changeOverride},
 	{"dialect_null", 1, dialectNull},
+	{"pk_name", 1, pkName},
 	{"change_primary_key", 1, changePrimaryKey},
 	{"add_unique", 2, addUnique},
 	{"drop_unique", 1, dropUnique},
@@ -148,7 +149,7 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 
 // isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
 // the generator of the enum and settings edits.
-func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" }
+func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" || k.Name == "pk_name" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {
@@ -449,6 +450,24 @@ func dialectNull(g *draw.Gen, m *difftest.Model) *Edit {
 		}
 		c.Override = ov
 		return true
+	})
+}
+
+// pkName names a table's primary key otherwise than the dialects do (what
+// import writes for a key a renamed table kept), renames it, or takes the
+// name away again.
+func pkName(g *draw.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(t.PK) == 0 {
+		return nil
+	}
+	name := map[bool]string{true: t.Name + "_was_pkey", false: ""}[t.PKName == ""]
+	if t.PKName != "" && g.Chance(0.5) {
+		name = t.PKName + "2"
+	}
+	return onTable(fmt.Sprintf("name the primary key of %s %q", t.Name, name), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		t.PKName = name
+		return len(t.PK) > 0
 	})
 }
 

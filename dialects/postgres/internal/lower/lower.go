@@ -52,8 +52,8 @@ type lowerer struct {
 	set    settings
 	// names are the model's constraint and index names, read once.
 	names map[string]bool
-	// seqs are the sequences the model creates, read once (sequences).
-	seqs map[string]bool
+	// made is what the model creates, read once (known).
+	made *created
 }
 
 func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column, bool) {
@@ -215,6 +215,7 @@ func (l *lowerer) Unique(t *compiler.Table, u *compiler.Unique) (sqltext.Constra
 func (l *lowerer) Check(t *compiler.Table, c *compiler.Check) (sqltext.Constraint, bool) {
 	if o := c.Overrides.For(Name); o != nil && o.Expr != "" {
 		l.rec.Decide(t.Ref(compiler.KindCheck, c.Name), dialects.Overridden, "raw expression %s", o.Expr)
+		l.checkRaw(rawText{object: t.Ref(compiler.KindCheck, c.Name), what: fmt.Sprintf("The expression %q of check %s", o.Expr, c.Name), text: o.Expr, rng: o.Range})
 		return sqltext.CheckConstraint(c.Overrides.NameIn(Name, c.Name), o.Expr), true
 	}
 	l.explainExpr(t, t.Ref(compiler.KindCheck, c.Name), c.Overrides, c.Expr)
@@ -356,6 +357,7 @@ func (l *lowerer) ForeignKey(t *compiler.Table, fk *compiler.ForeignKey) (sqltex
 func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index, bool) {
 	if o := idx.Overrides.For(Name); o != nil && o.SQL != "" {
 		l.rec.Decide(t.Ref(compiler.KindIndex, idx.Name), dialects.Overridden, "raw statement from the model")
+		l.checkRaw(rawText{object: t.Ref(compiler.KindIndex, idx.Name), what: fmt.Sprintf("The statement of index %s", idx.Name), text: o.SQL, rng: o.Range, index: true})
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name, RawName: idx.Overrides.NameIn(Name, idx.Name), Comment: idx.Comment}, true
 	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Using: idx.Method(), Comment: idx.Comment}
