@@ -160,6 +160,27 @@ type Table struct {
 	ShardRowIDBits, PreSplitRegions int
 	// LayoutRange locates them for messages.
 	LayoutRange hcl.Range
+	// TTL is the table's expiry (`ttl`), nil for none.
+	TTL *TTL
+}
+
+// TTL makes TiDB delete a table's rows in background jobs once their
+// Column is older than Interval Unit (`ttl` block; TiDB's TTL table
+// option). PostgreSQL has no server-side expiry: it is left out there.
+type TTL struct {
+	Column   string
+	Interval int64
+	// Unit is the interval's unit, upper case: SECOND, MINUTE, HOUR, DAY,
+	// WEEK, MONTH, QUARTER or YEAR.
+	Unit string
+	// Enabled is TTL_ENABLE, nil for the server's default (on).
+	Enabled *bool
+	// JobInterval is TTL_JOB_INTERVAL ("24h"), "" for the server's default
+	// (1h).
+	JobInterval string
+	// Range is the block's; ColumnRange, IntervalRange and JobIntervalRange
+	// locate its attributes for messages.
+	Range, ColumnRange, IntervalRange, JobIntervalRange hcl.Range
 }
 
 // Column returns the column with the given name, or nil.

@@ -208,6 +208,18 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			pb.SetAttributeValue("name", cty.StringVal(pk.Name))
 		}
 	}
+	if x := t.TTL; x != nil {
+		xb := tb.AppendNewBlock("ttl", nil).Body()
+		xb.SetAttributeValue("column", cty.StringVal(x.Column))
+		xb.SetAttributeValue("interval", cty.NumberIntVal(x.Interval))
+		xb.SetAttributeValue("unit", cty.StringVal(strings.ToLower(x.Unit)))
+		if x.Enabled != nil {
+			xb.SetAttributeValue("enabled", cty.BoolVal(*x.Enabled))
+		}
+		if x.JobInterval != "" {
+			xb.SetAttributeValue("job_interval", cty.StringVal(x.JobInterval))
+		}
+	}
 	for _, u := range t.Uniques {
 		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()
 		ub.SetAttributeValue("columns", strList(u.Columns))

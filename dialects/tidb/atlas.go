@@ -140,6 +140,10 @@ func (Dialect) Describe(obj any) string {
 		return fmt.Sprintf("SHARD_ROW_ID_BITS = %d", o.N)
 	case *atlasdrv.PreSplitRegions:
 		return fmt.Sprintf("PRE_SPLIT_REGIONS = %d", o.N)
+	case *atlasdrv.TTL:
+		return o.String()
+	case *atlasdrv.TTLRemoved:
+		return "no TTL"
 	}
 	s := printer.Object(obj)
 	if i, ok := obj.(*schema.Index); ok {

@@ -492,3 +492,20 @@ func (Dialect) Layout(t *schema.Table) (*bool, int, int) {
 	shard, split := atlasdrv.LayoutOf(t)
 	return clustered, shard, split
 }
+
+// TTL implements dialects.TTLReader; TTL_ENABLE = 'ON' and
+// TTL_JOB_INTERVAL = '1h' are the server's defaults, left out.
+func (Dialect) TTL(t *schema.Table) *compiler.TTL {
+	x := atlasdrv.TTLOf(t)
+	if x == nil {
+		return nil
+	}
+	out := &compiler.TTL{Column: x.Column, Interval: x.Interval, Unit: x.Unit}
+	if !x.Enable {
+		out.Enabled = new(bool)
+	}
+	if x.JobInterval != atlasdrv.DefaultJobInterval {
+		out.JobInterval = x.JobInterval
+	}
+	return out
+}

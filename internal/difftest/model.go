@@ -63,6 +63,27 @@ type Table struct {
 	// table's layout options (0: none).
 	Clustered                       string
 	ShardRowIDBits, PreSplitRegions int
+	// TTL is the table's ttl block, nil for none.
+	TTL *TTL
+}
+
+// TTL is a table's ttl: Enabled "true", "false" or "" (the default, on);
+// JobInterval "" for the default.
+type TTL struct {
+	Col, Unit, Enabled, JobInterval string
+	Interval                        int
+}
+
+// HCL is the ttl block.
+func (x *TTL) HCL() string {
+	s := fmt.Sprintf("  ttl {\n    column = %q\n    interval = %d\n    unit = %q\n", x.Col, x.Interval, x.Unit)
+	if x.Enabled != "" {
+		s += "    enabled = " + x.Enabled + "\n"
+	}
+	if x.JobInterval != "" {
+		s += fmt.Sprintf("    job_interval = %q\n", x.JobInterval)
+	}
+	return s + "  }\n"
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -295,6 +316,9 @@ func (m *Model) HCL() string {
 			}
 			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n%s  }\n", list(t.PK), clustered)
 		}
+		if t.TTL != nil {
+			b.WriteString(t.TTL.HCL())
+		}
 		for _, u := range t.Uniques {
 			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n%s  }\n", q(u.Name), list(u.Cols), indent(u.Override, "    "))
 		}
@@ -414,6 +438,10 @@ func (m *Model) Clone() *Model {
 		nt.Checks = append([]Check(nil), t.Checks...)
 		nt.Indexes = append([]Index(nil), t.Indexes...)
 		nt.FKs = append([]FK(nil), t.FKs...)
+		if t.TTL != nil {
+			x := *t.TTL
+			nt.TTL = &x
+		}
 		c.Tables = append(c.Tables, &nt)
 	}
 	return c

@@ -102,6 +102,9 @@ func reduce(m *Model, edit func(func(*Model))) {
 		if t.Comment != "" {
 			edit(func(c *Model) { c.Tables[ti].Comment = "" })
 		}
+		if t.TTL != nil {
+			edit(func(c *Model) { c.Tables[ti].TTL = nil })
+		}
 		for i := range t.Uniques {
 			if t.Uniques[i].Override != "" {
 				edit(func(c *Model) { c.Tables[ti].Uniques[i].Override = "" })

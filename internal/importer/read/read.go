@@ -580,6 +580,9 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			}
 		}
 	}
+	if tr, ok := im.Dialect.(dialects.TTLReader); ok {
+		ct.TTL = tr.TTL(t)
+	}
 	if lr, ok := im.Dialect.(layoutReader); ok {
 		var clustered *bool
 		clustered, ct.ShardRowIDBits, ct.PreSplitRegions = lr.Layout(t)

@@ -415,6 +415,10 @@ func (l *lowerer) layout(t *compiler.Table) {
 		l.rec.About(t.Name, compiler.KindTable, "")
 		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "shard_row_id_bits and pre_split_regions left out: they spread TiDB's row ids over its regions, which PostgreSQL does not have")
 	}
+	if x := t.TTL; x != nil {
+		l.rec.About(t.Name, compiler.KindTable, "")
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "ttl left out: PostgreSQL has no server-side expiry, so rows whose %s is older than %d %s stay until deleted; schedule a DELETE (pg_cron or the application's scheduler), or partition the table by %s and drop old partitions", x.Column, x.Interval, x.Unit, x.Column)
+	}
 }
 
 // Extension implements sqltext.ExtensionLowerer. IF NOT EXISTS: a database

@@ -139,6 +139,7 @@ func readOptions(t *schema.Table, create string) {
 		n, _ := strconv.Atoi(m[1])
 		schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: n})
 	}
+	readTTL(t, create)
 }
 
 // createStmt returns the CREATE TABLE text Atlas's TiDB inspection keeps
@@ -194,13 +195,34 @@ func optionsChanges(changes []schema.Change, from, to *schema.Table) []schema.Ch
 		}
 		extra = append(extra, &schema.ModifyColumn{From: fc, To: tc, Change: schema.ChangeAttr})
 	}
-	if len(extra) == 0 {
+	if len(extra) > 0 {
+		if mt == nil {
+			changes = append(changes, &schema.ModifyTable{T: to, Changes: extra})
+		} else {
+			mt.Changes = append(mt.Changes, extra...)
+		}
+	}
+	return withTTLChanges(changes, from, to)
+}
+
+// withTTLChanges adds the TTL changes of table to (ttlChanges) to its
+// ModifyTable in changes: a TTL removed first, one set last.
+func withTTLChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
+	before, after := ttlChanges(from, to)
+	if before == nil && after == nil {
 		return changes
 	}
+	mt := modifyOf(changes, to.Name)
 	if mt == nil {
-		return append(changes, &schema.ModifyTable{T: to, Changes: extra})
+		mt = &schema.ModifyTable{T: to}
+		changes = append(changes, mt)
 	}
-	mt.Changes = append(mt.Changes, extra...)
+	if before != nil {
+		mt.Changes = append([]schema.Change{before}, mt.Changes...)
+	}
+	if after != nil {
+		mt.Changes = append(mt.Changes, after)
+	}
 	return changes
 }
 
@@ -272,6 +294,10 @@ func withOptions(changes []schema.Change) []schema.Change {
 					case *ShardRowIDBits:
 						from, _ := x.From.(*ShardRowIDBits)
 						sc = &schema.ModifyAttr{From: &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", from.N)}, To: &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", to.N)}}
+					default:
+						if c, ok := ttlCreateOptions(x); ok {
+							sc = c
+						}
 					}
 				}
 				sub = append(sub, sc)
@@ -288,7 +314,8 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	n := AutoIDCacheOf(t)
 	shard, split := LayoutOf(t)
 	random := slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return AutoRandomOf(c) != nil })
-	if n == 0 && shard == 0 && split == 0 && !random {
+	ttl := TTLOf(t)
+	if n == 0 && shard == 0 && split == 0 && !random && ttl == nil {
 		return t
 	}
 	cp := *t
@@ -304,6 +331,9 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	}
 	if split > 0 {
 		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: fmt.Sprintf("PRE_SPLIT_REGIONS = %d", split)})
+	}
+	if ttl != nil {
+		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: strings.Join(ttlOptions(ttl), " ")})
 	}
 	if random {
 		cp.Columns = make([]*schema.Column, len(t.Columns))
@@ -342,6 +372,7 @@ type stateOptions struct {
 	Clustered       string `json:"clustered,omitempty"`
 	ShardRowIDBits  int    `json:"shard_row_id_bits,omitempty"`
 	PreSplitRegions int    `json:"pre_split_regions,omitempty"`
+	TTL             *TTL   `json:"ttl,omitempty"`
 }
 
 const stateLine = "# schemagen tidb option "
@@ -364,7 +395,8 @@ func MarshalOptions(s *schema.Schema) ([]byte, error) {
 		if c, known := ClusteredOf(t); known {
 			o.Clustered = map[bool]string{true: "CLUSTERED", false: "NONCLUSTERED"}[c]
 		}
-		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" {
+		o.TTL = TTLOf(t)
+		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" || o.TTL != nil {
 			if err := line(o); err != nil {
 				return nil, err
 			}
@@ -404,6 +436,9 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 		}
 		if o.PreSplitRegions > 0 {
 			schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: o.PreSplitRegions})
+		}
+		if o.TTL != nil {
+			schema.ReplaceOrAppend(&t.Attrs, o.TTL)
 		}
 		if o.Clustered != "" && t.PrimaryKey != nil {
 			schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: o.Clustered == "CLUSTERED"})
