@@ -164,6 +164,12 @@ type TTLReader interface {
 	TTL(t *schema.Table) *compiler.TTL
 }
 
+// PartitionReader is implemented by dialects whose inspection reads how a
+// table is partitioned: table t's partition, nil for none.
+type PartitionReader interface {
+	Partition(t *schema.Table) *compiler.Partition
+}
+
 // IdentityNoter is implemented by dialects whose identities may be numbered
 // otherwise than the model's: what a reviewer must know of table t's.
 type IdentityNoter interface {

@@ -309,6 +309,7 @@ var tableSchema = &hcl.BodySchema{
 		{Type: "check", LabelNames: []string{"name"}},
 		{Type: "index", LabelNames: []string{"name"}},
 		{Type: "ttl"},
+		{Type: "partition"},
 	},
 }
 
@@ -386,6 +387,8 @@ func (l *loader) table(b *hcl.Block) {
 			l.index(t, blk)
 		case "ttl":
 			l.ttl(t, blk)
+		case "partition":
+			l.partition(t, blk)
 		default:
 			l.override(t.Overrides, blk, nil)
 		}

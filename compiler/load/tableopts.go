@@ -2,7 +2,6 @@ package load
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,16 +9,6 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 )
-
-// TTLUnits are the units a ttl's interval takes: those TiDB's TTL accepts
-// and prints back as written.
-var TTLUnits = []string{"MICROSECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR"}
-
-// ttlMax is the most of each unit a ttl's interval takes: about 1,000
-// years (TiDB refuses an interval that reaches back before year 1 from
-// the day the DDL runs, 1441, so a limit that holds whatever the day).
-var ttlMax = map[string]int64{"MICROSECOND": 1<<31 - 1, "SECOND": 1<<31 - 1, "MINUTE": 525_600_000, "HOUR": 8_760_000,
-	"DAY": 365_000, "WEEK": 52_000, "MONTH": 12_000, "QUARTER": 4_000, "YEAR": 1_000}
 
 // ttl reads a table's `ttl { column, interval, unit, enabled, job_interval }`.
 func (l *loader) ttl(t *compiler.Table, b *hcl.Block) {
@@ -47,11 +36,11 @@ func (l *loader) ttl(t *compiler.Table, b *hcl.Block) {
 	}
 	if a := attrs["unit"]; a != nil {
 		ttl.Unit = strings.ToUpper(l.str(a))
-		if !slices.Contains(TTLUnits, ttl.Unit) {
-			l.errorf(a.Expr.Range(), "Invalid ttl", "unit is one of %s (any case).", strings.ToLower(strings.Join(TTLUnits, ", ")))
+		if !slices.Contains(compiler.TTLUnits, ttl.Unit) {
+			l.errorf(a.Expr.Range(), "Invalid ttl", "unit is one of %s (any case).", strings.ToLower(strings.Join(compiler.TTLUnits, ", ")))
 		}
 	}
-	if max, ok := ttlMax[ttl.Unit]; ok && ttl.Interval > max {
+	if max, ok := compiler.TTLMax[ttl.Unit]; ok && ttl.Interval > max {
 		l.errorf(ttl.IntervalRange, "Invalid ttl", "interval is at most %d %s (about 1,000 years): TiDB refuses an interval that reaches back before year 1 from the day the DDL runs (error 1441).", max, strings.ToLower(ttl.Unit))
 	}
 	if a := attrs["enabled"]; a != nil {
@@ -60,35 +49,11 @@ func (l *loader) ttl(t *compiler.Table, b *hcl.Block) {
 	}
 	if a := attrs["job_interval"]; a != nil {
 		ttl.JobInterval, ttl.JobIntervalRange = l.str(a), a.Expr.Range()
-		if !validJobInterval(ttl.JobInterval) {
+		if !compiler.ValidJobInterval(ttl.JobInterval) {
 			l.errorf(a.Expr.Range(), "Invalid ttl", "job_interval is a duration such as \"30m\", \"24h\" or \"1h30m\": numbers each followed by m, h or d, as TiDB reads TTL_JOB_INTERVAL (error 1064 otherwise).")
 		}
 	}
 	t.TTL = ttl
-}
-
-// validJobInterval reports whether s is a TTL_JOB_INTERVAL TiDB's TTL
-// jobs can read (its ParseDuration): numbers each followed by d, h or m
-// ("24h", "1h30m", "1.5d"), more than zero. TiDB refuses others (1064),
-// but takes "0m".
-func validJobInterval(s string) bool {
-	if len(s) > 64 {
-		return false
-	}
-	positive := false
-	for s != "" {
-		i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-		if i <= 0 || !strings.ContainsRune("dhm", rune(s[i])) {
-			return false
-		}
-		f, err := strconv.ParseFloat(s[:i], 64)
-		if err != nil {
-			return false
-		}
-		positive = positive || f > 0
-		s = s[i+1:]
-	}
-	return positive
 }
 
 // ttlRules checks a table's ttl against what TiDB refuses: its column is
@@ -117,9 +82,15 @@ func (v *validator) ttlRules(t *compiler.Table) {
 }
 
 // fkTableRules checks foreign key fk of table t, to table ref, against
-// what TiDB refuses of the tables it joins: a table with a ttl cannot be
-// referenced (error 8152).
+// what TiDB refuses of the tables it joins: neither is partitioned (error
+// 1506), and a table with a ttl cannot be referenced (error 8152).
 func (v *validator) fkTableRules(t *compiler.Table, fk *compiler.ForeignKey, ref *compiler.Table) {
+	for _, pt := range []*compiler.Table{t, ref} {
+		if pt.Partition != nil {
+			v.errorf(fk.Range, "Invalid foreign key", "Foreign key %q joins partitioned table %q (partition at %s): TiDB refuses a foreign key from or to a partitioned table (error 1506). Drop the key, or the partitioning.", fk.Name, pt.Name, pt.Partition.Range)
+			return
+		}
+	}
 	if ref.TTL != nil {
 		v.errorf(fk.RefRange, "Invalid foreign key", "Foreign key %q of table %q references table %q, which has a ttl (at %s): TiDB refuses a foreign key to a table with TTL (error 8152), as its jobs delete rows without the key's checks. Drop the key, or the ttl.", fk.Name, t.Name, ref.Name, ref.TTL.Range)
 	}

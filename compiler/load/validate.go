@@ -131,6 +131,7 @@ func (v *validator) table(t *compiler.Table) {
 	}
 	v.layout(t)
 	v.ttlRules(t)
+	v.partitionRules(t)
 	for _, c := range t.Columns {
 		v.about(t, compiler.KindColumn, c.Name)
 		v.name(t, compiler.KindColumn, c.Name, c.Range)

@@ -493,19 +493,8 @@ func (Dialect) Layout(t *schema.Table) (*bool, int, int) {
 	return clustered, shard, split
 }
 
-// TTL implements dialects.TTLReader; TTL_ENABLE = 'ON' and
-// TTL_JOB_INTERVAL = '1h' are the server's defaults, left out.
-func (Dialect) TTL(t *schema.Table) *compiler.TTL {
-	x := atlasdrv.TTLOf(t)
-	if x == nil {
-		return nil
-	}
-	out := &compiler.TTL{Column: x.Column, Interval: x.Interval, Unit: x.Unit}
-	if !x.Enable {
-		out.Enabled = new(bool)
-	}
-	if x.JobInterval != atlasdrv.DefaultJobInterval {
-		out.JobInterval = x.JobInterval
-	}
-	return out
-}
+// TTL implements dialects.TTLReader.
+func (Dialect) TTL(t *schema.Table) *compiler.TTL { return atlasdrv.TTLOf(t).Model() }
+
+// Partition implements dialects.PartitionReader.
+func (Dialect) Partition(t *schema.Table) *compiler.Partition { return atlasdrv.PartitionOf(t).Model() }

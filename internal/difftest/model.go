@@ -65,6 +65,8 @@ type Table struct {
 	ShardRowIDBits, PreSplitRegions int
 	// TTL is the table's ttl block, nil for none.
 	TTL *TTL
+	// Partition is the table's partition block as written, "" for none.
+	Partition string
 }
 
 // TTL is a table's ttl: Enabled "true", "false" or "" (the default, on);
@@ -319,6 +321,7 @@ func (m *Model) HCL() string {
 		if t.TTL != nil {
 			b.WriteString(t.TTL.HCL())
 		}
+		b.WriteString(t.Partition)
 		for _, u := range t.Uniques {
 			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n%s  }\n", q(u.Name), list(u.Cols), indent(u.Override, "    "))
 		}

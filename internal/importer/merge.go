@@ -1324,6 +1324,9 @@ func mergeLayout(t, b *compiler.Table) {
 	if t.TTL == nil {
 		t.TTL = b.TTL
 	}
+	if t.Partition == nil {
+		t.Partition = b.Partition
+	}
 	if t.PrimaryKey != nil && b.PrimaryKey != nil && t.PrimaryKey.Clustered == nil && samePK(t.PrimaryKey, b.PrimaryKey) {
 		t.PrimaryKey.Clustered = b.PrimaryKey.Clustered
 	}

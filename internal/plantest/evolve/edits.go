@@ -87,7 +87,8 @@ var Kinds = []EditKind{
 	{"add_key_table", 2, addKeyTable},
 	{"change_key_options", 3, changeKeyOptions},
 	{"change_layout", 2, changeLayout},
-	{"change_ttl", 2, changeTTL},
+	{"change_ttl", 2, tableOption("ttl")},
+	{"change_partition", 2, tableOption("partition")},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -149,7 +150,9 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 
 // isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
 // the generator of the enum and settings edits.
-func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" || k.Name == "change_ttl" }
+func isOwnGenKind(k EditKind) bool {
+	return k.Name == "dialect_null" || k.Name == "change_ttl" || k.Name == "change_partition"
+}
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {

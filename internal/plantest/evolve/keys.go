@@ -140,23 +140,17 @@ func changeLayout(g *draw.Gen, m *difftest.Model) *Edit {
 	})
 }
 
-// changeTTL gives a table a ttl (its jobs off, see draw's ttls), another
-// one, or none: each planned in place on TiDB, nothing on PostgreSQL.
-func changeTTL(g *draw.Gen, m *difftest.Model) *Edit {
-	t := pickTable(g, m)
-	if t == nil {
+// tableOption edits a table's ttl (kind "ttl", its jobs off) or
+// partitioning (kind "partition"), as draw's TableOptionEdit draws.
+func tableOption(kind string) func(g *draw.Gen, m *difftest.Model) *Edit {
+	return func(g *draw.Gen, m *difftest.Model) *Edit {
+		t := pickTable(g, m)
+		if t == nil {
+			return nil
+		}
+		if what, f, ok := g.TableOptionEdit(m, t, kind); ok {
+			return onTable(what, t.Name, func(m *difftest.Model, t *difftest.Table) bool { f(t); return true })
+		}
 		return nil
 	}
-	x := g.TTL(t)
-	if t.TTL != nil && g.Chance(0.4) {
-		x = nil
-	}
-	if x == nil && t.TTL == nil {
-		return nil
-	}
-	what := fmt.Sprintf("ttl of table %s: none", t.Name)
-	if x != nil {
-		what = fmt.Sprintf("ttl of table %s: %s + %d %s, job interval %q", t.Name, x.Col, x.Interval, x.Unit, x.JobInterval)
-	}
-	return onTable(what, t.Name, func(m *difftest.Model, t *difftest.Table) bool { t.TTL = x; return true })
 }

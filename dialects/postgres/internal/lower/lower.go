@@ -402,6 +402,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	lt.After = append(lt.After, OnUpdate(t)...)
 	l.domains(t, lt)
 	l.layout(t)
+	l.partition(t, lt)
 }
 
 // layout explains that TiDB's layout options have no PostgreSQL meaning:

@@ -140,6 +140,7 @@ func readOptions(t *schema.Table, create string) {
 		schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: n})
 	}
 	readTTL(t, create)
+	readPartition(t, create)
 }
 
 // createStmt returns the CREATE TABLE text Atlas's TiDB inspection keeps
@@ -173,6 +174,7 @@ func optionsChanges(changes []schema.Change, from, to *schema.Table) []schema.Ch
 	if fp != tp && ts > 0 {
 		extra = append(extra, &schema.ModifyAttr{From: &PreSplitRegions{N: fp}, To: &PreSplitRegions{N: tp}})
 	}
+	extra = append(extra, partitionChanges(from, to)...)
 	mt := modifyOf(changes, to.Name)
 	if fc, fok := ClusteredOf(from); fok {
 		if tc, tok := ClusteredOf(to); tok && fc != tc && !slices.ContainsFunc(changes, isPrimaryKeyChange(to.Name)) {
@@ -297,10 +299,20 @@ func withOptions(changes []schema.Change) []schema.Change {
 					default:
 						if c, ok := ttlCreateOptions(x); ok {
 							sc = c
+						} else if c, ok := partitionCreateOptions(x); ok {
+							sc = c
+						} else if _, ok := x.To.(*PartitionRefused); ok {
+							// Refused by the planner; nothing to write
+							// where it is not (drift's fix).
+							continue
 						}
 					}
 				}
 				sub = append(sub, sc)
+			}
+			if len(sub) == 0 && len(c.Changes) > 0 {
+				out[i] = &schema.ModifyTable{T: c.T}
+				continue
 			}
 			out[i] = &schema.ModifyTable{T: c.T, Changes: sub}
 		}
@@ -314,8 +326,8 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	n := AutoIDCacheOf(t)
 	shard, split := LayoutOf(t)
 	random := slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return AutoRandomOf(c) != nil })
-	ttl := TTLOf(t)
-	if n == 0 && shard == 0 && split == 0 && !random && ttl == nil {
+	ttl, part := TTLOf(t), PartitionOf(t)
+	if n == 0 && shard == 0 && split == 0 && !random && ttl == nil && part == nil {
 		return t
 	}
 	cp := *t
@@ -334,6 +346,10 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	}
 	if ttl != nil {
 		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: strings.Join(ttlOptions(ttl), " ")})
+	}
+	if part != nil {
+		// Last: PARTITION BY follows the table's options.
+		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: "\n" + part.Clause()})
 	}
 	if random {
 		cp.Columns = make([]*schema.Column, len(t.Columns))
@@ -369,10 +385,11 @@ type stateOptions struct {
 	AutoIDCache int64  `json:"auto_id_cache,omitempty"`
 	AutoRandom  []int  `json:"auto_random,omitempty"`
 	// Clustered is "CLUSTERED" or "NONCLUSTERED" of the primary key.
-	Clustered       string `json:"clustered,omitempty"`
-	ShardRowIDBits  int    `json:"shard_row_id_bits,omitempty"`
-	PreSplitRegions int    `json:"pre_split_regions,omitempty"`
-	TTL             *TTL   `json:"ttl,omitempty"`
+	Clustered       string     `json:"clustered,omitempty"`
+	ShardRowIDBits  int        `json:"shard_row_id_bits,omitempty"`
+	PreSplitRegions int        `json:"pre_split_regions,omitempty"`
+	TTL             *TTL       `json:"ttl,omitempty"`
+	Partition       *Partition `json:"partition,omitempty"`
 }
 
 const stateLine = "# schemagen tidb option "
@@ -395,8 +412,8 @@ func MarshalOptions(s *schema.Schema) ([]byte, error) {
 		if c, known := ClusteredOf(t); known {
 			o.Clustered = map[bool]string{true: "CLUSTERED", false: "NONCLUSTERED"}[c]
 		}
-		o.TTL = TTLOf(t)
-		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" || o.TTL != nil {
+		o.TTL, o.Partition = TTLOf(t), PartitionOf(t)
+		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" || o.TTL != nil || o.Partition != nil {
 			if err := line(o); err != nil {
 				return nil, err
 			}
@@ -439,6 +456,9 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 		}
 		if o.TTL != nil {
 			schema.ReplaceOrAppend(&t.Attrs, o.TTL)
+		}
+		if o.Partition != nil {
+			schema.ReplaceOrAppend(&t.Attrs, o.Partition)
 		}
 		if o.Clustered != "" && t.PrimaryKey != nil {
 			schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: o.Clustered == "CLUSTERED"})

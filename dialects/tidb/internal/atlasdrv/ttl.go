@@ -8,6 +8,7 @@ import (
 	"ariga.io/atlas/sql/mysql"
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
 )
 
@@ -136,4 +137,20 @@ func ttlCreateOptions(x *schema.ModifyAttr) (schema.Change, bool) {
 		return &schema.ModifyAttr{From: &mysql.CreateOptions{V: strings.Join(ttlOptions(to.From), " ")}, To: &mysql.CreateOptions{V: "REMOVE TTL"}}, true
 	}
 	return nil, false
+}
+
+// Model is x as the model's ttl, nil for none; TTL_ENABLE = 'ON' and
+// TTL_JOB_INTERVAL = '1h' are the server's defaults, left out.
+func (x *TTL) Model() *compiler.TTL {
+	if x == nil {
+		return nil
+	}
+	out := &compiler.TTL{Column: x.Column, Interval: x.Interval, Unit: x.Unit}
+	if !x.Enable {
+		out.Enabled = new(bool)
+	}
+	if x.JobInterval != DefaultJobInterval {
+		out.JobInterval = x.JobInterval
+	}
+	return out
 }

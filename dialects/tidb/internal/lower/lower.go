@@ -522,6 +522,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	l.identity(t, lt)
 	l.layout(t, lt)
 	l.ttl(t, lt)
+	l.partition(t, lt)
 	if l.set.Charset != "" {
 		lt.Options = append(lt.Options, "DEFAULT CHARSET = "+l.set.Charset)
 	}

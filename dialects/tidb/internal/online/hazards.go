@@ -26,6 +26,7 @@ const (
 	codeNotNull    = "TD107" // MODIFY COLUMN ... NOT NULL: checks every row
 	codeRounds     = "TD108" // MODIFY COLUMN rounding decimal values: data lost
 	codeTTL        = "TD109" // a TTL that deletes rows it kept before
+	codePart       = "TD110" // DROP PARTITION: its rows are lost
 )
 
 // HazardCodes implements dialects.Online.
@@ -46,6 +47,9 @@ func HazardCodes() []hazard.Code {
 		{Code: codeTTL, Dialect: name, Title: "TTL deleting rows (TiDB)",
 			Help:    "A TTL added, enabled, moved to another column or given a shorter interval makes TiDB's background jobs delete the rows past the new time, which were kept before: make sure none is still needed (copy them elsewhere first), then suppress with a reason.",
 			Example: "ALTER TABLE `sessions` TTL = `created_at` + INTERVAL 30 DAY, TTL_ENABLE = 'ON', TTL_JOB_INTERVAL = '1h';"},
+		{Code: codePart, Dialect: name, Title: "DROP PARTITION deletes its rows (TiDB)",
+			Help:    "Dropping a part of a partitioned table deletes every row it holds, at once and without a trace in the binlog of each row. Make sure none is still needed (copy them elsewhere first), then suppress with a reason.",
+			Example: "ALTER TABLE `events` DROP PARTITION `events_2024`;"},
 		{Code: codeCheck, Dialect: name, Title: "ADD CHECK checks every row (TiDB)",
 			Help:    "Reads every row and fails on one breaking the CHECK. `migrate diff` writes a pre-check for such rows.",
 			Example: "ALTER TABLE `docs` ADD CONSTRAINT `docs_n_ck` CHECK (`n` > 0);"},
@@ -99,6 +103,9 @@ func changeHazards(t *schema.Table, c schema.Change) []hazard.Hazard {
 	case *schema.ModifyAttr:
 		if h, ok := ttlHazard(name, c); ok {
 			return []hazard.Hazard{h}
+		}
+		if d, ok := c.To.(*atlasdrv.PartDropped); ok {
+			return []hazard.Hazard{{Code: codePart, Table: name, LosesData: true, Text: fmt.Sprintf("the rows of part %s are deleted", d.Part.Name)}}
 		}
 	case *schema.AddCheck:
 		return []hazard.Hazard{{Code: codeCheck, Table: name, Scan: true, CanFail: true, Text: online}}
