@@ -33,7 +33,7 @@ func (g *rnd) ttl(t *difftest.Table) *difftest.TTL {
 	switch {
 	case len(dated) > 0 && !g.chance(0.05):
 		x.Col = pick(g, dated)
-	case len(other) > 0:
+	case len(other) > 0 && g.chance(0.05):
 		x.Col = pick(g, other)
 	default:
 		return nil
