@@ -16,7 +16,7 @@ import (
 // table that breaks these is drawn, which the compiler must refuse.
 func (g *rnd) partitions(m *difftest.Model) {
 	for _, t := range m.Tables {
-		if len(t.PK) == 0 || !g.chance(0.1) {
+		if len(t.PK) == 0 || !g.chance(0.3) {
 			continue
 		}
 		col := t.Col(t.PK[0])
