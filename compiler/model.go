@@ -160,6 +160,64 @@ type Table struct {
 	ShardRowIDBits, PreSplitRegions int
 	// LayoutRange locates them for messages.
 	LayoutRange hcl.Range
+	// TTL is the table's expiry (`ttl`), nil for none.
+	TTL *TTL
+	// Partition is how the table's rows are split (`partition`), nil for
+	// none.
+	Partition *Partition
+}
+
+// The ways of partitioning a table.
+const (
+	PartitionRange = "range"
+	PartitionList  = "list"
+	PartitionHash  = "hash"
+)
+
+// Partition splits a table's rows by the value of Column (`partition`
+// block): PostgreSQL's declarative partitioning (PARTITION BY, a table
+// PARTITION OF it per part), TiDB's PARTITION BY.
+type Partition struct {
+	// Type is PartitionRange, PartitionList or PartitionHash.
+	Type   string
+	Column string
+	// Count is a hash partitioning's number of parts.
+	Count int
+	// Parts are a range or list partitioning's parts, in order.
+	Parts                 []*PartitionPart
+	Range, ColumnRange    hcl.Range
+	TypeRange, CountRange hcl.Range
+}
+
+// PartitionPart is one part of a range or list partitioning (`part`).
+type PartitionPart struct {
+	Name string
+	// LessThan is a range part's upper bound (exclusive), Values a list
+	// part's values, each an int64 or a string; Rest is the part of the
+	// rows no other takes (a range's MAXVALUE, a list's DEFAULT).
+	LessThan any
+	Values   []any
+	Rest     bool
+	Range    hcl.Range
+}
+
+// TTL makes TiDB delete a table's rows in background jobs once their
+// Column is older than Interval Unit (`ttl` block; TiDB's TTL table
+// option). PostgreSQL has no server-side expiry: it is left out there.
+type TTL struct {
+	Column   string
+	Interval int64
+	// Unit is the interval's unit, upper case: SECOND, MINUTE, HOUR, DAY,
+	// WEEK, MONTH, QUARTER or YEAR.
+	Unit string
+	// Enabled is TTL_ENABLE, nil for the server's default (on).
+	Enabled *bool
+	// JobInterval is TTL_JOB_INTERVAL ("24h"), "" for the server's default
+	// (1h).
+	JobInterval string
+	// Range is the block's; ColumnRange, IntervalRange and JobIntervalRange
+	// locate its attributes for messages.
+	Range, ColumnRange, IntervalRange, JobIntervalRange hcl.Range
 }
 
 // Column returns the column with the given name, or nil.

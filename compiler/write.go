@@ -208,6 +208,21 @@ func writeTable(body *hclwrite.Body, t *Table) {
 			pb.SetAttributeValue("name", cty.StringVal(pk.Name))
 		}
 	}
+	if p := t.Partition; p != nil {
+		writePartition(tb, p)
+	}
+	if x := t.TTL; x != nil {
+		xb := tb.AppendNewBlock("ttl", nil).Body()
+		xb.SetAttributeValue("column", cty.StringVal(x.Column))
+		xb.SetAttributeValue("interval", cty.NumberIntVal(x.Interval))
+		xb.SetAttributeValue("unit", cty.StringVal(strings.ToLower(x.Unit)))
+		if x.Enabled != nil {
+			xb.SetAttributeValue("enabled", cty.BoolVal(*x.Enabled))
+		}
+		if x.JobInterval != "" {
+			xb.SetAttributeValue("job_interval", cty.StringVal(x.JobInterval))
+		}
+	}
 	for _, u := range t.Uniques {
 		ub := tb.AppendNewBlock("unique", []string{u.Name}).Body()
 		ub.SetAttributeValue("columns", strList(u.Columns))
@@ -340,4 +355,37 @@ func writeOverrides(body *hclwrite.Body, o Overrides) {
 			b.SetAttributeValue("column", cty.StringVal(ov.Column))
 		}
 	}
+}
+
+// writePartition writes a table's partition block.
+func writePartition(tb *hclwrite.Body, p *Partition) {
+	pb := tb.AppendNewBlock("partition", nil).Body()
+	pb.SetAttributeValue("type", cty.StringVal(p.Type))
+	pb.SetAttributeValue("column", cty.StringVal(p.Column))
+	if p.Count > 0 {
+		pb.SetAttributeValue("count", cty.NumberIntVal(int64(p.Count)))
+	}
+	for _, part := range p.Parts {
+		b := pb.AppendNewBlock("part", []string{part.Name}).Body()
+		switch {
+		case part.Rest:
+			b.SetAttributeValue("rest", cty.True)
+		case part.LessThan != nil:
+			b.SetAttributeValue("less_than", boundVal(part.LessThan))
+		default:
+			vals := make([]cty.Value, len(part.Values))
+			for i, v := range part.Values {
+				vals[i] = boundVal(v)
+			}
+			b.SetAttributeValue("values", cty.TupleVal(vals))
+		}
+	}
+}
+
+func boundVal(v any) cty.Value {
+	if n, ok := v.(int64); ok {
+		return cty.NumberIntVal(n)
+	}
+	s, _ := v.(string)
+	return cty.StringVal(s)
 }

@@ -157,6 +157,19 @@ type LayoutReader interface {
 	Layout(t *schema.Table) (clustered *bool, shardRowIDBits, preSplitRegions int)
 }
 
+// TTLReader is implemented by dialects whose tables may expire rows
+// (TiDB's TTL): table t's, nil for none, with the server's defaults left
+// out.
+type TTLReader interface {
+	TTL(t *schema.Table) *compiler.TTL
+}
+
+// PartitionReader is implemented by dialects whose inspection reads how a
+// table is partitioned: table t's partition, nil for none.
+type PartitionReader interface {
+	Partition(t *schema.Table) *compiler.Partition
+}
+
 // IdentityNoter is implemented by dialects whose identities may be numbered
 // otherwise than the model's: what a reviewer must know of table t's.
 type IdentityNoter interface {

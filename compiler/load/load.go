@@ -308,6 +308,8 @@ var tableSchema = &hcl.BodySchema{
 		{Type: "foreign_key", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
 		{Type: "index", LabelNames: []string{"name"}},
+		{Type: "ttl"},
+		{Type: "partition"},
 	},
 }
 
@@ -383,6 +385,10 @@ func (l *loader) table(b *hcl.Block) {
 			l.check(t, blk)
 		case "index":
 			l.index(t, blk)
+		case "ttl":
+			l.ttl(t, blk)
+		case "partition":
+			l.partition(t, blk)
 		default:
 			l.override(t.Overrides, blk, nil)
 		}

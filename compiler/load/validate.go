@@ -130,6 +130,8 @@ func (v *validator) table(t *compiler.Table) {
 		v.errorf(t.Range, "Table without columns", "Table %q needs at least one column.", t.Name)
 	}
 	v.layout(t)
+	v.ttlRules(t)
+	v.partitionRules(t)
 	for _, c := range t.Columns {
 		v.about(t, compiler.KindColumn, c.Name)
 		v.name(t, compiler.KindColumn, c.Name, c.Range)
@@ -315,6 +317,7 @@ func (v *validator) foreignKey(t *compiler.Table, fk *compiler.ForeignKey) {
 	}
 	v.notGenerated(ref, "foreign key "+fk.Name+" (referenced)", fk.RefColumns, fk.RefColumnRanges)
 	v.columns(ref, "foreign key "+fk.Name+" (referenced)", fk.RefColumns, fk.RefColumnRanges)
+	v.fkTableRules(t, fk, ref)
 	if len(fk.Columns) != len(fk.RefColumns) {
 		v.errorf(fk.Range, "Foreign key column count", "Foreign key %q has %d column(s) but references %d.", fk.Name, len(fk.Columns), len(fk.RefColumns))
 		return

@@ -54,6 +54,8 @@ var parts = map[string]reflect.Type{
 	"IdentityReader":   typeOf[dialects.IdentityReader](),
 	"IdentityNoter":    typeOf[dialects.IdentityNoter](),
 	"LayoutReader":     typeOf[dialects.LayoutReader](),
+	"TTLReader":        typeOf[dialects.TTLReader](),
+	"PartitionReader":  typeOf[dialects.PartitionReader](),
 	"OnUpdater":        typeOf[dialects.OnUpdater](),
 	"OnUpdateReader":   typeOf[dialects.OnUpdateReader](),
 	"NotNullReader":    typeOf[dialects.NotNullReader](),
@@ -82,8 +84,8 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 // wantParts is what each registered dialect implements, beyond Dialect and
 // the parts it is made of (every dialect has those).
 var wantParts = map[string][]string{
-	"postgres": {"Batcher", "ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityFolder", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "PrimaryKeyNamer", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
-	"tidb":     {"Batcher", "CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "LayoutReader", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TypeReader"},
+	"postgres": {"Batcher", "ColumnClauser", "DataRenderer", "DeferrableReader", "DomainReader", "ErrorDetailer", "GeneratedTexter", "IdentityFolder", "IdentityReader", "Importer", "IndexReader", "NotNullReader", "ObjectDialect", "OnUpdateReader", "Online", "PartitionReader", "PrimaryKeyNamer", "RawObjectReader", "RawTypeNoter", "RowCounter", "RuleBook", "SerialFixer", "Sessions", "TriggerDialect"},
+	"tidb":     {"Batcher", "CaseKeyer", "CheckTexter", "ColumnClauser", "ColumnCollator", "DataRenderer", "DomainReader", "GeneratedKeyer", "IdentityFolder", "IdentityNoter", "IdentityReader", "Importer", "IndexReader", "KeyTyper", "LayoutReader", "ObjectDialect", "OnUpdateFolder", "OnUpdater", "Online", "OwnChecker", "PartitionReader", "RangeReader", "RawTypeNoter", "RowCounter", "RuleBook", "Sessions", "SettingsInferrer", "ShapeReader", "TTLReader", "TypeReader"},
 }
 
 // declaredInterfaces parses package dialects (non-test files) and returns

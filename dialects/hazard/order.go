@@ -274,6 +274,11 @@ func (u *unit) facts() facts {
 // added again: a plain column that becomes generated), then columns added,
 // renamed and changed, then the rest (the constraints over them).
 func baseRank(c schema.Change) int {
+	if m, ok := c.(*schema.ModifyAttr); ok {
+		if f, ok := m.To.(First); ok && f.PlannedFirst() {
+			return -1
+		}
+	}
 	switch c.(type) {
 	case *schema.DropForeignKey:
 		return 0
@@ -286,6 +291,11 @@ func baseRank(c schema.Change) int {
 	}
 	return 4
 }
+
+// First is implemented by the attributes whose change goes before every
+// other change of their table (a dialect's own, which the planner does
+// not know).
+type First interface{ PlannedFirst() bool }
 
 // baseOrder is a table's changes in base order.
 func baseOrder(changes []schema.Change) []schema.Change {

@@ -88,12 +88,27 @@ func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]dialects.S
 
 // MarshalState implements dialects.Dialect.
 func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
-	return sqltext.MarshalState(s, postgres.MarshalHCL)
+	b, err := sqltext.MarshalState(s, postgres.MarshalHCL)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := atlasdrv.MarshalParts(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) > 0 && len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return append(b, parts...), nil
 }
 
 // UnmarshalState implements dialects.Dialect.
 func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
-	return sqltext.UnmarshalState(b, postgres.EvalHCLBytes)
+	s, err := sqltext.UnmarshalState(b, postgres.EvalHCLBytes)
+	if err != nil {
+		return nil, err
+	}
+	return s, atlasdrv.UnmarshalParts(s, b)
 }
 
 // ScanStmts implements dialects.Dialect with the scanner of Atlas's
@@ -120,7 +135,21 @@ func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
 
 // Describe implements dialects.Describer with Atlas's PostgreSQL type
 // printer; an index shows its predicate.
-func (Dialect) Describe(obj any) string { return printer.Object(obj) }
+func (Dialect) Describe(obj any) string {
+	switch o := obj.(type) {
+	case *atlasdrv.Parts:
+		return "the parts"
+	case *atlasdrv.PartAdded:
+		return "part " + o.Part.Name + " " + o.Part.Bound
+	case *atlasdrv.PartDropped:
+		return "no part " + o.Part.Name
+	case *atlasdrv.PartRebound:
+		return "part " + o.Part.Name + " " + o.Part.Bound
+	case *atlasdrv.PartitionRefused:
+		return o.Change
+	}
+	return printer.Object(obj)
+}
 
 var printer = describe.Printer{
 	FormatType: postgres.FormatType,

@@ -11,6 +11,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/lower"
 )
 
@@ -284,3 +285,6 @@ func (Dialect) PrimaryKeyName(t *schema.Table) string {
 	}
 	return t.PrimaryKey.Name
 }
+
+// Partition implements dialects.PartitionReader.
+func (Dialect) Partition(t *schema.Table) *compiler.Partition { return atlasdrv.Model(t) }

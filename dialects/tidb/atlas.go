@@ -140,6 +140,18 @@ func (Dialect) Describe(obj any) string {
 		return fmt.Sprintf("SHARD_ROW_ID_BITS = %d", o.N)
 	case *atlasdrv.PreSplitRegions:
 		return fmt.Sprintf("PRE_SPLIT_REGIONS = %d", o.N)
+	case *atlasdrv.TTL:
+		return o.String()
+	case *atlasdrv.Partition:
+		return o.String()
+	case *atlasdrv.PartAdded:
+		return "PARTITION " + o.Part.Name + " " + o.Part.Def
+	case *atlasdrv.PartDropped:
+		return "no PARTITION " + o.Part.Name
+	case *atlasdrv.PartitionRefused:
+		return o.To.String()
+	case *atlasdrv.TTLRemoved:
+		return "no TTL"
 	}
 	s := printer.Object(obj)
 	if i, ok := obj.(*schema.Index); ok {

@@ -492,3 +492,9 @@ func (Dialect) Layout(t *schema.Table) (*bool, int, int) {
 	shard, split := atlasdrv.LayoutOf(t)
 	return clustered, shard, split
 }
+
+// TTL implements dialects.TTLReader.
+func (Dialect) TTL(t *schema.Table) *compiler.TTL { return atlasdrv.TTLOf(t).Model() }
+
+// Partition implements dialects.PartitionReader.
+func (Dialect) Partition(t *schema.Table) *compiler.Partition { return atlasdrv.PartitionOf(t).Model() }

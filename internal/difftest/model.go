@@ -66,6 +66,29 @@ type Table struct {
 	// PKName is the primary key's name (primary_key { name }), "" for
 	// the dialects' own.
 	PKName string
+	// TTL is the table's ttl block, nil for none.
+	TTL *TTL
+	// Partition is the table's partition block as written, "" for none.
+	Partition string
+}
+
+// TTL is a table's ttl: Enabled "true", "false" or "" (the default, on);
+// JobInterval "" for the default.
+type TTL struct {
+	Col, Unit, Enabled, JobInterval string
+	Interval                        int
+}
+
+// HCL is the ttl block.
+func (x *TTL) HCL() string {
+	s := fmt.Sprintf("  ttl {\n    column = %q\n    interval = %d\n    unit = %q\n", x.Col, x.Interval, x.Unit)
+	if x.Enabled != "" {
+		s += "    enabled = " + x.Enabled + "\n"
+	}
+	if x.JobInterval != "" {
+		s += fmt.Sprintf("    job_interval = %q\n", x.JobInterval)
+	}
+	return s + "  }\n"
 }
 
 // Col is a column; Type is the neutral type as written in HCL.
@@ -301,6 +324,10 @@ func (m *Model) HCL() string {
 			}
 			fmt.Fprintf(&b, "  primary_key {\n    columns = %s\n%s  }\n", list(t.PK), clustered)
 		}
+		if t.TTL != nil {
+			b.WriteString(t.TTL.HCL())
+		}
+		b.WriteString(t.Partition)
 		for _, u := range t.Uniques {
 			fmt.Fprintf(&b, "  unique %s {\n    columns = %s\n%s  }\n", q(u.Name), list(u.Cols), indent(u.Override, "    "))
 		}
@@ -420,6 +447,10 @@ func (m *Model) Clone() *Model {
 		nt.Checks = append([]Check(nil), t.Checks...)
 		nt.Indexes = append([]Index(nil), t.Indexes...)
 		nt.FKs = append([]FK(nil), t.FKs...)
+		if t.TTL != nil {
+			x := *t.TTL
+			nt.TTL = &x
+		}
 		c.Tables = append(c.Tables, &nt)
 	}
 	return c

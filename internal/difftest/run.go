@@ -378,6 +378,10 @@ func classify(err error) string {
 			return "unique"
 		case 1451, 1452:
 			return "foreign-key"
+		case 1526:
+			// A row past every part: PostgreSQL's partition bound is a
+			// CHECK (23514, "no partition of relation ... found for row").
+			return "check"
 		case 3819:
 			// uuid_check's CHECK stands for PostgreSQL's uuid input syntax.
 			if strings.Contains(me.Message, "_uuid_ck'") {

@@ -102,6 +102,12 @@ func reduce(m *Model, edit func(func(*Model))) {
 		if t.Comment != "" {
 			edit(func(c *Model) { c.Tables[ti].Comment = "" })
 		}
+		if t.TTL != nil {
+			edit(func(c *Model) { c.Tables[ti].TTL = nil })
+		}
+		if t.Partition != "" {
+			edit(func(c *Model) { c.Tables[ti].Partition = "" })
+		}
 		for i := range t.Uniques {
 			if t.Uniques[i].Override != "" {
 				edit(func(c *Model) { c.Tables[ti].Uniques[i].Override = "" })

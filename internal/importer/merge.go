@@ -1321,6 +1321,12 @@ func mergeLayout(t, b *compiler.Table) {
 	if t.ShardRowIDBits == 0 && t.PreSplitRegions == 0 {
 		t.ShardRowIDBits, t.PreSplitRegions = b.ShardRowIDBits, b.PreSplitRegions
 	}
+	if t.TTL == nil {
+		t.TTL = b.TTL
+	}
+	if t.Partition == nil {
+		t.Partition = b.Partition
+	}
 	if t.PrimaryKey != nil && b.PrimaryKey != nil && t.PrimaryKey.Clustered == nil && samePK(t.PrimaryKey, b.PrimaryKey) {
 		t.PrimaryKey.Clustered = b.PrimaryKey.Clustered
 	}

@@ -45,6 +45,8 @@ type Table struct {
 	Indexes          []*Index
 	// Options follow the table's definition (TiDB's AUTO_ID_CACHE = 1).
 	Options []string
+	// Partition follows the options and the comment: PARTITION BY ....
+	Partition string
 	// After are statements that follow the table's (a trigger).
 	After []string
 }
@@ -226,6 +228,9 @@ func createTable(st Style, t *Table) string {
 	}
 	if t.Comment != "" && st.InlineComments {
 		b.WriteString(" COMMENT = " + st.String(t.Comment))
+	}
+	if t.Partition != "" {
+		b.WriteString("\n" + t.Partition)
 	}
 	return b.String()
 }

@@ -595,6 +595,10 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	stmts = newRnd(seed^0xa17d).keyOptions(m, stmts)
 	// And per-dialect null and primary key names (issue 31).
 	newRnd(seed^0x3131).importedSides(m, stmts)
+	// And TTL (issue 33).
+	newRnd(seed ^ 0x7711).ttls(m)
+	// And partitions.
+	newRnd(seed ^ 0x9a27).partitions(m)
 	return m, stmts
 }
 

@@ -580,6 +580,12 @@ func (im *Imported) table(imp dialects.Importer, t *schema.Table) *compiler.Tabl
 			}
 		}
 	}
+	if tr, ok := im.Dialect.(dialects.TTLReader); ok {
+		ct.TTL = tr.TTL(t)
+	}
+	if pr, ok := im.Dialect.(dialects.PartitionReader); ok {
+		ct.Partition = pr.Partition(t)
+	}
 	if lr, ok := im.Dialect.(layoutReader); ok {
 		var clustered *bool
 		clustered, ct.ShardRowIDBits, ct.PreSplitRegions = lr.Layout(t)

@@ -88,6 +88,8 @@ var Kinds = []EditKind{
 	{"add_key_table", 2, addKeyTable},
 	{"change_key_options", 3, changeKeyOptions},
 	{"change_layout", 2, changeLayout},
+	{"change_ttl", 2, tableOption("ttl")},
+	{"change_partition", 2, tableOption("partition")},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -149,7 +151,9 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 
 // isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
 // the generator of the enum and settings edits.
-func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" || k.Name == "pk_name" }
+func isOwnGenKind(k EditKind) bool { return slices.Contains(ownGen, k.Name) }
+
+var ownGen = []string{"dialect_null", "pk_name", "change_ttl", "change_partition"}
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {

@@ -139,3 +139,18 @@ func changeLayout(g *draw.Gen, m *difftest.Model) *Edit {
 		return true
 	})
 }
+
+// tableOption edits a table's ttl (kind "ttl", its jobs off) or
+// partitioning (kind "partition"), as draw's TableOptionEdit draws.
+func tableOption(kind string) func(g *draw.Gen, m *difftest.Model) *Edit {
+	return func(g *draw.Gen, m *difftest.Model) *Edit {
+		t := pickTable(g, m)
+		if t == nil {
+			return nil
+		}
+		if what, f, ok := g.TableOptionEdit(m, t, kind); ok {
+			return onTable(what, t.Name, func(m *difftest.Model, t *difftest.Table) bool { f(t); return true })
+		}
+		return nil
+	}
+}

@@ -167,6 +167,9 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 	if err != nil {
 		return nil, err
 	}
+	if err := d.inspectParts(ctx, s); err != nil {
+		return nil, err
+	}
 	return s, d.inspect(ctx, s)
 }
 
@@ -177,6 +180,9 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 	}
 	for _, s := range r.Schemas {
 		if err := d.inspect(ctx, s); err != nil {
+			return nil, err
+		}
+		if err := d.inspectParts(ctx, s); err != nil {
 			return nil, err
 		}
 	}
@@ -310,7 +316,9 @@ func tablesOf(r *schema.Realm) []*schema.Table {
 
 func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOption) ([]schema.Change, error) {
 	defer retypedDefaults(from.Tables, to.Tables)()
+	finish := partitionDiff(from.Tables, to.Tables)
 	changes, err := d.Driver.SchemaDiff(from, to, opts...)
+	changes = finish(changes)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +360,9 @@ func baseTypeChanges(changes []schema.Change, from, to []*schema.Table) []schema
 func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOption) ([]schema.Change, error) {
 	ft, tt := tablesOf(from), tablesOf(to)
 	defer retypedDefaults(ft, tt)()
+	finish := partitionDiff(ft, tt)
 	changes, err := d.Driver.RealmDiff(from, to, opts...)
+	changes = finish(changes)
 	if err != nil {
 		return nil, err
 	}
@@ -361,9 +371,14 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 
 func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
 	defer retypedDefaults([]*schema.Table{from}, []*schema.Table{to})()
+	finish := partitionDiff([]*schema.Table{from}, []*schema.Table{to})
 	changes, err := d.Driver.TableDiff(from, to, opts...)
 	if err != nil {
+		finish(nil)
 		return nil, err
+	}
+	if pc := finish([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}); len(pc) == 1 {
+		changes = pc[0].(*schema.ModifyTable).Changes
 	}
 	var out []schema.Change
 	ts, fs := []*schema.Table{to}, []*schema.Table{from}
@@ -400,6 +415,13 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	for _, c := range changes {
 		switch c := c.(type) {
 		case *schema.AddTable:
+			for _, p := range PartsOf(c.T) {
+				pcs, _ := partStmt(c.T, &schema.ModifyAttr{To: &PartAdded{Part: p}}, o.SchemaQualifier)
+				for _, pc := range pcs {
+					pc.Source = c
+				}
+				after[c] = append(after[c], pcs...)
+			}
 			for _, fk := range c.T.ForeignKeys {
 				if def := deferrableOf(fk); def != nil {
 					after[c] = append(after[c], &migrate.Change{Cmd: alter(c.T, fk.Symbol, def), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", fk.Symbol, deferrableClause(def))})
@@ -409,6 +431,13 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 		case *schema.ModifyTable:
 			var rest []schema.Change
 			for _, sc := range c.Changes {
+				if pcs, ok := partStmt(c.T, sc, o.SchemaQualifier); ok {
+					for _, pc := range pcs {
+						pc.Source = c
+					}
+					own = append(own, pcs...)
+					continue
+				}
 				switch sc := sc.(type) {
 				case *ModifyDeferrable:
 					own = append(own, &migrate.Change{Cmd: alter(c.T, sc.FK.Symbol, sc.To), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.FK.Symbol, deferrableClause(sc.To))})

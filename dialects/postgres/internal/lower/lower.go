@@ -404,6 +404,7 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	lt.After = append(lt.After, OnUpdate(t)...)
 	l.domains(t, lt)
 	l.layout(t)
+	l.partition(t, lt)
 }
 
 // layout explains that TiDB's layout options have no PostgreSQL meaning:
@@ -416,6 +417,10 @@ func (l *lowerer) layout(t *compiler.Table) {
 	if t.ShardRowIDBits > 0 || t.PreSplitRegions > 0 {
 		l.rec.About(t.Name, compiler.KindTable, "")
 		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "shard_row_id_bits and pre_split_regions left out: they spread TiDB's row ids over its regions, which PostgreSQL does not have")
+	}
+	if x := t.TTL; x != nil {
+		l.rec.About(t.Name, compiler.KindTable, "")
+		l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Omitted, "ttl left out: PostgreSQL has no server-side expiry, so rows whose %s is older than %d %s stay until deleted; schedule a DELETE (pg_cron or the application's scheduler), or partition the table by %s and drop old partitions", x.Column, x.Interval, x.Unit, x.Column)
 	}
 }
 

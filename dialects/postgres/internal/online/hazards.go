@@ -304,6 +304,10 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 		return hs
 	case *schema.DropColumn:
 		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
+	case *schema.ModifyAttr:
+		if d, ok := c.To.(*atlasdrv.PartDropped); ok {
+			return []hazard.Hazard{dropHazard(name, fmt.Sprintf("part %s is dropped: its table and all its rows are lost", d.Part.Name))}
+		}
 	case *schema.AddColumn:
 		if rewrites(c.C) {
 			return []hazard.Hazard{{Code: codeAddRewrite, Table: name, Lock: "ACCESS EXCLUSIVE", Blocks: hazard.BlocksAll, Held: hazard.WholeScan, Scan: true, Rewrite: true,

@@ -55,6 +55,9 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 			return nil, err
 		}
 	}
+	if err := partitionRefusal(changes); err != nil {
+		return nil, err
+	}
 	defaultsAroundUsing(changes)
 	// ALTER COLUMN ... TYPE rebuilds the CHECKs over the column from their
 	// printed text, which is not the model's (found by the plan oracle,
@@ -207,7 +210,9 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
-		if !p.online || c.I.Unique && p.pinned[keyOf(name, c.I)] {
+		// PostgreSQL builds no index of a partitioned table CONCURRENTLY
+		// (0A000): it is built with the table's other changes.
+		if !p.online || c.I.Unique && p.pinned[keyOf(name, c.I)] || atlasdrv.PartitionKey(t) != "" {
 			// A unique key that a new table's foreign key, or one
 			// replacing another in the first file, needs is created with
 			// the table's other changes, before the key.
@@ -236,7 +241,7 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		return ss, nil
 	case *schema.DropIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
-		if p.online && !constraint && !p.overDropped(name, c.I) {
+		if p.online && !constraint && !p.overDropped(name, c.I) && atlasdrv.PartitionKey(t) == "" {
 			ss, err := p.one(t, &schema.DropIndex{I: c.I, Extra: append(c.Extra, &postgres.Concurrently{})}, hazard.Form{Concurrently: true})
 			for i := range ss {
 				ss[i].NoTx = true
@@ -955,4 +960,26 @@ func regtypeName(t schema.Type) (string, error) {
 		return lexical.Ident(e.T), nil
 	}
 	return postgres.FormatType(t)
+}
+
+// partitionRefusal refuses a change of a table's partitioning other than
+// parts added and dropped: PostgreSQL cannot change a table's partition
+// key, nor partition an existing table or stop partitioning one.
+func partitionRefusal(changes []schema.Change) error {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		for _, sc := range mt.Changes {
+			if m, ok := sc.(*schema.ModifyAttr); ok {
+				if r, ok := m.To.(*atlasdrv.PartitionRefused); ok {
+					return &hazard.Refusal{Database: "PostgreSQL", Table: mt.T.Name, Change: r.Change,
+						Reason:  "PostgreSQL fixes a table's partitioning when it creates it: a partition key cannot be added, changed or removed, nor a part's bound changed",
+						Instead: "Keep the partitioning and add or drop parts; or create a new table partitioned as the model says, copy the rows (INSERT ... SELECT) and rename it, in a migration written by hand"}
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -358,7 +358,6 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 				changes = addCheckChanges(changes, f, t)
 				changes = addIdentityChanges(changes, f, t)
 				changes = optionsChanges(changes, f, t)
-				changes = optionsChanges(changes, f, t)
 			}
 		}
 	}
@@ -378,10 +377,11 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 		return nil, err
 	}
 	changes = append(changes, checkChanges(from, to)...)
+	var all []schema.Change
 	for _, c := range optionsChanges(addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to) {
-		changes = c.(*schema.ModifyTable).Changes
+		all = append(all, c.(*schema.ModifyTable).Changes...)
 	}
-	return changes, nil
+	return all, nil
 }
 
 // PlanChanges plans each CHECK change on its own: a changed CHECK is dropped

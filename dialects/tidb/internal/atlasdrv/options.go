@@ -139,6 +139,8 @@ func readOptions(t *schema.Table, create string) {
 		n, _ := strconv.Atoi(m[1])
 		schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: n})
 	}
+	readTTL(t, create)
+	readPartition(t, create)
 }
 
 // createStmt returns the CREATE TABLE text Atlas's TiDB inspection keeps
@@ -172,6 +174,7 @@ func optionsChanges(changes []schema.Change, from, to *schema.Table) []schema.Ch
 	if fp != tp && ts > 0 {
 		extra = append(extra, &schema.ModifyAttr{From: &PreSplitRegions{N: fp}, To: &PreSplitRegions{N: tp}})
 	}
+	extra = append(extra, partitionChanges(from, to)...)
 	mt := modifyOf(changes, to.Name)
 	if fc, fok := ClusteredOf(from); fok {
 		if tc, tok := ClusteredOf(to); tok && fc != tc && !slices.ContainsFunc(changes, isPrimaryKeyChange(to.Name)) {
@@ -194,13 +197,34 @@ func optionsChanges(changes []schema.Change, from, to *schema.Table) []schema.Ch
 		}
 		extra = append(extra, &schema.ModifyColumn{From: fc, To: tc, Change: schema.ChangeAttr})
 	}
-	if len(extra) == 0 {
+	if len(extra) > 0 {
+		if mt == nil {
+			changes = append(changes, &schema.ModifyTable{T: to, Changes: extra})
+		} else {
+			mt.Changes = append(mt.Changes, extra...)
+		}
+	}
+	return withTTLChanges(changes, from, to)
+}
+
+// withTTLChanges adds the TTL changes of table to (ttlChanges) to its
+// ModifyTable in changes: a TTL removed first, one set last.
+func withTTLChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
+	before, after := ttlChanges(from, to)
+	if before == nil && after == nil {
 		return changes
 	}
+	mt := modifyOf(changes, to.Name)
 	if mt == nil {
-		return append(changes, &schema.ModifyTable{T: to, Changes: extra})
+		mt = &schema.ModifyTable{T: to}
+		changes = append(changes, mt)
 	}
-	mt.Changes = append(mt.Changes, extra...)
+	if before != nil {
+		mt.Changes = append([]schema.Change{before}, mt.Changes...)
+	}
+	if after != nil {
+		mt.Changes = append(mt.Changes, after)
+	}
 	return changes
 }
 
@@ -272,9 +296,23 @@ func withOptions(changes []schema.Change) []schema.Change {
 					case *ShardRowIDBits:
 						from, _ := x.From.(*ShardRowIDBits)
 						sc = &schema.ModifyAttr{From: &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", from.N)}, To: &mysql.CreateOptions{V: fmt.Sprintf("SHARD_ROW_ID_BITS = %d", to.N)}}
+					default:
+						if c, ok := ttlCreateOptions(x); ok {
+							sc = c
+						} else if c, ok := partitionCreateOptions(x); ok {
+							sc = c
+						} else if _, ok := x.To.(*PartitionRefused); ok {
+							// Refused by the planner; nothing to write
+							// where it is not (drift's fix).
+							continue
+						}
 					}
 				}
 				sub = append(sub, sc)
+			}
+			if len(sub) == 0 && len(c.Changes) > 0 {
+				out[i] = &schema.ModifyTable{T: c.T}
+				continue
 			}
 			out[i] = &schema.ModifyTable{T: c.T, Changes: sub}
 		}
@@ -288,7 +326,8 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	n := AutoIDCacheOf(t)
 	shard, split := LayoutOf(t)
 	random := slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return AutoRandomOf(c) != nil })
-	if n == 0 && shard == 0 && split == 0 && !random {
+	ttl, part := TTLOf(t), PartitionOf(t)
+	if n == 0 && shard == 0 && split == 0 && !random && ttl == nil && part == nil {
 		return t
 	}
 	cp := *t
@@ -304,6 +343,13 @@ func tableWithOptions(t *schema.Table) *schema.Table {
 	}
 	if split > 0 {
 		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: fmt.Sprintf("PRE_SPLIT_REGIONS = %d", split)})
+	}
+	if ttl != nil {
+		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: strings.Join(ttlOptions(ttl), " ")})
+	}
+	if part != nil {
+		// Last: PARTITION BY follows the table's options.
+		cp.Attrs = append(cp.Attrs, &mysql.CreateOptions{V: "\n" + part.Clause()})
 	}
 	if random {
 		cp.Columns = make([]*schema.Column, len(t.Columns))
@@ -339,9 +385,11 @@ type stateOptions struct {
 	AutoIDCache int64  `json:"auto_id_cache,omitempty"`
 	AutoRandom  []int  `json:"auto_random,omitempty"`
 	// Clustered is "CLUSTERED" or "NONCLUSTERED" of the primary key.
-	Clustered       string `json:"clustered,omitempty"`
-	ShardRowIDBits  int    `json:"shard_row_id_bits,omitempty"`
-	PreSplitRegions int    `json:"pre_split_regions,omitempty"`
+	Clustered       string     `json:"clustered,omitempty"`
+	ShardRowIDBits  int        `json:"shard_row_id_bits,omitempty"`
+	PreSplitRegions int        `json:"pre_split_regions,omitempty"`
+	TTL             *TTL       `json:"ttl,omitempty"`
+	Partition       *Partition `json:"partition,omitempty"`
 }
 
 const stateLine = "# schemagen tidb option "
@@ -364,7 +412,8 @@ func MarshalOptions(s *schema.Schema) ([]byte, error) {
 		if c, known := ClusteredOf(t); known {
 			o.Clustered = map[bool]string{true: "CLUSTERED", false: "NONCLUSTERED"}[c]
 		}
-		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" {
+		o.TTL, o.Partition = TTLOf(t), PartitionOf(t)
+		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" || o.TTL != nil || o.Partition != nil {
 			if err := line(o); err != nil {
 				return nil, err
 			}
@@ -404,6 +453,12 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 		}
 		if o.PreSplitRegions > 0 {
 			schema.ReplaceOrAppend(&t.Attrs, &PreSplitRegions{N: o.PreSplitRegions})
+		}
+		if o.TTL != nil {
+			schema.ReplaceOrAppend(&t.Attrs, o.TTL)
+		}
+		if o.Partition != nil {
+			schema.ReplaceOrAppend(&t.Attrs, o.Partition)
 		}
 		if o.Clustered != "" && t.PrimaryKey != nil {
 			schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: o.Clustered == "CLUSTERED"})

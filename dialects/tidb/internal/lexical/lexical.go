@@ -6,7 +6,10 @@
 // the planner cannot import the dialect package that uses it.
 package lexical
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Ident quotes an identifier.
 func Ident(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
@@ -194,3 +197,19 @@ func RenameIdents(s string, names map[string]string) string {
 	}
 	return b.String()
 }
+
+// TTL is a table's TTL option: TTL = `col` + INTERVAL n UNIT.
+func TTL(col string, n int64, unit string) string {
+	return "TTL = " + Ident(col) + " + INTERVAL " + strconv.FormatInt(n, 10) + " " + unit
+}
+
+// TTLEnable is a table's TTL_ENABLE option.
+func TTLEnable(on bool) string {
+	if on {
+		return "TTL_ENABLE = 'ON'"
+	}
+	return "TTL_ENABLE = 'OFF'"
+}
+
+// TTLJobInterval is a table's TTL_JOB_INTERVAL option.
+func TTLJobInterval(d string) string { return "TTL_JOB_INTERVAL = " + String(d) }

@@ -521,6 +521,8 @@ func (l *lowerer) Finish(t *compiler.Table, lt *sqltext.Table) {
 	l.generated = nil
 	l.identity(t, lt)
 	l.layout(t, lt)
+	l.ttl(t, lt)
+	l.partition(t, lt)
 	if l.set.Charset != "" {
 		lt.Options = append(lt.Options, "DEFAULT CHARSET = "+l.set.Charset)
 	}

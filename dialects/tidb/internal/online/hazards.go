@@ -7,6 +7,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 )
 
 // TiDB's hazard codes. TiDB's DDL is online: no statement blocks other
@@ -24,6 +25,8 @@ const (
 	codeForeignKey = "TD106" // ADD FOREIGN KEY: checks every row
 	codeNotNull    = "TD107" // MODIFY COLUMN ... NOT NULL: checks every row
 	codeRounds     = "TD108" // MODIFY COLUMN rounding decimal values: data lost
+	codeTTL        = "TD109" // a TTL that deletes rows it kept before
+	codePart       = "TD110" // DROP PARTITION: its rows are lost
 )
 
 // HazardCodes implements dialects.Online.
@@ -41,6 +44,12 @@ func HazardCodes() []hazard.Code {
 		{Code: codeRounds, Dialect: name, Severe: true, Title: "MODIFY COLUMN rounding decimal values (TiDB)",
 			Help:    "A decimal given a smaller scale is rounded silently (20.05 becomes 20.1 at scale 1): the digits are lost. Make sure no value needs them, then suppress with a reason.",
 			Example: "ALTER TABLE `docs` MODIFY COLUMN `price` decimal(10,1) NULL;"},
+		{Code: codeTTL, Dialect: name, Title: "TTL deleting rows (TiDB)",
+			Help:    "A TTL added, enabled, moved to another column or given a shorter interval makes TiDB's background jobs delete the rows past the new time, which were kept before: make sure none is still needed (copy them elsewhere first), then suppress with a reason.",
+			Example: "ALTER TABLE `sessions` TTL = `created_at` + INTERVAL 30 DAY, TTL_ENABLE = 'ON', TTL_JOB_INTERVAL = '1h';"},
+		{Code: codePart, Dialect: name, Title: "DROP PARTITION deletes its rows (TiDB)",
+			Help:    "Dropping a part of a partitioned table deletes every row it holds, at once and without a trace in the binlog of each row. Make sure none is still needed (copy them elsewhere first), then suppress with a reason.",
+			Example: "ALTER TABLE `events` DROP PARTITION `events_2024`;"},
 		{Code: codeCheck, Dialect: name, Title: "ADD CHECK checks every row (TiDB)",
 			Help:    "Reads every row and fails on one breaking the CHECK. `migrate diff` writes a pre-check for such rows.",
 			Example: "ALTER TABLE `docs` ADD CONSTRAINT `docs_n_ck` CHECK (`n` > 0);"},
@@ -90,6 +99,13 @@ func changeHazards(t *schema.Table, c schema.Change) []hazard.Hazard {
 	case *schema.ModifyIndex:
 		if c.Change.Is(schema.ChangeUnique) && c.To.Unique {
 			return []hazard.Hazard{{Code: codeUnique, Table: name, Scan: true, CanFail: true, Text: "existing duplicates make it fail"}}
+		}
+	case *schema.ModifyAttr:
+		if h, ok := ttlHazard(name, c); ok {
+			return []hazard.Hazard{h}
+		}
+		if d, ok := c.To.(*atlasdrv.PartDropped); ok {
+			return []hazard.Hazard{{Code: codePart, Table: name, LosesData: true, Text: fmt.Sprintf("the rows of part %s are deleted", d.Part.Name)}}
 		}
 	case *schema.AddCheck:
 		return []hazard.Hazard{{Code: codeCheck, Table: name, Scan: true, CanFail: true, Text: online}}
@@ -141,3 +157,19 @@ func inPlace(from, to schema.Type) bool {
 
 // name is the dialect's name (tidb.Name), which its hazard codes carry.
 const name = "tidb"
+
+// ttlHazard is TD109 for a TTL change that deletes rows the table kept:
+// one added or enabled, or moved to another column or unit, or given a
+// shorter interval, while enabled.
+func ttlHazard(table string, c *schema.ModifyAttr) (hazard.Hazard, bool) {
+	to, ok := c.To.(*atlasdrv.TTL)
+	if !ok || !to.Enable {
+		return hazard.Hazard{}, false
+	}
+	from, _ := c.From.(*atlasdrv.TTL)
+	if from != nil && from.Column != "" && from.Enable && from.Column == to.Column && from.Unit == to.Unit && from.Interval <= to.Interval {
+		return hazard.Hazard{}, false
+	}
+	return hazard.Hazard{Code: codeTTL, Table: table, LosesData: true,
+		Text: fmt.Sprintf("TiDB's TTL jobs delete the rows whose %s is older than %d %s, which were kept before", to.Column, to.Interval, to.Unit)}, true
+}

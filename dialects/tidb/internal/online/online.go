@@ -220,6 +220,11 @@ func refusal(t *schema.Table, sc schema.Change) error {
 				"Keep the identity, or write the change in a migration by hand: SET SESSION tidb_allow_remove_auto_inc = 1 before the MODIFY COLUMN")
 		}
 	case *schema.ModifyAttr:
+		if r, ok := c.To.(*atlasdrv.PartitionRefused); ok {
+			return refuse(r.Reason,
+				"TiDB changes a table's partitioning in place only by adding or dropping parts (and a range's only at its end); anything else reorganises every row",
+				"Keep the partitioning and add or drop parts, or write ALTER TABLE ... PARTITION BY ... (or REMOVE PARTITIONING, or REORGANIZE PARTITION) in a migration by hand, which copies every row")
+		}
 		if _, ok := c.To.(*atlasdrv.PreSplitRegions); ok {
 			return refuse("a change of pre_split_regions",
 				"TiDB splits a table's regions when it creates it and cannot change PRE_SPLIT_REGIONS afterwards (error 8200)",

@@ -1,0 +1,127 @@
+package dialects_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"ariga.io/atlas/sql/migrate"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+)
+
+const partModel = `table "events" {
+  column "id" {
+    type = bigint
+  }
+  column "day" {
+    type = date
+  }
+  column "code" {
+    type = varchar(8)
+  }
+  column "note" {
+    type = varchar(8)
+    null = true
+  }
+  primary_key {
+    columns = ["id", "day"]
+  }
+  partition {
+    type   = "range"
+    column = "day"
+    part "events_old" {
+      less_than = "2001-01-01"
+    }
+    part "events_new" {
+      less_than = "3001-01-01"
+    }
+  }
+}
+table "other" {
+  column "id" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+
+// TestPartitionRefused: a partitioning either database would refuse, or
+// take with another meaning, is refused where it is written.
+func TestPartitionRefused(t *testing.T) {
+	cases := []struct{ name, old, new, want string }{
+		{"key without the column", `columns = ["id", "day"]`, `columns = ["id"]`, "error 1503"},
+		{"unique without the column", "  partition {", "  unique \"events_code_key\" {\n    columns = [\"code\"]\n  }\n  partition {", "error 1503"},
+		{"unknown column", `column = "day"`, `column = "days"`, "does not have"},
+		{"nullable", `column = "day"`, `column = "note"`, "NOT NULL"},
+		{"string range", `column = "day"`, `column = "code"`, "range partition column"},
+		{"hash of a date", `type   = "range"`, `type   = "hash"`, "hash"},
+		{"bounds not increasing", `"3001-01-01"`, `"2000-01-01"`, "increasing"},
+		{"bound of another kind", `"3001-01-01"`, `3001`, "does not fit"},
+		{"part named like a table", `part "events_new"`, `part "other"`, "named like a table"},
+		{"foreign key", "table \"other\" {\n", "table \"other\" {\n  column \"event_id\" {\n    type = bigint\n  }\n  column \"event_day\" {\n    type = date\n  }\n  foreign_key \"other_event_fk\" {\n    columns = [\"event_id\", \"event_day\"]\n    ref_table = \"events\"\n    ref_columns = [\"id\", \"day\"]\n  }\n", "error 1506"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.Replace(partModel, c.old, c.new, 1)
+			if src == partModel {
+				t.Fatal("the case changes nothing")
+			}
+			_, diags := generate(t, "postgres", src)
+			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.want) {
+				t.Fatalf("want an error with %q, got %v", c.want, diags)
+			}
+			for _, d := range diags {
+				if d.Subject == nil || d.Subject.Start.Line < 2 {
+					t.Errorf("the error has no position: %v", d)
+				}
+			}
+		})
+	}
+}
+
+// TestPartitionOnServer applies the model's DDL on both databases (rows go
+// to their parts; one past every part is refused by both), and shows what
+// the compiler's rules stand for: a key without the partition column
+// (PostgreSQL 0A000, TiDB 1503), a generated partition column (PostgreSQL
+// 42P17) and a foreign key to a partitioned table (TiDB 1506).
+func TestPartitionOnServer(t *testing.T) {
+	ctx := context.Background()
+	refusals := map[string][]struct{ ddl, want string }{
+		"postgres": {
+			{`CREATE TABLE u (id bigint PRIMARY KEY, d date NOT NULL) PARTITION BY RANGE (d)`, "0A000 unique constraint on partitioned table must include all partitioning columns"},
+			{`CREATE TABLE g (id bigint NOT NULL, d date NOT NULL, e date GENERATED ALWAYS AS (d) STORED) PARTITION BY RANGE (e)`, "42P17 cannot use generated column in partition key"},
+			{`INSERT INTO events (id, day, code) VALUES (3, '3500-01-01', 'x')`, "23514 no partition of relation"},
+		},
+		"tidb": {
+			{"CREATE TABLE u (id BIGINT PRIMARY KEY, d DATE NOT NULL) PARTITION BY RANGE COLUMNS(d) (PARTITION p0 VALUES LESS THAN ('2025-01-01'))", "1503"},
+			{"CREATE TABLE f (id BIGINT PRIMARY KEY, eid BIGINT, ed DATE, FOREIGN KEY (eid, ed) REFERENCES events (id, day))", "1506"},
+			{"INSERT INTO events (id, day, code) VALUES (3, '3500-01-01', 'x')", "1526"},
+		},
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			db := dbtest.New(t, d)
+			ddl, diags := generate(t, d, partModel)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			stmts, err := migrate.Stmts(ddl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range append(stmts, &migrate.Stmt{Text: "INSERT INTO events (id, day, code) VALUES (1, '2000-05-01', 'a'), (2, '2026-05-01', 'b')"}) {
+				if _, err := db.ExecContext(ctx, st.Text); err != nil {
+					t.Fatalf("%v\n%s", err, ddl)
+				}
+			}
+			for _, c := range refusals[d] {
+				if _, err := db.ExecContext(ctx, c.ddl); !refusedAs(err, c.want) {
+					t.Errorf("%s: %v, want %s", c.ddl, err, c.want)
+				}
+			}
+		})
+	}
+}

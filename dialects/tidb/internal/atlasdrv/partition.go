@@ -1,0 +1,266 @@
+package atlasdrv
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"ariga.io/atlas/sql/mysql"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/compiler"
+)
+
+// Partition is a table's PARTITION BY as SHOW CREATE TABLE prints it,
+// which Atlas's MySQL driver neither inspects nor plans: Method is "RANGE
+// COLUMNS", "LIST COLUMNS" or "HASH", Key the column's name, Count a
+// hash's number of parts, Parts the others' parts in order.
+type Partition struct {
+	schema.Attr `json:"-"`
+	Method      string `json:"method"`
+	Key         string `json:"key"`
+	Count       int    `json:"count,omitempty"`
+	Parts       []Part `json:"parts,omitempty"`
+}
+
+// Part is one part: its name and its definition after the name ("VALUES
+// LESS THAN ('2025-01-01')", "VALUES IN (1,2)", "DEFAULT").
+type Part struct {
+	Name string `json:"name"`
+	Def  string `json:"def"`
+}
+
+// PartitionOf returns t's partitioning, or nil.
+func PartitionOf(t *schema.Table) *Partition {
+	for _, a := range t.Attrs {
+		if p, ok := a.(*Partition); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+var (
+	// PARTITION BY RANGE COLUMNS(`d`)\n(PARTITION `p0` VALUES LESS THAN ('2025-01-01'),\n PARTITION ...)
+	// or PARTITION BY HASH (`id`) PARTITIONS 4, after the table's options.
+	partitionBy = regexp.MustCompile("(?s)\\nPARTITION BY (RANGE COLUMNS|LIST COLUMNS|HASH) ?\\(`((?:[^`]|``)+)`\\)(?: PARTITIONS (\\d+))?(?:\\n\\((.*)\\))?$")
+	partDef     = regexp.MustCompile("^PARTITION `((?:[^`]|``)+)` (.*)$")
+)
+
+// readPartition sets t's partitioning from its CREATE TABLE text, and
+// drops the CREATE_OPTIONS "partitioned" Atlas read from
+// information_schema (which its planner would write into a CREATE TABLE).
+func readPartition(t *schema.Table, create string) {
+	t.Attrs = slicesDeleteCreateOption(t.Attrs, "partitioned")
+	m := partitionBy.FindStringSubmatch(create)
+	if m == nil {
+		return
+	}
+	p := &Partition{Method: m[1], Key: strings.ReplaceAll(m[2], "``", "`")}
+	if m[3] != "" {
+		p.Count, _ = strconv.Atoi(m[3])
+	}
+	if m[4] != "" {
+		for _, line := range strings.Split(m[4], ",\n ") {
+			if d := partDef.FindStringSubmatch(strings.TrimSpace(line)); d != nil {
+				p.Parts = append(p.Parts, Part{Name: strings.ReplaceAll(d[1], "``", "`"), Def: d[2]})
+			}
+		}
+	}
+	schema.ReplaceOrAppend(&t.Attrs, p)
+}
+
+func slicesDeleteCreateOption(attrs []schema.Attr, v string) []schema.Attr {
+	out := attrs[:0:0]
+	for _, a := range attrs {
+		if o, ok := a.(*mysql.CreateOptions); ok && strings.EqualFold(strings.TrimSpace(o.V), v) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// Clause is p as a PARTITION BY clause, as TiDB prints it.
+func (p *Partition) Clause() string {
+	key := ident(p.Key)
+	if p.Method == "HASH" {
+		return "PARTITION BY HASH (" + key + ") PARTITIONS " + strconv.Itoa(p.Count)
+	}
+	defs := make([]string, len(p.Parts))
+	for i, part := range p.Parts {
+		defs[i] = "PARTITION " + ident(part.Name) + " " + part.Def
+	}
+	return "PARTITION BY " + p.Method + "(" + key + ")\n(" + strings.Join(defs, ",\n ") + ")"
+}
+
+// String is p as its clause on one line, for drift's reports.
+func (p *Partition) String() string {
+	if p == nil || p.Method == "" {
+		return "no partitioning"
+	}
+	return strings.ReplaceAll(p.Clause(), "\n", " ")
+}
+
+// PartAdded and PartDropped are a part of a table's partitioning added
+// (ALTER TABLE ... ADD PARTITION) or dropped (DROP PARTITION, with its
+// rows); PartitionRefused a change of the partitioning TiDB cannot make in
+// place, which the planner refuses with Reason.
+type (
+	PartAdded struct {
+		schema.Attr
+		Part Part
+	}
+	PartDropped struct {
+		schema.Attr
+		Part Part
+	}
+	PartitionRefused struct {
+		schema.Attr
+		From, To *Partition
+		Reason   string
+	}
+)
+
+// partitionChanges are the changes of a table's partitioning: parts
+// dropped and added where the method and key stay, a range's only at its
+// end; anything else a PartitionRefused.
+func partitionChanges(from, to *schema.Table) []schema.Change {
+	f, x := PartitionOf(from), PartitionOf(to)
+	if f == nil && x == nil {
+		return nil
+	}
+	refuse := func(reason string) []schema.Change {
+		return []schema.Change{&schema.ModifyAttr{From: &PartitionRefused{To: f}, To: &PartitionRefused{From: f, To: x, Reason: reason}}}
+	}
+	switch {
+	case f == nil:
+		return refuse("partitioning an existing table")
+	case x == nil:
+		return refuse("removing the partitioning of a table")
+	case f.Method != x.Method || f.Key != x.Key:
+		return refuse("changing the partition key from " + f.Method + " (" + f.Key + ") to " + x.Method + " (" + x.Key + ")")
+	case f.Count != x.Count:
+		return refuse("changing the number of hash parts from " + strconv.Itoa(f.Count) + " to " + strconv.Itoa(x.Count))
+	}
+	kept := map[string]string{}
+	for _, p := range x.Parts {
+		kept[p.Name] = p.Def
+	}
+	var changes []schema.Change
+	was := map[string]bool{}
+	for _, p := range f.Parts {
+		was[p.Name] = true
+		switch def, ok := kept[p.Name]; {
+		case !ok:
+			changes = append(changes, &schema.ModifyAttr{From: &PartAdded{Part: p}, To: &PartDropped{Part: p}})
+		case def != p.Def:
+			return refuse("changing the bound of part " + p.Name)
+		}
+	}
+	// Kept parts stay in their order; a range's new parts come after them.
+	lastKept := -1
+	for i, p := range x.Parts {
+		if was[p.Name] {
+			lastKept = i
+		}
+	}
+	for i, p := range x.Parts {
+		if was[p.Name] {
+			continue
+		}
+		if f.Method == "RANGE COLUMNS" && i < lastKept {
+			return refuse("adding part " + p.Name + " before the range's last kept part")
+		}
+		changes = append(changes, &schema.ModifyAttr{From: &PartDropped{Part: p}, To: &PartAdded{Part: p}})
+	}
+	return changes
+}
+
+// partitionCreateOptions is the ModifyAttr Atlas's planner writes for a
+// part added or dropped: ADD PARTITION (...) or DROP PARTITION `p`.
+func partitionCreateOptions(x *schema.ModifyAttr) (schema.Change, bool) {
+	switch to := x.To.(type) {
+	case *PartAdded:
+		return &schema.ModifyAttr{From: &mysql.CreateOptions{}, To: &mysql.CreateOptions{V: "ADD PARTITION (PARTITION " + ident(to.Part.Name) + " " + to.Part.Def + ")"}}, true
+	case *PartDropped:
+		return &schema.ModifyAttr{From: &mysql.CreateOptions{}, To: &mysql.CreateOptions{V: "DROP PARTITION " + ident(to.Part.Name)}}, true
+	}
+	return nil, false
+}
+
+// Model is p as the model's partition, nil for none. A part's bound the
+// model cannot hold (an expression) is left as nil, which the compiler
+// then refuses at the part.
+func (p *Partition) Model() *compiler.Partition {
+	if p == nil {
+		return nil
+	}
+	out := &compiler.Partition{Column: p.Key, Count: p.Count}
+	switch p.Method {
+	case "RANGE COLUMNS":
+		out.Type = compiler.PartitionRange
+	case "LIST COLUMNS":
+		out.Type = compiler.PartitionList
+	default:
+		out.Type = compiler.PartitionHash
+	}
+	for _, part := range p.Parts {
+		mp := &compiler.PartitionPart{Name: part.Name}
+		switch def := part.Def; {
+		case def == "DEFAULT" || def == "VALUES LESS THAN (MAXVALUE)":
+			mp.Rest = true
+		case strings.HasPrefix(def, "VALUES LESS THAN (") && strings.HasSuffix(def, ")"):
+			vals := literals(strings.TrimSuffix(strings.TrimPrefix(def, "VALUES LESS THAN ("), ")"))
+			if len(vals) == 1 {
+				mp.LessThan = vals[0]
+			}
+		case strings.HasPrefix(def, "VALUES IN (") && strings.HasSuffix(def, ")"):
+			mp.Values = literals(strings.TrimSuffix(strings.TrimPrefix(def, "VALUES IN ("), ")"))
+		}
+		out.Parts = append(out.Parts, mp)
+	}
+	return out
+}
+
+// literals reads a comma-separated list of TiDB literals as printed by
+// SHOW CREATE TABLE: whole numbers and quoted strings.
+func literals(s string) []any {
+	var out []any
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ",")) {
+		if s[0] == '\'' {
+			var b strings.Builder
+			i := 1
+			for ; i < len(s); i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+					b.WriteByte(s[i])
+					continue
+				}
+				if s[i] == '\'' {
+					if i+1 < len(s) && s[i+1] == '\'' {
+						b.WriteByte('\'')
+						i++
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[i])
+			}
+			out = append(out, b.String())
+			s = s[min(i+1, len(s)):]
+			continue
+		}
+		end := strings.IndexByte(s, ',')
+		if end < 0 {
+			end = len(s)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(s[:end]), 10, 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, n)
+		s = s[end:]
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package draw
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schemagen/schemagen/internal/difftest"
+)
+
+// partitions sometimes partitions a table by its first key column: by
+// hash or range of an integer, by range of a date, or by list of an
+// integer, now and then without a part for the rest (rows past every part
+// are refused by both databases). The table's unique keys must hold the
+// column and no foreign key may join it (both refuse otherwise); rarely a
+// table that breaks these is drawn, which the compiler must refuse.
+func (g *rnd) partitions(m *difftest.Model) {
+	for _, t := range m.Tables {
+		if len(t.PK) == 0 || !g.chance(0.3) {
+			continue
+		}
+		col := t.Col(t.PK[0])
+		if col == nil || !g.chance(0.05) && !partitionable(m, t, col.Name) {
+			continue
+		}
+		t.Partition = g.partition(t.Name, col)
+	}
+}
+
+// partitionable reports whether t can be partitioned by col: every unique
+// key holds it, and no foreign key joins t.
+func partitionable(m *difftest.Model, t *difftest.Table, col string) bool {
+	if len(t.FKs) > 0 || !slices.Contains(t.PK, col) {
+		return false
+	}
+	for _, u := range t.Uniques {
+		if !slices.Contains(u.Cols, col) {
+			return false
+		}
+	}
+	for _, idx := range t.Indexes {
+		if idx.Unique && !slices.Contains(idx.Cols, col) {
+			return false
+		}
+	}
+	for _, o := range m.Tables {
+		if slices.ContainsFunc(o.FKs, func(fk difftest.FK) bool { return fk.RefTable == t.Name }) {
+			return false
+		}
+	}
+	return true
+}
+
+// partition draws a partition block of table by col ("" where col's type
+// has none).
+func (g *rnd) partition(table string, col *difftest.Col) string {
+	head := func(typ string) string {
+		return fmt.Sprintf("  partition {\n    type = %q\n    column = %q\n", typ, col.Name)
+	}
+	var parts []string
+	typ := ""
+	switch col.Type.Name {
+	case "smallint", "int", "bigint":
+		switch g.n(3) {
+		case 0:
+			return head("hash") + fmt.Sprintf("    count = %d\n  }\n", pick(g, []int{1, 3, 8}))
+		case 1:
+			typ = "range"
+			for i, b := range pick(g, [][]int{{0, 100}, {-5, 5, 1000}, {10}}) {
+				parts = append(parts, fmt.Sprintf("    part %q {\n      less_than = %d\n    }\n", fmt.Sprintf("%s_p%d", table, i), b))
+			}
+		default:
+			typ = "list"
+			for i, vs := range pick(g, [][]string{{"1, 2, 3", "4"}, {"0", "-1, 7"}}) {
+				parts = append(parts, fmt.Sprintf("    part %q {\n      values = [%s]\n    }\n", fmt.Sprintf("%s_p%d", table, i), vs))
+			}
+		}
+	case "date", "datetime":
+		typ = "range"
+		for i, b := range pick(g, [][]string{{"2000-01-01", "2100-01-01"}, {"1970-01-01"}}) {
+			parts = append(parts, fmt.Sprintf("    part %q {\n      less_than = %q\n    }\n", fmt.Sprintf("%s_p%d", table, i), b))
+		}
+	default:
+		return ""
+	}
+	if g.chance(0.6) {
+		parts = append(parts, fmt.Sprintf("    part %q {\n      rest = true\n    }\n", table+"_rest"))
+	}
+	return head(typ) + strings.Join(parts, "") + "  }\n"
+}
+
+// TableOptionEdit draws an edit of t's ttl (kind "ttl": another, or none)
+// or partitioning (kind "partition": a range's part added at its end or
+// its first dropped, a list's part dropped, or the table partitioned
+// anew, which migrate diff refuses) for the plan oracle; ok is false where
+// there is none to draw.
+func (g *Gen) TableOptionEdit(m *difftest.Model, t *difftest.Table, kind string) (what string, f func(*difftest.Table), ok bool) {
+	if kind == "ttl" {
+		x := g.TTL(t)
+		if t.TTL != nil && g.Chance(0.4) {
+			x = nil
+		}
+		if x == nil && t.TTL == nil {
+			return "", nil, false
+		}
+		what = fmt.Sprintf("ttl of table %s: none", t.Name)
+		if x != nil {
+			what = fmt.Sprintf("ttl of table %s: %s + %d %s, job interval %q", t.Name, x.Col, x.Interval, x.Unit, x.JobInterval)
+		}
+		return what, func(t *difftest.Table) { t.TTL = x }, true
+	}
+	p := t.Partition
+	first := strings.Index(p, "    part ")
+	switch {
+	case len(t.PK) == 0 || t.Col(t.PK[0]) == nil || p == "" && !partitionable(m, t, t.PK[0]):
+		return "", nil, false
+	case p == "" || g.Chance(0.1):
+		np := g.g.partition(t.Name, t.Col(t.PK[0]))
+		return fmt.Sprintf("partition table %s anew", t.Name), func(t *difftest.Table) { t.Partition = np }, np != p
+	case first < 0:
+		return "", nil, false
+	case strings.Contains(p, "less_than") && !strings.Contains(p, "rest = true") && g.Chance(0.5):
+		part := fmt.Sprintf("    part %q {\n      rest = true\n    }\n", t.Name+"_rest")
+		return fmt.Sprintf("add a last part to table %s", t.Name), func(t *difftest.Table) { t.Partition = strings.TrimSuffix(t.Partition, "  }\n") + part + "  }\n" }, true
+	}
+	end := first + strings.Index(p[first:], "    }\n") + len("    }\n")
+	if strings.Count(p, "    part ") < 2 {
+		return "", nil, false
+	}
+	return fmt.Sprintf("drop the first part of table %s", t.Name), func(t *difftest.Table) { t.Partition = p[:first] + p[end:] }, true
+}

@@ -1,0 +1,76 @@
+package drift_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/drift"
+	"github.com/schemagen/schemagen/internal/testproject"
+)
+
+const partModel = `
+table "events" {
+  column "id" {
+    type = bigint
+  }
+  column "day" {
+    type = date
+  }
+  primary_key {
+    columns = ["id", "day"]
+  }
+  partition {
+    type   = "range"
+    column = "day"
+    part "events_old" {
+      less_than = "2001-01-01"
+    }
+    part "events_new" {
+      less_than = "3001-01-01"
+    }
+  }
+}
+`
+
+// TestDriftPartitions: a partitioned table does not drift at head on
+// either database (PostgreSQL's parts are not tables of their own), and a
+// part dropped by hand is reported, with a fix that adds it back.
+func TestDriftPartitions(t *testing.T) {
+	drop := map[string]string{"postgres": `DROP TABLE "events_new"`, "tidb": "ALTER TABLE `events` DROP PARTITION `events_new`"}
+	want := map[string]string{
+		"postgres": "table attribute events differs: expected part events_new FOR VALUES FROM ('2001-01-01') TO ('3001-01-01'), found no part events_new",
+		"tidb":     "table attribute events differs: expected PARTITION events_new VALUES LESS THAN ('3001-01-01'), found no PARTITION events_new",
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			p := testproject.New(t, partModel)
+			p.Diff("init")
+			db := dbtest.New(t, d)
+			p.Apply(d, db.URL)
+			f := &fixture{p: p, dialect: d}
+			if r := f.check(t, db.URL)[0]; r.Status != drift.NoDrift || r.Error != "" {
+				t.Fatalf("at head: status %d %s %+v %+v", r.Status, r.Error, r.Migrations, r.Model)
+			}
+			exec(t, db, drop[d])
+			r := f.check(t, db.URL)[0]
+			if r.Status != drift.Drift {
+				t.Fatalf("after the hand change: status %d %s", r.Status, r.Error)
+			}
+			for _, c := range []*drift.Comparison{r.Migrations, r.Model} {
+				var lines []string
+				for _, fd := range c.Findings {
+					lines = append(lines, fd.Describe())
+				}
+				if !slices.Equal(lines, []string{want[d]}) {
+					t.Errorf("against %s: findings\n%q\nwant\n%q", c.Against, lines, want[d])
+				}
+				if fix := strings.Join(c.Fix, "\n"); !strings.Contains(fix, "events_new") || !strings.Contains(fix, "3001-01-01") {
+					t.Errorf("against %s: fix %q", c.Against, c.Fix)
+				}
+			}
+		})
+	}
+}

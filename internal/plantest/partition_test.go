@@ -1,0 +1,123 @@
+package plantest_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+// partitioned holds a table partitioned by range of a date, one by list of
+// a code and one by hash of its key.
+const partitioned = `
+table "events" {
+  column "id" {
+    type = bigint
+  }
+  column "day" {
+    type = date
+  }
+  column "body" {
+    type = varchar(40)
+    null = true
+  }
+  primary_key {
+    columns = ["id", "day"]
+  }
+  partition {
+    type   = "range"
+    column = "day"
+    part "events_2000" {
+      less_than = "2001-01-01"
+    }
+    part "events_3000" {
+      less_than = "3001-01-01"
+    }
+  }
+}
+table "regions" {
+  column "id" {
+    type = int
+  }
+  column "code" {
+    type = varchar(8)
+  }
+  primary_key {
+    columns = ["id", "code"]
+  }
+  partition {
+    type   = "list"
+    column = "code"
+    part "regions_eu" {
+      values = ["de", "fr"]
+    }
+    part "regions_rest" {
+      rest = true
+    }
+  }
+}
+table "hits" {
+  column "id" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  partition {
+    type   = "hash"
+    column = "id"
+    count  = 4
+  }
+}
+`
+
+// TestPartitions creates the tables on both databases (with rows, where
+// they fit a part), then plans and applies a range part added at the end
+// and one dropped (with its rows), as such: ADD and DROP PARTITION on
+// TiDB, CREATE TABLE ... PARTITION OF and DROP TABLE on PostgreSQL (the
+// next part detached and attached again from MINVALUE); and an index.
+func TestPartitions(t *testing.T) {
+	plantest.Replay(t, 1, "", partitioned)
+	added := strings.Replace(partitioned, "    part \"events_3000\" {\n      less_than = \"3001-01-01\"\n    }\n", "    part \"events_3000\" {\n      less_than = \"3001-01-01\"\n    }\n    part \"events_rest\" {\n      rest = true\n    }\n", 1)
+	plantest.Replay(t, 1, partitioned, added)
+	dropped := strings.Replace(partitioned, "    part \"events_2000\" {\n      less_than = \"2001-01-01\"\n    }\n", "", 1)
+	plantest.Replay(t, 1, partitioned, dropped)
+	// An index of a partitioned table: PostgreSQL builds none CONCURRENTLY
+	// (0A000), so it is built in the file's transaction.
+	indexed := strings.Replace(partitioned, "  partition {\n    type   = \"range\"", "  index \"events_body_idx\" {\n    columns = [\"body\"]\n  }\n  partition {\n    type   = \"range\"", 1)
+	plantest.Replay(t, 1, partitioned, indexed)
+}
+
+// TestPartitionRefusals: what neither database changes in place is
+// refused at migrate diff, naming the change and what to write instead.
+func TestPartitionRefusals(t *testing.T) {
+	cases := []struct{ name, after, change string }{
+		{"key", strings.Replace(strings.Replace(partitioned, `    type   = "hash"`, `    type   = "range"`, 1), "    count  = 4\n", "    part \"hits_low\" {\n      less_than = 100\n    }\n", 1), "partition key"},
+		{"bound", strings.Replace(partitioned, `less_than = "3001-01-01"`, `less_than = "3002-01-01"`, 1), "bound of part events_3000"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := plantest.NewRunner(t)
+			f, err := r.Reproduce(context.Background(), 1, partitioned, c.after, c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f != nil {
+				t.Fatalf("a file was written and failed: %s", f.What)
+			}
+			if len(r.Refusals) == 0 {
+				t.Fatal("migrate diff refused nothing")
+			}
+			for _, e := range r.Refusals {
+				var ref *hazard.Refusal
+				msg := e.Error()
+				if !errors.As(e, &ref) || !strings.Contains(msg, "PostgreSQL: cannot plan "+c.change) && !strings.Contains(msg, "PostgreSQL: cannot plan changing the "+c.change) || !strings.Contains(msg, "TiDB: cannot plan") || ref.Instead == "" {
+					t.Fatalf("the refusal does not name the change on both databases and what to write: %v", e)
+				}
+			}
+		})
+	}
+}
