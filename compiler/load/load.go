@@ -646,7 +646,8 @@ func (l *loader) check(t *compiler.Table, b *hcl.Block) {
 }
 
 var indexSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}, {Name: "comment"}},
+	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}, {Name: "comment"},
+		{Name: "include"}, {Name: "nulls_distinct"}, {Name: "storage"}, {Name: "visible"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "on"}},
 }
 
@@ -679,6 +680,7 @@ func (l *loader) index(t *compiler.Table, b *hcl.Block) {
 		idx.Where, idx.WhereSrc = l.expression(t, a)
 		idx.WhereRange = a.Expr.Range()
 	}
+	l.indexOptions(idx, content.Attributes)
 	for _, blk := range content.Blocks {
 		if blk.Type != "on" {
 			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}, {Name: "name"}, {Name: "accept"}})

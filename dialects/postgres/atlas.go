@@ -87,13 +87,30 @@ func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]dialects.S
 }
 
 // MarshalState implements dialects.Dialect.
+// The storage parameters Atlas's HCL leaves out (fillfactor, pgvector's)
+// follow it as comment lines.
 func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
-	return sqltext.MarshalState(s, postgres.MarshalHCL)
+	b, err := sqltext.MarshalState(s, postgres.MarshalHCL)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := atlasdrv.MarshalParams(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) > 0 && len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return append(b, ps...), nil
 }
 
 // UnmarshalState implements dialects.Dialect.
 func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
-	return sqltext.UnmarshalState(b, postgres.EvalHCLBytes)
+	s, err := sqltext.UnmarshalState(b, postgres.EvalHCLBytes)
+	if err != nil {
+		return nil, err
+	}
+	return s, atlasdrv.UnmarshalParams(s, b)
 }
 
 // ScanStmts implements dialects.Dialect with the scanner of Atlas's
@@ -120,7 +137,29 @@ func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
 
 // Describe implements dialects.Describer with Atlas's PostgreSQL type
 // printer; an index shows its predicate.
-func (Dialect) Describe(obj any) string { return printer.Object(obj) }
+// Its INCLUDE, NULLS NOT DISTINCT and storage parameters follow.
+func (Dialect) Describe(obj any) string {
+	s := printer.Object(obj)
+	if i, ok := obj.(*schema.Index); ok {
+		for _, a := range i.Attrs {
+			switch a := a.(type) {
+			case *postgres.IndexInclude:
+				var cols []string
+				for _, c := range a.Columns {
+					cols = append(cols, c.Name)
+				}
+				s += " INCLUDE (" + strings.Join(cols, ", ") + ")"
+			case *postgres.IndexNullsDistinct:
+				if !a.V {
+					s += " NULLS NOT DISTINCT"
+				}
+			case *atlasdrv.IndexParams:
+				s += " WITH (" + strings.Join(a.Params, ", ") + ")"
+			}
+		}
+	}
+	return s
+}
 
 var printer = describe.Printer{
 	FormatType: postgres.FormatType,

@@ -705,11 +705,20 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		return
 	}
 	facts.Own = append(facts.Own, cat.Own...)
+	options := indexOptions(facts)
+	if facts.Unique && options != nil {
+		// A unique constraint has no options in the model: its own
+		// statement keeps them, as before the model had them.
+		facts.Own = append(facts.Own, options...)
+	}
 	for i, p := range idx.Parts {
 		part := &compiler.IndexPart{Desc: p.Desc}
 		switch {
 		case p.C != nil:
 			part.Column = p.C.Name
+		case p.X != nil && facts.VectorColumn != "":
+			// The distance function of a vector index: its column.
+			part.Column = facts.VectorColumn
 		case p.X != nil:
 			plain = false
 			x, ok := p.X.(*schema.RawExpr)
@@ -759,6 +768,13 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		return
 	}
 	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Comment: comment, Overrides: compiler.Overrides{}}
+	if !facts.Unique {
+		ci.Include, ci.NullsNotDistinct, ci.Invisible = facts.Include, facts.NullsNotDistinct, facts.Invisible
+		for _, p := range facts.Storage {
+			ci.Storage = append(ci.Storage, compiler.StorageParam{Name: p[0], Value: p[1]})
+		}
+		slices.SortFunc(ci.Storage, func(x, y compiler.StorageParam) int { return strings.Compare(x.Name, y.Name) })
+	}
 	if using != "" {
 		ci.Attrs = append(ci.Attrs, &compiler.IndexMethod{Name: using})
 	}
@@ -796,6 +812,29 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		ci.Overrides[d] = &compiler.Override{Dialect: d, SQL: sql}
 	}
 	ct.Indexes = append(ct.Indexes, ci)
+}
+
+// indexOptions are an index's options as the database writes them, nil
+// for none (a unique constraint keeps them in its own statement).
+func indexOptions(f dialects.IndexFacts) []string {
+	var out []string
+	if len(f.Include) > 0 {
+		out = append(out, "INCLUDE ("+strings.Join(f.Include, ", ")+")")
+	}
+	if f.NullsNotDistinct {
+		out = append(out, "NULLS NOT DISTINCT")
+	}
+	if len(f.Storage) > 0 {
+		var ps []string
+		for _, p := range f.Storage {
+			ps = append(ps, p[0]+"="+p[1])
+		}
+		out = append(out, "WITH ("+strings.Join(ps, ", ")+")")
+	}
+	if f.Invisible {
+		out = append(out, "INVISIBLE")
+	}
+	return out
 }
 
 // statement is the statement that creates index idx of t: the database's

@@ -342,6 +342,8 @@ type stateOptions struct {
 	Clustered       string `json:"clustered,omitempty"`
 	ShardRowIDBits  int    `json:"shard_row_id_bits,omitempty"`
 	PreSplitRegions int    `json:"pre_split_regions,omitempty"`
+	// Index is an invisible index of the table.
+	Index string `json:"invisible_index,omitempty"`
 }
 
 const stateLine = "# schemagen tidb option "
@@ -367,6 +369,13 @@ func MarshalOptions(s *schema.Schema) ([]byte, error) {
 		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" {
 			if err := line(o); err != nil {
 				return nil, err
+			}
+		}
+		for _, idx := range t.Indexes {
+			if InvisibleOf(idx) {
+				if err := line(stateOptions{Table: t.Name, Index: idx.Name}); err != nil {
+					return nil, err
+				}
 			}
 		}
 		for _, c := range t.Columns {
@@ -407,6 +416,13 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 		}
 		if o.Clustered != "" && t.PrimaryKey != nil {
 			schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: o.Clustered == "CLUSTERED"})
+		}
+		if o.Index != "" {
+			idx, ok := t.Index(o.Index)
+			if !ok {
+				return fmt.Errorf("stored state: options of an index it does not hold, %s.%s", o.Table, o.Index)
+			}
+			schema.ReplaceOrAppend(&idx.Attrs, &Invisible{})
 		}
 		if len(o.AutoRandom) == 2 {
 			c, ok := t.Column(o.Column)
