@@ -648,7 +648,7 @@ func (l *loader) check(t *compiler.Table, b *hcl.Block) {
 var indexSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}, {Name: "comment"},
 		{Name: "include"}, {Name: "nulls_distinct"}, {Name: "storage"}, {Name: "visible"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "on"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "on"}},
 }
 
 var indexPartSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
