@@ -85,11 +85,28 @@ func (d *atlasDriver) inspectIndexParams(ctx context.Context, s *schema.Schema) 
 					p = *q
 				}
 			}
-			p.Params = append(p.Params, opt)
+			p.Params = append(p.Params, normalParam(opt))
 			schema.ReplaceOrAppend(&idx.Attrs, &p)
 		}
 	}
 	return rows.Err()
+}
+
+// normalParam is a reloptions entry name=value with a boolean value as
+// true or false: PostgreSQL keeps on, off, yes and no as written, all
+// meaning the same.
+func normalParam(p string) string {
+	k, v, ok := strings.Cut(p, "=")
+	if !ok {
+		return p
+	}
+	switch strings.ToLower(v) {
+	case "on", "yes", "true":
+		v = "true"
+	case "off", "no", "false":
+		v = "false"
+	}
+	return k + "=" + v
 }
 
 // indexParamChanges adds what differs in the storage parameters of the

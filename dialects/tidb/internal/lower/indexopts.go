@@ -1,9 +1,11 @@
 package lower
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/sqltext"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
@@ -68,9 +70,12 @@ func (l *lowerer) indexOptions(t *compiler.Table, idx *compiler.Index, li *sqlte
 		l.rec.Decide(object, dialects.Omitted, "include (%s) left out: TiDB has no non-key columns in an index, a query reads them from the row (the key and its uniqueness stay as they are)", strings.Join(idx.Include, ", "))
 	}
 	if idx.NullsNotDistinct {
+		// A key column is never NULL in the index when it is NOT NULL, or
+		// when the predicate picks only rows where it is not.
 		nullable := false
+		nn := expr.NotNullOn(idx.Where)
 		for _, p := range idx.Parts {
-			if c := t.Column(p.Column); p.Expr != nil || c == nil || c.Null {
+			if c := t.Column(p.Column); p.Expr != nil || c == nil || c.Null && !slices.Contains(nn, p.Column) {
 				nullable = true
 			}
 		}
@@ -78,7 +83,7 @@ func (l *lowerer) indexOptions(t *compiler.Table, idx *compiler.Index, li *sqlte
 			l.rec.Errorf(idx.NullsRange, "NULLS NOT DISTINCT on TiDB", "Unique index %q compares NULL keys as equal (nulls_distinct = false); TiDB's unique keys never compare NULLs, so it would store the duplicates PostgreSQL refuses. Make its columns null = false, or leave the index out of TiDB: tidb { skip = true }.", idx.Name)
 			return false
 		}
-		l.rec.Decide(object, dialects.Lowered, "nulls_distinct = false left out: every key column is NOT NULL, so there is no NULL key to compare")
+		l.rec.Decide(object, dialects.Lowered, "nulls_distinct = false left out: no key column of the rows it indexes is NULL, so there is no NULL key to compare")
 	}
 	if len(idx.Storage) > 0 && li.Kind == "" {
 		l.rec.Decide(object, dialects.Omitted, "storage parameters left out: TiDB's indexes take none")
