@@ -593,6 +593,8 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	newRnd(seed ^ 0xc033).indexComments(m)
 	// And the identities' key options (issue 33).
 	stmts = newRnd(seed^0xa17d).keyOptions(m, stmts)
+	// And the index options (issue 33).
+	newRnd(seed ^ 0x1d0b).indexOptions(m)
 	return m, stmts
 }
 
