@@ -48,6 +48,7 @@ func TestIndexOptionsRefused(t *testing.T) {
 		{"included key column", "postgres", "    columns = [\"code\"]\n    include = [\"code\"]", "is a key part"},
 		{"included unknown column", "postgres", "    columns = [\"code\"]\n    include = [\"nope\"]", "nope"},
 		{"inner product on TiDB", "tidb", "    using = \"hnsw\"\n    on {\n      column  = \"embedding\"\n      opclass = \"vector_ip_ops\"\n    }", "vector_cosine_ops (VEC_COSINE_DISTANCE) or vector_l2_ops"},
+		{"invisible vector index on TiDB", "tidb", "    using = \"hnsw\"\n    visible = false\n    on {\n      column  = \"embedding\"\n      opclass = \"vector_l2_ops\"\n    }", "cannot make a VECTOR INDEX invisible"},
 		{"vector index over two parts on TiDB", "tidb", "    using = \"hnsw\"\n    columns = [\"embedding\", \"code\"]", "one vector column"},
 	}
 	for _, c := range cases {

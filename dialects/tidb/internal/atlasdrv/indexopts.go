@@ -38,7 +38,7 @@ func InvisibleOf(idx *schema.Index) bool {
 
 // SHOW CREATE TABLE prints an invisible index as
 // KEY `name` (`a`) /*!80000 INVISIBLE */ (UNIQUE KEY alike).
-var invisibleKey = regexp.MustCompile("(?m)^\\s*(?:UNIQUE |VECTOR )?(?:KEY|INDEX) `((?:[^`]|``)+)` [^\\n]*INVISIBLE")
+var invisibleKey = regexp.MustCompile("(?m)^\\s*(?:UNIQUE |VECTOR )?(?:KEY|INDEX) `((?:[^`]|``)+)` ?\\([^\\n]*?\\) /\\*!80000 INVISIBLE \\*/")
 
 // VectorIndex marks TiDB's VECTOR INDEX over Distance (VEC_COSINE_DISTANCE
 // or VEC_L2_DISTANCE) of Column, which Atlas reads as an expression part.

@@ -50,6 +50,9 @@ func (l *lowerer) vectorIndex(t *compiler.Table, idx *compiler.Index) (*sqltext.
 	case idx.Unique || idx.Where != nil:
 		l.rec.Errorf(idx.Range, "Vector index TiDB cannot build", "Index %q uses %s: TiDB's VECTOR INDEX is neither unique nor partial.", idx.Name, idx.Method())
 		return nil, false
+	case idx.Invisible:
+		l.rec.Errorf(idx.InvisibleRange, "Vector index TiDB cannot build", "Index %q uses %s: TiDB cannot make a VECTOR INDEX invisible; leave visible out, or the index out of TiDB: tidb { skip = true }.", idx.Name, idx.Method())
+		return nil, false
 	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Comment: idx.Comment, Kind: "VECTOR",
 		Parts: []string{"(" + fn + "(" + lexical.Ident(c.Name) + "))"}, Exprs: []string{fn + "(" + lexical.Ident(c.Name) + ")"},
