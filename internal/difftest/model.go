@@ -65,6 +65,16 @@ type Table struct {
 	ShardRowIDBits, PreSplitRegions int
 }
 
+// Index returns the index of t named name, or nil.
+func (t *Table) Index(name string) *Index {
+	for i := range t.Indexes {
+		if t.Indexes[i].Name == name {
+			return &t.Indexes[i]
+		}
+	}
+	return nil
+}
+
 // Col is a column; Type is the neutral type as written in HCL.
 type Col struct {
 	Name    string

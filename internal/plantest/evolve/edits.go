@@ -87,7 +87,6 @@ var Kinds = []EditKind{
 	{"add_key_table", 2, addKeyTable},
 	{"change_key_options", 3, changeKeyOptions},
 	{"change_layout", 2, changeLayout},
-	// Issue 33's index options (indexopts.go).
 	{"change_index_options", 2, changeIndexOptions},
 }
 
@@ -150,9 +149,7 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 
 // isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
 // the generator of the enum and settings edits.
-func isOwnGenKind(k EditKind) bool {
-	return k.Name == "dialect_null" || k.Name == "change_index_options"
-}
+func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" || k.Name == "change_index_options" }
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {
