@@ -149,7 +149,9 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 
 // isOwnGenKind tells the kinds added after the seeds were pinned, drawn by
 // the generator of the enum and settings edits.
-func isOwnGenKind(k EditKind) bool { return k.Name == "dialect_null" || k.Name == "change_index_options" }
+func isOwnGenKind(k EditKind) bool { return slices.Contains(ownGen, k.Name) }
+
+var ownGen = []string{"dialect_null", "change_index_options"}
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {
