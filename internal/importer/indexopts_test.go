@@ -16,8 +16,8 @@ import (
 // them without TiFlash; TestVectorIndexFixture reads TiDB's recorded
 // statement.)
 const (
-	indexOptionsTiDB = "CREATE TABLE `docs` (`id` BIGINT NOT NULL, `tenant` VARCHAR(40) NOT NULL, `title` VARCHAR(200), `code` VARCHAR(20), PRIMARY KEY (`id`), KEY `docs_tenant_idx` (`tenant`) INVISIBLE, KEY `docs_title_idx` (`title`));\n"
-	indexOptionsPG   = `CREATE TABLE "docs" ("id" bigint, "tenant" varchar(40) NOT NULL, "title" varchar(200), "code" varchar(20), PRIMARY KEY ("id"));
+	indexOptionsTiDB = "CREATE TABLE `docs` (`id` BIGINT NOT NULL, `tenant` VARCHAR(40) NOT NULL, `title` VARCHAR(200), `code` VARCHAR(20) NOT NULL, PRIMARY KEY (`id`), KEY `docs_tenant_idx` (`tenant`) INVISIBLE, KEY `docs_title_idx` (`title`));\n"
+	indexOptionsPG   = `CREATE TABLE "docs" ("id" bigint, "tenant" varchar(40) NOT NULL, "title" varchar(200), "code" varchar(20) NOT NULL, PRIMARY KEY ("id"));
 CREATE INDEX "docs_tenant_idx" ON "docs" ("tenant") INCLUDE ("title") WITH (fillfactor = 70);
 CREATE INDEX "docs_title_idx" ON "docs" ("title") WITH (deduplicate_items = off, fillfactor = 80);
 `

@@ -705,6 +705,12 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		return
 	}
 	facts.Own = append(facts.Own, cat.Own...)
+	if facts.NullsNotDistinct && slices.ContainsFunc(idx.Parts, func(p *schema.IndexPart) bool { return p.C == nil || p.C.Type == nil || p.C.Type.Null }) {
+		// Over keys that can be NULL, TiDB has no equivalent and the model
+		// refuses it there: PostgreSQL's statement keeps it, and the other
+		// dialects get the index without it, as the summary says.
+		facts.Own, facts.NullsNotDistinct = append(facts.Own, "NULLS NOT DISTINCT"), false
+	}
 	options := indexOptions(facts)
 	if facts.Unique && options != nil {
 		// A unique constraint has no options in the model: its own
