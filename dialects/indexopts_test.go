@@ -135,3 +135,31 @@ func TestNullsNotDistinctOnServer(t *testing.T) {
 		t.Fatalf("a second NULL key: %v, want a unique violation", err)
 	}
 }
+
+// TestVectorIndexOnServer: the TiDB the project runs (tidb-server alone, no
+// TiFlash) refuses the VECTOR INDEX the model's hnsw index lowers to, with
+// the error docs/language.md quotes; the table without it is accepted.
+func TestVectorIndexOnServer(t *testing.T) {
+	db := dbtest.New(t, "tidb")
+	ddl, diags := generate(t, "tidb", optionModel("", "    using = \"hnsw\"\n    on {\n      column  = \"embedding\"\n      opclass = \"vector_cosine_ops\"\n    }"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	stmts, err := migrate.Stmts(ddl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range stmts {
+		_, err := db.Exec(st.Text)
+		if !strings.Contains(st.Text, "VECTOR INDEX") {
+			if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if !refusedAs(err, "8200") || !strings.Contains(err.Error(), "Unsupported add vector index: unsupported TiFlash store count is 0") {
+			t.Fatalf("%s: %v, want TiDB's 8200 for a server without TiFlash", st.Text, err)
+		}
+		t.Log(err)
+	}
+}
