@@ -49,7 +49,10 @@ func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 	if len(prefixes) > 0 {
 		f.Own = []string{"the prefix " + strings.Join(prefixes, ", ")}
 	}
+	// An invisible unique key is a unique index with visible = false (a
+	// unique constraint of the model has no visibility).
 	f.Invisible = atlasdrv.InvisibleOf(idx)
+	f.Unique = f.Unique && !f.Invisible
 	if v := atlasdrv.VectorOf(idx); v != nil {
 		// pgvector's hnsw over the operator class of the same distance,
 		// which the TiDB dialect writes back as this VECTOR INDEX.

@@ -62,13 +62,13 @@ func TestIndexOptions(t *testing.T) {
 				if !strings.Contains(def, `INCLUDE (title) WITH (fillfactor='70')`) {
 					t.Fatalf("read back: %s", def)
 				}
-				hand, want = "ALTER INDEX docs_tenant_idx SET (fillfactor = 40)", "fillfactor=40"
+				hand, want = "ALTER INDEX docs_tenant_idx SET (fillfactor = 40)", "expected (tenant) INCLUDE (title) WITH (fillfactor=70), found (tenant) INCLUDE (title) WITH (fillfactor=40)"
 			} else {
 				def = showCreateTable(t, db, "docs")
 				if !strings.Contains(def, "KEY `docs_tenant_idx` (`tenant`) /*!80000 INVISIBLE */") {
 					t.Fatalf("read back: %s", def)
 				}
-				hand, want = "ALTER TABLE docs ALTER INDEX docs_tenant_idx VISIBLE", "found index docs_tenant_idx"
+				hand, want = "ALTER TABLE docs ALTER INDEX docs_tenant_idx VISIBLE", "expected (tenant) INVISIBLE, found (tenant)"
 			}
 			exec(t, db, hand)
 			r := f.check(t, db.URL)[0]

@@ -19,7 +19,7 @@ const (
 	indexOptionsTiDB = "CREATE TABLE `docs` (`id` BIGINT NOT NULL, `tenant` VARCHAR(40) NOT NULL, `title` VARCHAR(200), `code` VARCHAR(20) NOT NULL, PRIMARY KEY (`id`), KEY `docs_tenant_idx` (`tenant`) INVISIBLE, KEY `docs_title_idx` (`title`));\n"
 	indexOptionsPG   = `CREATE TABLE "docs" ("id" bigint, "tenant" varchar(40) NOT NULL, "title" varchar(200), "code" varchar(20) NOT NULL, PRIMARY KEY ("id"));
 CREATE INDEX "docs_tenant_idx" ON "docs" ("tenant") INCLUDE ("title") WITH (fillfactor = 70);
-CREATE INDEX "docs_title_idx" ON "docs" ("title") WITH (deduplicate_items = off, fillfactor = 80);
+CREATE INDEX "docs_title_idx" ON "docs" ("title") WITH (deduplicate_items = false, fillfactor = 80);
 `
 	nullsNotDistinctPG = `CREATE UNIQUE INDEX "docs_code_uq" ON "docs" ("code") NULLS NOT DISTINCT;
 `
@@ -71,8 +71,7 @@ func TestImportIndexOptions(t *testing.T) {
 			if err := fresh.QueryRow(q).Scan(&b); err != nil {
 				t.Fatal(err)
 			}
-			// PostgreSQL prints a boolean parameter as written.
-			if a = strings.ReplaceAll(a, "deduplicate_items='off'", "deduplicate_items='false'"); a != b {
+			if a != b {
 				t.Errorf("the indexes differ:\n%s\nfresh:\n%s", a, b)
 			}
 		}
