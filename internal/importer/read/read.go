@@ -821,7 +821,8 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 }
 
 // indexOptions are an index's options as the database writes them, nil
-// for none (a unique constraint keeps them in its own statement).
+// for none (a unique constraint keeps them in its own statement; its
+// storage parameters are already the catalog's IndexCatalog.Own).
 func indexOptions(f dialects.IndexFacts) []string {
 	var out []string
 	if len(f.Include) > 0 {
@@ -830,13 +831,7 @@ func indexOptions(f dialects.IndexFacts) []string {
 	if f.NullsNotDistinct {
 		out = append(out, "NULLS NOT DISTINCT")
 	}
-	if len(f.Storage) > 0 {
-		var ps []string
-		for _, p := range f.Storage {
-			ps = append(ps, p[0]+"="+p[1])
-		}
-		out = append(out, "WITH ("+strings.Join(ps, ", ")+")")
-	}
+	// A constraint's storage parameters are the catalog's own clause.
 	if f.Invisible {
 		out = append(out, "INVISIBLE")
 	}
