@@ -405,6 +405,29 @@ type Index struct {
 	// PostgreSQL's COMMENT ON INDEX and TiDB's index COMMENT, and exported
 	// as the index's purpose.
 	Comment string
+	// Include are non-key columns the index stores (`include`): PostgreSQL's
+	// INCLUDE; TiDB leaves them out (explained).
+	Include      []string
+	IncludeRange hcl.Range
+	// NullsNotDistinct is a unique index's `nulls_distinct = false`:
+	// PostgreSQL 15's NULLS NOT DISTINCT, one NULL key at most.
+	NullsNotDistinct bool
+	NullsRange       hcl.Range
+	// Storage are the index's storage parameters (`storage = { ... }`),
+	// sorted by name: PostgreSQL's WITH (...), nothing on TiDB (explained).
+	Storage      []StorageParam
+	StorageRange hcl.Range
+	// Invisible is `visible = false`: TiDB's INVISIBLE index, which the
+	// optimizer does not use (PostgreSQL has none: explained).
+	Invisible      bool
+	InvisibleRange hcl.Range
+}
+
+// StorageParam is one storage parameter of an index: its name and value as
+// written (a number, or true / false).
+type StorageParam struct {
+	Name, Value string
+	Range       hcl.Range
 }
 
 // IndexPart is one key part of an index: a column or an expression.

@@ -295,9 +295,40 @@ func writeTable(body *hclwrite.Body, t *Table) {
 		if idx.Comment != "" {
 			ib.SetAttributeValue("comment", cty.StringVal(idx.Comment))
 		}
+		writeIndexOptions(ib, idx)
 		writeOverrides(ib, idx.Overrides)
 	}
 	writeOverrides(tb, t.Overrides)
+}
+
+// writeIndexOptions writes an index's include, nulls_distinct, storage and
+// visible.
+func writeIndexOptions(ib *hclwrite.Body, idx *Index) {
+	if len(idx.Include) > 0 {
+		ib.SetAttributeValue("include", strList(idx.Include))
+	}
+	if idx.NullsNotDistinct {
+		ib.SetAttributeValue("nulls_distinct", cty.False)
+	}
+	if len(idx.Storage) > 0 {
+		m := map[string]cty.Value{}
+		for _, p := range idx.Storage {
+			switch p.Value {
+			case "true", "false":
+				m[p.Name] = cty.BoolVal(p.Value == "true")
+			default:
+				n, err := cty.ParseNumberVal(p.Value)
+				if err != nil {
+					continue
+				}
+				m[p.Name] = n
+			}
+		}
+		ib.SetAttributeValue("storage", cty.ObjectVal(m))
+	}
+	if idx.Invisible {
+		ib.SetAttributeValue("visible", cty.False)
+	}
 }
 
 func typeTokens(t Type) hclwrite.Tokens {

@@ -53,6 +53,19 @@ type IndexFacts struct {
 	// (PostgreSQL's INCLUDE, NULLS NOT DISTINCT), as the database writes
 	// them: the dialect keeps its own statement of the index.
 	Own []string
+	// Include are the index's non-key columns, NullsNotDistinct a unique
+	// index's NULLS NOT DISTINCT, Storage its storage parameters as
+	// name and value (each a whole number, true or false), Invisible
+	// whether the optimizer leaves it unused: the model's index options.
+	Include          []string
+	NullsNotDistinct bool
+	Storage          [][2]string
+	Invisible        bool
+	// VectorColumn is the column of a vector index that the database
+	// indexes through a distance function (TiDB's VECTOR INDEX over
+	// VEC_COSINE_DISTANCE(col)), read as Using and OpClasses over that
+	// column.
+	VectorColumn string
 }
 
 // The import hooks: optional parts of a dialect that the importer asks for,

@@ -652,8 +652,9 @@ func (l *loader) check(t *compiler.Table, b *hcl.Block) {
 }
 
 var indexSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}, {Name: "comment"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "on"}},
+	Attributes: []hcl.AttributeSchema{{Name: "columns"}, {Name: "unique"}, {Name: "where"}, {Name: "using"}, {Name: "comment"},
+		{Name: "include"}, {Name: "nulls_distinct"}, {Name: "storage"}, {Name: "visible"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "on"}},
 }
 
 var indexPartSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -685,6 +686,7 @@ func (l *loader) index(t *compiler.Table, b *hcl.Block) {
 		idx.Where, idx.WhereSrc = l.expression(t, a)
 		idx.WhereRange = a.Expr.Range()
 	}
+	l.indexOptions(idx, content.Attributes)
 	for _, blk := range content.Blocks {
 		if blk.Type != "on" {
 			l.override(idx.Overrides, blk, []hcl.AttributeSchema{{Name: "sql"}, {Name: "name"}, {Name: "accept"}})

@@ -182,6 +182,18 @@ func (v *validator) table(t *compiler.Table) {
 			}
 		}
 		v.columns(t, "index "+idx.Name, names, ranges)
+		if len(idx.Include) > 0 {
+			inc := make([]hcl.Range, len(idx.Include))
+			for i := range inc {
+				inc[i] = idx.IncludeRange
+			}
+			v.columns(t, "include of index "+idx.Name, idx.Include, inc)
+			for _, c := range idx.Include {
+				if slices.Contains(names, c) {
+					v.errorf(idx.IncludeRange, "Included key column", "Column %q is a key part of index %q: include lists only the columns the index stores besides its key.", c, idx.Name)
+				}
+			}
+		}
 	}
 	for _, fk := range t.ForeignKeys {
 		v.about(t, compiler.KindForeignKey, fk.Name)

@@ -87,6 +87,8 @@ func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]dialects.S
 }
 
 // MarshalState implements dialects.Dialect.
+// The storage parameters Atlas's HCL leaves out (fillfactor, pgvector's)
+// follow it as comment lines.
 func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
 	b, err := sqltext.MarshalState(s, postgres.MarshalHCL)
 	if err != nil {
@@ -96,10 +98,17 @@ func (Dialect) MarshalState(s *schema.Schema) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(parts) > 0 && len(b) > 0 && b[len(b)-1] != '\n' {
-		b = append(b, '\n')
+	ps, err := atlasdrv.MarshalParams(s)
+	if err != nil {
+		return nil, err
 	}
-	return append(b, parts...), nil
+	for _, extra := range [][]byte{parts, ps} {
+		if len(extra) > 0 && len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+		b = append(b, extra...)
+	}
+	return b, nil
 }
 
 // UnmarshalState implements dialects.Dialect.
@@ -108,7 +117,10 @@ func (Dialect) UnmarshalState(b []byte) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, atlasdrv.UnmarshalParts(s, b)
+	if err := atlasdrv.UnmarshalParts(s, b); err != nil {
+		return nil, err
+	}
+	return s, atlasdrv.UnmarshalParams(s, b)
 }
 
 // ScanStmts implements dialects.Dialect with the scanner of Atlas's
@@ -135,6 +147,7 @@ func (Dialect) UseExprs(s *schema.Schema, x *dialects.Exprs) {
 
 // Describe implements dialects.Describer with Atlas's PostgreSQL type
 // printer; an index shows its predicate.
+// Its INCLUDE, NULLS NOT DISTINCT and storage parameters follow.
 func (Dialect) Describe(obj any) string {
 	switch o := obj.(type) {
 	case *atlasdrv.Parts:
@@ -148,7 +161,26 @@ func (Dialect) Describe(obj any) string {
 	case *atlasdrv.PartitionRefused:
 		return o.Change
 	}
-	return printer.Object(obj)
+	s := printer.Object(obj)
+	if i, ok := obj.(*schema.Index); ok {
+		for _, a := range i.Attrs {
+			switch a := a.(type) {
+			case *postgres.IndexInclude:
+				var cols []string
+				for _, c := range a.Columns {
+					cols = append(cols, c.Name)
+				}
+				s += " INCLUDE (" + strings.Join(cols, ", ") + ")"
+			case *postgres.IndexNullsDistinct:
+				if !a.V {
+					s += " NULLS NOT DISTINCT"
+				}
+			case *atlasdrv.IndexParams:
+				s += " WITH (" + strings.Join(a.Params, ", ") + ")"
+			}
+		}
+	}
+	return s
 }
 
 var printer = describe.Printer{

@@ -2,12 +2,14 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/catalog"
 )
 
@@ -53,21 +55,42 @@ func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 		case *postgres.IndexPredicate:
 			f.Predicate, f.HasPredicate = a.P, true
 		case *postgres.IndexInclude:
-			var cols []string
 			for _, c := range a.Columns {
-				cols = append(cols, Ident(c.Name))
+				f.Include = append(f.Include, c.Name)
 			}
-			f.Own = append(f.Own, "INCLUDE ("+strings.Join(cols, ", ")+")")
 		case *postgres.IndexNullsDistinct:
-			if !a.V {
-				f.Own = append(f.Own, "NULLS NOT DISTINCT")
-			}
+			f.NullsNotDistinct = !a.V
+		case *atlasdrv.IndexParams:
+			f.Storage, f.Own = storageFacts(a.Params, f.Own)
 		case *postgres.Constraint:
 			// Foreign keys that rest on the index are listed too.
 			f.Unique = f.Unique || a.IsUnique() && a.N == idx.Name
 		}
 	}
 	return f
+}
+
+// storageFacts reads storage parameters (reloptions, name=value) as the
+// model's storage: each a whole number, true or false (PostgreSQL keeps
+// on and off as written: read as true and false). Any other value keeps
+// them all the index's own clause.
+func storageFacts(params []string, own []string) ([][2]string, []string) {
+	var out [][2]string
+	for _, p := range params {
+		k, v, _ := strings.Cut(p, "=")
+		switch strings.ToLower(v) {
+		case "on", "true":
+			v = "true"
+		case "off", "false":
+			v = "false"
+		default:
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				return nil, append(own, "WITH ("+strings.Join(params, ", ")+")")
+			}
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out, own
 }
 
 // InspectAdvice implements dialects.Importer: a role that can read no schema

@@ -156,8 +156,13 @@ func (Dialect) Describe(obj any) string {
 	s := printer.Object(obj)
 	if i, ok := obj.(*schema.Index); ok {
 		for _, a := range i.Attrs {
-			if c, ok := a.(*atlasdrv.Clustered); ok {
-				s += map[bool]string{true: " CLUSTERED", false: " NONCLUSTERED"}[c.V]
+			switch a := a.(type) {
+			case *atlasdrv.Clustered:
+				s += map[bool]string{true: " CLUSTERED", false: " NONCLUSTERED"}[a.V]
+			case *atlasdrv.Invisible:
+				s += " INVISIBLE"
+			case *atlasdrv.VectorIndex:
+				s += " VECTOR (" + a.Distance + ")"
 			}
 		}
 	}

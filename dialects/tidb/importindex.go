@@ -10,6 +10,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/catalog"
 )
 
@@ -47,6 +48,16 @@ func (Dialect) ReadIndex(idx *schema.Index) dialects.IndexFacts {
 	f := dialects.IndexFacts{Unique: idx.Unique && !generated && !commented}
 	if len(prefixes) > 0 {
 		f.Own = []string{"the prefix " + strings.Join(prefixes, ", ")}
+	}
+	// An invisible unique key is a unique index with visible = false (a
+	// unique constraint of the model has no visibility).
+	f.Invisible = atlasdrv.InvisibleOf(idx)
+	f.Unique = f.Unique && !f.Invisible
+	if v := atlasdrv.VectorOf(idx); v != nil {
+		// pgvector's hnsw over the operator class of the same distance,
+		// which the TiDB dialect writes back as this VECTOR INDEX.
+		f.Using, f.VectorColumn, f.Unique = "hnsw", v.Column, false
+		f.OpClasses = []string{map[string]string{"VEC_COSINE_DISTANCE": "vector_cosine_ops", "VEC_L2_DISTANCE": "vector_l2_ops"}[v.Distance]}
 	}
 	return f
 }

@@ -52,6 +52,9 @@ func TestDifferential(t *testing.T) {
 	// The key options of issue 33 drawn, and how many of their models
 	// compiled.
 	keyOptions := map[string]int{}
+	// The index options of issue 33 drawn (indexes; of their models
+	// compiled).
+	indexOptions := map[string]int{}
 	for i := range models {
 		if i > 0 && i%25 == 0 {
 			t.Logf("%d models so far: %d disagreements, %d with the defaults, %d with a setting off", i, found, defaults, off)
@@ -100,6 +103,16 @@ func TestDifferential(t *testing.T) {
 					}
 				}
 			}
+			for _, x := range tb.Indexes {
+				for k, on := range map[string]bool{"include": len(x.Include) > 0, "storage": x.Storage != "", "invisible": x.Invisible, "nulls": x.NullsNotDistinct} {
+					if on {
+						indexOptions[k]++
+						if difftest.Accepted(m) {
+							indexOptions[k+" compiled"]++
+						}
+					}
+				}
+			}
 			for _, c := range tb.Cols {
 				if k := keyOption(c); k != "" {
 					keyOptions[k]++
@@ -141,6 +154,8 @@ func TestDifferential(t *testing.T) {
 		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample, st.Realigned)
 	t.Logf("key options drawn (columns or tables; of their models compiled): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d of them with shard_row_id_bits; %d ttl (%d), %d partition (%d)", keyOptions["unordered"], keyOptions["unordered compiled"], keyOptions["cache"], keyOptions["cache compiled"], keyOptions["nonclustered"], keyOptions["nonclustered compiled"], keyOptions["shard"], keyOptions["ttl"], keyOptions["ttl compiled"], keyOptions["partition"], keyOptions["partition compiled"])
 	t.Logf("issue 31's sides drawn (of their models compiled): %d columns nullable in one dialect's block only (%d), %d primary keys named (%d)", keyOptions["dialect null"], keyOptions["dialect null compiled"], keyOptions["pk name"], keyOptions["pk name compiled"])
+	t.Logf("index options drawn (indexes; of their models compiled): %d include (%d), %d storage (%d), %d visible = false (%d), %d nulls_distinct = false (%d)",
+		indexOptions["include"], indexOptions["include compiled"], indexOptions["storage"], indexOptions["storage compiled"], indexOptions["invisible"], indexOptions["invisible compiled"], indexOptions["nulls"], indexOptions["nulls compiled"])
 }
 
 // keyOption names the key option of issue 33 that c has, "" for none.

@@ -91,6 +91,16 @@ func (x *TTL) HCL() string {
 	return s + "  }\n"
 }
 
+// Index returns the index of t named name, or nil.
+func (t *Table) Index(name string) *Index {
+	for i := range t.Indexes {
+		if t.Indexes[i].Name == name {
+			return &t.Indexes[i]
+		}
+	}
+	return nil
+}
+
 // Col is a column; Type is the neutral type as written in HCL.
 type Col struct {
 	Name    string
@@ -159,6 +169,12 @@ type Index struct {
 	Using  string
 	// Comment is the index's comment (its purpose).
 	Comment string
+	// The index options (issue 33): non-key columns, NULLS NOT DISTINCT,
+	// storage parameters as HCL ("{ fillfactor = 70 }"), visible = false.
+	Include          []string
+	NullsNotDistinct bool
+	Storage          string
+	Invisible        bool
 	// Override is the body of per-dialect blocks (a non-unique index may
 	// be left out of one dialect without changing what rows mean).
 	Override string
@@ -379,6 +395,18 @@ func (m *Model) HCL() string {
 			}
 			if idx.Comment != "" {
 				fmt.Fprintf(&b, "    comment = %s\n", q(idx.Comment))
+			}
+			if len(idx.Include) > 0 {
+				fmt.Fprintf(&b, "    include = %s\n", list(idx.Include))
+			}
+			if idx.NullsNotDistinct {
+				b.WriteString("    nulls_distinct = false\n")
+			}
+			if idx.Storage != "" {
+				fmt.Fprintf(&b, "    storage = %s\n", idx.Storage)
+			}
+			if idx.Invisible {
+				b.WriteString("    visible = false\n")
 			}
 			b.WriteString(indent(idx.Override, "    "))
 			b.WriteString("  }\n")

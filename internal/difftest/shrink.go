@@ -121,6 +121,12 @@ func reduce(m *Model, edit func(func(*Model))) {
 			if idx.Comment != "" {
 				edit(func(c *Model) { c.Tables[ti].Indexes[i].Comment = "" })
 			}
+			if len(idx.Include) > 0 || idx.Storage != "" || idx.Invisible || idx.NullsNotDistinct {
+				edit(func(c *Model) {
+					x := &c.Tables[ti].Indexes[i]
+					x.Include, x.Storage, x.Invisible, x.NullsNotDistinct = nil, "", false, false
+				})
+			}
 		}
 		for i := range t.Uniques {
 			edit(func(c *Model) { c.Tables[ti].Uniques = slices.Delete(c.Tables[ti].Uniques, i, i+1) })
@@ -177,6 +183,10 @@ func dropColumn(m *Model, t *Table, i int) {
 	t.Indexes = slices.DeleteFunc(t.Indexes, func(x Index) bool {
 		return mentions(x.Where) || slices.ContainsFunc(x.Cols, func(p string) bool { return p == name || mentions(p) })
 	})
+	for i := range t.Indexes {
+		// A non-key column leaves the index with it.
+		t.Indexes[i].Include = slices.DeleteFunc(slices.Clone(t.Indexes[i].Include), func(s string) bool { return s == name })
+	}
 	t.Uniques = slices.DeleteFunc(t.Uniques, func(u Unique) bool { return slices.Contains(u.Cols, name) })
 	t.FKs = slices.DeleteFunc(t.FKs, func(fk FK) bool { return slices.Contains(fk.Cols, name) })
 	for _, o := range m.Tables {

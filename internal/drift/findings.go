@@ -106,6 +106,12 @@ func tableFinding(d dialects.Describer, table string, c schema.Change) Finding {
 		dropped("primary_key", "", c.P)
 	case *schema.ModifyPrimaryKey:
 		modified("primary_key", "", c.From, c.To)
+	case interface {
+		IndexChange() (from, to *schema.Index)
+	}:
+		// An index option Atlas does not diff (a dialect's own change).
+		from, to := c.IndexChange()
+		modified("index", to.Name, from, to)
 	case *schema.ModifyAttr:
 		// A table option (TiDB's AUTO_ID_CACHE), as the dialect prints it.
 		modified("table_attribute", "", c.From, c.To)

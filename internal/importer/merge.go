@@ -1024,6 +1024,7 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say fun
 		case ib.Comment != "" && ib.Comment != ia.Comment:
 			say("index %s of %s has different comments on %s and %s; %s's is kept", ia.Name, t.Name, da, db, da)
 		}
+		mergeIndexOptions(ia, ib)
 		if ignoresDesc(da) && len(ia.Parts) == len(ib.Parts) {
 			for i := range ia.Parts {
 				ia.Parts[i].Desc = ib.Parts[i].Desc
@@ -1082,6 +1083,20 @@ func mergeIndexes(t, ta, tb *compiler.Table, da, db string, ownB ownSQL, say fun
 		say("index %s of %s exists only on %s", x.Name, t.Name, db)
 		t.Indexes = append(t.Indexes, x)
 	}
+}
+
+// mergeIndexOptions gives index a the options only b's database keeps
+// (TiDB reads no INCLUDE, NULLS NOT DISTINCT or storage parameters,
+// PostgreSQL no invisible index).
+func mergeIndexOptions(a, b *compiler.Index) {
+	if len(a.Include) == 0 {
+		a.Include = b.Include
+	}
+	a.NullsNotDistinct = a.NullsNotDistinct || b.NullsNotDistinct
+	if len(a.Storage) == 0 {
+		a.Storage = b.Storage
+	}
+	a.Invisible = a.Invisible || b.Invisible
 }
 
 // nullsOnly reports whether the predicate of index x only requires key

@@ -106,6 +106,11 @@ type Index struct {
 	// Comment is the index's comment (COMMENT ON INDEX, or COMMENT in its
 	// definition where indexes are inline).
 	Comment string
+	// Kind is a word before INDEX (TiDB's VECTOR), Clauses what the
+	// dialect writes after the parts, before the predicate (INCLUDE, NULLS
+	// NOT DISTINCT, WITH, INVISIBLE).
+	Kind    string
+	Clauses []string
 }
 
 // Deferred is a foreign key added by ALTER TABLE after all tables.
@@ -266,7 +271,13 @@ func indexDef(st Style, idx *Index) string {
 	if idx.Unique {
 		kw = "UNIQUE INDEX "
 	}
+	if idx.Kind != "" {
+		kw = idx.Kind + " " + kw
+	}
 	def := kw + st.Ident(idx.Name) + " (" + strings.Join(idx.Parts, ", ") + ")"
+	for _, c := range idx.Clauses {
+		def += " " + c
+	}
 	if idx.Comment != "" {
 		def += " COMMENT " + st.String(idx.Comment)
 	}
@@ -286,6 +297,9 @@ func createIndex(st Style, table string, idx *Index) string {
 		b.WriteString(" USING " + idx.Using)
 	}
 	b.WriteString(" (" + strings.Join(idx.Parts, ", ") + ")")
+	for _, c := range idx.Clauses {
+		b.WriteString(" " + c)
+	}
 	if idx.Where != "" {
 		b.WriteString(" WHERE " + idx.Where)
 	}

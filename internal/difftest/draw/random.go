@@ -599,6 +599,8 @@ func Random(seed uint64, n int) (*difftest.Model, []difftest.Stmt) {
 	newRnd(seed ^ 0x7711).ttls(m)
 	// And partitions.
 	newRnd(seed ^ 0x9a27).partitions(m)
+	// And the index options (issue 33).
+	newRnd(seed ^ 0x1d0b).indexOptions(m)
 	return m, stmts
 }
 

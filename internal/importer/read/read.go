@@ -711,11 +711,26 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		return
 	}
 	facts.Own = append(facts.Own, cat.Own...)
+	if facts.NullsNotDistinct && slices.ContainsFunc(idx.Parts, func(p *schema.IndexPart) bool { return p.C == nil || p.C.Type == nil || p.C.Type.Null }) {
+		// Over keys that can be NULL, TiDB has no equivalent and the model
+		// refuses it there: PostgreSQL's statement keeps it, and the other
+		// dialects get the index without it, as the summary says.
+		facts.Own, facts.NullsNotDistinct = append(facts.Own, "NULLS NOT DISTINCT"), false
+	}
+	options := indexOptions(facts)
+	if facts.Unique && options != nil {
+		// A unique constraint has no options in the model: its own
+		// statement keeps them, as before the model had them.
+		facts.Own = append(facts.Own, options...)
+	}
 	for i, p := range idx.Parts {
 		part := &compiler.IndexPart{Desc: p.Desc}
 		switch {
 		case p.C != nil:
 			part.Column = p.C.Name
+		case p.X != nil && facts.VectorColumn != "":
+			// The distance function of a vector index: its column.
+			part.Column = facts.VectorColumn
 		case p.X != nil:
 			plain = false
 			x, ok := p.X.(*schema.RawExpr)
@@ -765,6 +780,13 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		return
 	}
 	ci := &compiler.Index{Name: idx.Name, Unique: idx.Unique, Parts: parts, Where: where, Comment: comment, Overrides: compiler.Overrides{}}
+	if !facts.Unique {
+		ci.Include, ci.NullsNotDistinct, ci.Invisible = facts.Include, facts.NullsNotDistinct, facts.Invisible
+		for _, p := range facts.Storage {
+			ci.Storage = append(ci.Storage, compiler.StorageParam{Name: p[0], Value: p[1]})
+		}
+		slices.SortFunc(ci.Storage, func(x, y compiler.StorageParam) int { return strings.Compare(x.Name, y.Name) })
+	}
 	if using != "" {
 		ci.Attrs = append(ci.Attrs, &compiler.IndexMethod{Name: using})
 	}
@@ -802,6 +824,24 @@ func (im *Imported) index(ct *compiler.Table, t *schema.Table, idx *schema.Index
 		ci.Overrides[d] = &compiler.Override{Dialect: d, SQL: sql}
 	}
 	ct.Indexes = append(ct.Indexes, ci)
+}
+
+// indexOptions are an index's options as the database writes them, nil
+// for none (a unique constraint keeps them in its own statement; its
+// storage parameters are already the catalog's IndexCatalog.Own).
+func indexOptions(f dialects.IndexFacts) []string {
+	var out []string
+	if len(f.Include) > 0 {
+		out = append(out, "INCLUDE ("+strings.Join(f.Include, ", ")+")")
+	}
+	if f.NullsNotDistinct {
+		out = append(out, "NULLS NOT DISTINCT")
+	}
+	// A constraint's storage parameters are the catalog's own clause.
+	if f.Invisible {
+		out = append(out, "INVISIBLE")
+	}
+	return out
 }
 
 // statement is the statement that creates index idx of t: the database's

@@ -90,6 +90,7 @@ var Kinds = []EditKind{
 	{"change_layout", 2, changeLayout},
 	{"change_ttl", 2, tableOption("ttl")},
 	{"change_partition", 2, tableOption("partition")},
+	{"change_index_options", 2, changeIndexOptions},
 }
 
 // drawEdit draws one edit of m (nil when the kind drawn has nothing to
@@ -153,7 +154,7 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 // the generator of the enum and settings edits.
 func isOwnGenKind(k EditKind) bool { return slices.Contains(ownGen, k.Name) }
 
-var ownGen = []string{"dialect_null", "pk_name", "change_ttl", "change_partition"}
+var ownGen = []string{"dialect_null", "pk_name", "change_ttl", "change_partition", "change_index_options"}
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {

@@ -336,6 +336,8 @@ func renameColumn(g *draw.Gen, m *difftest.Model) *Edit {
 				}
 			}
 			ren(x.Cols)
+			x.Include = slices.Clone(x.Include)
+			ren(x.Include)
 			x.Where = renameInExpr(x.Where, from, to)
 		}
 		for i := range t.Checks {

@@ -154,3 +154,18 @@ func tableOption(kind string) func(g *draw.Gen, m *difftest.Model) *Edit {
 		return nil
 	}
 }
+
+// changeIndexOptions changes one option of an index (issue 33; see
+// draw.Gen.IndexOptionChange), drawn by the generator of the later kinds.
+func changeIndexOptions(g *draw.Gen, m *difftest.Model) *Edit {
+	t := pickTable(g, m)
+	if t == nil || len(t.Indexes) == 0 {
+		return nil
+	}
+	name := t.Indexes[g.N(len(t.Indexes))].Name
+	what, f := g.IndexOptionChange(t, *t.Index(name))
+	return onTable(fmt.Sprintf("index %s.%s: %s", t.Name, name, what), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
+		x := t.Index(name)
+		return x != nil && f(x, t)
+	})
+}

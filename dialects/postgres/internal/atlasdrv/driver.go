@@ -170,6 +170,9 @@ func (d *atlasDriver) InspectSchema(ctx context.Context, name string, opts *sche
 	if err := d.inspectParts(ctx, s); err != nil {
 		return nil, err
 	}
+	if err := d.inspectIndexParams(ctx, s); err != nil {
+		return nil, err
+	}
 	return s, d.inspect(ctx, s)
 }
 
@@ -183,6 +186,9 @@ func (d *atlasDriver) InspectRealm(ctx context.Context, opts *schema.InspectReal
 			return nil, err
 		}
 		if err := d.inspectParts(ctx, s); err != nil {
+			return nil, err
+		}
+		if err := d.inspectIndexParams(ctx, s); err != nil {
 			return nil, err
 		}
 	}
@@ -322,7 +328,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 	if err != nil {
 		return nil, err
 	}
-	return baseTypeChanges(deferrableChanges(changes, from.Tables, to.Tables), from.Tables, to.Tables), nil
+	return indexParamChanges(baseTypeChanges(deferrableChanges(changes, from.Tables, to.Tables), from.Tables, to.Tables), from.Tables, to.Tables), nil
 }
 
 // baseTypeChanges adds the type changes of columns whose base type comes
@@ -366,7 +372,7 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 	if err != nil {
 		return nil, err
 	}
-	return baseTypeChanges(deferrableChanges(changes, ft, tt), ft, tt), nil
+	return indexParamChanges(baseTypeChanges(deferrableChanges(changes, ft, tt), ft, tt), ft, tt), nil
 }
 
 func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOption) ([]schema.Change, error) {
@@ -382,7 +388,7 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 	}
 	var out []schema.Change
 	ts, fs := []*schema.Table{to}, []*schema.Table{from}
-	for _, c := range baseTypeChanges(deferrableChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, fs, ts), fs, ts) {
+	for _, c := range indexParamChanges(baseTypeChanges(deferrableChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, fs, ts), fs, ts), fs, ts) {
 		out = append(out, c.(*schema.ModifyTable).Changes...)
 	}
 	return out, nil
@@ -442,6 +448,9 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 				case *ModifyDeferrable:
 					own = append(own, &migrate.Change{Cmd: alter(c.T, sc.FK.Symbol, sc.To), Source: c, Comment: fmt.Sprintf("make foreign key %q %s", sc.FK.Symbol, deferrableClause(sc.To))})
 					continue
+				case *ModifyIndexParams:
+					own = append(own, paramsStmts(sc, o.SchemaQualifier)...)
+					continue
 				case *schema.ModifyColumn:
 					if add, drop, ok := identityChange(c.T, sc, o.SchemaQualifier); ok {
 						// Atlas plans identity changed, not added or
@@ -482,6 +491,9 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	if len(atlas) > 0 {
 		p, err := d.Driver.PlanChanges(ctx, name, atlas, opts...)
 		if err != nil {
+			return nil, err
+		}
+		if err := withParams(p, atlas); err != nil {
 			return nil, err
 		}
 		plan = p

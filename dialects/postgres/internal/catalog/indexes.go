@@ -65,7 +65,9 @@ WHERE t.relnamespace = current_schema()::regnamespace`)
 		if collations != "" {
 			c.Own = append(c.Own, collations)
 		}
-		if options != "" {
+		if options != "" && con != "" {
+			// An index's storage parameters are the model's storage
+			// (dialects.IndexFacts); a unique constraint has none.
 			c.Own = append(c.Own, "WITH ("+options+")")
 		}
 		switch {

@@ -393,6 +393,7 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		l.explainExpr(t, t.Ref(compiler.KindIndex, idx.Name), idx.Overrides, idx.Where)
 		l.paddedLiteral(t, t.Ref(compiler.KindIndex, idx.Name), idx.Where, idx.WhereRange)
 	}
+	l.indexOptions(t, idx, li)
 	return li, true
 }
 

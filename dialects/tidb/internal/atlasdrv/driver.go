@@ -193,6 +193,7 @@ func (d *atlasDriver) inspectOptions(ctx context.Context, s *schema.Schema) erro
 			}
 		}
 		readOptions(t, create)
+		readIndexOptions(t, create)
 	}
 	return nil
 }
@@ -327,6 +328,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 			changes = addCheckChanges(changes, f, t)
 			changes = addIdentityChanges(changes, f, t)
 			changes = optionsChanges(changes, f, t)
+			changes = visibilityChanges(changes, f, t)
 		}
 	}
 	return changes, nil
@@ -358,6 +360,7 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 				changes = addCheckChanges(changes, f, t)
 				changes = addIdentityChanges(changes, f, t)
 				changes = optionsChanges(changes, f, t)
+				changes = visibilityChanges(changes, f, t)
 			}
 		}
 	}
@@ -378,7 +381,7 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 	}
 	changes = append(changes, checkChanges(from, to)...)
 	var all []schema.Change
-	for _, c := range optionsChanges(addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to) {
+	for _, c := range visibilityChanges(optionsChanges(addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to), from, to) {
 		all = append(all, c.(*schema.ModifyTable).Changes...)
 	}
 	return all, nil
@@ -391,10 +394,18 @@ func (d *atlasDriver) PlanChanges(ctx context.Context, name string, changes []sc
 	if err != nil {
 		return nil, err
 	}
-	plan, err := drv.PlanChanges(ctx, name, withOptions(splitModifyChecks(changes)), opts...)
-	if err != nil {
-		return nil, err
+	var o migrate.PlanOptions
+	for _, f := range opts {
+		f(&o)
 	}
+	rest, after, own := splitVisibility(changes, o.SchemaQualifier)
+	plan := &migrate.Plan{Name: name, Transactional: false}
+	if len(rest) > 0 {
+		if plan, err = drv.PlanChanges(ctx, name, withOptions(splitModifyChecks(rest)), opts...); err != nil {
+			return nil, err
+		}
+	}
+	placeAfter(plan, after, own)
 	return plan, clusterKeys(plan)
 }
 

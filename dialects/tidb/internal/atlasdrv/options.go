@@ -390,6 +390,8 @@ type stateOptions struct {
 	PreSplitRegions int        `json:"pre_split_regions,omitempty"`
 	TTL             *TTL       `json:"ttl,omitempty"`
 	Partition       *Partition `json:"partition,omitempty"`
+	// Index is an invisible index of the table.
+	Index string `json:"invisible_index,omitempty"`
 }
 
 const stateLine = "# schemagen tidb option "
@@ -416,6 +418,13 @@ func MarshalOptions(s *schema.Schema) ([]byte, error) {
 		if o.AutoIDCache > 0 || o.ShardRowIDBits > 0 || o.PreSplitRegions > 0 || o.Clustered != "" || o.TTL != nil || o.Partition != nil {
 			if err := line(o); err != nil {
 				return nil, err
+			}
+		}
+		for _, idx := range t.Indexes {
+			if InvisibleOf(idx) {
+				if err := line(stateOptions{Table: t.Name, Index: idx.Name}); err != nil {
+					return nil, err
+				}
 			}
 		}
 		for _, c := range t.Columns {
@@ -462,6 +471,13 @@ func UnmarshalOptions(s *schema.Schema, b []byte) error {
 		}
 		if o.Clustered != "" && t.PrimaryKey != nil {
 			schema.ReplaceOrAppend(&t.PrimaryKey.Attrs, &Clustered{V: o.Clustered == "CLUSTERED"})
+		}
+		if o.Index != "" {
+			idx, ok := t.Index(o.Index)
+			if !ok {
+				return fmt.Errorf("stored state: options of an index it does not hold, %s.%s", o.Table, o.Index)
+			}
+			schema.ReplaceOrAppend(&idx.Attrs, &Invisible{})
 		}
 		if len(o.AutoRandom) == 2 {
 			c, ok := t.Column(o.Column)

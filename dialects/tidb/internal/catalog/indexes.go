@@ -17,7 +17,7 @@ func ident(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`
 
 // Indexes reads each index's statement as
 // TiDB's catalog gives it (prefix lengths, expressions, DESC), and
-// INVISIBLE, which the model has no construct for.
+// INVISIBLE (the model's visible = false, read from Atlas's inspection).
 func Indexes(ctx context.Context, conn schema.ExecQuerier) (map[[2]string]dialects.IndexCatalog, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, COALESCE(COLUMN_NAME, ''), COALESCE(SUB_PART, 0), COALESCE(EXPRESSION, ''), COALESCE(COLLATION, 'A'), IS_VISIBLE
 FROM INFORMATION_SCHEMA.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME <> 'PRIMARY'
@@ -65,8 +65,8 @@ ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`)
 		x := byKey[k]
 		c := dialects.IndexCatalog{Statement: "CREATE " + map[bool]string{true: "UNIQUE "}[x.unique] + "INDEX " + ident(k[1]) + " ON " + ident(k[0]) + " (" + strings.Join(x.parts, ", ") + ")"}
 		if x.invisible {
+			// The model's visible = false (dialects.IndexFacts).
 			c.Statement += " INVISIBLE"
-			c.Own = []string{"INVISIBLE"}
 		}
 		out[k] = c
 	}

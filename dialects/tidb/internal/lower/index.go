@@ -29,7 +29,13 @@ func (l *lowerer) Index(t *compiler.Table, idx *compiler.Index) (*sqltext.Index,
 		}
 		return &sqltext.Index{Raw: o.SQL, Of: idx.Name, RawName: idx.Overrides.NameIn(Name, idx.Name)}, true
 	}
+	if isVectorMethod(idx.Method()) && len(idx.Parts) > 0 {
+		return l.vectorIndex(t, idx)
+	}
 	li := &sqltext.Index{Name: idx.Overrides.NameIn(Name, idx.Name), Unique: idx.Unique, Comment: idx.Comment}
+	if !l.indexOptions(t, idx, li) {
+		return nil, false
+	}
 	// A unique index over rows the predicate picks is a unique key over
 	// generated columns that are NULL outside the predicate.
 	partial := idx.Unique && idx.Where != nil && !nullFreeKey(idx)
