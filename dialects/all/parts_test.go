@@ -31,6 +31,7 @@ var parts = map[string]reflect.Type{
 	"Lint":             typeOf[dialects.Lint](),
 	"Database":         typeOf[dialects.Database](),
 	"Describer":        typeOf[dialects.Describer](),
+	"IndexChange":      typeOf[dialects.IndexChange](),
 	"StmtRules":        typeOf[dialects.StmtRules](),
 	"Revisions":        typeOf[dialects.Revisions](),
 	"Online":           typeOf[dialects.Online](),

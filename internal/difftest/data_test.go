@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/difftest/draw"
+	"github.com/schemagen/schemagen/internal/difftest/draw/datadraw"
 )
 
 // TestDataDifferential runs random portable data migrations over random
@@ -33,7 +34,7 @@ func TestDataDifferential(t *testing.T) {
 				continue
 			}
 		}
-		migs := draw.DataMigrations(s, m, min(perModel, total-int(st.Migrations)))
+		migs := datadraw.DataMigrations(s, m, min(perModel, total-int(st.Migrations)))
 		d, err := r.RunData(ctx, m, rows, migs, &st)
 		if err != nil {
 			t.Fatalf("model seed %d: %v", s, err)
@@ -81,7 +82,7 @@ func TestDataRegressions(t *testing.T) {
 			}
 		}
 		var st difftest.DataStats
-		d, err := r.RunData(context.Background(), m, rows, draw.DataMigrations(s, m, 10), &st)
+		d, err := r.RunData(context.Background(), m, rows, datadraw.DataMigrations(s, m, 10), &st)
 		if err != nil {
 			t.Fatal(err)
 		}

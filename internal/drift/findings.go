@@ -106,9 +106,7 @@ func tableFinding(d dialects.Describer, table string, c schema.Change) Finding {
 		dropped("primary_key", "", c.P)
 	case *schema.ModifyPrimaryKey:
 		modified("primary_key", "", c.From, c.To)
-	case interface {
-		IndexChange() (from, to *schema.Index)
-	}:
+	case dialects.IndexChange:
 		// An index option Atlas does not diff (a dialect's own change).
 		from, to := c.IndexChange()
 		modified("index", to.Name, from, to)

@@ -63,6 +63,7 @@ import (
 	"github.com/schemagen/schemagen/internal/datamig"
 	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/difftest/draw"
+	"github.com/schemagen/schemagen/internal/difftest/draw/datadraw"
 	"github.com/schemagen/schemagen/internal/gen"
 	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/deploy"
@@ -767,7 +768,7 @@ func (ev *evolution) dataStep(ctx context.Context) (*Failure, error) {
 	case ev.dataSQL != "":
 		text, prevHCL = []byte(ev.dataSQL), ev.dataHCL
 	case ev.data != nil:
-		text, prevHCL = []byte(draw.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)[0].Text()), ev.data.HCL()
+		text, prevHCL = []byte(datadraw.DataMigrations(ev.rowSeed+uint64(ev.step), ev.data, 1)[0].Text()), ev.data.HCL()
 	default:
 		return nil, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/difftest"
 	"github.com/schemagen/schemagen/internal/difftest/draw"
+	"github.com/schemagen/schemagen/internal/difftest/draw/datadraw"
 )
 
 // TestSeedsRepeat: a seed draws the same model, statements and data
@@ -28,7 +29,7 @@ func TestSeedsRepeat(t *testing.T) {
 		}
 		if m != nil && difftest.Accepted(m) {
 			accepted++
-			a, b := draw.DataMigrations(seed, m, 3), draw.DataMigrations(seed, m, 3)
+			a, b := datadraw.DataMigrations(seed, m, 3), datadraw.DataMigrations(seed, m, 3)
 			if fmt.Sprint(a) != fmt.Sprint(b) || len(a) != 3 {
 				t.Fatalf("seed %d drew two different data migrations", seed)
 			}

@@ -57,3 +57,15 @@ func (g *Gen) Condition(t *difftest.Table) string { return g.g.atom(t) }
 
 // EnumValues draws the values of a new enum.
 func (g *Gen) EnumValues() []string { return slices.Clone(pick(g.g, enumValues)) }
+
+// Literal writes v as a literal of the expression language for type t; ok
+// is false when v is a value the language writes no literal for.
+func Literal(v difftest.Value, t difftest.Type) (lit string, ok bool) {
+	if !literalFits(v, t) {
+		return "", false
+	}
+	return literal(v, t), true
+}
+
+// SQLString quotes s as an SQL string literal.
+func SQLString(s string) string { return sqlString(s) }

@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 
@@ -105,4 +106,79 @@ func unorderable(m *difftest.Model, t *difftest.Table, c *difftest.Col, bigint b
 		}
 	}
 	return true
+}
+
+// KeyTable draws a table named name for the plan oracle whose bigint
+// primary key is an unordered identity (now and then with shard bits and a
+// range), an identity with a cache, or a plain non-clustered key (now and
+// then with shard bits and pre-split regions), and says which.
+func (g *Gen) KeyTable(name string) (*difftest.Table, string) {
+	id := &difftest.Col{Name: "id0", Type: difftest.Type{Name: "bigint"}, Identity: true}
+	what := "unordered"
+	var clustered string
+	var shard, split int
+	switch {
+	case g.Chance(0.3):
+		// A plain key, stored by hidden row ids.
+		id.Identity, clustered, what = false, "false", "none, clustered = false"
+		if g.Chance(0.7) {
+			shard = 1 + g.N(15)
+			split = g.N(shard + 1)
+			what += fmt.Sprintf(", shard_row_id_bits %d, pre_split_regions %d", shard, split)
+		}
+	case g.Chance(0.4):
+		id.IdentityCache = []int64{2, 100}[g.N(2)]
+		what = fmt.Sprintf("cache %d", id.IdentityCache)
+	default:
+		id.Unordered = true
+		if g.Chance(0.5) {
+			id.ShardBits = []int{1, 4, 6, 15}[g.N(4)]
+		}
+		if g.Chance(0.3) {
+			id.RangeBits = 48
+		}
+	}
+	t := &difftest.Table{Name: name, Cols: []*difftest.Col{id}, PK: []string{"id0"}, Clustered: clustered, ShardRowIDBits: shard, PreSplitRegions: split}
+	for k := range 1 + g.N(2) {
+		t.Cols = append(t.Cols, &difftest.Col{Name: fmt.Sprintf("c%d", k), Type: g.Type(false), Null: true})
+	}
+	return t, what
+}
+
+// KeyOptionChange draws a change of the key options of identity c: shard
+// bits up or down, the range, ordered on or off, the cache.
+func (g *Gen) KeyOptionChange(c *difftest.Col) (what string, f func(c *difftest.Col)) {
+	switch k := g.N(5); {
+	case c.Unordered && k < 2:
+		bits := []int{1, 3, 6, 8, 15}[g.N(5)]
+		what, f = fmt.Sprintf("shard bits %d", bits), func(c *difftest.Col) { c.ShardBits = bits }
+	case c.Unordered && k == 2:
+		what, f = "range 50", func(c *difftest.Col) { c.RangeBits = 50 }
+	case c.Unordered:
+		what, f = "ordered", func(c *difftest.Col) { c.Unordered, c.ShardBits, c.RangeBits = false, 0, 0 }
+	case c.Type.Name == "bigint" && k < 2:
+		what, f = "ordered = false", func(c *difftest.Col) { c.Unordered, c.IdentityStart, c.IdentityCache = true, 0, 0 }
+	default:
+		n := []int64{1, 2, 100, 500}[g.N(4)]
+		what, f = fmt.Sprintf("cache %d", n), func(c *difftest.Col) { c.IdentityCache = n }
+	}
+	return what, f
+}
+
+// LayoutChange draws a change of how TiDB stores table t: its key made
+// clustered or not, its shard bits, its pre-split regions.
+func (g *Gen) LayoutChange(t *difftest.Table) (what string, f func(t *difftest.Table)) {
+	switch k := g.N(4); {
+	case t.Clustered == "false" && k < 2:
+		n := []int{0, 1, 5, 15}[g.N(4)]
+		what, f = fmt.Sprintf("shard_row_id_bits %d", n), func(t *difftest.Table) { t.ShardRowIDBits, t.PreSplitRegions = n, min(t.PreSplitRegions, n) }
+	case t.Clustered == "false" && k == 2 && t.ShardRowIDBits > 0:
+		n := g.N(t.ShardRowIDBits + 1)
+		what, f = fmt.Sprintf("pre_split_regions %d", n), func(t *difftest.Table) { t.PreSplitRegions = min(n, t.ShardRowIDBits) }
+	case t.Clustered == "false":
+		what, f = "clustered", func(t *difftest.Table) { t.Clustered, t.ShardRowIDBits, t.PreSplitRegions = "true", 0, 0 }
+	default:
+		what, f = "not clustered", func(t *difftest.Table) { t.Clustered = "false" }
+	}
+	return what, f
 }

@@ -24,35 +24,7 @@ func isKeyKind(k EditKind) bool {
 // pre-split regions).
 func addKeyTable(g *draw.Gen, m *difftest.Model) *Edit {
 	name := freeName(m, "n")
-	id := &difftest.Col{Name: "id0", Type: difftest.Type{Name: "bigint"}, Identity: true}
-	what := "unordered"
-	var clustered string
-	var shard, split int
-	switch {
-	case g.Chance(0.3):
-		// A plain key, stored by hidden row ids.
-		id.Identity, clustered, what = false, "false", "none, clustered = false"
-		if g.Chance(0.7) {
-			shard = 1 + g.N(15)
-			split = g.N(shard + 1)
-			what += fmt.Sprintf(", shard_row_id_bits %d, pre_split_regions %d", shard, split)
-		}
-	case g.Chance(0.4):
-		id.IdentityCache = []int64{2, 100}[g.N(2)]
-		what = fmt.Sprintf("cache %d", id.IdentityCache)
-	default:
-		id.Unordered = true
-		if g.Chance(0.5) {
-			id.ShardBits = []int{1, 4, 6, 15}[g.N(4)]
-		}
-		if g.Chance(0.3) {
-			id.RangeBits = 48
-		}
-	}
-	t := &difftest.Table{Name: name, Cols: []*difftest.Col{id}, PK: []string{"id0"}, Clustered: clustered, ShardRowIDBits: shard, PreSplitRegions: split}
-	for k := range 1 + g.N(2) {
-		t.Cols = append(t.Cols, &difftest.Col{Name: fmt.Sprintf("c%d", k), Type: g.Type(false), Null: true})
-	}
+	t, what := g.KeyTable(name)
 	return &Edit{What: fmt.Sprintf("add table %s with identity %s", name, what), Apply: func(m *difftest.Model) bool {
 		if m.Table(name) != nil {
 			return false
@@ -83,22 +55,7 @@ func changeKeyOptions(g *draw.Gen, m *difftest.Model) *Edit {
 	t := cands[g.N(len(cands))]
 	name := t.PK[0]
 	c := t.Col(name)
-	var what string
-	var f func(c *difftest.Col)
-	switch k := g.N(5); {
-	case c.Unordered && k < 2:
-		bits := []int{1, 3, 6, 8, 15}[g.N(5)]
-		what, f = fmt.Sprintf("shard bits %d", bits), func(c *difftest.Col) { c.ShardBits = bits }
-	case c.Unordered && k == 2:
-		what, f = "range 50", func(c *difftest.Col) { c.RangeBits = 50 }
-	case c.Unordered:
-		what, f = "ordered", func(c *difftest.Col) { c.Unordered, c.ShardBits, c.RangeBits = false, 0, 0 }
-	case c.Type.Name == "bigint" && k < 2:
-		what, f = "ordered = false", func(c *difftest.Col) { c.Unordered, c.IdentityStart, c.IdentityCache = true, 0, 0 }
-	default:
-		n := []int64{1, 2, 100, 500}[g.N(4)]
-		what, f = fmt.Sprintf("cache %d", n), func(c *difftest.Col) { c.IdentityCache = n }
-	}
+	what, f := g.KeyOptionChange(c)
 	return onTable(fmt.Sprintf("set the identity of %s.%s to %s", t.Name, name, what), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
 		c := t.Col(name)
 		if c == nil || !c.Identity {
@@ -117,20 +74,7 @@ func changeLayout(g *draw.Gen, m *difftest.Model) *Edit {
 	if t == nil || len(t.PK) == 0 {
 		return nil
 	}
-	var what string
-	var f func(t *difftest.Table)
-	switch k := g.N(4); {
-	case t.Clustered == "false" && k < 2:
-		n := []int{0, 1, 5, 15}[g.N(4)]
-		what, f = fmt.Sprintf("shard_row_id_bits %d", n), func(t *difftest.Table) { t.ShardRowIDBits, t.PreSplitRegions = n, min(t.PreSplitRegions, n) }
-	case t.Clustered == "false" && k == 2 && t.ShardRowIDBits > 0:
-		n := g.N(t.ShardRowIDBits + 1)
-		what, f = fmt.Sprintf("pre_split_regions %d", n), func(t *difftest.Table) { t.PreSplitRegions = min(n, t.ShardRowIDBits) }
-	case t.Clustered == "false":
-		what, f = "clustered", func(t *difftest.Table) { t.Clustered, t.ShardRowIDBits, t.PreSplitRegions = "true", 0, 0 }
-	default:
-		what, f = "not clustered", func(t *difftest.Table) { t.Clustered = "false" }
-	}
+	what, f := g.LayoutChange(t)
 	return onTable(fmt.Sprintf("lay out table %s: %s", t.Name, what), t.Name, func(m *difftest.Model, t *difftest.Table) bool {
 		if len(t.PK) == 0 {
 			return false

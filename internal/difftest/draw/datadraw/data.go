@@ -1,4 +1,4 @@
-package draw
+package datadraw
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/schemagen/schemagen/internal/difftest"
+	"github.com/schemagen/schemagen/internal/difftest/draw"
 )
 
 // DataMigrations draws n data migrations over m (a model the compiler
@@ -94,11 +95,11 @@ func (g *dataGen) lit(c *difftest.Col) string {
 		// Nor values the databases store or compare differently under the
 		// model's settings (a trailing space without exact_strings; model
 		// seed 36036108131).
-		if literalFits(v, c.Type) && !difftest.Special(v.S) && !long && !(c.Type.Name == "double" && strings.ContainsAny(v.S, "eE")) && !g.m.Differs(c.Type, v) {
+		if lit, ok := draw.Literal(v, c.Type); ok && !difftest.Special(v.S) && !long && !(c.Type.Name == "double" && strings.ContainsAny(v.S, "eE")) && !g.m.Differs(c.Type, v) {
 			if c.Type.Name == "bool" {
 				return strings.ToUpper(v.S)
 			}
-			return literal(v, c.Type)
+			return lit
 		}
 	}
 	return "NULL"
@@ -179,7 +180,7 @@ func (g *dataGen) value(c *difftest.Col, scope []ref) string {
 	case "str":
 		switch g.n(6) {
 		case 0:
-			return x + " || " + sqlString(pick(g.rnd, []string{"x", "", "-"}))
+			return x + " || " + draw.SQLString(pick(g.rnd, []string{"x", "", "-"}))
 		case 1:
 			if ints := same(scope, "int"); len(ints) > 0 {
 				return "'k' || " + pick(g.rnd, ints) + "::text"
@@ -361,7 +362,7 @@ func (g *dataGen) stmt() string {
 		return "DELETE FROM " + dq(t.Name) + " WHERE " + g.cond([]ref{{t, t.Name}}, 2)
 	default:
 		from, scope := g.from(t, false)
-		return "ASSERT NOT EXISTS (SELECT 1 FROM " + from + " WHERE " + g.cond(scope, 2) + ") MESSAGE " + sqlString(fmt.Sprintf("guard %d: it's found", g.aliases))
+		return "ASSERT NOT EXISTS (SELECT 1 FROM " + from + " WHERE " + g.cond(scope, 2) + ") MESSAGE " + draw.SQLString(fmt.Sprintf("guard %d: it's found", g.aliases))
 	}
 }
 
