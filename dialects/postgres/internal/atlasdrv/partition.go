@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
@@ -13,6 +12,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 )
 
 // Parts are the parts of a partitioned table (tables PARTITION OF it),
@@ -277,10 +277,10 @@ func Model(t *schema.Table) *compiler.Partition {
 		case b == "DEFAULT" || strings.HasSuffix(b, "TO (MAXVALUE)"):
 			mp.Rest = true
 		case strings.HasPrefix(b, "FOR VALUES IN (") && strings.HasSuffix(b, ")"):
-			mp.Values = pgLiterals(strings.TrimSuffix(strings.TrimPrefix(b, "FOR VALUES IN ("), ")"))
+			mp.Values = stmtlex.Literals(strings.TrimSuffix(strings.TrimPrefix(b, "FOR VALUES IN ("), ")"), false)
 		default:
 			if i := strings.LastIndex(b, " TO ("); i >= 0 && strings.HasSuffix(b, ")") {
-				if vs := pgLiterals(b[i+5 : len(b)-1]); len(vs) == 1 {
+				if vs := stmtlex.Literals(b[i+5:len(b)-1], false); len(vs) == 1 {
 					mp.LessThan = vs[0]
 				}
 			}
@@ -301,43 +301,6 @@ func Model(t *schema.Table) *compiler.Partition {
 			}
 			return 0
 		})
-	}
-	return out
-}
-
-// pgLiterals reads a comma-separated list of literals as pg_get_expr
-// prints them: whole numbers and quoted strings (” for a quote).
-func pgLiterals(s string) []any {
-	var out []any
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ",")) {
-		if s[0] == '\'' {
-			var b strings.Builder
-			i := 1
-			for ; i < len(s); i++ {
-				if s[i] == '\'' {
-					if i+1 < len(s) && s[i+1] == '\'' {
-						b.WriteByte('\'')
-						i++
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-			}
-			out = append(out, b.String())
-			s = s[min(i+1, len(s)):]
-			continue
-		}
-		end := strings.IndexByte(s, ',')
-		if end < 0 {
-			end = len(s)
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(s[:end]), 10, 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, n)
-		s = s[end:]
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler"
+	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
 )
 
 // Partition is a table's PARTITION BY as SHOW CREATE TABLE prints it,
@@ -211,56 +212,14 @@ func (p *Partition) Model() *compiler.Partition {
 		case def == "DEFAULT" || def == "VALUES LESS THAN (MAXVALUE)":
 			mp.Rest = true
 		case strings.HasPrefix(def, "VALUES LESS THAN (") && strings.HasSuffix(def, ")"):
-			vals := literals(strings.TrimSuffix(strings.TrimPrefix(def, "VALUES LESS THAN ("), ")"))
+			vals := stmtlex.Literals(strings.TrimSuffix(strings.TrimPrefix(def, "VALUES LESS THAN ("), ")"), true)
 			if len(vals) == 1 {
 				mp.LessThan = vals[0]
 			}
 		case strings.HasPrefix(def, "VALUES IN (") && strings.HasSuffix(def, ")"):
-			mp.Values = literals(strings.TrimSuffix(strings.TrimPrefix(def, "VALUES IN ("), ")"))
+			mp.Values = stmtlex.Literals(strings.TrimSuffix(strings.TrimPrefix(def, "VALUES IN ("), ")"), true)
 		}
 		out.Parts = append(out.Parts, mp)
-	}
-	return out
-}
-
-// literals reads a comma-separated list of TiDB literals as printed by
-// SHOW CREATE TABLE: whole numbers and quoted strings.
-func literals(s string) []any {
-	var out []any
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ",")) {
-		if s[0] == '\'' {
-			var b strings.Builder
-			i := 1
-			for ; i < len(s); i++ {
-				if s[i] == '\\' && i+1 < len(s) {
-					i++
-					b.WriteByte(s[i])
-					continue
-				}
-				if s[i] == '\'' {
-					if i+1 < len(s) && s[i+1] == '\'' {
-						b.WriteByte('\'')
-						i++
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-			}
-			out = append(out, b.String())
-			s = s[min(i+1, len(s)):]
-			continue
-		}
-		end := strings.IndexByte(s, ',')
-		if end < 0 {
-			end = len(s)
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(s[:end]), 10, 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, n)
-		s = s[end:]
 	}
 	return out
 }
