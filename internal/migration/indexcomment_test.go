@@ -1,10 +1,13 @@
 package migration_test
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -63,5 +66,27 @@ func TestDiffIndexComment(t *testing.T) {
 	var comment string
 	if err := dbs["postgres"].QueryRow(`SELECT coalesce(obj_description('docs_title_idx'::regclass, 'pg_class'), '')`).Scan(&comment); err != nil || comment != "" {
 		t.Errorf("postgres: the removed comment reads %q (%v)", comment, err)
+	}
+}
+
+// TestIndexCommentLintsClean: a comment alone changed on an index is
+// COMMENT ON INDEX, and lint claimed it rebuilt the index (PG101, CREATE
+// INDEX without CONCURRENTLY) on the file migrate diff wrote. Found by
+// the plan oracle's lint, seed 71717 (evolution seed 71717215152).
+func TestIndexCommentLintsClean(t *testing.T) {
+	p := testproject.New(t, strings.Replace(commentedModel, "    #COMMENT\n", "", 1))
+	p.Diff("init")
+	p.Generate(strings.Replace(commentedModel, "#COMMENT", `comment = "a \\ b"`, 1))
+	if st := p.Diff("comment"); !slices.ContainsFunc(st["postgres"], func(s string) bool { return strings.HasPrefix(s, "COMMENT ON INDEX") }) {
+		t.Fatalf("postgres plan: %q, want COMMENT ON INDEX", st["postgres"])
+	}
+	r, err := lint.Run(context.Background(), p.Dev, p.Targets, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Severity == lint.SeverityError {
+			t.Errorf("%s: %s %s", f.File, f.Code, f.Message)
+		}
 	}
 }

@@ -315,6 +315,11 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 		}
 		return []hazard.Hazard{briefLock(name)}
 	case *schema.ModifyIndex:
+		if c.Change == schema.ChangeComment {
+			// COMMENT ON INDEX: a catalog row, under a SHARE UPDATE
+			// EXCLUSIVE lock of the index that blocks no reads or writes.
+			return nil
+		}
 		// DROP INDEX and CREATE INDEX: the build holds SHARE.
 		if f.Concurrently {
 			return indexHazards(name, c.To, true, false)
