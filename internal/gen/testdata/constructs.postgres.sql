@@ -8,9 +8,10 @@ CREATE EXTENSION IF NOT EXISTS vector;
 -- column profile: json as JSONB (normalised binary JSON)
 -- column search: type TSVECTOR instead of text [override]
 -- column search: default to_tsvector('') [override]
--- column search: raw default to_tsvector(''): not checked before the DDL runs (the tables and functions it names are resolved by PostgreSQL) [override]
+-- column search: The default to_tsvector('') of accounts.search: the functions, sequences and relations it names are resolved against PostgreSQL 15.18's catalog, the declared extensions and the model; its syntax, columns, types and operators are checked by PostgreSQL when the DDL runs [override]
 -- check accounts_id_text_ck: uuid read as text (::text) where a string operation applies to it
 -- check accounts_raw_ck: raw expression score IS NULL OR score >= 0::double precision [override]
+-- check accounts_raw_ck: The expression "score IS NULL OR score >= 0::double precision" of check accounts_raw_ck: the functions, sequences and relations it names are resolved against PostgreSQL 15.18's catalog, the declared extensions and the model; its syntax, columns, types and operators are checked by PostgreSQL when the DDL runs [override]
 -- column score: CHECK accounts_score_finite_ck: no NaN or infinities, which TiDB does not store (1366) [added]
 -- column balance: CHECK accounts_balance_finite_ck: no NaN, which TiDB's DECIMAL does not store (1366) [added]
 -- column born_on: CHECK accounts_born_on_range_ck: years 1 to 9999 as on TiDB (PostgreSQL also takes BC years, later years and infinity; TiDB refuses them, 1292) [added]
