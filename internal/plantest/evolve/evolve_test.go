@@ -74,3 +74,27 @@ func TestSeedsRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorKeepsStandIn: a vector column keeps the override that makes it
+// TEXT on PostgreSQL (pgvector is not installed where the oracle runs);
+// change_override set it to "" and the generated DDL needed pgvector (plan
+// oracle, seed 71717, evolution seed 71717215166, step 3).
+func TestVectorKeepsStandIn(t *testing.T) {
+	for _, seed := range []uint64{71717215166, 1, 2, 3, 4, 5, 6, 7, 8} {
+		g, m := evolve.First(seed)
+		for step := 1; m != nil && step <= 5; step++ {
+			next, _, _ := evolve.Step(g, m, nil)
+			if next == nil {
+				continue
+			}
+			for _, tb := range next.Tables {
+				for _, c := range tb.Cols {
+					if c.Type.Name == "vector" && !strings.Contains(c.Override, "TEXT") {
+						t.Errorf("evolution seed %d, step %d: vector column %s.%s has override %q", seed, step, tb.Name, c.Name, c.Override)
+					}
+				}
+			}
+			m = next
+		}
+	}
+}
