@@ -3,7 +3,8 @@
 # started once for the whole run and handed to every test package through
 # SCHEMAGEN_TEST_POSTGRES_URL and SCHEMAGEN_TEST_TIDB_URL (a variable already
 # set is used as is). Run scripts/setup.sh once first. Arguments replace the
-# packages to test (default ./...).
+# packages to test (default ./...). SCHEMAGEN_TEST_ONLY=postgres (or tidb)
+# starts and tests that server alone: the other dialect's tests skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +24,17 @@ go build -o .cache/bin/devdb ./internal/devdb/cmd/devdb
 # devdb starts the servers, runs the tests with their URLs and stops them
 # whatever happens. The first go test shows, verbosely, DDL run on each real
 # server and the versions they report; the second runs everything.
-exec .cache/bin/devdb -- bash -c '
+servers=()
+case ${SCHEMAGEN_TEST_ONLY:-} in
+"") ;;
+postgres) servers=(-tidb=false) ;;
+tidb) servers=(-postgres=false) ;;
+*)
+	echo "SCHEMAGEN_TEST_ONLY=$SCHEMAGEN_TEST_ONLY: want postgres or tidb" >&2
+	exit 2
+	;;
+esac
+exec .cache/bin/devdb "${servers[@]}" -- bash -c '
 	set -euo pipefail
 	go test -count=1 -v -run "^Test(PostgresDDL|TiDBDDL|TiDBEnforcesCheck)$" ./internal/dbtest
 	go test -count=1 -timeout 20m "$@"

@@ -40,6 +40,11 @@ import (
 const (
 	PostgresURLEnv = "SCHEMAGEN_TEST_POSTGRES_URL"
 	TiDBURLEnv     = "SCHEMAGEN_TEST_TIDB_URL"
+	// OnlyEnv names the one dialect a run tests (postgres or tidb): tests
+	// of the other skip, in CI too. CI's PostgreSQL version steps set it,
+	// as TiDB is the same server there as in the main step, which tests
+	// it.
+	OnlyEnv = "SCHEMAGEN_TEST_ONLY"
 )
 
 // EnvName returns the variable that names the test server of dialect.
@@ -140,6 +145,12 @@ func ServerURL(t testing.TB, dialect string) string {
 	s, ok := servers[dialect]
 	if !ok {
 		t.Fatalf("dbtest: unknown dialect %q", dialect)
+	}
+	if only := os.Getenv(OnlyEnv); only != "" && only != dialect {
+		if servers[only] == nil {
+			t.Fatalf("dbtest: %s=%q: want %s or %s", OnlyEnv, only, devdb.Postgres, devdb.TiDB)
+		}
+		t.Skipf("dbtest: %s=%s: this run tests %s alone", OnlyEnv, only, only)
 	}
 	s.once.Do(func() { s.url, s.server, s.err = connectOrStart(dialect) })
 	if errors.Is(s.err, devdb.ErrNotFound) {

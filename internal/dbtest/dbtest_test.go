@@ -231,7 +231,8 @@ func TestHelperChild(t *testing.T) {
 
 // TestHelperRules runs the helper in child test binaries: a bad URL fails
 // the test naming the variable and the host; no server skips it naming the
-// set-up command, except under CI=true, where it fails.
+// set-up command, except under CI=true, where it fails; a run of the other
+// dialect alone (OnlyEnv) skips it.
 func TestHelperRules(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -246,6 +247,12 @@ func TestHelperRules(t *testing.T) {
 			[]string{"--- SKIP", PostgresURLEnv + " is not set", devdb.SetupCommand}},
 		{"no server in CI", []string{PostgresURLEnv + "=", devdb.PostgresBinDirEnv + "=/nonexistent", "CI=true"}, true,
 			[]string{"--- FAIL", devdb.SetupCommand, "CI=true"}},
+		// CI's PostgreSQL version steps test PostgreSQL alone: the other
+		// dialect's tests skip there, under CI=true too, without a server.
+		{"the other dialect only, in CI", []string{OnlyEnv + "=tidb", PostgresURLEnv + "=", devdb.PostgresBinDirEnv + "=/nonexistent", "CI=true"}, false,
+			[]string{"--- SKIP", OnlyEnv + "=tidb", "tests tidb alone"}},
+		{"a dialect only that is none", []string{OnlyEnv + "=mysql", "CI=true"}, true,
+			[]string{"--- FAIL", OnlyEnv + `="mysql"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
