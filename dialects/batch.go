@@ -61,4 +61,11 @@ type Batcher interface {
 // it; End clears the bounds (after the last batch, or an error).
 type BatchWalk struct {
 	Start, First, Next, More, Advance, End string
+	// Bounds, when set, is a query of the batch's first and last key as
+	// text, and Bind writes them into the statement as literals (false:
+	// the statement is not one the dialect rendered, and runs as it is).
+	// A server that plans a data statement without reading the session's
+	// values (TiDB) would otherwise scan the whole table for every batch.
+	Bounds string
+	Bind   func(stmt, from, upto string) (string, bool)
 }

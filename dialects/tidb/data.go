@@ -171,11 +171,39 @@ const (
 func batchCond(table string, cat expr.Catalog) string {
 	t := cat(table)
 	k := Ident(table) + "." + Ident(t.Key[0])
+	from, upto := batchBounds(t.Column(t.Key[0]).Kind)
+	return k + " >= " + from + " AND " + k + " <= " + upto
+}
+
+// batchBounds are the expressions of a batch's first and last key in the
+// statement (the whole key's range when the session sets none).
+func batchBounds(key expr.Kind) (from, upto string) {
 	least, greatest := "-9223372036854775808", "9223372036854775807"
-	if t.Column(t.Key[0]).Kind == expr.KindUUID {
+	if key == expr.KindUUID {
 		least, greatest = "'00000000-0000-0000-0000-000000000000'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"
 	}
-	return k + " >= COALESCE(" + batchFrom + ", " + least + ") AND " + k + " <= COALESCE(" + batchUpto + ", " + greatest + ")"
+	return "COALESCE(" + batchFrom + ", " + least + ")", "COALESCE(" + batchUpto + ", " + greatest + ")"
+}
+
+// bindBatch writes a batch's keys into stmt in place of the bounds
+// batchCond wrote, each found exactly once: TiDB plans an UPDATE or
+// DELETE without reading user variables (a SELECT reads them), so the
+// variables' range would be a full scan of the table for every batch.
+func bindBatch(key expr.Kind, stmt, from, upto string) (string, bool) {
+	lit := func(v string) (string, bool) {
+		if key == expr.KindUUID {
+			return String(v), true
+		}
+		_, err := strconv.ParseInt(v, 10, 64)
+		return v, err == nil
+	}
+	fromExpr, uptoExpr := batchBounds(key)
+	f, ok1 := lit(from)
+	u, ok2 := lit(upto)
+	if !ok1 || !ok2 || strings.Count(stmt, fromExpr) != 1 || strings.Count(stmt, uptoExpr) != 1 {
+		return stmt, false
+	}
+	return strings.Replace(strings.Replace(stmt, fromExpr, f, 1), uptoExpr, u, 1), true
 }
 
 // BatchWalk implements dialects.Batcher.
@@ -196,6 +224,10 @@ func (Dialect) BatchWalk(b dialects.Batch) dialects.BatchWalk {
 		More:    "SELECT " + batchUpto + " IS NOT NULL",
 		Advance: "SET " + batchAfter + " = " + batchUpto,
 		End:     clear,
+		Bounds:  "SELECT CAST(" + batchFrom + " AS CHAR), CAST(" + batchUpto + " AS CHAR)",
+		Bind: func(stmt, from, upto string) (string, bool) {
+			return bindBatch(b.Kind, stmt, from, upto)
+		},
 	}
 }
 

@@ -90,7 +90,11 @@ func (b *batcher) ExecContext(ctx context.Context, query string, args ...any) (s
 			break
 		}
 		t := time.Now()
-		res, err := b.ExecQuerier.ExecContext(ctx, query, args...)
+		stmt, err := b.bind(ctx, query)
+		if err != nil {
+			return fail(err)
+		}
+		res, err := b.ExecQuerier.ExecContext(ctx, stmt, args...)
 		if err != nil {
 			return fail(err)
 		}
@@ -109,6 +113,36 @@ func (b *batcher) ExecContext(ctx context.Context, query string, args ...any) (s
 		return fail(err)
 	}
 	return driverResult(rows), nil
+}
+
+// bind is query with the batch's bounds written in, where the dialect
+// binds them (BatchWalk.Bind), else query.
+func (b *batcher) bind(ctx context.Context, query string) (string, error) {
+	if b.walk.Bind == nil || b.walk.Bounds == "" {
+		return query, nil
+	}
+	var from, upto sql.NullString
+	rs, err := b.ExecQuerier.QueryContext(ctx, b.walk.Bounds)
+	if err != nil {
+		return "", err
+	}
+	defer rs.Close()
+	if !rs.Next() {
+		if err := rs.Err(); err != nil {
+			return "", err
+		}
+		return "", fmt.Errorf("%s: no row", b.walk.Bounds)
+	}
+	if err := rs.Scan(&from, &upto); err != nil {
+		return "", err
+	}
+	if !from.Valid || !upto.Valid {
+		return query, nil
+	}
+	if bound, ok := b.walk.Bind(query, from.String, upto.String); ok {
+		return bound, nil
+	}
+	return query, nil
 }
 
 func queryBool(ctx context.Context, q schema.ExecQuerier, query string, v *bool) error {
