@@ -101,6 +101,7 @@ func inspectAll(t *testing.T, d sg.Dialect, db *dbtest.DB) *schema.Schema {
 // TestAtlasAgreesRepository: the repository's own migrations, replayed by
 // Atlas, build what its generated DDL builds, in both dialects.
 func TestAtlasAgreesRepository(t *testing.T) {
+	t.Parallel()
 	for _, d := range all.Dialects() {
 		t.Run(d.Name(), func(t *testing.T) {
 			atlasAgrees(t, d, filepath.Join("../../migrations", d.Name()), mustReadFile(t, filepath.Join("../../generated", d.Name(), "schema.sql")))
@@ -142,6 +143,7 @@ func replaceAll(t *testing.T, m string, pairs ...string) string {
 // checks after each that Atlas, replaying it, finds what the generated DDL
 // builds, and that schemagen finds nothing left to do.
 func TestAtlasAgreesEveryConstruct(t *testing.T) {
+	t.Parallel()
 	full := everyConstruct(t)
 	// Every expression the model writes, first in another form.
 	first := replaceAll(t, full,

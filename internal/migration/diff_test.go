@@ -76,6 +76,7 @@ func edit(model, extra string) string {
 // TestDiffSequence runs the model edits a team makes, checking that each
 // migration holds exactly the expected statements in both dialects.
 func TestDiffSequence(t *testing.T) {
+	t.Parallel()
 	p := testproject.New(t, baseModel)
 
 	init := p.Diff("init")

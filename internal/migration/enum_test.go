@@ -76,6 +76,7 @@ table "tickets" {
 // reordering values, and using a value in the migration that adds it, are
 // refused at diff with what to write instead.
 func TestDiffEnum(t *testing.T) {
+	t.Parallel()
 	p := testproject.New(t, enumStep(`"pending", "paid"`, ""))
 	p.Diff("init")
 	dbs := map[string]*dbtest.DB{"postgres": dbtest.Postgres(t), "tidb": dbtest.TiDB(t)}

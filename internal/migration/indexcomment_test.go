@@ -34,6 +34,7 @@ table "docs" {
 // TiDB sets an index's comment only when it creates it, so the index is
 // dropped and added again); once applied, the next diff plans nothing.
 func TestDiffIndexComment(t *testing.T) {
+	t.Parallel()
 	model := func(comment string) string {
 		if comment == "" {
 			return strings.Replace(commentedModel, "    #COMMENT\n", "", 1)

@@ -35,10 +35,12 @@ table "order_items" {
 // values computed. Back to plain, PostgreSQL keeps the values; TiDB cannot
 // make a VIRTUAL column plain (nor add a STORED one), and the diff says so.
 func TestDiffGeneratedColumn(t *testing.T) {
+	t.Parallel()
 	testGeneratedColumn(t, linesModel, []string{"postgres", "tidb"}, false)
 }
 
 func TestDiffGeneratedColumnBackPostgres(t *testing.T) {
+	t.Parallel()
 	testGeneratedColumn(t, strings.Replace(linesModel, "  primary_key {", "  tidb {\n    skip = true\n  }\n  primary_key {", 1), []string{"postgres"}, true)
 }
 

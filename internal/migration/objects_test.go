@@ -166,6 +166,7 @@ raw "active_count_view" {
 // refuses under a view), and removed, by migrate diff, on both databases;
 // each migrated database then has the views of one built from generated/.
 func TestViewsThroughMigrations(t *testing.T) {
+	t.Parallel()
 	p := testproject.New(t, viewModel("", "varchar(100)"))
 	p.Diff("init")
 	lives := map[string]*dbtest.DB{}
