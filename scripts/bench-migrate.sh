@@ -27,7 +27,15 @@
 # value_domains: off, as they were), and the script says whether both
 # trees' generated/ are byte-identical.
 #
-# Usage: [SAME_DEFAULTS=1] scripts/bench-migrate.sh [tables] [BASE [ROUNDS]]   (100, none, 3)
+# With ATLAS set to an Atlas CLI binary (built from a fetched ariga/atlas
+# snapshot at the version go.mod pins: cd cmd/atlas && go build), each
+# round also times `atlas migrate diff init` of the same generated DDL on
+# the same servers, right after schemagen's, and prints schemagen's init
+# time over the CLI's (issue 29's goal: at most 0.8 on both databases).
+# The CLI gets a dev database of its own on each server (its dev URL must
+# name one: it has no scratch databases).
+#
+# Usage: [SAME_DEFAULTS=1] [ATLAS=atlas] scripts/bench-migrate.sh [tables] [BASE [ROUNDS]]   (100, none, 3)
 #
 # History: scripts/bench-migrate.sh history [FILES...]   (15 50)
 # For a directory of FILES migrations (written by migrate diff, one table
@@ -243,9 +251,57 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 		[ "$goal" -gt 0 ] || return 0
 		printf "goal %6d ms   %s" "$goal" "$([ "$2" -le "$goal" ] && echo ok || echo MISSED)"
 	}
-	echo "migrate diff of a $tables-table model${base:+, this tree against $base, $rounds rounds; $same}"
+	atlas_session() { # round: the Atlas CLI'"'"'s migrate diff init of the model, each env; prints "env ms statements ddl"
+		local dir=$work/atlas.$1 env t0 t1
+		mkdir -p "$dir"; cp "$work/schema.new.hcl" "$dir/schema.hcl"; cd "$dir"
+		$work/new/schemagen generate > gen.log 2>&1 || { cat gen.log >&2; exit 1; }
+		"$work/statements" exec "$SCHEMAGEN_TEST_TIDB_URL" "DROP DATABASE IF EXISTS atlas_dev" "CREATE DATABASE atlas_dev"
+		psql -q "$SCHEMAGEN_TEST_POSTGRES_URL" -c "DROP DATABASE IF EXISTS atlas_dev" -c "CREATE DATABASE atlas_dev" > /dev/null
+		cat > atlas.hcl <<HCL
+env "postgres" {
+  src = "file://generated/postgres/schema.sql"
+  dev = "$(echo "$SCHEMAGEN_TEST_POSTGRES_URL" | sed -E "s#/postgres[?]#/atlas_dev?#")&search_path=public"
+  migration {
+    dir = "file://migrations/postgres"
+  }
+}
+env "tidb" {
+  src = "file://generated/tidb/schema.sql"
+  dev = "${SCHEMAGEN_TEST_TIDB_URL}atlas_dev"
+  migration {
+    dir = "file://migrations/tidb"
+  }
+}
+HCL
+		for env in postgres tidb; do
+			"$work/statements" reset "$SCHEMAGEN_TEST_TIDB_URL"
+			t0=$(ms)
+			"$ATLAS" migrate diff init --env "$env" > "atlas.$env.log" 2>&1 || { cat "atlas.$env.log" >&2; exit 1; }
+			t1=$(ms)
+			echo "$env $((t1 - t0)) $("$work/statements" count "$SCHEMAGEN_TEST_TIDB_URL")"
+		done
+		cd "$work"; rm -rf "$dir"
+	}
+	atlas_ratios() { # schemagen session file, atlas session file
+		local env a n d i=0 t
+		while read -r env a n d; do
+			for i in "${!measurements[@]}"; do
+				read -r menv name _ flags <<< "${measurements[$i]}"
+				[ "$menv" = "$env" ] && [ "$name" = init ] && [ -z "$flags" ] || continue
+				t=$(awk -v i="$i" "\$1 == i { print \$2 }" "$1")
+				printf "  %-9s %-20s Atlas CLI %6d ms   schemagen %6d ms   ratio %s   goal 0.80   %s   (CLI: TiDB statements %d, %d DDL)\n" "$env" "init, the Atlas CLI" "$a" "$t" \
+					"$(awk -v a="$a" -v t="$t" "BEGIN { printf \"%.2f\", (a > 0 ? t / a : 0) }")" "$(awk -v a="$a" -v t="$t" "BEGIN { print (t <= 0.8 * a ? \"ok\" : \"MISSED\") }")" "$n" "$d"
+			done
+		done < "$2"
+	}
+	echo "migrate diff of a $tables-table model${base:+, this tree against $base, $rounds rounds; $same}${ATLAS:+; beside the Atlas CLI $ATLAS}"
 	if [ -z "$base" ]; then
-		while read -r i t c n d; do printf "%s %6d ms   %-22s cpu %5d ms   TiDB statements %4d (%d DDL)\n" "$(label "$i")" "$t" "$(verdict "$i" "$t")" "$c" "$n" "$d"; done < <(session new 1)
+		session new 1 > "$work/new.1" || exit 1
+		while read -r i t c n d; do printf "%s %6d ms   %-22s cpu %5d ms   TiDB statements %4d (%d DDL)\n" "$(label "$i")" "$t" "$(verdict "$i" "$t")" "$c" "$n" "$d"; done < "$work/new.1"
+		if [ -n "${ATLAS:-}" ]; then
+			atlas_session 1 > "$work/atlas.1.out" || exit 1
+			atlas_ratios "$work/new.1" "$work/atlas.1.out"
+		fi
 		exit 0
 	fi
 	declare -a tb tn rmin rmax rr cb cn sb sn
@@ -254,7 +310,9 @@ env -u SCHEMAGEN_TEST_POSTGRES_URL -u SCHEMAGEN_TEST_TIDB_URL "$work/new/devdb" 
 		if [ $((r % 2)) -eq 1 ]; then order="base new"; else order="new base"; fi
 		load=$(cut -d" " -f1 /proc/loadavg)
 		for tree in $order; do session "$tree" "$r" > "$work/$tree.$r" || exit 1; done
+		[ -z "${ATLAS:-}" ] || atlas_session "$r" > "$work/atlas.$r.out" || exit 1
 		echo "round $r ($order), load average $load at its start:"
+		[ -z "${ATLAS:-}" ] || atlas_ratios "$work/new.$r" "$work/atlas.$r.out"
 		while read -r i b bc bs bd && read -r _ n nc ns nd <&3; do
 			ratio=$(awk -v b="$b" -v n="$n" "BEGIN { printf \"%.2f\", (b > 0 ? n / b : 0) }")
 			printf "  %s base %6d ms   this tree %6d ms   ratio %s   %-22s cpu %5d / %5d ms   TiDB statements %4d / %4d (DDL %d / %d)\n" \

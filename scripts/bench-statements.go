@@ -8,6 +8,7 @@
 //
 //	go run scripts/bench-statements.go reset SERVER_URL   # empties the summary
 //	go run scripts/bench-statements.go count SERVER_URL   # prints "STATEMENTS DDL" since the reset
+//	go run scripts/bench-statements.go exec SERVER_URL SQL...   # runs each statement (the Atlas CLI's dev database)
 //
 // SERVER_URL is mysql://user[:password]@host:port/ (a TiDB).
 package main
@@ -22,8 +23,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 || (os.Args[1] != "reset" && os.Args[1] != "count") {
-		fmt.Fprintln(os.Stderr, "usage: bench-statements reset|count SERVER_URL")
+	if len(os.Args) < 3 || (os.Args[1] != "reset" && os.Args[1] != "count" && os.Args[1] != "exec") || (os.Args[1] != "exec") != (len(os.Args) == 3) {
+		fmt.Fprintln(os.Stderr, "usage: bench-statements reset|count SERVER_URL, or exec SERVER_URL SQL...")
 		os.Exit(2)
 	}
 	u, err := url.Parse(os.Args[2])
@@ -36,6 +37,13 @@ func main() {
 	must(err)
 	defer db.Close()
 	db.SetMaxOpenConns(1)
+	if os.Args[1] == "exec" {
+		for _, q := range os.Args[3:] {
+			_, err := db.Exec(q)
+			must(err)
+		}
+		return
+	}
 	if os.Args[1] == "reset" {
 		// Switching the summary off and on empties it and its history.
 		for _, s := range []string{"SET GLOBAL tidb_enable_stmt_summary = OFF", "SET GLOBAL tidb_enable_stmt_summary = ON"} {
