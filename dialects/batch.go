@@ -1,8 +1,12 @@
 package dialects
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"strings"
+
+	"ariga.io/atlas/sql/schema"
 
 	"github.com/schemagen/schemagen/compiler/expr"
 )
@@ -68,4 +72,30 @@ type BatchWalk struct {
 	// values (TiDB) would otherwise scan the whole table for every batch.
 	Bounds string
 	Bind   func(stmt, from, upto string) (string, bool)
+}
+
+// Bound is stmt with the bounds of the batch the session is at written in
+// (Bind), or stmt where the dialect does not bind them or none is set.
+func (w BatchWalk) Bound(ctx context.Context, on schema.ExecQuerier, stmt string) (string, error) {
+	if w.Bind == nil {
+		return stmt, nil
+	}
+	var from, upto sql.NullString
+	rs, err := on.QueryContext(ctx, w.Bounds)
+	if err != nil {
+		return "", err
+	}
+	defer rs.Close()
+	if rs.Next() {
+		err = rs.Scan(&from, &upto)
+	} else if err = rs.Err(); err == nil {
+		err = fmt.Errorf("%s: no row", w.Bounds)
+	}
+	if err != nil {
+		return "", err
+	}
+	if bound, ok := w.Bind(stmt, from.String, upto.String); ok && from.Valid && upto.Valid {
+		return bound, nil
+	}
+	return stmt, nil
 }

@@ -83,14 +83,14 @@ func (b *batcher) ExecContext(ctx context.Context, query string, args ...any) (s
 			return fail(err)
 		}
 		var more bool
-		if err := queryBool(ctx, b.ExecQuerier, b.walk.More, &more); err != nil {
+		if err := queryRow(ctx, b.ExecQuerier, b.walk.More, &more); err != nil {
 			return fail(err)
 		}
 		if !more {
 			break
 		}
 		t := time.Now()
-		stmt, err := b.bind(ctx, query)
+		stmt, err := b.walk.Bound(ctx, b.ExecQuerier, query)
 		if err != nil {
 			return fail(err)
 		}
@@ -115,37 +115,8 @@ func (b *batcher) ExecContext(ctx context.Context, query string, args ...any) (s
 	return driverResult(rows), nil
 }
 
-// bind is query with the batch's bounds written in, where the dialect
-// binds them (BatchWalk.Bind), else query.
-func (b *batcher) bind(ctx context.Context, query string) (string, error) {
-	if b.walk.Bind == nil || b.walk.Bounds == "" {
-		return query, nil
-	}
-	var from, upto sql.NullString
-	rs, err := b.ExecQuerier.QueryContext(ctx, b.walk.Bounds)
-	if err != nil {
-		return "", err
-	}
-	defer rs.Close()
-	if !rs.Next() {
-		if err := rs.Err(); err != nil {
-			return "", err
-		}
-		return "", fmt.Errorf("%s: no row", b.walk.Bounds)
-	}
-	if err := rs.Scan(&from, &upto); err != nil {
-		return "", err
-	}
-	if !from.Valid || !upto.Valid {
-		return query, nil
-	}
-	if bound, ok := b.walk.Bind(query, from.String, upto.String); ok {
-		return bound, nil
-	}
-	return query, nil
-}
-
-func queryBool(ctx context.Context, q schema.ExecQuerier, query string, v *bool) error {
+// queryRow scans the one row of query into dest.
+func queryRow(ctx context.Context, q schema.ExecQuerier, query string, dest ...any) error {
 	rs, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return err
@@ -157,7 +128,7 @@ func queryBool(ctx context.Context, q schema.ExecQuerier, query string, v *bool)
 		}
 		return fmt.Errorf("%s: no row", query)
 	}
-	return rs.Scan(v)
+	return rs.Scan(dest...)
 }
 
 // driverResult is the result of a batched statement: the rows it changed.
