@@ -1,0 +1,87 @@
+package plantest_test
+
+import (
+	"testing"
+
+	"github.com/schemagen/schemagen/internal/plantest"
+)
+
+// Regression tests of files migrate diff wrote that migrate lint reported
+// an error on (issue 30: lint reports no error on any file migrate diff
+// writes), found by the plan oracle's lint.
+
+// TestRegression72727218223: a foreign key moved to new columns, with the
+// index over its columns moved with it, and the old columns dropped
+// (evolution seed 72727218223). PostgreSQL's online plan dropped and built
+// the index in the transactional file (DROP COLUMN makes the planner drop
+// an index over the table's columns there), plain: lint reported PG101
+// (CREATE INDEX without CONCURRENTLY) on it.
+func TestRegression72727218223(t *testing.T) {
+	plantest.ReplayLinted(t, 575926841107938, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+table "t1" {
+  column "id0" {
+    type = date
+  }
+  column "f0" {
+    type = decimal(5,2)
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk0" {
+    columns     = ["f0"]
+    ref_table   = "t0"
+    ref_columns = ["id0"]
+    on_delete   = "no_action"
+    on_update   = "no_action"
+  }
+  index "t1_fkix0" {
+    columns = ["f0"]
+  }
+}
+
+`, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+table "t1" {
+  column "id0" {
+    type = date
+  }
+  column "mv0" {
+    type = decimal(5,2)
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk0" {
+    columns     = ["mv0"]
+    ref_table   = "t0"
+    ref_columns = ["id0"]
+    on_delete   = "no_action"
+    on_update   = "no_action"
+  }
+  index "t1_fkix0" {
+    columns = ["mv0"]
+  }
+}
+
+`)
+}
