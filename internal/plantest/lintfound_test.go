@@ -85,3 +85,59 @@ table "t1" {
 
 `)
 }
+
+// TestRegression72727218224: a column dropped and another renamed to its
+// name, with a unique index, and a uuid() default set in the same step
+// (evolution seed 72727218224): lint reported PG101 (CREATE INDEX without
+// CONCURRENTLY) on PostgreSQL's online file. The plan drops the index with
+// the column it covered and builds the new one CONCURRENTLY in the second
+// file, as TestRegression72727218223's.
+func TestRegression72727218224(t *testing.T) {
+	plantest.ReplayLinted(t, 575926841115857, `
+table "t0" {
+  column "id0" {
+    type = uuid
+  }
+  column "rc0" {
+    type = char(5)
+    renamed_from = "c0"
+  }
+  column "c2" {
+    type = char(1)
+  }
+  column "r0_0" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix0" {
+    unique = true
+    columns = ["c2"]
+  }
+}
+
+`, `
+table "t0" {
+  column "id0" {
+    type = uuid
+  }
+  column "rc0" {
+    type = char(1)
+    renamed_from = "c2"
+  }
+  column "r0_0" {
+    type = uuid
+    default = uuid()
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix0" {
+    unique = true
+    columns = ["rc0"]
+  }
+}
+
+`)
+}
