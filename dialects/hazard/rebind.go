@@ -149,11 +149,16 @@ func RebuildOverRecreated(changes []schema.Change) []schema.Change {
 
 // RebuildChecksOfRetyped drops, before, and adds again, after, the CHECKs
 // over a column whose type a table's changes change, unless the changes
-// already drop, add or modify them: for a database that rebuilds such a
-// CHECK from its own printed text (PostgreSQL), which is not the text a
-// fresh database built from the model holds. It returns changes.
+// already drop or add them: for a database that rebuilds such a CHECK from
+// its own printed text (PostgreSQL), which is not the text a fresh
+// database built from the model holds, and checks every row against it
+// while it rewrites the table. A CHECK the changes modify is split into
+// its drop and its add, which the base order puts around the type change:
+// dropped after it, it was rebuilt and validated by the type change
+// (lint's PG103 on migrate diff's file, a text column changed to char(n)
+// under a CHECK, whose printed text then changes too). It returns changes.
 func RebuildChecksOfRetyped(changes []schema.Change) []schema.Change {
-	return rebuildAll(changes, false, func(mt *schema.ModifyTable) []string {
+	retypedOf := func(mt *schema.ModifyTable) []string {
 		var retyped []string
 		for _, sc := range mt.Changes {
 			if x, ok := sc.(*schema.ModifyColumn); ok && x.Change.Is(schema.ChangeType) {
@@ -161,7 +166,19 @@ func RebuildChecksOfRetyped(changes []schema.Change) []schema.Change {
 			}
 		}
 		return retyped
-	})
+	}
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		retyped := retypedOf(mt)
+		SplitModifies([]schema.Change{mt}, func(m *schema.ModifyCheck) (schema.Change, schema.Change, bool) {
+			uses := slices.ContainsFunc(retyped, func(col string) bool { return usesIdent(m.From.Expr, col) || usesIdent(m.To.Expr, col) })
+			return &schema.DropCheck{C: m.From}, &schema.AddCheck{C: m.To}, uses
+		})
+	}
+	return rebuildAll(changes, false, retypedOf)
 }
 
 // rebuildAll rebuilds, in each table's changes, the CHECKs (and, with

@@ -398,3 +398,40 @@ ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_code") REF
 		t.Fatal(err)
 	}
 }
+
+// TestOnlineIndexMovedWithDroppedColumn: an index moved from a column the
+// migration drops to a new one (a key moved to new columns) was dropped
+// and built plainly in the transactional file, blocking writes for the
+// build (lint's PG101 on migrate diff's file; the plan oracle, evolution
+// seed 72727218223). The old index goes in the transaction of the DROP
+// COLUMN (with the column), the new one is built CONCURRENTLY in the
+// second file.
+func TestOnlineIndexMovedWithDroppedColumn(t *testing.T) {
+	init := onlineInit + `CREATE INDEX "docs_slug_idx" ON "docs" ("slug");
+`
+	model := `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
+CREATE TABLE "docs" ("id" bigint NOT NULL, "space_id" bigint NOT NULL, "title" character varying(200) NULL, "code" text NULL, PRIMARY KEY ("id"));
+CREATE INDEX "docs_slug_idx" ON "docs" ("code");
+`
+	tg := pgOnlineTarget(t, model)
+	testproject.WriteMigrations(t, tg.Env.Dir, testproject.File{Name: "20260101000001_init.sql", SQL: init})
+	p := planOnce(t, tg)
+	main, online := strings.Join(cmds(p.Plan), ";\n"), strings.Join(cmds(p.Online), ";\n")
+	if strings.Contains(main, "CREATE INDEX") || strings.Contains(online, "DROP INDEX") || !strings.Contains(online, `CREATE INDEX CONCURRENTLY "docs_slug_idx" ON "docs" ("code")`) {
+		t.Fatalf("the index is not dropped in the first file and built CONCURRENTLY in the second:\n%s\n-- second file:\n%s", main, online)
+	}
+	if _, err := migration.Write([]*migration.Planned{p}, "move", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), nil); err != nil {
+		t.Fatal(err)
+	}
+	db := dbtest.Postgres(t)
+	if _, err := db.Exec(init + onlineRows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deploy.Apply(context.Background(), tg, deploy.ApplyOptions{URL: db.URL, Baseline: "20260101000001"}); err != nil {
+		t.Fatal(err)
+	}
+	var def string
+	if err := db.QueryRow(`SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'docs_slug_idx' AND i.indisvalid`).Scan(&def); err != nil || !strings.Contains(def, "(code)") {
+		t.Errorf("index docs_slug_idx after the migration: %q, %v; want a valid index over code", def, err)
+	}
+}

@@ -155,3 +155,18 @@ func TestDataRegression(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRegression: a failure lint found is printed as a ReplayLinted
+// test, which lints as the oracle does (Replay does not: the printed test
+// of evolution seed 72727218223 passed on the bug).
+func TestLintRegression(t *testing.T) {
+	m := &difftest.Model{Tables: []*difftest.Table{{Name: "t0", Cols: []*difftest.Col{{Name: "id", Type: difftest.Type{Name: "int"}}}, PK: []string{"id"}}}}
+	f := &plantest.Failure{RowSeed: 7, Before: m, Kind: "lint PG101", What: "step 1: online: migrate lint reports PG101", After: m.HCL()}
+	if got := f.Regression("RegressionX"); !strings.Contains(got, "\tplantest.ReplayLinted(t, 7, `\n") {
+		t.Errorf("not a ReplayLinted test:\n%s", got)
+	}
+	f.Kind = "apply"
+	if got := f.Regression("RegressionX"); !strings.Contains(got, "\tplantest.Replay(t, 7, `\n") {
+		t.Errorf("not a Replay test:\n%s", got)
+	}
+}

@@ -22,7 +22,21 @@ func NewRunner(t testing.TB) *Runner {
 // oracle's printed regression tests.
 func Replay(t *testing.T, rowSeed uint64, before, after string) {
 	t.Helper()
+	replay(t, NewRunner(t), rowSeed, before, after)
+}
+
+// ReplayLinted is Replay with the oracle's lint on (Runner.Lint): migrate
+// lint must also report no error on the files the online plans write. The
+// oracle prints it for a failure lint found, which Replay would not see.
+func ReplayLinted(t *testing.T, rowSeed uint64, before, after string) {
+	t.Helper()
 	r := NewRunner(t)
+	r.Lint = true
+	replay(t, r, rowSeed, before, after)
+}
+
+func replay(t *testing.T, r *Runner, rowSeed uint64, before, after string) {
+	t.Helper()
 	f, err := r.Reproduce(context.Background(), rowSeed, before, after, "the regression's change")
 	if err != nil {
 		t.Fatal(err)

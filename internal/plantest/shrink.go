@@ -142,6 +142,11 @@ func (f *Failure) Regression(name string) string {
 		return fmt.Sprintf("// %s\nfunc Test%s(t *testing.T) {\n\tplantest.ReplayData(t, %d, %s, %s)\n}\n",
 			strings.ReplaceAll(strings.TrimSpace(f.What), "\n", "\n// "), name, f.RowSeed, quote(before), quote(f.Data))
 	}
-	return fmt.Sprintf("// %s\nfunc Test%s(t *testing.T) {\n\tplantest.Replay(t, %d, %s, %s)\n}\n",
-		strings.ReplaceAll(strings.TrimSpace(f.What), "\n", "\n// "), name, f.RowSeed, quote(before), quote(f.After))
+	replay := "Replay"
+	if strings.HasPrefix(f.Kind, "lint ") {
+		// Lint found it: the test lints as the oracle does.
+		replay = "ReplayLinted"
+	}
+	return fmt.Sprintf("// %s\nfunc Test%s(t *testing.T) {\n\tplantest.%s(t, %d, %s, %s)\n}\n",
+		strings.ReplaceAll(strings.TrimSpace(f.What), "\n", "\n// "), name, replay, f.RowSeed, quote(before), quote(f.After))
 }

@@ -78,6 +78,7 @@ var Kinds = []EditKind{
 	// What other teams' histories do (history_edits.go, issue 29).
 	{"rebuild_table", 1, rebuildTable},
 	{"move_foreign_key", 1, moveForeignKey},
+	{"rename_foreign_key", 1, renameForeignKey},
 	{"replace_column", 1, replaceColumn},
 	{"rename_table_with_keys", 1, renameTableWithKeys},
 	// Dialect settings (objects.go).
@@ -154,7 +155,7 @@ func isCommentKind(k EditKind) bool { return k.Name == "change_index_comment" }
 // the generator of the enum and settings edits.
 func isOwnGenKind(k EditKind) bool { return slices.Contains(ownGen, k.Name) }
 
-var ownGen = []string{"dialect_null", "pk_name", "change_ttl", "change_partition", "change_index_options"}
+var ownGen = []string{"dialect_null", "pk_name", "change_ttl", "change_partition", "change_index_options", "rename_foreign_key"}
 
 // modelSeed is a seed drawn from the model's text (FNV-1a).
 func modelSeed(m *difftest.Model) uint64 {

@@ -110,6 +110,21 @@ func moveForeignKey(g *draw.Gen, m *difftest.Model) *Edit {
 	})
 }
 
+// renameForeignKey renames a foreign key alone (TiDB, which has no RENAME
+// CONSTRAINT, drops it and adds it again; the index it made for the key
+// must follow its name: issue 31).
+func renameForeignKey(g *draw.Gen, m *difftest.Model) *Edit {
+	t, name := pickFK(g, m)
+	if t == nil {
+		return nil
+	}
+	to := freeName(m, t.Name+"_fk")
+	return onFK(fmt.Sprintf("rename foreign key %s.%s to %s", t.Name, name, to), t.Name, name, func(t *difftest.Table, i int) bool {
+		t.FKs[i].Name = to
+		return true
+	})
+}
+
 // replaceColumn replaces a column by a new one of another type: the new
 // column is added, an index over the old column alone moves to it under
 // its name, and the old column is dropped.

@@ -157,18 +157,18 @@ type planner struct {
 	pinned map[string]bool
 	// builtOnline are the unique keys the plan adds to existing tables.
 	builtOnline map[string]bool
-	dropped     map[string]bool // tables the plan drops a column of
+	dropped     map[string][]string // the columns the plan drops, by table
 	late        func(*schema.Table, schema.Change) bool
 }
 
-// droppedColumns are the tables the changes drop a column of.
-func droppedColumns(changes []schema.Change) map[string]bool {
-	out := map[string]bool{}
+// droppedColumns are the columns the changes drop, by table.
+func droppedColumns(changes []schema.Change) map[string][]string {
+	out := map[string][]string{}
 	for _, c := range changes {
 		if m, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range m.Changes {
-				if _, ok := sc.(*schema.DropColumn); ok {
-					out[m.T.Name] = true
+				if d, ok := sc.(*schema.DropColumn); ok {
+					out[m.T.Name] = append(out[m.T.Name], d.C.Name)
 				}
 			}
 		}
@@ -183,7 +183,28 @@ func droppedColumns(changes []schema.Change) map[string]bool {
 // the table ACCESS EXCLUSIVE in that transaction anyway, so a plain DROP
 // INDEX there costs nothing more.
 func (p *planner) overDropped(table string, _ *schema.Index) bool {
-	return p.dropped[table]
+	return len(p.dropped[table]) > 0
+}
+
+// covers reports whether index i of table may cover a column the plan
+// drops: a part that is one, or (not read here) an expression part or a
+// predicate.
+func (p *planner) covers(table string, i *schema.Index) bool {
+	cols := p.dropped[table]
+	if len(cols) == 0 {
+		return false
+	}
+	for _, a := range i.Attrs {
+		if _, ok := a.(*postgres.IndexPredicate); ok {
+			return true
+		}
+	}
+	for _, part := range i.Parts {
+		if part.C == nil || slices.Contains(cols, part.C.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // plan has Atlas plan one change.
@@ -259,8 +280,13 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		return ss, err
 	case *schema.ModifyIndex:
 		// A comment alone is COMMENT ON INDEX: nothing to build.
-		if p.online && c.Change != schema.ChangeComment && p.replaceable(t, c) {
-			return p.replaceIndex(t, c)
+		if p.online && c.Change != schema.ChangeComment {
+			switch {
+			case p.replaceable(t, c):
+				return p.replaceIndex(t, c)
+			case p.rebuildable(t, c):
+				return p.rebuildIndex(t, c)
+			}
 		}
 		return p.one(t, c, hazard.Form{})
 	case *schema.ModifyForeignKey:
@@ -337,9 +363,27 @@ func referencedKey(t *schema.Table, i *schema.Index) bool {
 
 // replaceable reports whether index change c can be made by building the
 // new index beside the old one: not a unique constraint's index, nor one a
-// foreign key may depend on, nor one of a table the plan drops a column of.
+// foreign key may depend on, nor one over a column the plan drops.
 func (p *planner) replaceable(t *schema.Table, c *schema.ModifyIndex) bool {
-	if _, constraint := atlasdrv.UniqueConstraint(c.From.Attrs); constraint || p.overDropped(t.Name, c.From) {
+	return !p.covers(t.Name, c.From) && keyFree(t, c)
+}
+
+// rebuildable reports whether index change c can be made by dropping the
+// old index and building the new one CONCURRENTLY in the second file
+// (rebuildIndex): as replaceable, and the new index is no unique
+// constraint, nor a key a foreign key the plan adds references (which
+// needs it in the first file).
+func (p *planner) rebuildable(t *schema.Table, c *schema.ModifyIndex) bool {
+	if _, constraint := atlasdrv.UniqueConstraint(c.To.Attrs); constraint || c.To.Unique && p.referenced[keyOf(t.Name, c.To)] {
+		return false
+	}
+	return keyFree(t, c)
+}
+
+// keyFree reports whether index change c leaves keys be: the index is no
+// unique constraint's, nor one a foreign key may depend on.
+func keyFree(t *schema.Table, c *schema.ModifyIndex) bool {
+	if _, constraint := atlasdrv.UniqueConstraint(c.From.Attrs); constraint {
 		return false
 	}
 	if c.From.Unique && t.Schema != nil {
@@ -381,6 +425,28 @@ func (p *planner) replaceIndex(t *schema.Table, c *schema.ModifyIndex) ([]hazard
 		ss[i].NoTx = true
 	}
 	return ss, nil
+}
+
+// rebuildIndex changes an index over a column the plan drops (a key moved
+// to new columns, with its index): PostgreSQL would drop the old index with
+// the column, so it is dropped in the transaction of the DROP COLUMN, whose
+// ACCESS EXCLUSIVE lock it shares, and the new one is built CONCURRENTLY
+// in the second file. A plain CREATE INDEX there would block writes for
+// the whole build (PG101). Until the second file runs, the table has
+// neither index; the old one's column is gone.
+func (p *planner) rebuildIndex(t *schema.Table, c *schema.ModifyIndex) ([]hazard.Stmt, error) {
+	drop, err := p.one(t, &schema.DropIndex{I: c.From}, hazard.Form{})
+	if err != nil {
+		return nil, err
+	}
+	build, err := p.one(t, &schema.AddIndex{I: c.To, Extra: []schema.Clause{&postgres.Concurrently{}}}, hazard.Form{Concurrently: true})
+	if err != nil {
+		return nil, err
+	}
+	for i := range build {
+		build[i].NoTx = true
+	}
+	return append(drop, build...), nil
 }
 
 // notValid plans a constraint added NOT VALID, then its validation in a

@@ -43,6 +43,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 		return nil, err
 	}
 	splitForeignKeyModifies(changes)
+	renameKeyIndexes(changes)
 	for _, c := range changes {
 		if mt, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range mt.Changes {
