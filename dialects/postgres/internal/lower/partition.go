@@ -19,12 +19,27 @@ func (l *lowerer) partition(t *compiler.Table, lt *sqltext.Table) {
 	if p == nil {
 		return
 	}
-	lt.Partition = fmt.Sprintf("PARTITION BY %s (%s)", strings.ToUpper(p.Type), lexical.Ident(p.Column))
+	key := lexical.Ident(p.Column)
+	if p.Function != "" {
+		// EXTRACT(YEAR FROM day), a numeric: PostgreSQL takes it as a
+		// partition key without parentheses (a function call).
+		key = "EXTRACT(" + strings.ToUpper(p.Function) + " FROM " + key + ")"
+	}
+	lt.Partition = fmt.Sprintf("PARTITION BY %s (%s)", strings.ToUpper(p.Type), key)
 	for _, s := range PartStmts(t.Name, p) {
 		lt.After = append(lt.After, s+";")
 	}
 	l.rec.About(t.Name, compiler.KindTable, "")
-	l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "partition as PARTITION BY %s, each part a table PARTITION OF it: a query that names %s reads only the parts it needs, and a part can be added, or detached and dropped with its rows, without touching the others", strings.ToUpper(p.Type), p.Column)
+	l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "partition as PARTITION BY %s, each part a table PARTITION OF it: a query that names %s reads only the parts it needs, and a part can be added, or detached and dropped with its rows, without touching the others", strings.ToUpper(p.Type), keyOf(p))
+}
+
+// keyOf is what p partitions by, for explain: the column, or the
+// function of it.
+func keyOf(p *compiler.Partition) string {
+	if p.Function != "" {
+		return p.Function + "(" + p.Column + ")"
+	}
+	return p.Column
 }
 
 // PartStmts are the CREATE TABLE ... PARTITION OF statements of p's parts.
