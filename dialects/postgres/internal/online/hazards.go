@@ -305,7 +305,9 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 	case *schema.DropColumn:
 		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
 	case *schema.ModifyAttr:
-		if d, ok := c.To.(*atlasdrv.PartDropped); ok {
+		// DROP TABLE of the part; ALTER TABLE ... DETACH PARTITION makes
+		// the part a table of its own, which keeps the rows.
+		if d, ok := c.To.(*atlasdrv.PartDropped); ok && !f.AlterTable {
 			return []hazard.Hazard{dropHazard(name, fmt.Sprintf("part %s is dropped: its table and all its rows are lost", d.Part.Name))}
 		}
 	case *schema.AddColumn:
