@@ -198,7 +198,9 @@ type Partition struct {
 	FunctionRange hcl.Range
 	// Count is a hash partitioning's number of parts.
 	Count int
-	// Parts are a range or list partitioning's parts, in order.
+	// Parts are a range or list partitioning's parts, in order; a hash
+	// partitioning's, when it names them (PostgreSQL's tables of its
+	// parts, by remainder), have no bound.
 	Parts                 []*PartitionPart
 	Range, ColumnRange    hcl.Range
 	TypeRange, CountRange hcl.Range

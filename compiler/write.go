@@ -406,6 +406,8 @@ func writePartition(tb *hclwrite.Body, p *Partition) {
 			b.SetAttributeValue("rest", cty.True)
 		case part.LessThan != nil:
 			b.SetAttributeValue("less_than", boundVal(part.LessThan))
+		case part.Values == nil:
+			// A hash part: its name only.
 		default:
 			vals := make([]cty.Value, len(part.Values))
 			for i, v := range part.Values {

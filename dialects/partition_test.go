@@ -187,6 +187,8 @@ func TestPartitionFunctionRefused(t *testing.T) {
 		{"integer column", "  column \"at\" {\n    type = datetime", "  column \"at\" {\n    type = bigint", "takes a date or datetime"},
 		{"string bound", `less_than = 3001`, `less_than = "3001-01-01"`, "whole number"},
 		{"primary key", "  partition {\n    type     = \"range\"", "  primary_key {\n    columns = [\"id\", \"at\"]\n  }\n  partition {\n    type     = \"range\"", "0A000"},
+		{"hash part with a bound", "    count    = 3\n", "    count    = 1\n    part \"marks_a\" {\n      rest = true\n    }\n", "a hash part has none"},
+		{"hash parts not the count", "    count    = 3\n", "    count    = 3\n    part \"marks_a\" {\n    }\n", "1 blocks for count = 3"},
 		{"unique index", "  partition {\n    type     = \"list\"", "  index \"seasons_day_idx\" {\n    columns = [\"day\"]\n    unique  = true\n  }\n  partition {\n    type     = \"list\"", "0A000"},
 	}
 	for _, c := range cases {

@@ -76,8 +76,8 @@ func (l *loader) partition(t *compiler.Table, b *hcl.Block) {
 				n++
 			}
 		}
-		if n != 1 {
-			l.errorf(pb.DefRange, "Invalid partition", "A part has one of less_than (range), values (list) or rest = true (the rows no other part takes).")
+		if p.Type == compiler.PartitionHash && n != 0 || p.Type != compiler.PartitionHash && n != 1 {
+			l.errorf(pb.DefRange, "Invalid partition", "A part has one of less_than (range), values (list) or rest = true (the rows no other part takes); a hash part has none.")
 		}
 		p.Parts = append(p.Parts, part)
 	}
@@ -139,18 +139,19 @@ func (v *validator) partitionRules(t *compiler.Table) {
 	}
 	if p.Type == compiler.PartitionHash {
 		// PostgreSQL's parts of a hash partitioning are tables named
-		// <table>_p<i> (dialects/postgres/internal/lower.HashPartName).
+		// <table>_p<i> (dialects/postgres/internal/lower.HashPartName),
+		// or as its part blocks name them, by remainder.
 		for i := range p.Count {
-			if name := fmt.Sprintf("%s_p%d", t.Name, i); v.s.Table(name) != nil || len(name) > 63 {
-				v.errorf(p.CountRange, "Invalid partition", "Part %d of table %q is table %q on PostgreSQL, which is another table's name or longer than 63 bytes; rename the table.", i, t.Name, name)
+			if name := fmt.Sprintf("%s_p%d", t.Name, i); len(p.Parts) == 0 && (v.s.Table(name) != nil || len(name) > 63) {
+				v.errorf(p.CountRange, "Invalid partition", "Part %d of table %q is table %q on PostgreSQL, which is another table's name or longer than 63 bytes; rename the table, or name the parts with part blocks.", i, t.Name, name)
 				break
 			}
 		}
 		if p.Count == 0 {
-			v.errorf(p.TypeRange, "Invalid partition", "A hash partitioning has count, its number of parts, and no part blocks.")
+			v.errorf(p.TypeRange, "Invalid partition", "A hash partitioning has count, its number of parts.")
 		}
-		for _, part := range p.Parts {
-			v.errorf(part.Range, "Invalid partition", "A hash partitioning has count, its number of parts, and no part blocks.")
+		if len(p.Parts) > 0 && len(p.Parts) != p.Count {
+			v.errorf(p.Parts[0].Range, "Invalid partition", "A hash partitioning's part blocks name its parts (PostgreSQL's tables), in remainder order: %d blocks for count = %d.", len(p.Parts), p.Count)
 		}
 	} else {
 		if p.Count != 0 {

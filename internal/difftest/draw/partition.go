@@ -138,7 +138,15 @@ func (g *rnd) partition(table string, col *difftest.Col) string {
 	case "smallint", "int", "bigint":
 		switch g.n(3) {
 		case 0:
-			return head("hash") + fmt.Sprintf("    count = %d\n  }\n", pick(g, []int{1, 3, 8}))
+			n := pick(g, []int{1, 3, 8})
+			names := ""
+			if g.chance(0.3) {
+				// PostgreSQL's parts named by part blocks.
+				for i := range n {
+					names += fmt.Sprintf("    part %q {\n    }\n", fmt.Sprintf("%s_h%d", table, n-1-i))
+				}
+			}
+			return head("hash") + fmt.Sprintf("    count = %d\n", n) + names + "  }\n"
 		case 1:
 			typ = "range"
 			for i, b := range pick(g, [][]int{{0, 100}, {-5, 5, 1000}, {10}}) {
@@ -187,18 +195,21 @@ func (g *Gen) TableOptionEdit(m *difftest.Model, t *difftest.Table, kind string)
 	p := t.Partition
 	first := strings.Index(p, "    part ")
 	byFunction := strings.Contains(p, "    function = ")
+	hash := strings.Contains(p, "type = \"hash\"")
 	switch {
 	case byFunction && g.Chance(0.1):
 		// Another function or column: migrate diff refuses it.
 		np := g.g.functionPartition(t)
 		return fmt.Sprintf("partition table %s anew by a function", t.Name), func(t *difftest.Table) { t.Partition = np }, np != p && np != ""
+	case byFunction && hash:
+		return "", nil, false // a hash: its parts are not changed in place
 	case byFunction:
 	case len(t.PK) == 0 || t.Col(t.PK[0]) == nil || p == "" && !partitionable(m, t, t.PK[0]):
 		return "", nil, false
 	case p == "" || g.Chance(0.1):
 		np := g.g.partition(t.Name, t.Col(t.PK[0]))
 		return fmt.Sprintf("partition table %s anew", t.Name), func(t *difftest.Table) { t.Partition = np }, np != p
-	case first < 0:
+	case first < 0 || hash:
 		return "", nil, false
 	case strings.Contains(p, "values = ") && !strings.Contains(p, "rest = true") && g.Chance(0.5):
 		part := fmt.Sprintf("    part %q {\n      values = [%d]\n    }\n", fmt.Sprintf("%s_add%d", t.Name, g.N(1000)), 9+g.N(3))
@@ -215,4 +226,45 @@ func (g *Gen) TableOptionEdit(m *difftest.Model, t *difftest.Table, kind string)
 		return "", nil, false
 	}
 	return fmt.Sprintf("drop the first part of table %s", t.Name), func(t *difftest.Table) { t.Partition = p[:first] + p[end:] }, true
+}
+
+// PartitionedTable draws a new partitioned table for the plan oracle: keyed
+// by (id0, d0) and partitioned by either column as partition draws it, or
+// without keys and partitioned by the year or month of d0 (a date or a
+// datetime), with a nullable column for the rows to differ by.
+func (g *Gen) PartitionedTable(name string) (*difftest.Table, string) {
+	day := &difftest.Col{Name: "d0", Type: difftest.Type{Name: pick(g.g, []string{"date", "datetime"})}}
+	t := &difftest.Table{Name: name, Cols: []*difftest.Col{
+		{Name: "id0", Type: difftest.Type{Name: "bigint"}}, day,
+		{Name: "c0", Type: difftest.Type{Name: "varchar", Args: []int{20}}, Null: true},
+	}}
+	if g.Chance(0.4) {
+		t.Partition = g.g.functionPartition(t)
+		return t, "by a function of d0"
+	}
+	t.PK = []string{"id0", "d0"}
+	col := t.Cols[g.N(2)]
+	t.Partition = g.g.partition(name, col)
+	return t, "by " + col.Name
+}
+
+// PartitionTarget is the table a partition edit of the plan oracle
+// changes: mostly a partitioned table where there is one (its parts are
+// added and dropped in place, where partitioning another table is
+// refused), else t; fresh is set, mostly where there is none, when a new
+// partitioned table is to be added instead (PartitionedTable).
+func (g *Gen) PartitionTarget(m *difftest.Model, t *difftest.Table) (_ *difftest.Table, fresh bool) {
+	var parted []*difftest.Table
+	for _, x := range m.Tables {
+		if x.Partition != "" {
+			parted = append(parted, x)
+		}
+	}
+	switch {
+	case len(parted) > 0 && g.Chance(0.85):
+		return parted[g.N(len(parted))], false
+	case len(parted) == 0 && g.Chance(0.75):
+		return t, true
+	}
+	return t, false
 }

@@ -285,6 +285,7 @@ func Model(t *schema.Table) *compiler.Partition {
 	default:
 		return nil
 	}
+	hashNames := map[int]string{}
 	for _, part := range PartsOf(t) {
 		b := part.Bound
 		mp := &compiler.PartitionPart{Name: part.Name}
@@ -293,6 +294,7 @@ func Model(t *schema.Table) *compiler.Partition {
 			var mod, rem int
 			if _, err := fmt.Sscanf(strings.ToLower(b), "for values with (modulus %d, remainder %d)", &mod, &rem); err == nil {
 				out.Count = mod
+				hashNames[rem] = part.Name
 			}
 			continue
 		case b == "DEFAULT" || strings.HasSuffix(b, "TO (MAXVALUE)"):
@@ -314,6 +316,16 @@ func Model(t *schema.Table) *compiler.Partition {
 			}
 		}
 		out.Parts = append(out.Parts, mp)
+	}
+	// Hash parts named otherwise than <table>_p<remainder> are named by
+	// part blocks, in remainder order.
+	for i := range out.Count {
+		if hashNames[i] != fmt.Sprintf("%s_p%d", t.Name, i) {
+			for j := range out.Count {
+				out.Parts = append(out.Parts, &compiler.PartitionPart{Name: hashNames[j]})
+			}
+			break
+		}
 	}
 	// A list's DEFAULT part is its last (the query orders parts by name).
 	slices.SortStableFunc(out.Parts, func(a, b *compiler.PartitionPart) int {

@@ -47,7 +47,11 @@ func PartStmts(table string, p *compiler.Partition) []string {
 	var out []string
 	if p.Type == compiler.PartitionHash {
 		for i := range p.Count {
-			out = append(out, fmt.Sprintf("CREATE TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)", lexical.Ident(HashPartName(table, i)), lexical.Ident(table), p.Count, i))
+			name := HashPartName(table, i)
+			if i < len(p.Parts) {
+				name = p.Parts[i].Name
+			}
+			out = append(out, fmt.Sprintf("CREATE TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)", lexical.Ident(name), lexical.Ident(table), p.Count, i))
 		}
 		return out
 	}
@@ -61,7 +65,8 @@ func PartStmts(table string, p *compiler.Partition) []string {
 	return out
 }
 
-// HashPartName is the name of part i of a hash partitioning of table.
+// HashPartName is the name of part i of a hash partitioning of table that
+// names no part.
 func HashPartName(table string, i int) string { return fmt.Sprintf("%s_p%d", table, i) }
 
 // PartBound is one part's bound; lower is the less_than of the range part
