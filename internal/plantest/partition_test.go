@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
@@ -204,6 +205,30 @@ func TestFunctionPartitionRefused(t *testing.T) {
 	for _, e := range r.Refusals {
 		if msg := e.Error(); !strings.Contains(msg, "PostgreSQL: cannot plan changing the partition key") || !strings.Contains(msg, "TiDB: cannot plan") {
 			t.Fatalf("the refusal does not name the change on both databases: %v", e)
+		}
+	}
+}
+
+// TestListPartBesideDefault: TiDB adds a list part beside a kept DEFAULT
+// part only by REORGANIZE PARTITION (error 8200), so migrate diff refuses
+// it on TiDB, naming the change, rather than writing a file that fails.
+func TestListPartBesideDefault(t *testing.T) {
+	r := plantest.NewRunner(t)
+	after := strings.Replace(partitioned, "    part \"regions_rest\" {", "    part \"regions_us\" {\n      values = [\"us\"]\n    }\n    part \"regions_rest\" {", 1)
+	f, err := r.Reproduce(context.Background(), 1, partitioned, after, "list part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	if len(r.Refusals) == 0 {
+		t.Fatal("migrate diff refused nothing")
+	}
+	for _, e := range r.Refusals {
+		var pe *migration.ProofError
+		if msg := e.Error(); errors.As(e, &pe) || !strings.Contains(msg, "TiDB: cannot plan adding part regions_us beside the list's DEFAULT part") {
+			t.Fatalf("the refusal does not name the change on TiDB: %v", e)
 		}
 	}
 }

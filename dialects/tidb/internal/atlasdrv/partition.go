@@ -2,6 +2,7 @@ package atlasdrv
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -179,9 +180,15 @@ func partitionChanges(from, to *schema.Table) []schema.Change {
 			lastKept = i
 		}
 	}
+	keptDefault := slices.ContainsFunc(f.Parts, func(p Part) bool { return p.Def == "DEFAULT" && kept[p.Name] == "DEFAULT" })
 	for i, p := range x.Parts {
 		if was[p.Name] {
 			continue
+		}
+		if keptDefault {
+			// TiDB error 8200: a list's parts are added beside its
+			// DEFAULT part only by REORGANIZE PARTITION, which moves rows.
+			return refuse("adding part " + p.Name + " beside the list's DEFAULT part, which is kept")
 		}
 		if strings.HasPrefix(f.Method, "RANGE") && i < lastKept {
 			return refuse("adding part " + p.Name + " before the range's last kept part")
