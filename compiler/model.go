@@ -174,6 +174,15 @@ const (
 	PartitionHash  = "hash"
 )
 
+// The functions a table can be partitioned by (Partition.Function): the
+// year or the month of a date or datetime column, as an integer (TiDB
+// YEAR(col) / MONTH(col), PostgreSQL EXTRACT(YEAR FROM col) / EXTRACT(MONTH
+// FROM col)).
+const (
+	PartitionYear  = "year"
+	PartitionMonth = "month"
+)
+
 // Partition splits a table's rows by the value of Column (`partition`
 // block): PostgreSQL's declarative partitioning (PARTITION BY, a table
 // PARTITION OF it per part), TiDB's PARTITION BY.
@@ -181,9 +190,17 @@ type Partition struct {
 	// Type is PartitionRange, PartitionList or PartitionHash.
 	Type   string
 	Column string
+	// Function, when set, partitions by the function of Column
+	// (PartitionYear or PartitionMonth) instead of by Column itself: the
+	// bounds are then whole numbers, and the table has no unique key
+	// (PostgreSQL refuses one when the key is an expression).
+	Function      string
+	FunctionRange hcl.Range
 	// Count is a hash partitioning's number of parts.
 	Count int
-	// Parts are a range or list partitioning's parts, in order.
+	// Parts are a range or list partitioning's parts, in order; a hash
+	// partitioning's, when it names them (PostgreSQL's tables of its
+	// parts, by remainder), have no bound.
 	Parts                 []*PartitionPart
 	Range, ColumnRange    hcl.Range
 	TypeRange, CountRange hcl.Range

@@ -393,6 +393,9 @@ func writePartition(tb *hclwrite.Body, p *Partition) {
 	pb := tb.AppendNewBlock("partition", nil).Body()
 	pb.SetAttributeValue("type", cty.StringVal(p.Type))
 	pb.SetAttributeValue("column", cty.StringVal(p.Column))
+	if p.Function != "" {
+		pb.SetAttributeValue("function", cty.StringVal(p.Function))
+	}
 	if p.Count > 0 {
 		pb.SetAttributeValue("count", cty.NumberIntVal(int64(p.Count)))
 	}
@@ -403,6 +406,8 @@ func writePartition(tb *hclwrite.Body, p *Partition) {
 			b.SetAttributeValue("rest", cty.True)
 		case part.LessThan != nil:
 			b.SetAttributeValue("less_than", boundVal(part.LessThan))
+		case part.Values == nil:
+			// A hash part: its name only.
 		default:
 			vals := make([]cty.Value, len(part.Values))
 			for i, v := range part.Values {

@@ -2,6 +2,7 @@ package dialects_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,6 +116,153 @@ func TestPartitionOnServer(t *testing.T) {
 			for _, st := range append(stmts, &migrate.Stmt{Text: "INSERT INTO events (id, day, code) VALUES (1, '2000-05-01', 'a'), (2, '2026-05-01', 'b')"}) {
 				if _, err := db.ExecContext(ctx, st.Text); err != nil {
 					t.Fatalf("%v\n%s", err, ddl)
+				}
+			}
+			for _, c := range refusals[d] {
+				if _, err := db.ExecContext(ctx, c.ddl); !refusedAs(err, c.want) {
+					t.Errorf("%s: %v, want %s", c.ddl, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// exprModel partitions tables by the year (range), the month (list) and
+// the month (hash) of a date or datetime column; none has a unique key.
+const exprModel = `table "logs" {
+  column "id" {
+    type = bigint
+  }
+  column "at" {
+    type = datetime
+  }
+  partition {
+    type     = "range"
+    column   = "at"
+    function = "year"
+    part "logs_2000" {
+      less_than = 2001
+    }
+    part "logs_3000" {
+      less_than = 3001
+    }
+  }
+}
+table "seasons" {
+  column "day" {
+    type = date
+  }
+  partition {
+    type     = "list"
+    column   = "day"
+    function = "month"
+    part "seasons_winter" {
+      values = [12, 1, 2]
+    }
+    part "seasons_rest" {
+      rest = true
+    }
+  }
+}
+table "marks" {
+  column "day" {
+    type = date
+    null = true
+  }
+  partition {
+    type     = "hash"
+    column   = "day"
+    function = "month"
+    count    = 3
+  }
+}
+`
+
+// TestPartitionFunctionRefused: a partitioning by a function either
+// database would refuse, or take with another meaning, is refused where
+// it is written.
+func TestPartitionFunctionRefused(t *testing.T) {
+	cases := []struct{ name, old, new, want string }{
+		{"unknown function", `function = "year"`, `function = "day"`, `"year" or "month"`},
+		{"integer column", "  column \"at\" {\n    type = datetime", "  column \"at\" {\n    type = bigint", "takes a date or datetime"},
+		{"string bound", `less_than = 3001`, `less_than = "3001-01-01"`, "whole number"},
+		{"primary key", "  partition {\n    type     = \"range\"", "  primary_key {\n    columns = [\"id\", \"at\"]\n  }\n  partition {\n    type     = \"range\"", "0A000"},
+		{"hash part with a bound", "    count    = 3\n", "    count    = 1\n    part \"marks_a\" {\n      rest = true\n    }\n", "a hash part has none"},
+		{"hash parts not the count", "    count    = 3\n", "    count    = 3\n    part \"marks_a\" {\n    }\n", "1 blocks for count = 3"},
+		{"unique index", "  partition {\n    type     = \"list\"", "  index \"seasons_day_idx\" {\n    columns = [\"day\"]\n    unique  = true\n  }\n  partition {\n    type     = \"list\"", "0A000"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.Replace(exprModel, c.old, c.new, 1)
+			if src == exprModel {
+				t.Fatal("the case changes nothing")
+			}
+			_, diags := generate(t, "postgres", src)
+			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.want) {
+				t.Fatalf("want an error with %q, got %v", c.want, diags)
+			}
+			for _, d := range diags {
+				if d.Subject == nil || d.Subject.Start.Line < 2 {
+					t.Errorf("the error has no position: %v", d)
+				}
+			}
+		})
+	}
+}
+
+// TestPartitionFunctionOnServer applies the model's DDL on both databases:
+// each row goes to the part of its year or month, the same on both; one
+// past every range part is refused by both; and PostgreSQL refuses a
+// primary key on a table partitioned by an expression (0A000), which the
+// compiler's rule stands for.
+func TestPartitionFunctionOnServer(t *testing.T) {
+	ctx := context.Background()
+	partOf := map[string]string{
+		"postgres": `SELECT tableoid::regclass::text FROM %s WHERE %s`,
+		"tidb":     ``,
+	}
+	refusals := map[string][]struct{ ddl, want string }{
+		"postgres": {
+			{`CREATE TABLE u (id bigint NOT NULL, d date NOT NULL, PRIMARY KEY (id, d)) PARTITION BY RANGE (EXTRACT(YEAR FROM d))`, "0A000 unsupported PRIMARY KEY constraint with partition key definition"},
+			{`INSERT INTO logs (id, at) VALUES (3, '3500-01-01 00:00:00')`, "23514 no partition of relation"},
+		},
+		"tidb": {
+			{"INSERT INTO logs (id, at) VALUES (3, '3500-01-01 00:00:00')", "1526"},
+		},
+	}
+	rows := []struct{ table, where, part string }{
+		{"logs", "id = 1", "logs_2000"},
+		{"logs", "id = 2", "logs_3000"},
+		{"seasons", "day = '2024-01-15'", "seasons_winter"},
+		{"seasons", "day = '2024-07-15'", "seasons_rest"},
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			db := dbtest.New(t, d)
+			ddl, diags := generate(t, d, exprModel)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			stmts, err := migrate.Stmts(ddl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range append(stmts,
+				&migrate.Stmt{Text: "INSERT INTO logs (id, at) VALUES (1, '2000-05-01 10:00:00'), (2, '2026-05-01 10:00:00')"},
+				&migrate.Stmt{Text: "INSERT INTO seasons (day) VALUES ('2024-01-15'), ('2024-07-15')"},
+				&migrate.Stmt{Text: "INSERT INTO marks (day) VALUES ('2024-01-15'), (NULL)"}) {
+				if _, err := db.ExecContext(ctx, st.Text); err != nil {
+					t.Fatalf("%v\n%s", err, ddl)
+				}
+			}
+			for _, r := range rows {
+				q := fmt.Sprintf(partOf[d], r.table, r.where)
+				if d == "tidb" {
+					q = fmt.Sprintf("SELECT '%s' FROM %s PARTITION (%s) WHERE %s", r.part, r.table, r.part, r.where)
+				}
+				var got string
+				if err := db.QueryRowContext(ctx, q).Scan(&got); err != nil || got != r.part {
+					t.Errorf("%s: the row of %s is in %q (%v), want %s", d, r.where, got, err, r.part)
 				}
 			}
 			for _, c := range refusals[d] {

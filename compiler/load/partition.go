@@ -17,9 +17,9 @@ func (l *loader) partition(t *compiler.Table, b *hcl.Block) {
 		l.errorf(b.DefRange, "Duplicate partition", "Table %q already has a partition block at %s.", t.Name, t.Partition.Range)
 		return
 	}
-	p := &compiler.Partition{Range: b.DefRange, ColumnRange: b.DefRange, TypeRange: b.DefRange, CountRange: b.DefRange}
+	p := &compiler.Partition{Range: b.DefRange, ColumnRange: b.DefRange, TypeRange: b.DefRange, CountRange: b.DefRange, FunctionRange: b.DefRange}
 	content, diags := b.Body.Content(&hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "type", Required: true}, {Name: "column", Required: true}, {Name: "count"}},
+		Attributes: []hcl.AttributeSchema{{Name: "type", Required: true}, {Name: "column", Required: true}, {Name: "function"}, {Name: "count"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "part", LabelNames: []string{"name"}}},
 	})
 	l.diags = append(l.diags, diags...)
@@ -33,6 +33,12 @@ func (l *loader) partition(t *compiler.Table, b *hcl.Block) {
 	}
 	if a := content.Attributes["column"]; a != nil {
 		p.Column, p.ColumnRange = l.str(a), a.Expr.Range()
+	}
+	if a := content.Attributes["function"]; a != nil {
+		p.Function, p.FunctionRange = l.str(a), a.Expr.Range()
+		if p.Function != compiler.PartitionYear && p.Function != compiler.PartitionMonth {
+			l.errorf(a.Expr.Range(), "Invalid partition", "function is \"year\" or \"month\" (of a date or datetime column), the only functions both databases partition by with one meaning.")
+		}
 	}
 	if a := content.Attributes["count"]; a != nil {
 		p.CountRange = a.Expr.Range()
@@ -70,8 +76,8 @@ func (l *loader) partition(t *compiler.Table, b *hcl.Block) {
 				n++
 			}
 		}
-		if n != 1 {
-			l.errorf(pb.DefRange, "Invalid partition", "A part has one of less_than (range), values (list) or rest = true (the rows no other part takes).")
+		if p.Type == compiler.PartitionHash && n != 0 || p.Type != compiler.PartitionHash && n != 1 {
+			l.errorf(pb.DefRange, "Invalid partition", "A part has one of less_than (range), values (list) or rest = true (the rows no other part takes); a hash part has none.")
 		}
 		p.Parts = append(p.Parts, part)
 	}
@@ -115,11 +121,15 @@ func (v *validator) partitionRules(t *compiler.Table) {
 	}
 	k := c.Type.Kind
 	integer := k == compiler.TypeSmallint || k == compiler.TypeInt || k == compiler.TypeBigint
+	function := p.Function != ""
 	switch {
+	case function && k != compiler.TypeDate && k != compiler.TypeDatetime:
+		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is %s; function %q takes a date or datetime column.", t.Name, c.Name, c.Type, p.Function)
 	case c.Generated != nil:
 		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is generated; PostgreSQL refuses a generated column in a partition key.", t.Name, c.Name)
 	case c.Null && p.Type != compiler.PartitionHash:
 		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is null = true; a range or list partition column is NOT NULL: TiDB puts a NULL in the first range part (PostgreSQL refuses the row) and the two place NULLs in list parts otherwise.", t.Name, c.Name)
+	case function:
 	case p.Type == compiler.PartitionHash && !integer:
 		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is %s; a hash partition column is smallint, int or bigint (TiDB hashes integers only, error 1659).", t.Name, c.Name, c.Type)
 	case p.Type == compiler.PartitionRange && !integer && k != compiler.TypeDate && k != compiler.TypeDatetime:
@@ -129,18 +139,19 @@ func (v *validator) partitionRules(t *compiler.Table) {
 	}
 	if p.Type == compiler.PartitionHash {
 		// PostgreSQL's parts of a hash partitioning are tables named
-		// <table>_p<i> (dialects/postgres/internal/lower.HashPartName).
+		// <table>_p<i> (dialects/postgres/internal/lower.HashPartName),
+		// or as its part blocks name them, by remainder.
 		for i := range p.Count {
-			if name := fmt.Sprintf("%s_p%d", t.Name, i); v.s.Table(name) != nil || len(name) > 63 {
-				v.errorf(p.CountRange, "Invalid partition", "Part %d of table %q is table %q on PostgreSQL, which is another table's name or longer than 63 bytes; rename the table.", i, t.Name, name)
+			if name := fmt.Sprintf("%s_p%d", t.Name, i); len(p.Parts) == 0 && (v.s.Table(name) != nil || len(name) > 63) {
+				v.errorf(p.CountRange, "Invalid partition", "Part %d of table %q is table %q on PostgreSQL, which is another table's name or longer than 63 bytes; rename the table, or name the parts with part blocks.", i, t.Name, name)
 				break
 			}
 		}
 		if p.Count == 0 {
-			v.errorf(p.TypeRange, "Invalid partition", "A hash partitioning has count, its number of parts, and no part blocks.")
+			v.errorf(p.TypeRange, "Invalid partition", "A hash partitioning has count, its number of parts.")
 		}
-		for _, part := range p.Parts {
-			v.errorf(part.Range, "Invalid partition", "A hash partitioning has count, its number of parts, and no part blocks.")
+		if len(p.Parts) > 0 && len(p.Parts) != p.Count {
+			v.errorf(p.Parts[0].Range, "Invalid partition", "A hash partitioning's part blocks name its parts (PostgreSQL's tables), in remainder order: %d blocks for count = %d.", len(p.Parts), p.Count)
 		}
 	} else {
 		if p.Count != 0 {
@@ -150,6 +161,7 @@ func (v *validator) partitionRules(t *compiler.Table) {
 			v.errorf(p.TypeRange, "Invalid partition", "A %s partitioning has at least one part block.", p.Type)
 		}
 	}
-	partcheck.Parts(v.s, t, c, integer, v.chars, v.errorf)
+	// The year or month of a date is a whole number: the bounds are too.
+	partcheck.Parts(v.s, t, c, integer || function, v.chars, v.errorf)
 	partcheck.Keys(t, v.errorf)
 }

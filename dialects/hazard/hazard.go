@@ -151,6 +151,13 @@ func DropNolint(table, column string) string {
 	return fmt.Sprintf("DS103 the model drops column %s.%s (planned by migrate diff: its values are lost)", table, column)
 }
 
+// PartNolint is Stmt.Nolint of a statement dropping a part of a
+// partitioned table that the model no longer has, where the part is a
+// table (PostgreSQL's DROP TABLE, which lint reports as DS102).
+func PartNolint(table, part string) string {
+	return fmt.Sprintf("DS102 the model drops part %s of table %s (planned by migrate diff: its rows are lost)", part, table)
+}
+
 // PrecheckDirective is the comment prefix of a pre-check query in a
 // migration file.
 const PrecheckDirective = "-- schemagen:precheck "

@@ -17,6 +17,7 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr/parse"
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/dialects/internal/stmtlex"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/online"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/readback"
 )
 
@@ -36,48 +37,9 @@ func (d Dialect) LintStmt(text string) dialects.StmtLint {
 			l.Findings = append(l.Findings, f)
 		}
 	}
-	l.Findings = append(l.Findings, looseChecks(stmtlex.Tokenize(text, stmtGrammar))...)
+	toks := stmtlex.Tokenize(text, stmtGrammar)
+	l.Findings = append(append(l.Findings, online.LooseChecks(toks)...), online.TruncatedParts(toks)...)
 	return l
-}
-
-// looseChecks is SG107: a CHECK that ALTER TABLE adds whose expression has
-// OR, AND, XOR, || or && at its top. TiDB checks the existing rows with
-// `WHERE NOT <expr>` unparenthesised (pingcap/tidb#71050), so it refuses
-// rows that satisfy such a CHECK (3819) or accepts rows that break it.
-// migrate diff writes CHECK ((...)), which TiDB checks whole.
-func looseChecks(toks []stmtlex.Token) []dialects.StmtFinding {
-	if stmtlex.StmtKind(toks) != "ALTER TABLE" {
-		return nil
-	}
-	var out []dialects.StmtFinding
-	for i, t := range toks {
-		if t.Upper() != "CHECK" || i+1 >= len(toks) || toks[i+1].Text != "(" {
-			continue
-		}
-		depth, between := 0, 0
-		rest := toks[i+1:]
-		for j, u := range rest {
-			double := j+1 < len(rest) && rest[j+1].Text == u.Text && rest[j+1].Off == u.Off+1
-			switch {
-			case u.Text == "(":
-				depth++
-			case u.Text == ")":
-				depth--
-			case depth != 1:
-			case u.Upper() == "BETWEEN":
-				between++
-			case u.Upper() == "AND" && between > 0:
-				between--
-			case u.Upper() == "OR", u.Upper() == "AND", u.Upper() == "XOR", (u.Text == "|" || u.Text == "&") && double:
-				out = append(out, dialects.StmtFinding{Code: "SG107", Off: u.Off,
-					Msg: fmt.Sprintf("TiDB checks the existing rows of this CHECK as (NOT a) %s b (pingcap/tidb#71050): it refuses rows that satisfy it or accepts rows that break it; write CHECK ((...))", strings.ToUpper(u.Text)+map[bool]string{true: u.Text}[double])})
-			}
-			if depth == 0 || len(out) > 0 && out[len(out)-1].Off == u.Off {
-				break
-			}
-		}
-	}
-	return out
 }
 
 // stmtGrammar is the lexical grammar of a TiDB migration's statements, with

@@ -82,6 +82,12 @@ func TestDifferential(t *testing.T) {
 				if difftest.Accepted(m) {
 					keyOptions["partition compiled"]++
 				}
+				if strings.Contains(tb.Partition, "function = ") {
+					keyOptions["partition by function"]++
+					if difftest.Accepted(m) {
+						keyOptions["partition by function compiled"]++
+					}
+				}
 			}
 			if tb.TTL != nil {
 				keyOptions["ttl"]++
@@ -152,7 +158,7 @@ func TestDifferential(t *testing.T) {
 	st := r.Stats
 	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s); identity realigned after %d INSERTs both refused",
 		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample, st.Realigned)
-	t.Logf("key options drawn (columns or tables; of their models compiled): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d of them with shard_row_id_bits; %d ttl (%d), %d partition (%d)", keyOptions["unordered"], keyOptions["unordered compiled"], keyOptions["cache"], keyOptions["cache compiled"], keyOptions["nonclustered"], keyOptions["nonclustered compiled"], keyOptions["shard"], keyOptions["ttl"], keyOptions["ttl compiled"], keyOptions["partition"], keyOptions["partition compiled"])
+	t.Logf("key options drawn (columns or tables; of their models compiled): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d of them with shard_row_id_bits; %d ttl (%d), %d partition (%d), %d of them by a function (%d)", keyOptions["unordered"], keyOptions["unordered compiled"], keyOptions["cache"], keyOptions["cache compiled"], keyOptions["nonclustered"], keyOptions["nonclustered compiled"], keyOptions["shard"], keyOptions["ttl"], keyOptions["ttl compiled"], keyOptions["partition"], keyOptions["partition compiled"], keyOptions["partition by function"], keyOptions["partition by function compiled"])
 	t.Logf("issue 31's sides drawn (of their models compiled): %d columns nullable in one dialect's block only (%d), %d primary keys named (%d)", keyOptions["dialect null"], keyOptions["dialect null compiled"], keyOptions["pk name"], keyOptions["pk name compiled"])
 	t.Logf("index options drawn (indexes; of their models compiled): %d include (%d), %d storage (%d), %d visible = false (%d), %d nulls_distinct = false (%d)",
 		indexOptions["include"], indexOptions["include compiled"], indexOptions["storage"], indexOptions["storage compiled"], indexOptions["invisible"], indexOptions["invisible compiled"], indexOptions["nulls"], indexOptions["nulls compiled"])

@@ -74,3 +74,66 @@ func TestDriftPartitions(t *testing.T) {
 		})
 	}
 }
+
+const exprPartModel = `
+table "logs" {
+  column "id" {
+    type = bigint
+  }
+  column "day" {
+    type = date
+  }
+  partition {
+    type     = "range"
+    column   = "day"
+    function = "year"
+    part "logs_old" {
+      less_than = 2001
+    }
+    part "logs_new" {
+      less_than = 3001
+    }
+  }
+}
+`
+
+// TestDriftFunctionPartitions: a table partitioned by the year of a column
+// does not drift at head on either database, and a part dropped by hand
+// is reported, with a fix that adds it back.
+func TestDriftFunctionPartitions(t *testing.T) {
+	drop := map[string]string{"postgres": `DROP TABLE "logs_new"`, "tidb": "ALTER TABLE `logs` DROP PARTITION `logs_new`"}
+	want := map[string]string{
+		"postgres": "table attribute logs differs: expected part logs_new FOR VALUES FROM ('2001') TO ('3001'), found no part logs_new",
+		"tidb":     "table attribute logs differs: expected PARTITION logs_new VALUES LESS THAN (3001), found no PARTITION logs_new",
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			p := testproject.New(t, exprPartModel)
+			p.Diff("init")
+			db := dbtest.New(t, d)
+			p.Apply(d, db.URL)
+			f := &fixture{p: p, dialect: d}
+			if r := f.check(t, db.URL)[0]; r.Status != drift.NoDrift || r.Error != "" {
+				t.Fatalf("at head: status %d %s %+v %+v", r.Status, r.Error, r.Migrations, r.Model)
+			}
+			exec(t, db, drop[d])
+			r := f.check(t, db.URL)[0]
+			if r.Status != drift.Drift {
+				t.Fatalf("after the hand change: status %d %s", r.Status, r.Error)
+			}
+			for _, c := range []*drift.Comparison{r.Migrations, r.Model} {
+				var lines []string
+				for _, fd := range c.Findings {
+					lines = append(lines, fd.Describe())
+				}
+				if !slices.Equal(lines, []string{want[d]}) {
+					t.Errorf("against %s: findings\n%q\nwant\n%q", c.Against, lines, want[d])
+				}
+				if fix := strings.Join(c.Fix, "\n"); !strings.Contains(fix, "logs_new") || !strings.Contains(fix, "3001") {
+					t.Errorf("against %s: fix %q", c.Against, c.Fix)
+				}
+			}
+		})
+	}
+}

@@ -288,8 +288,13 @@ func accounted(r *importer.Result, model string, o catalogObject) bool {
 	raw := func(name string) bool {
 		return slices.ContainsFunc(s.Raw, func(x *compiler.Raw) bool { return x.Name == name })
 	}
+	part := func(name string) bool {
+		return slices.ContainsFunc(s.Tables, func(t *compiler.Table) bool {
+			return t.Partition != nil && slices.ContainsFunc(t.Partition.Parts, func(p *compiler.PartitionPart) bool { return p.Name == name })
+		})
+	}
 	switch {
-	case o.kind == "table" && s.Table(o.name) != nil,
+	case o.kind == "table" && (s.Table(o.name) != nil || part(o.name)),
 		o.kind == "column" && findColumn(s, table, column) != nil,
 		o.kind == "index" && named(o.name),
 		strings.HasPrefix(o.kind, "constraint") && named(o.name),

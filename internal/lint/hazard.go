@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
@@ -18,6 +19,7 @@ import (
 func init() {
 	for _, c := range online.Codes(all.Online()...) {
 		if c.CoveredBy != "" {
+			coveredBy[c.Code] = c.CoveredBy
 			continue
 		}
 		sev := SeverityWarning
@@ -28,6 +30,10 @@ func init() {
 			Title: c.Title, Help: c.Help, Dialects: []string{c.Dialect}})
 	}
 }
+
+// coveredBy are the rules that report a hazard code, for the codes another
+// rule reports ("DS102, DS103").
+var coveredBy = map[string]string{}
 
 // hazardRule reports the hazards of every statement that changed a table
 // that existed before the file (tables created by the file hold no rows).
@@ -66,7 +72,18 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 				continue
 			}
 			if _, ok := LookupRule(h.Code); !ok {
-				continue // reported by another rule (DS102, DS103)
+				// Reported by another rule (DS102, DS103) where Atlas's
+				// analyzer sees the loss; where it does not (a part of a
+				// partitioned table dropped, which is no table of the
+				// schema), by the first of them here.
+				covering := strings.Split(coveredBy[h.Code], ", ")
+				if slices.ContainsFunc(fl.findings, func(f Finding) bool { return f.Statement == i+1 && slices.Contains(covering, f.Code) }) {
+					continue
+				}
+				if r, ok := LookupRule(covering[0]); ok {
+					fl.add(i+1, s.Pos, r.Code, fmt.Sprintf("%s: %s", r.Title, strings.TrimPrefix(h.Summary(), h.Code+" ")))
+				}
+				continue
 			}
 			fl.add(i+1, s.Pos, h.Code, hazardMessage(h))
 		}

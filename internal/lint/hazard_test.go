@@ -2,15 +2,19 @@ package lint_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/dialects/all"
 	"github.com/schemagen/schemagen/internal/lint"
 	"github.com/schemagen/schemagen/internal/online"
+	"github.com/schemagen/schemagen/internal/testproject"
 )
 
 const hazardInit = `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
@@ -132,4 +136,89 @@ func TestHazardCodesDocumented(t *testing.T) {
 			t.Errorf("%s: a lint rule %v, covered by %q", c.Code, isRule, c.CoveredBy)
 		}
 	}
+}
+
+// TestLintTableOptionHazards: a hand-written file that drops a part of a
+// partitioned table or sets a TTL that deletes rows gets the hazards
+// migrate diff writes above the same statements: TD110 and TD109 on TiDB,
+// and on PostgreSQL a part dropped (DROP TABLE of the part's table) is
+// PG107's data loss, reported as DS102.
+func TestLintTableOptionHazards(t *testing.T) {
+	t.Run("tidb", func(t *testing.T) {
+		p := newLintProject(t)
+		p.file("tidb", "init", "CREATE TABLE `events` (`id` bigint NOT NULL, `day` date NOT NULL, PRIMARY KEY (`id`, `day`)) PARTITION BY RANGE COLUMNS(`day`) (PARTITION `events_old` VALUES LESS THAN ('2001-01-01'), PARTITION `events_new` VALUES LESS THAN ('3001-01-01'));\n"+
+			"CREATE TABLE `sessions` (`id` bigint NOT NULL, `at` datetime NOT NULL, PRIMARY KEY (`id`)) TTL = `at` + INTERVAL 90 DAY TTL_ENABLE = 'ON';\n")
+		p.file("tidb", "hand", "ALTER TABLE `events` DROP PARTITION `events_old`;\nALTER TABLE `sessions` TTL = `at` + INTERVAL 30 DAY;\nALTER TABLE `sessions` TTL = `at` + INTERVAL 60 DAY;\n"+
+			"ALTER TABLE `events` TRUNCATE PARTITION `events_new`;\nALTER TABLE `sessions` TTL_ENABLE = 'OFF';\nALTER TABLE `sessions` TTL_ENABLE = 'ON';\n")
+		r := p.lint("tidb", lint.Options{Latest: 1})
+		var got []string
+		for _, f := range r.Findings {
+			got = append(got, fmt.Sprintf("%d %s %s", f.Line, f.Code, f.Message))
+		}
+		// A longer interval and a TTL turned off delete nothing.
+		wantLines := []string{
+			"1 TD110 DROP PARTITION deletes its rows (TiDB): events: loses data; the rows of part events_old are deleted",
+			"2 TD109 TTL deleting rows (TiDB): sessions: loses data; TiDB's TTL jobs delete the rows whose at is older than 30 DAY, which were kept before",
+			"4 TD110 TRUNCATE PARTITION deletes its rows (TiDB): events: loses data; the rows of part events_new are deleted",
+			"6 TD109 TTL deleting rows (TiDB): sessions: loses data; TiDB's TTL jobs delete the rows whose at is older than 60 DAY, which were kept before",
+		}
+		if !slices.Equal(got, wantLines) {
+			t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantLines, "\n"))
+		}
+	})
+	t.Run("postgres", func(t *testing.T) {
+		pg := newLintProject(t)
+		pg.file("postgres", "init", `CREATE TABLE "events" ("id" bigint NOT NULL, "day" date NOT NULL, PRIMARY KEY ("id", "day")) PARTITION BY RANGE ("day");
+CREATE TABLE "events_old" PARTITION OF "events" FOR VALUES FROM (MINVALUE) TO ('2001-01-01');
+CREATE TABLE "events_new" PARTITION OF "events" FOR VALUES FROM ('2001-01-01') TO ('3001-01-01');
+`)
+		pg.file("postgres", "hand", `DROP TABLE "events_old";
+`)
+		want(t, pg.lint("postgres", lint.Options{Latest: 1}), "DS102", 1, false, "events_old")
+	})
+}
+
+// TestLintPlannedPartDrop: the files migrate diff writes for a part
+// dropped hold no lint error: TiDB's DROP PARTITION is TD110 (a warning),
+// PostgreSQL's DROP TABLE of the part DS102, suppressed by the reason
+// migrate diff writes above it.
+func TestLintPlannedPartDrop(t *testing.T) {
+	const model = `
+table "events" {
+  column "id" {
+    type = bigint
+  }
+  column "day" {
+    type = date
+  }
+  primary_key {
+    columns = ["id", "day"]
+  }
+  partition {
+    type   = "range"
+    column = "day"
+    part "events_old" {
+      less_than = "2001-01-01"
+    }
+    part "events_new" {
+      less_than = "3001-01-01"
+    }
+  }
+}
+`
+	p := testproject.New(t, model)
+	p.Diff("init")
+	p.Generate(strings.Replace(model, "    part \"events_old\" {\n      less_than = \"2001-01-01\"\n    }\n", "", 1))
+	p.Diff("drop")
+	r, err := lint.Run(context.Background(), p.Dev, p.Targets, lint.Options{Latest: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs, _, _ := r.Counts(); errs != 0 {
+		t.Errorf("the planned files have lint errors:\n%s", dump(r))
+	}
+	if f := want(t, r, "DS102", 6, true, "part events_old is dropped"); !strings.Contains(f.Reason, "the model drops part events_old of table events") {
+		t.Errorf("DS102 suppressed for %q", f.Reason)
+	}
+	want(t, r, "TD110", 3, false, "the rows of part events_old are deleted")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/plantest"
 )
 
@@ -119,5 +120,115 @@ func TestPartitionRefusals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// byFunction holds a table partitioned by range of the year of a date, one
+// by list of the month of a datetime and one by hash of the month.
+const byFunction = `
+table "logs" {
+  column "id" {
+    type = bigint
+  }
+  column "day" {
+    type = date
+  }
+  partition {
+    type     = "range"
+    column   = "day"
+    function = "year"
+    part "logs_2000" {
+      less_than = 2001
+    }
+    part "logs_3000" {
+      less_than = 3001
+    }
+  }
+}
+table "seasons" {
+  column "at" {
+    type = datetime
+  }
+  partition {
+    type     = "list"
+    column   = "at"
+    function = "month"
+    part "seasons_winter" {
+      values = [12, 1, 2]
+    }
+    part "seasons_summer" {
+      values = [6, 7, 8]
+    }
+  }
+}
+table "marks" {
+  column "day" {
+    type = date
+    null = true
+  }
+  partition {
+    type     = "hash"
+    column   = "day"
+    function = "month"
+    count    = 2
+  }
+}
+`
+
+// TestFunctionPartitions: tables partitioned by the year or month of a
+// column are created on both databases with rows, and a range part added
+// at the end, a range part dropped and a list part dropped (with their
+// rows) are planned as such and applied.
+func TestFunctionPartitions(t *testing.T) {
+	plantest.Replay(t, 1, "", byFunction)
+	added := strings.Replace(byFunction, "    part \"logs_3000\" {\n      less_than = 3001\n    }\n", "    part \"logs_3000\" {\n      less_than = 3001\n    }\n    part \"logs_rest\" {\n      rest = true\n    }\n", 1)
+	plantest.Replay(t, 1, byFunction, added)
+	dropped := strings.Replace(strings.Replace(byFunction, "    part \"logs_2000\" {\n      less_than = 2001\n    }\n", "", 1), "    part \"seasons_summer\" {\n      values = [6, 7, 8]\n    }\n", "", 1)
+	plantest.Replay(t, 1, byFunction, dropped)
+}
+
+// TestFunctionPartitionRefused: partitioning by another function of the
+// column is refused at migrate diff on both databases.
+func TestFunctionPartitionRefused(t *testing.T) {
+	r := plantest.NewRunner(t)
+	after := strings.Replace(byFunction, "    function = \"month\"\n    count    = 2\n", "    function = \"year\"\n    count    = 2\n", 1)
+	f, err := r.Reproduce(context.Background(), 1, byFunction, after, "function")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	if len(r.Refusals) == 0 {
+		t.Fatal("migrate diff refused nothing")
+	}
+	for _, e := range r.Refusals {
+		if msg := e.Error(); !strings.Contains(msg, "PostgreSQL: cannot plan changing the partition key") || !strings.Contains(msg, "TiDB: cannot plan") {
+			t.Fatalf("the refusal does not name the change on both databases: %v", e)
+		}
+	}
+}
+
+// TestListPartBesideDefault: TiDB adds a list part beside a kept DEFAULT
+// part only by REORGANIZE PARTITION (error 8200), so migrate diff refuses
+// it on TiDB, naming the change, rather than writing a file that fails.
+func TestListPartBesideDefault(t *testing.T) {
+	r := plantest.NewRunner(t)
+	after := strings.Replace(partitioned, "    part \"regions_rest\" {", "    part \"regions_us\" {\n      values = [\"us\"]\n    }\n    part \"regions_rest\" {", 1)
+	f, err := r.Reproduce(context.Background(), 1, partitioned, after, "list part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a file was written and failed: %s", f.What)
+	}
+	if len(r.Refusals) == 0 {
+		t.Fatal("migrate diff refused nothing")
+	}
+	for _, e := range r.Refusals {
+		var pe *migration.ProofError
+		if msg := e.Error(); errors.As(e, &pe) || !strings.Contains(msg, "TiDB: cannot plan adding part regions_us beside the list's DEFAULT part") {
+			t.Fatalf("the refusal does not name the change on TiDB: %v", e)
+		}
 	}
 }

@@ -136,7 +136,7 @@ func TestPlanOracle(t *testing.T) {
 	for _, err := range r.Refusals {
 		if pe := (*migration.ProofError)(nil); errors.As(err, &pe) {
 			unproven++
-			t.Logf("not proven: %s", strings.SplitN(err.Error(), "\n", 2)[0])
+			t.Logf("not proven: %s", err.Error())
 		}
 	}
 	t.Logf("migrate diff refused %d steps, %d of them plans that did not prove", len(r.Refusals), unproven)

@@ -4,6 +4,7 @@
 package partcheck
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -80,6 +81,9 @@ func boundFits(c *compiler.Column, integer bool, b any, rng hcl.Range, report Re
 			return true
 		}
 	case string:
+		if c.Type.Kind != compiler.TypeVarchar && c.Type.Kind != compiler.TypeChar && integer {
+			break // the bounds of a function's partitioning are whole numbers
+		}
 		switch c.Type.Kind {
 		case compiler.TypeDate:
 			if _, err := time.Parse("2006-01-02", b); err == nil {
@@ -95,6 +99,10 @@ func boundFits(c *compiler.Column, integer bool, b any, rng hcl.Range, report Re
 			return utf8.ValidString(b) && !strings.ContainsRune(b, 0)
 		}
 	}
+	if k := c.Type.Kind; integer && k != compiler.TypeSmallint && k != compiler.TypeInt && k != compiler.TypeBigint {
+		report(rng, "Invalid partition", "Bound %#v does not fit: the partition key, the year or month of column %s, is a whole number.", b, c.Name)
+		return false
+	}
 	report(rng, "Invalid partition", "Bound %#v does not fit column %s (%s): write a whole number for an integer column, \"YYYY-MM-DD\" for a date, \"YYYY-MM-DD hh:mm:ss\" for a datetime.", b, c.Name, c.Type)
 	return false
 }
@@ -104,6 +112,21 @@ func boundFits(c *compiler.Column, integer bool, b any, rng hcl.Range, report Re
 // error 1503), as neither can check it across the parts.
 func Keys(t *compiler.Table, report Report) {
 	col := t.Partition.Column
+	if f := t.Partition.Function; f != "" {
+		why := fmt.Sprintf("table %q is partitioned by %s(%s), an expression, and PostgreSQL refuses a unique key on such a table (0A000: unique constraints cannot be used when partition keys include expressions)", t.Name, f, col)
+		if pk := t.PrimaryKey; pk != nil {
+			report(pk.Range, "Invalid partition", "A primary key: %s. Drop the key, or partition by the column.", why)
+		}
+		for _, u := range t.Uniques {
+			report(u.Range, "Invalid partition", "Unique constraint %q: %s. Drop it, or partition by the column.", u.Name, why)
+		}
+		for _, idx := range t.Indexes {
+			if idx.Unique {
+				report(idx.Range, "Invalid partition", "Unique index %q: %s. Make it non-unique, or partition by the column.", idx.Name, why)
+			}
+		}
+		return
+	}
 	why := "both databases refuse a unique key without the partition column (TiDB error 1503): neither can check it across the parts"
 	if pk := t.PrimaryKey; pk != nil && !slices.Contains(pk.Columns, col) {
 		report(pk.Range, "Invalid partition", "The primary key of table %q does not hold %q, its partition column; %s. Add it to the key.", t.Name, col, why)

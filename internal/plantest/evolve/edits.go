@@ -90,7 +90,7 @@ var Kinds = []EditKind{
 	{"change_key_options", 3, changeKeyOptions},
 	{"change_layout", 2, changeLayout},
 	{"change_ttl", 2, tableOption("ttl")},
-	{"change_partition", 2, tableOption("partition")},
+	{"change_partition", 4, tableOption("partition")},
 	{"change_index_options", 2, changeIndexOptions},
 }
 

@@ -25,8 +25,13 @@ func isKeyKind(k EditKind) bool {
 func addKeyTable(g *draw.Gen, m *difftest.Model) *Edit {
 	name := freeName(m, "n")
 	t, what := g.KeyTable(name)
-	return &Edit{What: fmt.Sprintf("add table %s with identity %s", name, what), Apply: func(m *difftest.Model) bool {
-		if m.Table(name) != nil {
+	return addTableCopy(t, "", fmt.Sprintf("add table %s with identity %s", name, what))
+}
+
+// addTableCopy is the edit that adds a copy of t (kind "" for the kind drawn).
+func addTableCopy(t *difftest.Table, kind, what string) *Edit {
+	return &Edit{Kind: kind, What: what, Apply: func(m *difftest.Model) bool {
+		if m.Table(t.Name) != nil {
 			return false
 		}
 		nt := *t
@@ -89,6 +94,12 @@ func changeLayout(g *draw.Gen, m *difftest.Model) *Edit {
 func tableOption(kind string) func(g *draw.Gen, m *difftest.Model) *Edit {
 	return func(g *draw.Gen, m *difftest.Model) *Edit {
 		t := pickTable(g, m)
+		if kind == "partition" {
+			var fresh bool
+			if t, fresh = g.PartitionTarget(m, t); fresh {
+				return addPartitionedTable(g, m)
+			}
+		}
 		if t == nil {
 			return nil
 		}
@@ -97,6 +108,14 @@ func tableOption(kind string) func(g *draw.Gen, m *difftest.Model) *Edit {
 		}
 		return nil
 	}
+}
+
+// addPartitionedTable adds a partitioned table (draw.PartitionedTable),
+// whose parts later change_partition steps add and drop.
+func addPartitionedTable(g *draw.Gen, m *difftest.Model) *Edit {
+	name := freeName(m, "p")
+	t, what := g.PartitionedTable(name)
+	return addTableCopy(t, "change_partition/new_table", fmt.Sprintf("add table %s partitioned %s", name, what))
 }
 
 // changeIndexOptions changes one option of an index (issue 33; see

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
@@ -103,6 +105,8 @@ func PartitionKey(t *schema.Table) string {
 	for _, pp := range p.Parts {
 		if pp.C != nil {
 			cols = append(cols, pp.C.Name)
+		} else if x, ok := pp.X.(*schema.RawExpr); ok {
+			cols = append(cols, "("+x.X+")")
 		} else {
 			cols = append(cols, "("+fmt.Sprint(pp.X)+")")
 		}
@@ -253,17 +257,35 @@ func partStmt(t *schema.Table, c schema.Change, qualifier *string) ([]*migrate.C
 	return nil, false
 }
 
+// extractKey is a partition key of the year or month of a column as
+// pg_get_expr prints it: EXTRACT(year FROM day).
+var extractKey = regexp.MustCompile(`^\(?EXTRACT\((year|month) FROM ("(?:[^"]|"")+"|[a-z_][a-z0-9_$]*)\)\)?$`)
+
 // Model is t's partitioning as the model's partition, nil for none or for
-// one the model cannot hold (a key of several columns or an expression):
+// one the model cannot hold (a key of several columns or an expression
+// other than EXTRACT(year|month FROM column)):
 // range parts in the order of their bounds, each from the one before it
 // (MINVALUE for the first), and a hash partitioning's modulus as its
 // count.
 func Model(t *schema.Table) *compiler.Partition {
 	p := partitionOf(t)
-	if p == nil || len(p.Parts) != 1 || p.Parts[0].C == nil {
+	if p == nil || len(p.Parts) != 1 {
 		return nil
 	}
-	out := &compiler.Partition{Type: strings.ToLower(p.T), Column: p.Parts[0].C.Name}
+	out := &compiler.Partition{Type: strings.ToLower(p.T)}
+	switch x, _ := p.Parts[0].X.(*schema.RawExpr); {
+	case p.Parts[0].C != nil:
+		out.Column = p.Parts[0].C.Name
+	case x != nil && extractKey.MatchString(x.X):
+		m := extractKey.FindStringSubmatch(x.X)
+		out.Function, out.Column = m[1], m[2]
+		if strings.HasPrefix(m[2], `"`) {
+			out.Column = strings.ReplaceAll(m[2][1:len(m[2])-1], `""`, `"`)
+		}
+	default:
+		return nil
+	}
+	hashNames := map[int]string{}
 	for _, part := range PartsOf(t) {
 		b := part.Bound
 		mp := &compiler.PartitionPart{Name: part.Name}
@@ -272,6 +294,7 @@ func Model(t *schema.Table) *compiler.Partition {
 			var mod, rem int
 			if _, err := fmt.Sscanf(strings.ToLower(b), "for values with (modulus %d, remainder %d)", &mod, &rem); err == nil {
 				out.Count = mod
+				hashNames[rem] = part.Name
 			}
 			continue
 		case b == "DEFAULT" || strings.HasSuffix(b, "TO (MAXVALUE)"):
@@ -285,8 +308,35 @@ func Model(t *schema.Table) *compiler.Partition {
 				}
 			}
 		}
+		if out.Function != "" {
+			// A numeric key's bounds print quoted: ('2025').
+			mp.LessThan = wholeNumber(mp.LessThan)
+			for i, v := range mp.Values {
+				mp.Values[i] = wholeNumber(v)
+			}
+		}
 		out.Parts = append(out.Parts, mp)
 	}
+	// Hash parts named otherwise than <table>_p<remainder> are named by
+	// part blocks, in remainder order.
+	for i := range out.Count {
+		if hashNames[i] != fmt.Sprintf("%s_p%d", t.Name, i) {
+			for j := range out.Count {
+				out.Parts = append(out.Parts, &compiler.PartitionPart{Name: hashNames[j]})
+			}
+			break
+		}
+	}
+	// A list's DEFAULT part is its last (the query orders parts by name).
+	slices.SortStableFunc(out.Parts, func(a, b *compiler.PartitionPart) int {
+		switch {
+		case a.Rest == b.Rest:
+			return 0
+		case a.Rest:
+			return 1
+		}
+		return -1
+	})
 	if out.Type == compiler.PartitionRange {
 		slices.SortStableFunc(out.Parts, func(a, b *compiler.PartitionPart) int {
 			switch {
@@ -303,6 +353,16 @@ func Model(t *schema.Table) *compiler.Partition {
 		})
 	}
 	return out
+}
+
+// wholeNumber is v as an int64 where it is the text of one, else v.
+func wholeNumber(v any) any {
+	if s, ok := v.(string); ok {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n
+		}
+	}
+	return v
 }
 
 // stateLine starts the comment lines a stored state keeps each

@@ -19,12 +19,27 @@ func (l *lowerer) partition(t *compiler.Table, lt *sqltext.Table) {
 	if p == nil {
 		return
 	}
-	lt.Partition = fmt.Sprintf("PARTITION BY %s (%s)", strings.ToUpper(p.Type), lexical.Ident(p.Column))
+	key := lexical.Ident(p.Column)
+	if p.Function != "" {
+		// EXTRACT(YEAR FROM day), a numeric: PostgreSQL takes it as a
+		// partition key without parentheses (a function call).
+		key = "EXTRACT(" + strings.ToUpper(p.Function) + " FROM " + key + ")"
+	}
+	lt.Partition = fmt.Sprintf("PARTITION BY %s (%s)", strings.ToUpper(p.Type), key)
 	for _, s := range PartStmts(t.Name, p) {
 		lt.After = append(lt.After, s+";")
 	}
 	l.rec.About(t.Name, compiler.KindTable, "")
-	l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "partition as PARTITION BY %s, each part a table PARTITION OF it: a query that names %s reads only the parts it needs, and a part can be added, or detached and dropped with its rows, without touching the others", strings.ToUpper(p.Type), p.Column)
+	l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "partition as PARTITION BY %s, each part a table PARTITION OF it: a query that names %s reads only the parts it needs, and a part can be added, or detached and dropped with its rows, without touching the others", strings.ToUpper(p.Type), keyOf(p))
+}
+
+// keyOf is what p partitions by, for explain: the column, or the
+// function of it.
+func keyOf(p *compiler.Partition) string {
+	if p.Function != "" {
+		return p.Function + "(" + p.Column + ")"
+	}
+	return p.Column
 }
 
 // PartStmts are the CREATE TABLE ... PARTITION OF statements of p's parts.
@@ -32,7 +47,11 @@ func PartStmts(table string, p *compiler.Partition) []string {
 	var out []string
 	if p.Type == compiler.PartitionHash {
 		for i := range p.Count {
-			out = append(out, fmt.Sprintf("CREATE TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)", lexical.Ident(HashPartName(table, i)), lexical.Ident(table), p.Count, i))
+			name := HashPartName(table, i)
+			if i < len(p.Parts) {
+				name = p.Parts[i].Name
+			}
+			out = append(out, fmt.Sprintf("CREATE TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)", lexical.Ident(name), lexical.Ident(table), p.Count, i))
 		}
 		return out
 	}
@@ -46,7 +65,8 @@ func PartStmts(table string, p *compiler.Partition) []string {
 	return out
 }
 
-// HashPartName is the name of part i of a hash partitioning of table.
+// HashPartName is the name of part i of a hash partitioning of table that
+// names no part.
 func HashPartName(table string, i int) string { return fmt.Sprintf("%s_p%d", table, i) }
 
 // PartBound is one part's bound; lower is the less_than of the range part

@@ -2,6 +2,7 @@ package online
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"ariga.io/atlas/sql/postgres"
@@ -305,7 +306,9 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 	case *schema.DropColumn:
 		return []hazard.Hazard{dropHazard(name, fmt.Sprintf("the values of column %s are lost", c.C.Name))}
 	case *schema.ModifyAttr:
-		if d, ok := c.To.(*atlasdrv.PartDropped); ok {
+		// DROP TABLE of the part; ALTER TABLE ... DETACH PARTITION makes
+		// the part a table of its own, which keeps the rows.
+		if d, ok := c.To.(*atlasdrv.PartDropped); ok && !f.AlterTable {
 			return []hazard.Hazard{dropHazard(name, fmt.Sprintf("part %s is dropped: its table and all its rows are lost", d.Part.Name))}
 		}
 	case *schema.AddColumn:
@@ -314,6 +317,17 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 				Text: fmt.Sprintf("every row is given its value of %s", c.C.Name)}}
 		}
 		return []hazard.Hazard{briefLock(name)}
+	case *atlasdrv.ModifyIndexParams:
+		// ALTER INDEX ... SET / RESET of fillfactor or deduplicate_items
+		// takes SHARE UPDATE EXCLUSIVE on the index alone, which blocks
+		// no read or write; a GIN or BRIN index's parameters take ACCESS
+		// EXCLUSIVE on it, which blocks them (PG110 below).
+		if !slices.ContainsFunc(append(slices.Clone(c.From), c.To...), func(p string) bool {
+			k, _, _ := strings.Cut(p, "=")
+			return k != "fillfactor" && k != "deduplicate_items"
+		}) {
+			return nil
+		}
 	case *schema.ModifyIndex:
 		if c.Change == schema.ChangeComment {
 			// COMMENT ON INDEX: a catalog row, under a SHARE UPDATE

@@ -318,3 +318,52 @@ func TestConcurrentIndexObserved(t *testing.T) {
 		t.Errorf("PG109 claims %s (%s); observed locks %v, write waited %v, read waited %v", h.Lock, h.Blocks, o.modes, o.writeBlocked, o.readBlocked)
 	}
 }
+
+// TestIndexParamsPlanned: a btree index's fillfactor or deduplicate_items
+// set or reset takes SHARE UPDATE EXCLUSIVE on the index alone, which
+// blocks no read or write of the table (observed), so the planned ALTER
+// INDEX ... SET has no hazard; a GIN index's fastupdate takes ACCESS
+// EXCLUSIVE on the index, which blocks the table's writes: PG110.
+func TestIndexParamsPlanned(t *testing.T) {
+	cases := []struct {
+		name, setup, stmt string
+		codes             []string
+	}{
+		{"fillfactor", `CREATE INDEX docs_title_idx ON docs (title);`, `ALTER INDEX docs_title_idx SET (fillfactor = 70)`, nil},
+		{"deduplicate_items reset", `CREATE INDEX docs_title_idx ON docs (title) WITH (deduplicate_items = false);`, `ALTER INDEX docs_title_idx RESET (deduplicate_items)`, nil},
+		{"gin fastupdate", `CREATE INDEX docs_words_idx ON docs USING gin (to_tsvector('simple', slug));`, `ALTER INDEX docs_words_idx SET (fastupdate = false)`, []string{"PG110"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := dbtest.Postgres(t)
+			o, _, err := observe(t, db, c.setup, c.stmt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if blocks := o.writeBlocked || o.readBlocked; blocks != (c.codes != nil) {
+				t.Errorf("writes or reads blocked: %v, want %v", blocks, c.codes != nil)
+			}
+			before := inspect(t, db.DB)
+			if _, err := db.Exec(c.stmt); err != nil {
+				t.Fatal(err)
+			}
+			drv, err := postgres.Dialect{}.OpenAtlas(db.DB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			changes, err := drv.SchemaDiff(before, inspect(t, db.DB), schema.DiffNormalized())
+			if err != nil {
+				t.Fatal(err)
+			}
+			stmts, err := online.PlanStmts(ctx, drv, changes, false)
+			if err != nil || len(stmts) != 1 {
+				t.Fatalf("planned %d statements (%v), want the ALTER INDEX", len(stmts), err)
+			}
+			if got := hazard.Codes(stmts[0].Hazards); !slices.Equal(got, c.codes) {
+				t.Errorf("%s: codes %v, want %v", stmts[0].Cmd, got, c.codes)
+			}
+		})
+	}
+}

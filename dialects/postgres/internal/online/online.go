@@ -337,6 +337,16 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 			ss[i].Nolint = hazard.DropNolint(name, c.C.Name)
 		}
 		return ss, err
+	case *schema.ModifyAttr:
+		d, dropped := c.To.(*atlasdrv.PartDropped)
+		// DROP TABLE of the part's table, which lint reports as DS102.
+		ss, err := p.one(t, c, hazard.Form{AlterTable: !dropped})
+		for i := range ss {
+			if dropped {
+				ss[i].Nolint = hazard.PartNolint(name, d.Part.Name)
+			}
+		}
+		return ss, err
 	default:
 		// Atlas writes the other changes as ALTER TABLE (a comment as
 		// COMMENT ON, which the plan counts alike).

@@ -2,6 +2,7 @@ package atlasdrv
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,12 +15,15 @@ import (
 
 // Partition is a table's PARTITION BY as SHOW CREATE TABLE prints it,
 // which Atlas's MySQL driver neither inspects nor plans: Method is "RANGE
-// COLUMNS", "LIST COLUMNS" or "HASH", Key the column's name, Count a
-// hash's number of parts, Parts the others' parts in order.
+// COLUMNS", "LIST COLUMNS", "RANGE", "LIST" or "HASH", Key the column's
+// name, Func the function of it the key is ("YEAR", "MONTH"; "" for the
+// column itself), Count a hash's number of parts, Parts the others' parts
+// in order.
 type Partition struct {
 	schema.Attr `json:"-"`
 	Method      string `json:"method"`
 	Key         string `json:"key"`
+	Func        string `json:"func,omitempty"`
 	Count       int    `json:"count,omitempty"`
 	Parts       []Part `json:"parts,omitempty"`
 }
@@ -44,7 +48,9 @@ func PartitionOf(t *schema.Table) *Partition {
 var (
 	// PARTITION BY RANGE COLUMNS(`d`)\n(PARTITION `p0` VALUES LESS THAN ('2025-01-01'),\n PARTITION ...)
 	// or PARTITION BY HASH (`id`) PARTITIONS 4, after the table's options.
-	partitionBy = regexp.MustCompile("(?s)\\nPARTITION BY (RANGE COLUMNS|LIST COLUMNS|HASH) ?\\(`((?:[^`]|``)+)`\\)(?: PARTITIONS (\\d+))?(?:\\n\\((.*)\\))?$")
+	// PARTITION BY RANGE (YEAR(`d`))\n(PARTITION `p0` VALUES LESS THAN (2025), ...)
+	// or PARTITION BY HASH (MONTH(`d`)) PARTITIONS 4, by a function.
+	partitionBy = regexp.MustCompile("(?s)\\nPARTITION BY (RANGE COLUMNS|LIST COLUMNS|RANGE|LIST|HASH) ?\\((?:`((?:[^`]|``)+)`|((?i:YEAR|MONTH))\\(`((?:[^`]|``)+)`\\))\\)(?: PARTITIONS (\\d+))?(?:\\n\\((.*)\\))?$")
 	partDef     = regexp.MustCompile("^PARTITION `((?:[^`]|``)+)` (.*)$")
 )
 
@@ -57,12 +63,12 @@ func readPartition(t *schema.Table, create string) {
 	if m == nil {
 		return
 	}
-	p := &Partition{Method: m[1], Key: strings.ReplaceAll(m[2], "``", "`")}
-	if m[3] != "" {
-		p.Count, _ = strconv.Atoi(m[3])
+	p := &Partition{Method: m[1], Key: strings.ReplaceAll(m[2]+m[4], "``", "`"), Func: strings.ToUpper(m[3])}
+	if m[5] != "" {
+		p.Count, _ = strconv.Atoi(m[5])
 	}
-	if m[4] != "" {
-		for _, line := range strings.Split(m[4], ",\n ") {
+	if m[6] != "" {
+		for _, line := range strings.Split(m[6], ",\n ") {
 			if d := partDef.FindStringSubmatch(strings.TrimSpace(line)); d != nil {
 				p.Parts = append(p.Parts, Part{Name: strings.ReplaceAll(d[1], "``", "`"), Def: d[2]})
 			}
@@ -85,14 +91,22 @@ func slicesDeleteCreateOption(attrs []schema.Attr, v string) []schema.Attr {
 // Clause is p as a PARTITION BY clause, as TiDB prints it.
 func (p *Partition) Clause() string {
 	key := ident(p.Key)
+	if p.Func != "" {
+		key = p.Func + "(" + key + ")"
+	}
 	if p.Method == "HASH" {
 		return "PARTITION BY HASH (" + key + ") PARTITIONS " + strconv.Itoa(p.Count)
+	}
+	if p.Func != "" {
+		key = " (" + key + ")"
+	} else {
+		key = "(" + key + ")"
 	}
 	defs := make([]string, len(p.Parts))
 	for i, part := range p.Parts {
 		defs[i] = "PARTITION " + ident(part.Name) + " " + part.Def
 	}
-	return "PARTITION BY " + p.Method + "(" + key + ")\n(" + strings.Join(defs, ",\n ") + ")"
+	return "PARTITION BY " + p.Method + key + "\n(" + strings.Join(defs, ",\n ") + ")"
 }
 
 // String is p as its clause on one line, for drift's reports.
@@ -139,8 +153,8 @@ func partitionChanges(from, to *schema.Table) []schema.Change {
 		return refuse("partitioning an existing table")
 	case x == nil:
 		return refuse("removing the partitioning of a table")
-	case f.Method != x.Method || f.Key != x.Key:
-		return refuse("changing the partition key from " + f.Method + " (" + f.Key + ") to " + x.Method + " (" + x.Key + ")")
+	case f.Method != x.Method || f.Key != x.Key || f.Func != x.Func:
+		return refuse("changing the partition key from " + f.keyText() + " to " + x.keyText())
 	case f.Count != x.Count:
 		return refuse("changing the number of hash parts from " + strconv.Itoa(f.Count) + " to " + strconv.Itoa(x.Count))
 	}
@@ -166,16 +180,31 @@ func partitionChanges(from, to *schema.Table) []schema.Change {
 			lastKept = i
 		}
 	}
+	keptDefault := slices.ContainsFunc(f.Parts, func(p Part) bool { return p.Def == "DEFAULT" && kept[p.Name] == "DEFAULT" })
 	for i, p := range x.Parts {
 		if was[p.Name] {
 			continue
 		}
-		if f.Method == "RANGE COLUMNS" && i < lastKept {
+		if keptDefault {
+			// TiDB error 8200: a list's parts are added beside its
+			// DEFAULT part only by REORGANIZE PARTITION, which moves rows.
+			return refuse("adding part " + p.Name + " beside the list's DEFAULT part, which is kept")
+		}
+		if strings.HasPrefix(f.Method, "RANGE") && i < lastKept {
 			return refuse("adding part " + p.Name + " before the range's last kept part")
 		}
 		changes = append(changes, &schema.ModifyAttr{From: &PartDropped{Part: p}, To: &PartAdded{Part: p}})
 	}
 	return changes
+}
+
+// keyText is p's method and key, "RANGE COLUMNS (day)" or "RANGE
+// (YEAR(day))", for messages.
+func (p *Partition) keyText() string {
+	if p.Func != "" {
+		return p.Method + " (" + p.Func + "(" + p.Key + "))"
+	}
+	return p.Method + " (" + p.Key + ")"
 }
 
 // partitionCreateOptions is the ModifyAttr Atlas's planner writes for a
@@ -197,11 +226,11 @@ func (p *Partition) Model() *compiler.Partition {
 	if p == nil {
 		return nil
 	}
-	out := &compiler.Partition{Column: p.Key, Count: p.Count}
+	out := &compiler.Partition{Column: p.Key, Count: p.Count, Function: strings.ToLower(p.Func)}
 	switch p.Method {
-	case "RANGE COLUMNS":
+	case "RANGE COLUMNS", "RANGE":
 		out.Type = compiler.PartitionRange
-	case "LIST COLUMNS":
+	case "LIST COLUMNS", "LIST":
 		out.Type = compiler.PartitionList
 	default:
 		out.Type = compiler.PartitionHash

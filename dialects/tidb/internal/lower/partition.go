@@ -21,21 +21,38 @@ func (l *lowerer) partition(t *compiler.Table, lt *sqltext.Table) {
 	}
 	lt.Partition = PartitionClause(p)
 	l.rec.About(t.Name, compiler.KindTable, "")
-	l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "partition as PARTITION BY %s: the rows are stored by part, a query that names %s reads only the parts it needs, and a part can be added or dropped (with its rows) without touching the others", strings.ToUpper(p.Type), p.Column)
+	l.rec.Decide(t.Ref(compiler.KindTable, ""), dialects.Lowered, "partition as PARTITION BY %s: the rows are stored by part, a query that names %s reads only the parts it needs, and a part can be added or dropped (with its rows) without touching the others", strings.ToUpper(p.Type), keyOf(p))
+}
+
+// keyOf is what p partitions by, for explain: the column, or the
+// function of it.
+func keyOf(p *compiler.Partition) string {
+	if p.Function != "" {
+		return p.Function + "(" + p.Column + ")"
+	}
+	return p.Column
 }
 
 // PartitionClause is p as TiDB's PARTITION BY clause, as TiDB prints it
 // back in SHOW CREATE TABLE.
 func PartitionClause(p *compiler.Partition) string {
 	col := lexical.Ident(p.Column)
+	method := strings.ToUpper(p.Type) + " COLUMNS"
+	if p.Function != "" {
+		// RANGE (YEAR(`day`)): an expression's partitioning has no
+		// COLUMNS, and its bounds are whole numbers.
+		col, method = "("+strings.ToUpper(p.Function)+"("+col+"))", strings.ToUpper(p.Type)+" "
+	} else {
+		col = "(" + col + ")"
+	}
 	if p.Type == compiler.PartitionHash {
-		return fmt.Sprintf("PARTITION BY HASH (%s) PARTITIONS %d", col, p.Count)
+		return fmt.Sprintf("PARTITION BY HASH %s PARTITIONS %d", col, p.Count)
 	}
 	parts := make([]string, len(p.Parts))
 	for i, part := range p.Parts {
 		parts[i] = PartDef(p.Type, part)
 	}
-	return fmt.Sprintf("PARTITION BY %s COLUMNS(%s)\n(%s)", strings.ToUpper(p.Type), col, strings.Join(parts, ",\n "))
+	return fmt.Sprintf("PARTITION BY %s%s\n(%s)", method, col, strings.Join(parts, ",\n "))
 }
 
 // PartDef is one part's definition in PARTITION BY or ADD PARTITION.
