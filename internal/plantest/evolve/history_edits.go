@@ -38,7 +38,7 @@ func rebuildTable(g *draw.Gen, m *difftest.Model) *Edit {
 	added := &difftest.Col{Name: freeName(m, "b"), Type: g.Type(false), Null: true}
 	renames := map[string]string{}
 	used := m.Clone()
-	for _, n := range objectNames(t) {
+	for _, n := range t.ObjectNames() {
 		nn := freeName(used, t.Name+"_b")
 		renames[n] = nn
 		used.Tables[0].Checks = append(used.Tables[0].Checks, difftest.Check{Name: nn})
@@ -52,7 +52,7 @@ func rebuildTable(g *draw.Gen, m *difftest.Model) *Edit {
 		}
 		c.Type, c.Override, c.Default = to, "", ""
 		t.Cols = append(t.Cols, cloneCol(added))
-		renameObjects(t, renames)
+		t.RenameObjects(renames)
 		return true
 	})
 }
@@ -167,7 +167,7 @@ func replaceColumn(g *draw.Gen, m *difftest.Model) *Edit {
 // history renaming a request table to a flow table does.
 func renameTableWithKeys(g *draw.Gen, m *difftest.Model) *Edit {
 	t := pickTable(g, m)
-	if t == nil || len(objectNames(t)) == 0 {
+	if t == nil || len(t.ObjectNames()) == 0 {
 		return nil
 	}
 	from := t.Name
@@ -175,7 +175,7 @@ func renameTableWithKeys(g *draw.Gen, m *difftest.Model) *Edit {
 	to := freeName(used, "r")
 	used.Tables[0].Checks = append(used.Tables[0].Checks, difftest.Check{Name: to})
 	renames := map[string]string{}
-	for _, n := range objectNames(t) {
+	for _, n := range t.ObjectNames() {
 		nn := freeName(used, to+"_k")
 		renames[n] = nn
 		used.Tables[0].Checks = append(used.Tables[0].Checks, difftest.Check{Name: nn})
@@ -194,49 +194,7 @@ func renameTableWithKeys(g *draw.Gen, m *difftest.Model) *Edit {
 			}
 		}
 		renameInRaws(m, from, to)
-		renameObjects(t, renames)
+		t.RenameObjects(renames)
 		return true
 	}}
-}
-
-// objectNames are the names of t's indexes, unique constraints, CHECKs and
-// foreign keys, sorted.
-func objectNames(t *difftest.Table) []string {
-	var out []string
-	for _, x := range t.Indexes {
-		out = append(out, x.Name)
-	}
-	for _, x := range t.Uniques {
-		out = append(out, x.Name)
-	}
-	for _, x := range t.Checks {
-		out = append(out, x.Name)
-	}
-	for _, x := range t.FKs {
-		out = append(out, x.Name)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// renameObjects gives t's indexes, unique constraints, CHECKs and foreign
-// keys the names of renames (by their old names).
-func renameObjects(t *difftest.Table, renames map[string]string) {
-	name := func(s *string) {
-		if n, ok := renames[*s]; ok {
-			*s = n
-		}
-	}
-	for i := range t.Indexes {
-		name(&t.Indexes[i].Name)
-	}
-	for i := range t.Uniques {
-		name(&t.Uniques[i].Name)
-	}
-	for i := range t.Checks {
-		name(&t.Checks[i].Name)
-	}
-	for i := range t.FKs {
-		name(&t.FKs[i].Name)
-	}
 }
