@@ -272,6 +272,7 @@ func (r *Replay) cycle(ctx context.Context, v histories.Version) *Cycle {
 	r.now = r.now.Add(time.Minute)
 	name := fmt.Sprintf("v%d", v.N)
 	earlier := map[string][]string{}
+	var filled map[string][]string
 	// A column the history added nullable, filled with an UPDATE and made
 	// NOT NULL, which import sees NOT NULL at once (migrate diff refuses
 	// it, naming the two steps): the team's two diffs with the history's
@@ -281,6 +282,7 @@ func (r *Replay) cycle(ctx context.Context, v histories.Version) *Cycle {
 		r.t.Fatal(err)
 	}
 	if cols := histories.TwoSteps(r.plannedModel, imp.Schema, fills); len(cols) > 0 {
+		filled = cols
 		if earlier, f = r.twoSteps(ctx, c, imp, cols, since, name); f != nil {
 			c.Failures = append(c.Failures, *f)
 			return c
@@ -294,7 +296,7 @@ func (r *Replay) cycle(ctx context.Context, v histories.Version) *Cycle {
 	)
 	for _, d := range c.Dialects {
 		wg.Go(func() {
-			fs, notes, err := r.dialectCycle(ctx, r.targets[d], migration.Model(res.Outputs), shapeIn(res.Schema, d), name, v.N, earlier[d])
+			fs, notes, err := r.dialectCycle(ctx, r.targets[d], migration.Model(res.Outputs), shapeIn(res.Schema, d), name, v.N, earlier[d], filled)
 			mu.Lock()
 			c.Failures = append(c.Failures, fs...)
 			c.Notes = append(c.Notes, notes...)
@@ -525,9 +527,10 @@ func shapeIn(s *compiler.Schema, d string) *difftest.Model {
 // dialectCycle is a cycle's work on one dialect: migrate diff, migrate
 // apply to the migrated database (its rows read before and after), and the
 // comparisons with a fresh database built from generated/. earlier are
-// the files the cycle wrote before (twoSteps), applied with the diff's. An
-// error is the harness's own.
-func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model migration.Model, shape *difftest.Model, name string, seed int, earlier []string) (fs []Failure, notes []string, _ error) {
+// the files the cycle wrote before (twoSteps), applied with the diff's;
+// filled are the columns (by table) their data migration fills, whose rows
+// it changes on purpose. An error is the harness's own.
+func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model migration.Model, shape *difftest.Model, name string, seed int, earlier []string, filled map[string][]string) (fs []Failure, notes []string, _ error) {
 	d := t.Dialect.Name()
 	fail := func(kind, format string, args ...any) {
 		fs = append(fs, Failure{kind + " " + d, fmt.Sprintf(format, args...)})
@@ -547,7 +550,7 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 	}
 	written = append(earlier, written...)
 	sd := r.sides[d]
-	kept, keptAfter := plantest.KeptColumns(sd.shape, shape)
+	kept, keptAfter := withoutColumns(plantest.KeptColumns(sd.shape, shape))(filled)
 	db := sd.migrated
 	before, err := plantest.ReadRows(ctx, db.DB, d, kept)
 	if err != nil {
@@ -619,6 +622,28 @@ func (r *Replay) dialectCycle(ctx context.Context, t migration.Target, model mig
 	n := plantest.InsertRows(ctx, db.DB, d, shape, uint64(seed), 3*len(shape.Tables))
 	notes = append(notes, fmt.Sprintf("%s: %d files written, %d rows inserted", d, len(written), n))
 	return fs, notes, nil
+}
+
+// withoutColumns takes the columns cols (by table, by their new names)
+// out of the kept columns before and after a cycle (KeptColumns: the
+// tables and columns of each in the same order).
+func withoutColumns(before, after *difftest.Model) func(cols map[string][]string) (*difftest.Model, *difftest.Model) {
+	return func(cols map[string][]string) (*difftest.Model, *difftest.Model) {
+		b, a := &difftest.Model{}, &difftest.Model{}
+		for i, at := range after.Tables {
+			bt := before.Tables[i]
+			nb, na := &difftest.Table{Name: bt.Name}, &difftest.Table{Name: at.Name}
+			for j, c := range at.Cols {
+				if !slices.Contains(cols[at.Name], c.Name) {
+					nb.Cols, na.Cols = append(nb.Cols, bt.Cols[j]), append(na.Cols, c)
+				}
+			}
+			if len(na.Cols) > 0 {
+				b.Tables, a.Tables = append(b.Tables, nb), append(a.Tables, na)
+			}
+		}
+		return b, a
+	}
 }
 
 // replace applies t's directory to a new database, which replaces db as
