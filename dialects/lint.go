@@ -50,6 +50,16 @@ type StmtLint struct {
 	// Renames are what the statement renames, clause by clause, so that
 	// lint reports a rename rather than the drop and add a diff sees.
 	Renames []Rename
+	// Fill is what an UPDATE statement sets (nil for any other
+	// statement): a history's backfill of a column, read as renames are.
+	Fill *Fill
+}
+
+// Fill is what an UPDATE statement sets: the columns its SET assigns, of
+// Table (a name's last part, read as the dialect reads names).
+type Fill struct {
+	Table   string
+	Columns []string
 }
 
 // StmtFinding is a lint finding at byte offset Off of a statement.

@@ -122,3 +122,27 @@ func TestDataStatementNamesTable(t *testing.T) {
 		}
 	}
 }
+
+// A dialect reads what an UPDATE sets (a history's backfill) from its
+// tokens: the table by its last part, the assigned columns without their
+// qualifier, not the columns of a subquery, a string or a condition.
+func TestLintStmtFill(t *testing.T) {
+	cases := []struct {
+		dialect, sql string
+		want         *dialects.Fill
+	}{
+		{"postgres", `UPDATE selfservice_settings_flows SET internal_context='{}'`, &dialects.Fill{Table: "selfservice_settings_flows", Columns: []string{"internal_context"}}},
+		{"postgres", `UPDATE ONLY public."T" AS x SET x.A = (SELECT ict.id FROM types AS ict WHERE ict.b = x.c, 1), "b" = 'c = d, e' WHERE a = 1`, &dialects.Fill{Table: "T", Columns: []string{"a", "b"}}},
+		{"postgres", `UPDATE Flows SET Ctx = coalesce(ctx, '[]') FROM other o WHERE o.id = flows.id`, &dialects.Fill{Table: "flows", Columns: []string{"ctx"}}},
+		{"tidb", "UPDATE `Flows` f JOIN `u` ON `u`.`id` = f.`u_id` SET f.`Ctx` = u.x, `u`.`y` = 2, `z` = 3", &dialects.Fill{Table: "Flows", Columns: []string{"Ctx", "z"}}},
+		{"tidb", "UPDATE identity_credential_identifiers SET identity_credential_type_id = (SELECT  ict.id FROM identity_credential_types as ict JOIN identity_credentials AS ic ON (ic.identity_credential_type_id = ict.id) WHERE ic.id = identity_credential_id);", &dialects.Fill{Table: "identity_credential_identifiers", Columns: []string{"identity_credential_type_id"}}},
+		{"postgres", `DELETE FROM t WHERE a = 1`, nil},
+		{"postgres", `ALTER TABLE t ALTER COLUMN a SET NOT NULL`, nil},
+	}
+	for _, c := range cases {
+		got := all.Get(c.dialect).LintStmt(c.sql).Fill
+		if (got == nil) != (c.want == nil) || got != nil && (got.Table != c.want.Table || !slices.Equal(got.Columns, c.want.Columns)) {
+			t.Errorf("%s %q: fill %+v, want %+v", c.dialect, c.sql, got, c.want)
+		}
+	}
+}

@@ -163,6 +163,30 @@ func Postgres(src []byte) ([]string, error) {
 	return stmts, nil
 }
 
+// The script families the corpora's files are written in, as their folders
+// and file names tag them: PostgreSQL's (psql) and MySQL's (the mysql
+// client). Which database runs a family's files is the caller's to say.
+const (
+	FamilyPostgres = "postgres"
+	FamilyMySQL    = "mysql"
+)
+
+// Families are the script families, PostgreSQL's first.
+var Families = []string{FamilyPostgres, FamilyMySQL}
+
+// Split splits a script of family as that family's client runs it
+// (Postgres, MySQL with routines kept and no database of its own).
+func Split(family string, src []byte) ([]string, error) {
+	switch family {
+	case FamilyPostgres:
+		return Postgres(src)
+	case FamilyMySQL:
+		stmts, _ := MySQL(src, "", true)
+		return stmts, nil
+	}
+	return nil, fmt.Errorf("corpora: no script family %q (%s)", family, strings.Join(Families, ", "))
+}
+
 // Run runs stmts in order on one connection of db, outside a transaction;
 // the error names the statement that failed.
 func Run(ctx context.Context, db *sql.DB, stmts []string) error {

@@ -1,6 +1,9 @@
 // Package histories reads the public two-dialect migration histories of
 // ../shared/corpora/histories (Authelia's and Kratos's, written by hand by
-// other teams) in version order, and its test replays them through
+// other teams) in version order, their files by script family
+// (corpora.Families: which database runs a family is the replay's to
+// say), with what a team adopting schemagen reads in them (renames,
+// backfills), and its test replays them through
 // schemagen as a team adopting it mid-history would: after a version, the
 // project's own files applied to an original PostgreSQL and TiDB database
 // are imported into a model, generated, planned with `migrate diff` and
@@ -19,19 +22,12 @@ import (
 	"strings"
 
 	"github.com/schemagen/schemagen/internal/corpora"
-	"github.com/schemagen/schemagen/internal/devdb"
 )
 
-// The dialects a history's files are run on: the MySQL files on TiDB.
-const (
-	Postgres = devdb.Postgres
-	TiDB     = devdb.TiDB
-)
-
-// fileTags are the words the public histories name their dialects by (a
-// folder in Authelia, a file name's tag in Kratos), with the dialect that
-// runs each one's files.
-var fileTags = map[string]string{"postgres": Postgres, "mysql": TiDB}
+// isFamily reports whether a word the public histories tag their files by
+// (a folder in Authelia, a file name's tag in Kratos) is a script family of
+// ours (corpora.Families): others (sqlite3, cockroach) are not.
+func isFamily(tag string) bool { return slices.Contains(corpora.Families, tag) }
 
 // History is one migration history, its versions in order.
 type History struct {
@@ -39,8 +35,9 @@ type History struct {
 	Versions []Version
 }
 
-// Version is one step of a history: its files by dialect (Postgres, TiDB).
-// A dialect without a file has nothing to run at this version.
+// Version is one step of a history: its files by script family
+// (corpora.FamilyPostgres, corpora.FamilyMySQL). A family without a file
+// has nothing to run at this version.
 type Version struct {
 	// N is the version's place in the history, from 1.
 	N     int
@@ -70,7 +67,7 @@ var autheliaFile = regexp.MustCompile(`^(V\d{4})\..*\.up\.sql$`)
 // order.
 func readAuthelia(dir string) (*History, error) {
 	byName := map[string]map[string]string{}
-	for sub, d := range fileTags {
+	for _, sub := range corpora.Families {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
 			return nil, err
@@ -83,7 +80,7 @@ func readAuthelia(dir string) (*History, error) {
 			if byName[m[1]] == nil {
 				byName[m[1]] = map[string]string{}
 			}
-			byName[m[1]][d] = filepath.Join(dir, sub, e.Name())
+			byName[m[1]][sub] = filepath.Join(dir, sub, e.Name())
 		}
 	}
 	return ordered("authelia", byName, func(a, b string) int { return strings.Compare(a, b) }), nil
@@ -91,9 +88,9 @@ func readAuthelia(dir string) (*History, error) {
 
 var kratosFile = regexp.MustCompile(`^(\d+)_[^.]*((?:\.[a-z0-9]+)*)\.up\.sql$`)
 
-// readKratos reads sql/VERSION_name[.DIALECT][.autocommit].up.sql: for
-// each dialect the file with that dialect wins over the one with none;
-// other dialects' files (sqlite3, cockroach) are not ours.
+// readKratos reads sql/VERSION_name[.FAMILY][.autocommit].up.sql: for
+// each family the file tagged with it wins over the one with no tag; other
+// tags' files (sqlite3, cockroach) are not ours.
 func readKratos(dir string) (*History, error) {
 	entries, err := os.ReadDir(filepath.Join(dir, "sql"))
 	if err != nil {
@@ -114,9 +111,9 @@ func readKratos(dir string) (*History, error) {
 		var for_ []string
 		switch {
 		case len(tags) == 0:
-			for_ = []string{Postgres, TiDB}
-		case len(tags) == 1 && fileTags[tags[0]] != "":
-			for_ = []string{fileTags[tags[0]]}
+			for_ = corpora.Families
+		case len(tags) == 1 && isFamily(tags[0]):
+			for_ = tags
 		default:
 			continue
 		}
@@ -159,12 +156,10 @@ func ordered(name string, byName map[string]map[string]string, cmp func(a, b str
 	return h
 }
 
-// Statements are the statements of v's file for dialect d, as the
-// project's own runner sends them (none when v has no file for d). On
-// TiDB, Authelia's utf8mb4_unicode_520_ci, which TiDB lacks, is
-// utf8mb4_unicode_ci, as a team moving to TiDB writes it.
-func (v Version) Statements(d string) ([]string, error) {
-	path, ok := v.Files[d]
+// Statements are the statements of v's file of script family f, as the
+// family's client sends them (none when v has no file of f).
+func (v Version) Statements(f string) ([]string, error) {
+	path, ok := v.Files[f]
 	if !ok {
 		return nil, nil
 	}
@@ -172,10 +167,5 @@ func (v Version) Statements(d string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d == Postgres {
-		return corpora.Postgres(src)
-	}
-	src = []byte(strings.ReplaceAll(string(src), "utf8mb4_unicode_520_ci", "utf8mb4_unicode_ci"))
-	stmts, _ := corpora.MySQL(src, "", true)
-	return stmts, nil
+	return corpora.Split(f, src)
 }

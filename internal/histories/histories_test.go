@@ -42,32 +42,18 @@ var (
 // known are the failures of CI's slice that remain after the fixes of
 // issues 29, 30 and 31, by history and kind, with the versions after
 // which the cycle fails. The test fails when one no longer happens (take it
-// out) as when another failure does.
-var known = map[string]map[string][]int{
-	"kratos": {
-		// From its 243rd version (20210805112414000000) Kratos adds NOT
-		// NULL columns in three steps: the column added nullable, filled
-		// by an UPDATE (internal_context = '{}'), then SET NOT NULL; later
-		// versions do the same with identity_credential_identifiers.
-		// identity_credential_type_id. Import sees only a NOT NULL column
-		// without a default, which migrate diff rightly refuses on a table
-		// that may hold rows (issue 30: 23502 on PostgreSQL, '' on TiDB).
-		// A team writes it in two diffs with a data migration between
-		// (migrate new --data); the replay writes renames (renamed_from)
-		// but no data migrations, so every later diff repeats the refusal.
-		"diff postgres": append(span(250, 275), 300, 325, 350, 356),
-		"diff tidb":     span(250, 275),
-	},
-}
+// out) as when another failure does. None remain: Kratos's NOT NULL
+// columns added in three steps from its 243rd version, which failed every
+// diff from the cycle of version 250 on, are written in two diffs with the
+// history's UPDATEs as a data migration between (histories.TwoSteps), and
+// wantBackfills makes sure the slice still does so.
+var known = map[string]map[string][]int{}
 
-// span is the versions from a to b (those of CI's cycles count).
-func span(a, b int) []int {
-	var out []int
-	for n := a; n <= b; n++ {
-		out = append(out, n)
-	}
-	return out
-}
+// wantBackfills are the data migrations CI's slice writes between two
+// diffs (histories.TwoSteps), by history: Kratos's internal_context,
+// authentication_methods, identity_credential_type_id and identity_id
+// before its cycles of versions 250 and 275.
+var wantBackfills = map[string]int{"kratos": 2}
 
 // TestHistories replays the public histories of ../shared/corpora/histories
 // through schemagen (see the package doc and Replay): after each version
@@ -105,6 +91,9 @@ func TestHistories(t *testing.T) {
 				for _, f := range c.Failures {
 					failed = append(failed, fmt.Sprintf("%d %s", c.V.N, f.Kind))
 				}
+			}
+			if !custom && r.backfills != wantBackfills[name] {
+				t.Errorf("%d data migrations written between two diffs, want %d", r.backfills, wantBackfills[name])
 			}
 			if custom {
 				if len(failed) > 0 {
@@ -194,7 +183,7 @@ func summary(r *Replay) string {
 		fmt.Fprintf(&b, " (TiDB refuses the project's file of version %d)", r.TiDBStopped)
 	}
 	kept, stopped := r.rows()
-	fmt.Fprintf(&b, "; %d rows kept, %d applies stopped by rows (applied without them)", kept, stopped)
+	fmt.Fprintf(&b, "; %d rows kept, %d applies stopped by rows (applied without them); %d data migrations between two diffs", kept, stopped, r.backfills)
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "\n  first %s: %s", k, first[k])
 	}

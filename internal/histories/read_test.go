@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"github.com/schemagen/schemagen/internal/corpora"
+	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/histories"
 )
 
 // TestRead reads the histories in the order and with the places the issue
-// and the corpora's README give them, each dialect's file preferred to the
-// file of no dialect.
+// and the corpora's README give them, by script family, each family's file
+// preferred to the file of none; the MySQL files run on TiDB.
 func TestRead(t *testing.T) {
 	dir := filepath.Join(corpora.Dir(t), "histories")
+	pg, my := corpora.FamilyPostgres, corpora.FamilyMySQL
 	k, err := histories.Read(dir, "kratos")
 	if err != nil {
 		t.Fatal(err)
@@ -29,17 +31,17 @@ func TestRead(t *testing.T) {
 		}
 		for d, f := range v.Files {
 			base := filepath.Base(f)
-			if other := map[string]string{histories.Postgres: ".mysql.", histories.TiDB: ".postgres."}[d]; strings.Contains(base, other) {
+			if other := map[string]string{pg: ".mysql.", my: ".postgres."}[d]; strings.Contains(base, other) {
 				t.Errorf("kratos %s on %s runs %s", v.Name, d, base)
 			}
 		}
 	}
 	// 20220802103909000000 has one file, of no dialect: both run it; 20220420102701000000 has one for MySQL too.
-	if v := k.Versions[slicesIndex(k, "20220802103909000000")]; v.Files[histories.Postgres] != v.Files[histories.TiDB] {
+	if v := k.Versions[slicesIndex(k, "20220802103909000000")]; v.Files[pg] != v.Files[my] {
 		t.Errorf("20220802103909000000: %v, want the one file of no dialect for both", v.Files)
 	}
-	if v := k.Versions[slicesIndex(k, "20220420102701000000")]; !strings.HasSuffix(v.Files[histories.TiDB], ".mysql.up.sql") || strings.HasSuffix(v.Files[histories.Postgres], ".mysql.up.sql") {
-		t.Errorf("20220420102701000000: %v, want the MySQL file on TiDB, the other on PostgreSQL", v.Files)
+	if v := k.Versions[slicesIndex(k, "20220420102701000000")]; !strings.HasSuffix(v.Files[my], ".mysql.up.sql") || strings.HasSuffix(v.Files[pg], ".mysql.up.sql") {
+		t.Errorf("20220420102701000000: %v, want the MySQL file for mysql, the other for postgres", v.Files)
 	}
 	a, err := histories.Read(dir, "authelia")
 	if err != nil {
@@ -48,7 +50,7 @@ func TestRead(t *testing.T) {
 	if len(a.Versions) != 26 || a.Versions[6].Name != "V0007" || len(a.Versions[6].Files) != 2 {
 		t.Errorf("authelia: %d versions, the 7th %+v", len(a.Versions), a.Versions[6])
 	}
-	stmts, err := a.Versions[0].Statements(histories.TiDB)
+	stmts, err := statements(a.Versions[0], devdb.TiDB)
 	if err != nil || len(stmts) == 0 {
 		t.Fatalf("authelia V0001 on TiDB: %d statements, %v", len(stmts), err)
 	}

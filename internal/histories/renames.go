@@ -2,8 +2,14 @@ package histories
 
 import (
 	"github.com/schemagen/schemagen/compiler"
-	"github.com/schemagen/schemagen/dialects/all"
+	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/internal/corpora"
 )
+
+// Rules are the statement rules each script family's files are read by
+// (the rules of the dialect whose database runs them), by family: the
+// caller that maps families to databases gives them.
+type Rules map[string]dialects.StmtRules
 
 // Renames are what a stretch of a history renames, as a team adopting
 // schemagen writes them in its model (renamed_from): import reads a
@@ -18,15 +24,15 @@ type Renames struct {
 }
 
 // ReadRenames reads the renames of the files of vs, in order, both
-// dialects' (RENAME TABLE, ALTER TABLE ... RENAME [TO|AS|COLUMN],
-// CHANGE), as each dialect reads its statements (dialects.StmtRules):
+// families' (RENAME TABLE, ALTER TABLE ... RENAME [TO|AS|COLUMN],
+// CHANGE), as rules read each family's statements (dialects.StmtRules):
 // renames in a row compose (a to b, then b to c is a to c), a column
 // follows its table's renames, and what ends under its first name again is
 // no rename. A table renamed away and a new one made under its name are
 // two tables (Authelia's rebuilds through a renamed backup).
-func ReadRenames(vs []Version) (Renames, error) {
+func ReadRenames(vs []Version, rules Rules) (Renames, error) {
 	out := Renames{Tables: map[string]string{}, Columns: map[string]map[string]string{}}
-	for _, d := range []string{Postgres, TiDB} {
+	for _, f := range corpora.Families {
 		type table struct {
 			first   string
 			columns map[string]string // column's name now → its first name
@@ -38,14 +44,13 @@ func ReadRenames(vs []Version) (Renames, error) {
 			}
 			return tables[name]
 		}
-		rules := all.Get(d)
 		for _, v := range vs {
-			stmts, err := v.Statements(d)
+			stmts, err := v.Statements(f)
 			if err != nil {
 				return Renames{}, err
 			}
 			for _, s := range stmts {
-				for _, r := range rules.LintStmt(s).Renames {
+				for _, r := range rules[f].LintStmt(s).Renames {
 					switch {
 					case r.FromColumn != "":
 						t := get(r.ToTable)

@@ -28,7 +28,7 @@ func version(t *testing.T, dir string, n int, files map[string]string) histories
 // dialects' files, as a team would write them in its model.
 func TestReadRenames(t *testing.T) {
 	dir := t.TempDir()
-	pg, tidb := histories.Postgres, histories.TiDB
+	pg, tidb := corpora.FamilyPostgres, corpora.FamilyMySQL
 	vs := []histories.Version{
 		version(t, dir, 1, map[string]string{
 			// A table renamed, then its column (by the table's new name);
@@ -48,7 +48,7 @@ ALTER TABLE ids RENAME y TO x;`,
 			tidb: "ALTER TABLE totp\n    RENAME _bkp_totp;\nCREATE TABLE totp (id int);\nDROP TABLE _bkp_totp;\nALTER TABLE t1 RENAME t2;",
 		}),
 	}
-	got, err := histories.ReadRenames(vs)
+	got, err := histories.ReadRenames(vs, rules())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestReadRenamesKratos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := histories.ReadRenames(h.Versions[50:80])
+	r, err := histories.ReadRenames(h.Versions[50:80], rules())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ func Read(text string, g *parse.Grammar, foreign Foreign, fold func(string) stri
 		Findings: findings(toks, foreign),
 		Checks:   checks(toks),
 		Renames:  renames(toks, fold),
+		Fill:     fill(toks, fold),
 	}
 }
 
@@ -160,6 +161,81 @@ func checks(toks []Token) []int {
 		}
 	}
 	return out
+}
+
+// fill reads what an UPDATE sets: UPDATE [ONLY] [schema.]t [[AS] alias]
+// SET [alias.]a = ..., [alias.]b = ... [FROM ... | WHERE ...], each
+// column's name as the dialect reads names (fold), its qualifier dropped.
+// A multi-table UPDATE (MySQL's UPDATE t JOIN u ... SET) sets the first
+// table's columns only when it names them unqualified or by that table.
+func fill(toks []Token, fold func(string) string) *dialects.Fill {
+	if StmtKind(toks) != "UPDATE" {
+		return nil
+	}
+	ident := func(i int) bool {
+		return i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == DQuote || toks[i].Kind == BQuote)
+	}
+	unquote := func(t Token) string {
+		if t.Kind == Word && fold != nil {
+			return fold(t.Text)
+		}
+		return Unquote(t)
+	}
+	i := 1
+	if i < len(toks) && toks[i].Upper() == "ONLY" {
+		i++
+	}
+	if !ident(i) {
+		return nil
+	}
+	f := &dialects.Fill{Table: unquote(toks[i])}
+	i++
+	for i+1 < len(toks) && toks[i].Text == "." && ident(i+1) {
+		f.Table = unquote(toks[i+1])
+		i += 2
+	}
+	// The names the table goes by: itself and its alias.
+	names := map[string]bool{f.Table: true}
+	if toks[min(i, len(toks)-1)].Upper() == "AS" {
+		i++
+	}
+	if ident(i) && toks[i].Upper() != "SET" {
+		names[unquote(toks[i])] = true
+	}
+	for i < len(toks) && !(toks[i].Depth == 0 && toks[i].Upper() == "SET") {
+		i++
+	}
+	// Each assignment starts after SET or a comma at depth 0, and the
+	// list ends at FROM, WHERE, RETURNING, ORDER or LIMIT at depth 0.
+	for start := i + 1; start < len(toks); {
+		var parts []Token
+		j := start
+		for ; ident(j) || j < len(toks) && toks[j].Text == "."; j++ {
+			if toks[j].Text != "." {
+				parts = append(parts, toks[j])
+			}
+		}
+		if len(parts) == 0 || j >= len(toks) || toks[j].Text != "=" {
+			break
+		}
+		if len(parts) == 1 || names[unquote(parts[len(parts)-2])] {
+			f.Columns = append(f.Columns, unquote(parts[len(parts)-1]))
+		}
+		for start = j + 1; start < len(toks); start++ {
+			t := toks[start]
+			if t.Depth > 0 {
+				continue
+			}
+			if t.Text == "," {
+				start++
+				break
+			}
+			if w := t.Upper(); w == "FROM" || w == "WHERE" || w == "RETURNING" || w == "ORDER" || w == "LIMIT" || t.Text == ";" {
+				return f
+			}
+		}
+	}
+	return f
 }
 
 // renames reads what a renaming statement renames, each clause: RENAME
