@@ -47,6 +47,7 @@ func generatedTotal(stored bool) string {
 // *hazard.Refusal that names the change and says what to write instead, so
 // that no file that cannot run is written.
 func TestTiDBRefusals(t *testing.T) {
+	t.Parallel()
 	withIdentity := strings.Replace(items, "  column \"id\" {\n    type = int\n", "  column \"id\" {\n    type = int\n    identity {}\n", 1)
 	newStored := strings.Replace(items, "  primary_key", "  column \"double\" {\n    type = int\n    as   = \"price * 2\"\n  }\n  primary_key", 1)
 	for _, c := range []struct {
@@ -90,6 +91,7 @@ func TestTiDBRefusals(t *testing.T) {
 // GENERATED ... AS IDENTITY, with the sequence moved past the ids the rows
 // hold, and DROP IDENTITY. (TiDB refuses both, TestTiDBRefusals.)
 func TestPostgresIdentityAddedRemoved(t *testing.T) {
+	t.Parallel()
 	withIdentity := strings.Replace(items, "  column \"id\" {\n    type = int\n", "  column \"id\" {\n    type = int\n    identity {\n      start = 5\n    }\n", 1)
 	for _, c := range []struct{ name, before, after string }{
 		{"added", items, withIdentity},
@@ -116,6 +118,7 @@ func TestPostgresIdentityAddedRemoved(t *testing.T) {
 // planned as renames on both databases: no statement drops either, and
 // the rows (followed to their new names) are kept.
 func TestRenamesKeepRows(t *testing.T) {
+	t.Parallel()
 	renamed := strings.NewReplacer(
 		`table "users" {`, "table \"members\" {\n  renamed_from = \"users\"",
 		`  column "name" {`, "  column \"full_name\" {\n    renamed_from = \"name\"",
@@ -141,6 +144,7 @@ func TestRenamesKeepRows(t *testing.T) {
 // ... is not supported"), and one moved from STORED to VIRTUAL failed it on
 // TiDB; both are planned as a drop and an add, the values computed again.
 func TestGeneratedChanges(t *testing.T) {
+	t.Parallel()
 	t.Run("expression_postgres", func(t *testing.T) {
 		r := plantest.NewRunner(t)
 		r.Only = "postgres"
@@ -165,6 +169,7 @@ func TestGeneratedChanges(t *testing.T) {
 // diff never created, changed or dropped them, so a migrated database had
 // no trigger where a fresh one has it (the oracle compares the triggers).
 func TestOnUpdateThroughMigrations(t *testing.T) {
+	t.Parallel()
 	onUpdate := strings.Replace(items, "  primary_key", "  column \"changed_at\" {\n    type      = timestamp\n    default   = now()\n    on_update = now()\n  }\n  primary_key", 1)
 	more := strings.Replace(onUpdate, "  primary_key", "  column \"note\" {\n    type = text\n    null = true\n  }\n  primary_key", 1)
 	renamed := strings.Replace(onUpdate, `table "items" {`, "table \"goods\" {\n  renamed_from = \"items\"", 1)

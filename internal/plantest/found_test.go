@@ -12,6 +12,7 @@ import (
 // migrations, which TiDB keeps in the text it stores: a migrated database
 // differed from a fresh one (found by the plan oracle, seed 7).
 func TestRegression7000023(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 55433182138, `
 dialect "tidb" {
   uuid_check    = true
@@ -66,6 +67,7 @@ table "n0" {
 // it is added without the default, given it, and the existing rows their
 // own UUIDs, as on PostgreSQL.
 func TestRegression3000012(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 23757095029, `
 dialect "tidb" {
   uuid_check    = true
@@ -108,6 +110,7 @@ table "t1" {
 // expression index uses (3106 over 3837; found by the plan oracle, seed 2):
 // it is ALTER COLUMN ... SET DEFAULT.
 func TestRegression2000007(t *testing.T) {
+	t.Parallel()
 	before := `
 table "t0" {
   column "id0" {

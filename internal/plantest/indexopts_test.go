@@ -50,6 +50,7 @@ table "docs" {
 // visibility toggled, INCLUDE changed (a rebuild), NULLS NOT DISTINCT
 // removed (a rebuild).
 func TestIndexOptionChanges(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, "", indexed)
 	for name, after := range map[string]string{
 		"fillfactor": strings.Replace(indexed, "fillfactor = 70", "fillfactor = 50", 1),

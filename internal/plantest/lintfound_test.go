@@ -18,6 +18,7 @@ import (
 // an index over the table's columns there), plain: lint reported PG101
 // (CREATE INDEX without CONCURRENTLY) on it.
 func TestRegression72727218223(t *testing.T) {
+	t.Parallel()
 	plantest.ReplayLinted(t, 575926841107938, `
 table "t0" {
   column "id0" {
@@ -94,6 +95,7 @@ table "t1" {
 // the column it covered and builds the new one CONCURRENTLY in the second
 // file, as TestRegression72727218223's.
 func TestRegression72727218224(t *testing.T) {
+	t.Parallel()
 	plantest.ReplayLinted(t, 575926841115857, `
 table "t0" {
   column "id0" {
@@ -152,6 +154,7 @@ table "t0" {
 // lint reported PG103 on migrate diff's file. It is dropped before the type
 // change now, as the CHECKs the plan rebuilds are.
 func TestLintCharUnderCheck(t *testing.T) {
+	t.Parallel()
 	before := `
 table "t0" {
   column "id0" {

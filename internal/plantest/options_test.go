@@ -48,6 +48,7 @@ table "counters" {
 // plans and applies what TiDB changes in place: more shard bits, another
 // cache other than 1.
 func TestKeyOptions(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, "", keyed)
 	after := strings.Replace(strings.Replace(keyed, "shard_bits = 6", "shard_bits = 8", 1), "cache = 100", "cache = 250", 1)
 	plantest.Replay(t, 1, keyed, after)
@@ -56,6 +57,7 @@ func TestKeyOptions(t *testing.T) {
 // TestKeyOptionRefusals: what TiDB cannot change in place is refused at
 // migrate diff, naming the change and what to write instead.
 func TestKeyOptionRefusals(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, after, change, instead string }{
 		{"fewer shard bits", strings.Replace(keyed, "shard_bits = 6", "shard_bits = 4", 1), "lowering the shard_bits", "at least 6"},
 		{"another range", strings.Replace(keyed, "shard_bits = 6", "shard_bits = 6\n      range = 60", 1), "range", "new table"},
@@ -107,6 +109,7 @@ table "users" {
 // then plans and applies what TiDB changes in place: the shard bits, and
 // them removed with the pre-split regions.
 func TestLayoutOptions(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, "", laidOut)
 	more := strings.Replace(laidOut, "shard_row_id_bits = 4", "shard_row_id_bits = 6", 1)
 	plantest.Replay(t, 1, laidOut, more)
@@ -117,6 +120,7 @@ func TestLayoutOptions(t *testing.T) {
 // TestLayoutRefusals: a key made clustered or non-clustered, and other
 // pre-split regions, are refused at migrate diff with what to do.
 func TestLayoutRefusals(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, after, change, instead string }{
 		{"clustered", strings.Replace(strings.Replace(strings.Replace(laidOut, "clustered = false", "clustered = true", 1), "  shard_row_id_bits = 4\n", "", 1), "  pre_split_regions = 2\n", "", 1), "making the primary key clustered", "clustered = true"},
 		{"non-clustered", strings.Replace(laidOut, "clustered = true", "clustered = false", 1), "making the primary key non-clustered", "clustered = false"},

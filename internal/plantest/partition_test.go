@@ -81,6 +81,7 @@ table "hits" {
 // TiDB, CREATE TABLE ... PARTITION OF and DROP TABLE on PostgreSQL (the
 // next part detached and attached again from MINVALUE); and an index.
 func TestPartitions(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, "", partitioned)
 	added := strings.Replace(partitioned, "    part \"events_3000\" {\n      less_than = \"3001-01-01\"\n    }\n", "    part \"events_3000\" {\n      less_than = \"3001-01-01\"\n    }\n    part \"events_rest\" {\n      rest = true\n    }\n", 1)
 	plantest.Replay(t, 1, partitioned, added)
@@ -95,6 +96,7 @@ func TestPartitions(t *testing.T) {
 // TestPartitionRefusals: what neither database changes in place is
 // refused at migrate diff, naming the change and what to write instead.
 func TestPartitionRefusals(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, after, change string }{
 		{"key", strings.Replace(strings.Replace(partitioned, `    type   = "hash"`, `    type   = "range"`, 1), "    count  = 4\n", "    part \"hits_low\" {\n      less_than = 100\n    }\n", 1), "partition key"},
 		{"bound", strings.Replace(partitioned, `less_than = "3001-01-01"`, `less_than = "3002-01-01"`, 1), "bound of part events_3000"},
@@ -180,6 +182,7 @@ table "marks" {
 // at the end, a range part dropped and a list part dropped (with their
 // rows) are planned as such and applied.
 func TestFunctionPartitions(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, "", byFunction)
 	added := strings.Replace(byFunction, "    part \"logs_3000\" {\n      less_than = 3001\n    }\n", "    part \"logs_3000\" {\n      less_than = 3001\n    }\n    part \"logs_rest\" {\n      rest = true\n    }\n", 1)
 	plantest.Replay(t, 1, byFunction, added)
@@ -190,6 +193,7 @@ func TestFunctionPartitions(t *testing.T) {
 // TestFunctionPartitionRefused: partitioning by another function of the
 // column is refused at migrate diff on both databases.
 func TestFunctionPartitionRefused(t *testing.T) {
+	t.Parallel()
 	r := plantest.NewRunner(t)
 	after := strings.Replace(byFunction, "    function = \"month\"\n    count    = 2\n", "    function = \"year\"\n    count    = 2\n", 1)
 	f, err := r.Reproduce(context.Background(), 1, byFunction, after, "function")
@@ -213,6 +217,7 @@ func TestFunctionPartitionRefused(t *testing.T) {
 // part only by REORGANIZE PARTITION (error 8200), so migrate diff refuses
 // it on TiDB, naming the change, rather than writing a file that fails.
 func TestListPartBesideDefault(t *testing.T) {
+	t.Parallel()
 	r := plantest.NewRunner(t)
 	after := strings.Replace(partitioned, "    part \"regions_rest\" {", "    part \"regions_us\" {\n      values = [\"us\"]\n    }\n    part \"regions_rest\" {", 1)
 	f, err := r.Reproduce(context.Background(), 1, partitioned, after, "list part")

@@ -36,6 +36,7 @@ func envInt(t *testing.T, name string, def uint64) uint64 {
 // SCHEMAGEN_PLANTEST_MODELS, SCHEMAGEN_PLANTEST_STEPS and
 // SCHEMAGEN_PLANTEST_SEED run more, as the README says.
 func TestPlanOracle(t *testing.T) {
+	t.Parallel()
 	models := envInt(t, "SCHEMAGEN_PLANTEST_MODELS", 4)
 	steps := int(envInt(t, "SCHEMAGEN_PLANTEST_STEPS", 4))
 	seed := envInt(t, "SCHEMAGEN_PLANTEST_SEED", 1)
@@ -146,6 +147,7 @@ func TestPlanOracle(t *testing.T) {
 // holding the model it was placed over and the data migration itself (the
 // form Replay has no place for).
 func TestDataRegression(t *testing.T) {
+	t.Parallel()
 	m := &difftest.Model{Tables: []*difftest.Table{{Name: "t0", Cols: []*difftest.Col{{Name: "id", Type: difftest.Type{Name: "int"}}}, PK: []string{"id"}}}}
 	f := &plantest.Failure{RowSeed: 7, Before: m, Kind: "data model", What: "before step 3: the data migration", Data: "UPDATE \"t0\" SET \"id\" = 1;\n"}
 	got := f.Regression("RegressionX")
@@ -160,6 +162,7 @@ func TestDataRegression(t *testing.T) {
 // test, which lints as the oracle does (Replay does not: the printed test
 // of evolution seed 72727218223 passed on the bug).
 func TestLintRegression(t *testing.T) {
+	t.Parallel()
 	m := &difftest.Model{Tables: []*difftest.Table{{Name: "t0", Cols: []*difftest.Col{{Name: "id", Type: difftest.Type{Name: "int"}}}, PK: []string{"id"}}}}
 	f := &plantest.Failure{RowSeed: 7, Before: m, Kind: "lint PG101", What: "step 1: online: migrate lint reports PG101", After: m.HCL()}
 	if got := f.Regression("RegressionX"); !strings.Contains(got, "\tplantest.ReplayLinted(t, 7, `\n") {

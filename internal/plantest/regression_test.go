@@ -54,6 +54,7 @@ table "posts" {
 // INDEX posts_author_fk (the index TiDB made for the key), which TiDB
 // refuses while the key needs it: the new index must come first.
 func TestIndexOverForeignKeyColumns(t *testing.T) {
+	t.Parallel()
 	after := strings.Replace(posts, "  foreign_key", "  index \"posts_author_idx\" {\n    columns = [\"author\", \"id\"]\n  }\n  foreign_key", 1)
 	plantest.Replay(t, 1, users+posts, users+after)
 }
@@ -63,6 +64,7 @@ func TestIndexOverForeignKeyColumns(t *testing.T) {
 // come after the key; so must a new table's. (Keys from an existing table
 // and from the same one are TestHistoryForeignKeysToNewUniqueKey's.)
 func TestForeignKeyToNewUniqueKey(t *testing.T) {
+	t.Parallel()
 	withEmail := strings.Replace(users, "  primary_key", "  column \"email\" {\n    type = varchar(100)\n    null = true\n  }\n  primary_key", 1) +
 		""
 	withEmail = strings.Replace(withEmail, "    columns = [\"id\"]\n  }\n", "    columns = [\"id\"]\n  }\n  unique \"users_email_uq\" {\n    columns = [\"email\"]\n  }\n", 1)
@@ -118,6 +120,7 @@ table "grants" {
 // migrations (Atlas v1.2.3 does not model it): made deferrable, initially
 // deferred, and back.
 func TestDeferrableForeignKeys(t *testing.T) {
+	t.Parallel()
 	deferrable := strings.Replace(posts, "    ref_columns = [\"id\"]\n", "    ref_columns = [\"id\"]\n    deferrable  = true\n    tidb {\n      accept = [\"deferrable\"]\n    }\n", 1)
 	deferred := strings.Replace(deferrable, "    deferrable  = true\n", "    deferrable  = true\n    initially_deferred = true\n", 1)
 	t.Run("created", func(t *testing.T) { plantest.Replay(t, 1, "", users+deferred) })
@@ -130,6 +133,7 @@ func TestDeferrableForeignKeys(t *testing.T) {
 // online, DROP INDEX CONCURRENTLY in the file after the one that drops the
 // column, with which PostgreSQL had dropped the index already (42704).
 func TestRegression1000006(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 7919063353, `
 table "t0" {
   column "id0" {
@@ -162,6 +166,7 @@ table "t0" {
 // whose expression part reads the dropped column (42704): any index of a
 // table whose column the plan drops is dropped in the transaction.
 func TestRegression1000003(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 7919023758, `
 table "t0" {
   column "id0" {
@@ -197,6 +202,7 @@ table "t0" {
 // clustered tables (8200; found by the plan oracle, seed 1): migrate diff
 // refuses it and names the table, so no file that cannot run is written.
 func TestPrimaryKeyChangeTiDB(t *testing.T) {
+	t.Parallel()
 	before := `
 table "t1" {
   column "id0" {
@@ -228,6 +234,7 @@ table "t1" {
 // unique index was written inside CREATE TABLE, before the index exists
 // (PostgreSQL 42830; found by the plan oracle, seed 1): it is added after.
 func TestRegressionSelfKeyToUniqueIndex(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 7919047515, `
 table "t1" {
   column "id0" {
@@ -273,6 +280,7 @@ table "t1" {
 // (42830). Found by TestLintOwnMigrations over the differential tester's
 // models, which now draw such keys.
 func TestRegressionNewTableSelfKeyToUniqueIndex(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1025, `
 table "t0" {
   column "id0" {
@@ -327,6 +335,7 @@ table "t1" {
 // found by the repository's own migration after the default changed): the
 // indexes are dropped before the MODIFY COLUMN and added again after it.
 func TestRegressionCollationIndexed(t *testing.T) {
+	t.Parallel()
 	before := `
 dialect "tidb" {
   exact_strings = false
@@ -371,6 +380,7 @@ table "t1" {
 // key, or of the primary key, cannot change on TiDB in place (3780, 1553,
 // 8200): migrate diff refuses it, naming the key and exact_strings.
 func TestCollationKeyRefused(t *testing.T) {
+	t.Parallel()
 	for name, before := range map[string]string{
 		"foreign key": `
 dialect "tidb" {
@@ -448,6 +458,7 @@ table "p" {
 // column text with a TiDB override. Fixed in import
 // (TestImportVectorOnOneSide).
 func TestRegression60601181839(t *testing.T) {
+	t.Parallel()
 	plantest.ReplayData(t, 479900758983042, `
 dialect "postgres" {
   value_domains = true
@@ -499,6 +510,7 @@ UPDATE "t0" SET "c2" = "t0"."c2", "vec0" = 'a ' WHERE (NOT (coalesce("t0"."id1",
 // with the column. They are now dropped before and added again after it
 // (plan oracle, seed 60603, evolution 60603181830).
 func TestRecreatedColumnKeepsIndexesAndChecks(t *testing.T) {
+	t.Parallel()
 	generated := "type = varchar(40)\n    as     = \"CASE WHEN qty > 0 THEN 'p' ELSE 'n' END\"\n    stored = false"
 	for name, before := range map[string]string{
 		"expression index": indexedByExpr,
@@ -517,6 +529,7 @@ func TestRecreatedColumnKeepsIndexesAndChecks(t *testing.T) {
 // so the ADD INDEX failed (1069) on every TiDB (plan oracle, seed 60603,
 // evolution 60603181896). It is now refused at diff, saying what to do.
 func TestIndexLimitWhileReplacingForeignKeyIndex(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("table \"t0\" {\n  column \"id0\" {\n    type = decimal(5,2)\n  }\n  column \"id1\" {\n    type = bigint\n  }\n")
 	b.WriteString("  column \"r0\" {\n    type = decimal(5,2)\n    null = true\n  }\n  column \"r1\" {\n    type = bigint\n    null = true\n  }\n")
@@ -540,6 +553,7 @@ func TestIndexLimitWhileReplacingForeignKeyIndex(t *testing.T) {
 // plan oracle, seed 60601, evolution 60601181834). Each order of the two
 // columns is run: the on_update column, when already added, is kept.
 func TestUUIDBesideNewOnUpdate(t *testing.T) {
+	t.Parallel()
 	u0 := "  column \"u0\" {\n    type = uuid\n    default = uuid()\n  }\n"
 	u1 := "  column \"u1\" {\n    type = timestamp\n    null = true\n    on_update = now()\n  }\n"
 	for name, cols := range map[string]string{"uuid first": u0 + u1, "on_update first": u1 + u0} {
@@ -555,6 +569,7 @@ func TestUUIDBesideNewOnUpdate(t *testing.T) {
 // have yet (3734). A key now waits for the columns it references to be
 // added or renamed to their names.
 func TestRegression60604181925(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 479924516664076, `
 table "t1" {
   column "id0" {
@@ -625,6 +640,7 @@ raw "v0" {
 // "has a generated column dependency"). A generated column is now dropped
 // before the columns it is computed from.
 func TestRegression60604181920(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 479924516624481, `
 table "t0" {
   column "id0" {
@@ -661,6 +677,7 @@ table "t0" {
 // failed on PostgreSQL (23502); the oracle's row check reports such a step
 // ("two results"), and migrate diff now refuses it (issue 30, item 1).
 func TestSameResultNotNullWithoutDefault(t *testing.T) {
+	t.Parallel()
 	r := plantest.NewRunner(t)
 	after := strings.Replace(users, "  primary_key", "  column \"code\" {\n    type = varchar(10)\n  }\n  primary_key", 1)
 	f, err := r.Reproduce(context.Background(), 1, users, after, "add a NOT NULL column without a default")
@@ -679,6 +696,7 @@ func TestSameResultNotNullWithoutDefault(t *testing.T) {
 // over rows that satisfy it, which PostgreSQL added: the oracle reported
 // "two results" (issue 30, item 2; pingcap/tidb#71050).
 func TestSameResultCheckOr(t *testing.T) {
+	t.Parallel()
 	after := strings.Replace(users, "  primary_key", "  check \"users_name_ck\" {\n    expr = \"name IS NULL OR char_length(name) > 0\"\n  }\n  primary_key", 1)
 	plantest.Replay(t, 1, users, after)
 }

@@ -20,6 +20,7 @@ import (
 // A column whose nextval default draws from a sequence it does not own is
 // no serial and still differs.
 func TestSerialSequenceName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d := all.Get("postgres").(dialects.Atlas)
 	run := func(db *dbtest.DB, stmts ...string) {

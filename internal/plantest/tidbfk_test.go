@@ -21,6 +21,7 @@ import (
 // which reads every row) and dropping the old one; the migrated databases
 // equal fresh ones, on both dialects.
 func TestRenamedForeignKeyIndex(t *testing.T) {
+	t.Parallel()
 	renamed := strings.ReplaceAll(posts, "posts_author_fk", "posts_writer_fk")
 	p := testproject.New(t, users+posts)
 	p.Diff("init")
@@ -36,6 +37,7 @@ func TestRenamedForeignKeyIndex(t *testing.T) {
 // drift's) tells a TiDB database whose key was renamed by a drop and an
 // add, keeping TiDB's index under the old name, from a fresh one.
 func TestCompareSeesForeignKeyIndexName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	base := "CREATE TABLE p (id INT PRIMARY KEY);\n"
 	renamed, fresh := dbtest.New(t, "tidb"), dbtest.New(t, "tidb")

@@ -39,6 +39,7 @@ table "sessions" {
 // TTL moved to another column, removed, and added back (PostgreSQL's
 // tables do not change: it has no TTL).
 func TestTTL(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, "", expiring)
 	longer := strings.Replace(strings.Replace(expiring, "interval = 10", "interval = 20", 1), "enabled  = false", "enabled  = false\n    job_interval = \"24h\"", 1)
 	plantest.Replay(t, 1, expiring, longer)

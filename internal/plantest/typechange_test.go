@@ -34,6 +34,7 @@ table "events" {
 // 42804 on every database, rows or none. It is now refused at diff, naming
 // the column and saying what to write.
 func TestDateToDecimal(t *testing.T) {
+	t.Parallel()
 	ref := refused(t, dated, strings.Replace(dated, "type = date", "type = decimal(10, 2)", 1), "date to decimal")
 	if ref.Database != "PostgreSQL" || ref.Table != "events" || !strings.Contains(ref.Change, `"at" from date to numeric(10,2)`) || !strings.Contains(ref.Instead, "data migration") {
 		t.Fatalf("the refusal does not name the change and what to write: %v", ref)
@@ -45,6 +46,7 @@ func TestDateToDecimal(t *testing.T) {
 // on every TiDB (plan oracle, seed 60601, evolution 60601181822). It is now
 // refused at diff, naming the column and the two-step change to write.
 func TestDateToEnum(t *testing.T) {
+	t.Parallel()
 	after := "enum \"kind\" {\n  values = [\"a\", \"b\"]\n}\n" + strings.Replace(dated, "type = date", "type = enum.kind", 1)
 	ref := refused(t, dated, after, "date to enum")
 	if ref.Database != "TiDB" || ref.Table != "events" || !strings.Contains(ref.Change, `"at" from date to enum('a','b')`) || !strings.Contains(ref.Instead, "varchar") {
@@ -56,6 +58,7 @@ func TestDateToEnum(t *testing.T) {
 // explicit cast, so the plan says USING "code"::integer (before, 42804);
 // rows whose text is no number stop it, as they stop TiDB's MODIFY COLUMN.
 func TestStringToInteger(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, dated, strings.Replace(dated, "type = varchar(20)", "type = int", 1))
 }
 
@@ -94,6 +97,7 @@ table "items" {
 // oracle, seeds 3000015 and 3000019). It is now a typed refusal that names
 // the index or column and says what to write; PostgreSQL would plan it.
 func TestTiDBModifyOfColumnUsedByExpression(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, after, by string }{
 		{"expression index", strings.Replace(indexedByExpr, "type = varchar(40)\n    null = true", "type = varchar(40)\n    null = false\n    default = \"\"", 1), `expression index "items_lower_name_idx"`},
 		{"generated column", strings.Replace(indexedByExpr, "type = int\n    null = true", "type = int\n    null = false\n    default = 0", 1), `generated column "label"`},
@@ -128,6 +132,7 @@ table "docs" {
 // seed 60602, evolution 60602181828). A table's columns now change before
 // the constraints over them are added.
 func TestJSONToDouble(t *testing.T) {
+	t.Parallel()
 	plantest.Replay(t, 1, jsoned, strings.Replace(jsoned, "type = json", "type = double", 1))
 }
 
@@ -137,6 +142,7 @@ func TestJSONToDouble(t *testing.T) {
 // into another text, so the migrated database did not reach the model (plan
 // oracle, seed 60602, evolution 60602181835); fixed with TestJSONToDouble.
 func TestDoubleToDecimal(t *testing.T) {
+	t.Parallel()
 	m := strings.Replace(jsoned, "type = json", "type = double", 1)
 	plantest.Replay(t, 1, m, strings.Replace(m, "type = double", "type = decimal(5,2)", 1))
 }
@@ -168,6 +174,7 @@ func refused(t *testing.T, before, after, what string) *hazard.Refusal {
 // automatically"; plan oracle, seed 60605, evolution 60605181911). The
 // default is now dropped before and set after.
 func TestTypeChangeWithDefault(t *testing.T) {
+	t.Parallel()
 	withDefault := strings.Replace(dated, "type = varchar(20)\n    null = true", "type = varchar(20)\n    null = true\n    default = \"7\"", 1)
 	cases := map[string]string{
 		"to an enum":    "enum \"kind\" {\n  values = [\"a\", \"b\"]\n}\n" + strings.Replace(withDefault, "type = varchar(20)\n    null = true\n    default = \"7\"", "type = enum.kind\n    null = true\n    default = \"b\"", 1),
@@ -190,6 +197,7 @@ func TestTypeChangeWithDefault(t *testing.T) {
 // 60605181937). The change is now the typed refusal of a type PostgreSQL
 // cannot convert.
 func TestRetypedColumnWithDefaults(t *testing.T) {
+	t.Parallel()
 	before := strings.Replace(dated, "type = date\n    null = true", "type = datetime(0)\n    default = now()", 1)
 	ref := refused(t, before, strings.Replace(before, "type = datetime(0)\n    default = now()", "type = uuid\n    default = uuid()", 1), "datetime to uuid")
 	if ref.Database != "PostgreSQL" || !strings.Contains(ref.Change, `"at" from timestamp(0) to uuid`) {
@@ -203,6 +211,7 @@ func TestRetypedColumnWithDefaults(t *testing.T) {
 // database did not reach a fresh one (plan oracle, seed 60606, evolution
 // 60606181870). The CHECK is now dropped before and added again after.
 func TestWidenedColumnKeepsCheckText(t *testing.T) {
+	t.Parallel()
 	before := strings.Replace(dated, "  primary_key {", "  check \"events_code_ck\" {\n    expr = \"code IN ('a', 'b')\"\n  }\n  primary_key {", 1)
 	plantest.Replay(t, 1, before, strings.Replace(before, "type = varchar(20)", "type = varchar(120)", 1))
 }

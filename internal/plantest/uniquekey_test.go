@@ -91,6 +91,7 @@ func keyedBy(uq string, cols ...string) string {
 // to it) and the fourth by a key over other columns that the foreign keys
 // move to (the online plan added them before the new key, 42830).
 func TestHistoryForeignKeysToNewUniqueKey(t *testing.T) {
+	t.Parallel()
 	keyed := keyedBy("users_email_uq", "email")
 	st := plantest.History(t, 11, history0, keyed,
 		strings.Replace(keyed, `unique "users_email_uq"`, `unique "users_email_key"`, 1),
