@@ -10,10 +10,11 @@ import (
 	"github.com/schemagen/schemagen/internal/dbtest"
 )
 
-// cascadeModel is a parent and a child whose foreign key has action
-// onDelete, with the child's index over the key's columns (index is its
-// body) and another index (other, "" for none) declared after it.
-func cascadeModel(onDelete, index, other string) string {
+// cascadeModel is a parent and a child whose foreign key has action (an
+// on_delete or on_update attribute), with the child's index over the key's
+// columns (index is its body) and another index (other, "" for none)
+// declared after it.
+func cascadeModel(action, index, other string) string {
 	return fmt.Sprintf(`table "parents" {
   column "id" {
     type = bigint
@@ -37,13 +38,13 @@ table "children" {
     columns     = ["parent_id"]
     ref_table   = "parents"
     ref_columns = ["id"]
-    on_delete   = "%s"
+    %s
   }
   index "children_parent_idx" {
 %s
   }
 %s}
-`, onDelete, index, other)
+`, action, index, other)
 }
 
 // TestInvisibleCascadeIndexRefused: an invisible index led by the columns
@@ -54,7 +55,7 @@ table "children" {
 // compile.
 func TestInvisibleCascadeIndexRefused(t *testing.T) {
 	invisible := "    columns = [\"parent_id\", \"id\"]\n    visible = false"
-	for _, action := range []string{"cascade", "set_null"} {
+	for _, action := range []string{`on_delete = "cascade"`, `on_delete = "set_null"`, `on_update = "cascade"`} {
 		_, diags := generate(t, "tidb", cascadeModel(action, invisible, ""))
 		if !diags.HasErrors() || !strings.Contains(diags.Error(), `foreign key "children_parent_fk"`) || !strings.Contains(diags.Error(), "error 1176") {
 			t.Fatalf("%s: want the refusal naming the foreign key, got %v", action, diags)
@@ -66,10 +67,10 @@ func TestInvisibleCascadeIndexRefused(t *testing.T) {
 		}
 	}
 	for name, c := range map[string]struct{ dialect, src string }{
-		"postgres":             {"postgres", cascadeModel("cascade", invisible, "")},
-		"restrict":             {"tidb", cascadeModel("restrict", invisible, "")},
-		"not led by the key":   {"tidb", cascadeModel("cascade", "    columns = [\"id\", \"parent_id\"]\n    visible = false", "")},
-		"key left out of TiDB": {"tidb", strings.Replace(cascadeModel("cascade", invisible, ""), "on_delete   = \"cascade\"", "on_delete   = \"cascade\"\n    tidb {\n      skip = true\n    }", 1)},
+		"postgres":             {"postgres", cascadeModel(`on_delete = "cascade"`, invisible, "")},
+		"restrict":             {"tidb", cascadeModel(`on_delete = "restrict"`, invisible, "")},
+		"not led by the key":   {"tidb", cascadeModel(`on_delete = "cascade"`, "    columns = [\"id\", \"parent_id\"]\n    visible = false", "")},
+		"key left out of TiDB": {"tidb", strings.Replace(cascadeModel(`on_delete = "cascade"`, invisible, ""), `on_delete = "cascade"`, "on_delete = \"cascade\"\n    tidb {\n      skip = true\n    }", 1)},
 	} {
 		if _, diags := generate(t, c.dialect, c.src); diags.HasErrors() {
 			t.Errorf("%s: %v", name, diags)
@@ -77,8 +78,9 @@ func TestInvisibleCascadeIndexRefused(t *testing.T) {
 	}
 }
 
-// TestInvisibleCascadeIndex: on the real TiDB, a DELETE of a parent whose
-// foreign key cascades fails with error 1176 once the child's index led by
+// TestInvisibleCascadeIndex: on the real TiDB, a DELETE (an UPDATE under
+// on_update) of a parent whose foreign key cascades or sets NULL fails
+// with error 1176 once the child's index led by
 // the key's columns is invisible, even with a visible index led by them
 // created after it (TiDB acts through the first such index); with RESTRICT
 // the same DELETE runs. This is what TestInvisibleCascadeIndexRefused
@@ -89,10 +91,11 @@ func TestInvisibleCascadeIndex(t *testing.T) {
 		name, action, other string
 		refused             bool
 	}{
-		{"cascade", "cascade", "", true},
-		{"cascade beside a visible index", "cascade", other, true},
-		{"set null", "set_null", "", true},
-		{"restrict", "restrict", "", false},
+		{"cascade", `on_delete = "cascade"`, "", true},
+		{"cascade beside a visible index", `on_delete = "cascade"`, other, true},
+		{"set null", `on_delete = "set_null"`, "", true},
+		{"restrict", `on_delete = "restrict"`, "", false},
+		{"update cascade", `on_update = "cascade"`, "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			db := dbtest.New(t, "tidb")
@@ -115,11 +118,15 @@ func TestInvisibleCascadeIndex(t *testing.T) {
 					t.Fatalf("%s: %v", s, err)
 				}
 			}
-			_, err = db.Exec("DELETE FROM parents WHERE id = 2")
+			change := "DELETE FROM parents WHERE id = 2"
+			if strings.HasPrefix(c.action, "on_update") {
+				change = "UPDATE parents SET id = 3 WHERE id = 2"
+			}
+			_, err = db.Exec(change)
 			switch {
 			case c.refused && !refusedAs(err, "1176"):
-				t.Fatalf("DELETE with the index invisible: %v, want TiDB's 1176", err)
-			case !c.refused && c.action == "restrict" && !refusedAs(err, "1451"):
+				t.Fatalf("%s with the index invisible: %v, want TiDB's 1176", change, err)
+			case !c.refused && !refusedAs(err, "1451"):
 				t.Fatalf("DELETE of a referenced row under RESTRICT: %v, want 1451 (the key checked through the invisible index)", err)
 			}
 			t.Log(err)
