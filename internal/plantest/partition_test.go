@@ -237,3 +237,45 @@ func TestListPartBesideDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionEveryPartRefused: a change that drops every part of a table
+// (its only part, a range's MAXVALUE part or a list's DEFAULT part, for new
+// ones) is refused on TiDB, which keeps at least one part (error 1508) and
+// then cannot add a part beside the one left (1481, 8200). It was planned
+// as DROP and ADD PARTITION, which did not prove (the plan oracle's
+// change_partition steps, SCHEMAGEN_PLANTEST_SEED=95959).
+func TestPartitionEveryPartRefused(t *testing.T) {
+	table := func(typ, parts string) string {
+		return "table \"p0\" {\n  column \"id\" {\n    type = bigint\n  }\n  primary_key {\n    columns = [\"id\"]\n  }\n  partition {\n    type   = \"" + typ + "\"\n    column = \"id\"\n" + parts + "  }\n}\n"
+	}
+	rest := "    part \"p0_rest\" {\n      rest = true\n    }\n"
+	cases := []struct{ name, before, after string }{
+		{"range", table("range", rest), table("range", "    part \"p0_p1\" {\n      less_than = 100\n    }\n")},
+		{"list", table("list", rest), table("list", "    part \"p0_p0\" {\n      values = [0]\n    }\n    part \"p0_p1\" {\n      values = [-1, 7]\n    }\n")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := plantest.NewRunner(t)
+			f, err := r.Reproduce(context.Background(), 1, c.before, c.after, c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f != nil {
+				t.Fatalf("a file was written and failed: %s", f.What)
+			}
+			refused := false
+			for _, e := range r.Refusals {
+				var ref *hazard.Refusal
+				if pe := (*migration.ProofError)(nil); errors.As(e, &pe) {
+					t.Fatalf("a plan that did not prove: %v", e)
+				}
+				if errors.As(e, &ref) && strings.Contains(e.Error(), "TiDB: cannot plan dropping every part of the table") {
+					refused = true
+				}
+			}
+			if !refused {
+				t.Fatalf("TiDB refused nothing: %v", r.Refusals)
+			}
+		})
+	}
+}

@@ -173,6 +173,13 @@ func partitionChanges(from, to *schema.Table) []schema.Change {
 			return refuse("changing the bound of part " + p.Name)
 		}
 	}
+	// TiDB keeps at least one part of a partitioned table: the last one
+	// is not dropped (error 1508), after which the adds fail on the part
+	// still there (a range's MAXVALUE part: 1481; a list's DEFAULT part:
+	// 8200). A plan replacing every part is refused.
+	if len(f.Parts) > 0 && !slices.ContainsFunc(f.Parts, func(p Part) bool { _, ok := kept[p.Name]; return ok }) {
+		return refuse("dropping every part of the table (TiDB keeps at least one, error 1508)")
+	}
 	// Kept parts stay in their order; a range's new parts come after them.
 	lastKept := -1
 	for i, p := range x.Parts {
