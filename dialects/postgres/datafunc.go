@@ -53,6 +53,16 @@ func (dataSyntax) Func(c *expr.Call, args []string) string {
 		if len(args) == 2 {
 			args = append(args, "' '")
 		}
+	case "concat":
+		// concat takes any type and writes a char(n) with its padding
+		// (bpchar's text); TiDB's CHAR drops trailing spaces, as
+		// PostgreSQL's cast to text does. The other string functions
+		// take text, to which PostgreSQL casts char(n) itself.
+		for i := range args {
+			if _, lit := datacheck.StringConst(a[i]); !lit {
+				args[i] = "CAST(" + args[i] + " AS text)"
+			}
+		}
 	case "date_trunc":
 		return "date_trunc('day', " + args[1] + ", 'UTC')"
 	case "greatest", "least":

@@ -90,6 +90,9 @@ func Compile(path string, src []byte, s *compiler.Schema) ([]expr.Stmt, hcl.Diag
 	if errs := expr.AnalyzeStmts(stmts, Catalog(s)); len(errs) > 0 {
 		return nil, diags(path, text, errs)
 	}
+	if errs := unorderedIdentities(stmts, s); len(errs) > 0 {
+		return nil, diags(path, text, errs)
+	}
 	// A batched statement commits batch by batch: a file holding it runs
 	// without a transaction, in which a guard could not roll back the
 	// statements before it.
@@ -97,6 +100,28 @@ func Compile(path string, src []byte, s *compiler.Schema) ([]expr.Stmt, hcl.Diag
 		return nil, diags(path, text, []*expr.Error{{Offset: off, End: off + 5, Msg: "a batched statement commits each batch on its own, so it is the only statement of its file: put the others in files of their own (migrate new NAME --data)"}})
 	}
 	return stmts, nil
+}
+
+// unorderedIdentities refuses an INSERT that gives a value to a column
+// numbered by `identity { ordered = false }`: TiDB's AUTO_RANDOM refuses
+// it (8216, unless the session sets @@allow_auto_random_explicit_insert,
+// and then the value may meet an id TiDB hands out later), PostgreSQL's
+// sequence takes it. Leaving the column out lets each database number the
+// rows, as the model says.
+func unorderedIdentities(stmts []expr.Stmt, s *compiler.Schema) []*expr.Error {
+	var errs []*expr.Error
+	for _, st := range stmts {
+		ins, ok := st.(*expr.Insert)
+		if !ok || s.Table(ins.Table.Name) == nil {
+			continue
+		}
+		for _, c := range ins.Columns {
+			if col := s.Table(ins.Table.Name).Column(c.Name); col != nil && col.Identity != nil && col.Identity.Unordered {
+				errs = append(errs, &expr.Error{Offset: c.Offset(), End: c.Offset() + len(c.Name), Msg: fmt.Sprintf("the column %q of table %q is an identity with ordered = false, which TiDB numbers with AUTO_RANDOM and refuses a value for (8216) while PostgreSQL takes one: leave it out of the INSERT, and each database numbers the rows", c.Name, ins.Table.Name)})
+			}
+		}
+	}
+	return errs
 }
 
 // batchOffset is the offset of the BATCH of a batched statement, or -1.

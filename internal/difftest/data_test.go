@@ -71,10 +71,16 @@ func TestDataDifferential(t *testing.T) {
 // failed, 22001; TiDB did not): now refused;
 // 36036108131: WHERE id0 = 'a ' on TiDB's utf8mb4_bin (exact_strings =
 // false), a documented difference, which the generator drew: it draws no
-// trailing space there now, nor string functions, which may make one.
+// trailing space there now, nor string functions, which may make one;
+// 58585175789: an INSERT ... SELECT gave a value to an identity with
+// ordered = false (TiDB's AUTO_RANDOM refuses it, 8216): now refused;
+// 58585175815: WHERE t1.id0 = 3 over such an identity, whose ids differ by
+// design: the generator compares it with no literal now;
+// 58585175829: concat of a char(255) kept PostgreSQL's padding (22001)
+// where TiDB's CHAR drops it: PostgreSQL's concat is given text now.
 func TestDataRegressions(t *testing.T) {
 	r := difftest.NewRunner(t)
-	for _, s := range []uint64{36036108123, 36036108131} {
+	for _, s := range []uint64{36036108123, 36036108131, 58585175789, 58585175815, 58585175829} {
 		m, rows := draw.Random(s, 30)
 		if !difftest.Accepted(m) {
 			if m = difftest.Repair(m); m == nil || !difftest.Accepted(m) {

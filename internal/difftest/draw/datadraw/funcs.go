@@ -152,10 +152,13 @@ func (g *dataGen) scalar(c *difftest.Col, scope []ref) string {
 		var cands []string
 		for _, r := range scope {
 			for _, sc := range r.t.Cols {
-				if sc.Type.String() == pc.Type.String() {
+				if sc.Type.String() == pc.Type.String() && comparable(sc, pc) {
 					cands = append(cands, r.col(sc))
 				}
 			}
+		}
+		if len(cands) == 0 && pc.OwnIDs() {
+			return "" // no literal finds the same row on both
 		}
 		if len(cands) == 0 {
 			cands = []string{g.lit(pc)}
@@ -183,7 +186,7 @@ func (g *dataGen) updateFrom(t *difftest.Table) string {
 		pc := u.t.Col(pk)
 		var cands []string
 		for _, c := range t.Cols {
-			if c.Type.String() == pc.Type.String() {
+			if c.Type.String() == pc.Type.String() && comparable(c, pc) {
 				cands = append(cands, self.col(c))
 			}
 		}
