@@ -54,15 +54,21 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 	}
 	for i, s := range fl.stmts {
 		var existing []schema.Change
+		// dropsSeen: the statement drops a table or column of the schema,
+		// which Atlas's analyzer judges (DS102, DS103; a generated column,
+		// such as TiDB's index helpers, loses nothing).
+		dropsSeen := false
 		for _, c := range byStmt[s] {
 			switch c := c.(type) {
 			case *schema.ModifyTable:
 				if existed[strings.ToLower(c.T.Name)] {
 					existing = append(existing, c)
+					dropsSeen = dropsSeen || slices.ContainsFunc(c.Changes, func(c schema.Change) bool { _, ok := c.(*schema.DropColumn); return ok })
 				}
 			case *schema.DropTable:
 				if existed[strings.ToLower(c.T.Name)] {
 					existing = append(existing, c)
+					dropsSeen = true
 				}
 			}
 		}
@@ -73,11 +79,11 @@ func hazardRule(fl *fileLint, file *sqlcheck.File, from *schema.Realm) {
 			}
 			if _, ok := LookupRule(h.Code); !ok {
 				// Reported by another rule (DS102, DS103) where Atlas's
-				// analyzer sees the loss; where it does not (a part of a
+				// analyzer judges the drop; where it cannot (a part of a
 				// partitioned table dropped, which is no table of the
 				// schema), by the first of them here.
 				covering := strings.Split(coveredBy[h.Code], ", ")
-				if slices.ContainsFunc(fl.findings, func(f Finding) bool { return f.Statement == i+1 && slices.Contains(covering, f.Code) }) {
+				if dropsSeen || slices.ContainsFunc(fl.findings, func(f Finding) bool { return f.Statement == i+1 && slices.Contains(covering, f.Code) }) {
 					continue
 				}
 				if r, ok := LookupRule(covering[0]); ok {
