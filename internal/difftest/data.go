@@ -224,11 +224,13 @@ func runMigration(ctx context.Context, m *Model, cat expr.Catalog, pg, ti *sql.C
 // execer runs statements: a connection or a transaction.
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // RunBatches runs a batched statement as migrate apply does, walking its
-// table by w, and returns the rows it changed.
+// table by w with each batch's bounds bound as apply binds them
+// (BatchWalk.Bound), and returns the rows it changed.
 func RunBatches(ctx context.Context, db execer, w dialects.BatchWalk, stmt string) (int64, error) {
 	if _, err := db.ExecContext(ctx, w.Start); err != nil {
 		return 0, err
@@ -254,7 +256,11 @@ func RunBatches(ctx context.Context, db execer, w dialects.BatchWalk, stmt strin
 		if !more {
 			break
 		}
-		res, err := db.ExecContext(ctx, stmt)
+		bound, err := w.Bound(ctx, db, stmt)
+		if err != nil {
+			return n, err
+		}
+		res, err := db.ExecContext(ctx, bound)
 		if err != nil {
 			return n, err
 		}
