@@ -273,4 +273,8 @@ type Form struct {
 	// RenamesIndex: the statement renames an index (what a replay reads as
 	// a drop and an add), building nothing.
 	RenamesIndex bool
+	// Only: the statement names a table with ONLY (PostgreSQL's CREATE
+	// INDEX ... ON ONLY, ALTER TABLE ONLY): a partitioned table's own
+	// catalog, not its parts.
+	Only bool
 }

@@ -179,3 +179,82 @@ table "t0" {
 	after = strings.Replace(after, "  primary_key", "  column \"c1\" {\n    type = date\n    null = true\n  }\n  primary_key", 1)
 	plantest.ReplayLinted(t, 1, before, after)
 }
+
+// TestRegression61616184882: an index added to p0, a table hash
+// partitioned in 8 parts that held rows (plan oracle seed 61616, evolution
+// 34, step 4). PostgreSQL's online plan created it plainly in the
+// transactional file (no index of a partitioned table is built
+// CONCURRENTLY): lint reported PG101 (CREATE INDEX without CONCURRENTLY)
+// on it. The plan now creates it ON ONLY p0 and builds each part's index
+// CONCURRENTLY in the online file, attaching it (partindex.go).
+func TestRegression61616184882(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayLinted(t, 487938568080559, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  column "r0_0" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+table "p0" {
+  column "id0" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  partition {
+    type = "hash"
+    column = "id0"
+    count = 8
+  }
+}
+
+raw "v0" {
+  postgres = "CREATE VIEW \"v0\" AS SELECT \"r0_0\" FROM \"t0\""
+  tidb     = "CREATE VIEW `+"`"+`v0`+"`"+` AS SELECT `+"`"+`r0_0`+"`"+` FROM `+"`"+`t0`+"`"+`"
+}
+
+`, `
+table "t0" {
+  column "id0" {
+    type = decimal(5,2)
+  }
+  column "r0_0" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+table "p0" {
+  column "id0" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  partition {
+    type = "hash"
+    column = "id0"
+    count = 8
+  }
+  index "p0_ix0" {
+    columns = ["id0"]
+  }
+}
+
+raw "v0" {
+  postgres = "CREATE VIEW \"v0\" AS SELECT \"r0_0\" FROM \"t0\""
+  tidb     = "CREATE VIEW `+"`"+`v0`+"`"+` AS SELECT `+"`"+`r0_0`+"`"+` FROM `+"`"+`t0`+"`"+`"
+}
+
+`)
+}

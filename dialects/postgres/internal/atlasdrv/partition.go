@@ -27,9 +27,13 @@ type Parts struct {
 
 // Part is one part: its table's name and its bound as pg_get_expr prints
 // it ("FOR VALUES FROM (MINVALUE) TO ('2025-01-01')", "DEFAULT").
+// Partitioned: the part is itself partitioned (never the model's, which
+// partitions once; a database changed by hand), so that PostgreSQL builds
+// no index of it CONCURRENTLY.
 type Part struct {
-	Name  string `json:"name"`
-	Bound string `json:"bound"`
+	Name        string `json:"name"`
+	Bound       string `json:"bound"`
+	Partitioned bool   `json:"partitioned,omitempty"`
 }
 
 // PartsOf returns t's parts, nil for none.
@@ -42,7 +46,7 @@ func PartsOf(t *schema.Table) []Part {
 	return nil
 }
 
-const partsQuery = `SELECT p.relname, c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i
+const partsQuery = `SELECT p.relname, c.relname, pg_get_expr(c.relpartbound, c.oid), c.relkind = 'p' FROM pg_inherits i
 JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
 JOIN pg_namespace n ON n.oid = p.relnamespace
 WHERE c.relispartition AND c.relkind IN ('r', 'p') AND n.nspname = COALESCE(NULLIF($1, ''), current_schema())
@@ -60,7 +64,8 @@ func (d *atlasDriver) inspectParts(ctx context.Context, s *schema.Schema) error 
 	defer rows.Close()
 	for rows.Next() {
 		var parent, name, bound string
-		if err := rows.Scan(&parent, &name, &bound); err != nil {
+		var partitioned bool
+		if err := rows.Scan(&parent, &name, &bound, &partitioned); err != nil {
 			return err
 		}
 		t, ok := s.Table(parent)
@@ -72,7 +77,7 @@ func (d *atlasDriver) inspectParts(ctx context.Context, s *schema.Schema) error 
 			ps = &Parts{}
 			t.Attrs = append(t.Attrs, ps)
 		}
-		ps.List = append(ps.List, Part{Name: name, Bound: bound})
+		ps.List = append(ps.List, Part{Name: name, Bound: bound, Partitioned: partitioned})
 	}
 	return rows.Err()
 }

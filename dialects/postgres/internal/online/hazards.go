@@ -31,6 +31,8 @@ const (
 	codeUniqueConstr  = "PG111" // ADD UNIQUE constraint: ACCESS EXCLUSIVE for the build
 	codeFKBriefShared = "PG112" // ADD FOREIGN KEY NOT VALID: brief SHARE ROW EXCLUSIVE on both tables
 	codeAddRewrite    = "PG113" // ADD COLUMN computing every row: rewrite under ACCESS EXCLUSIVE
+	codeOnlyIndex     = "PG114" // CREATE INDEX ON ONLY a partitioned table: catalog only, brief
+	codeSubPartIndex  = "PG115" // CREATE INDEX on a partitioned table with a partitioned part: SHARE for the build
 )
 
 // HazardCodes implements dialects.Online.
@@ -72,6 +74,12 @@ func HazardCodes() []hazard.Code {
 		{Code: codeAddRewrite, Dialect: "postgres", Title: "ADD COLUMN that rewrites the table",
 			Help:    "A stored generated column, or a default giving each row its own value (gen_random_uuid()), is computed for every existing row: the table is rewritten under ACCESS EXCLUSIVE, and reads and writes wait for it. PostgreSQL has no online form of it; a warning, not an error, since migrate diff can write nothing better: on a large table add a plain column, fill it in batches, and make it generated or give it its default later.",
 			Example: `ALTER TABLE "docs" ADD COLUMN "words" int GENERATED ALWAYS AS (length(body)) STORED;`},
+		{Code: codeOnlyIndex, Dialect: "postgres", Title: "Index of a partitioned table created in its catalog only",
+			Help:    "CREATE INDEX ... ON ONLY a partitioned table (ALTER TABLE ONLY ... ADD CONSTRAINT ... UNIQUE for a unique constraint), or CREATE INDEX on one with no part, builds nothing: it holds SHARE (the constraint: ACCESS EXCLUSIVE) of the table until its transaction ends, briefly, and writes wait meanwhile. With parts the index is invalid, used by no query, until the index of every part is attached to it: `migrate diff`'s online file builds each part's CONCURRENTLY and attaches it (ALTER INDEX ... ATTACH PARTITION, a brief ACCESS EXCLUSIVE lock of the part's index, under lock_timeout).",
+			Example: `CREATE INDEX "events_day_idx" ON ONLY "events" ("day");`},
+		{Code: codeSubPartIndex, Dialect: "postgres", Title: "CREATE INDEX on a partitioned table with a partitioned part",
+			Help:    "Builds the index of every part under SHARE (a unique constraint: ACCESS EXCLUSIVE) of the table for the whole build: writes wait. PostgreSQL builds no index of a partitioned part CONCURRENTLY, so `migrate diff` writes the plain form when a part is itself partitioned (never by the model, which partitions once: a database changed by hand); a warning, not an error, since it can write nothing better. On a large table create the index ON ONLY each partitioned level and build the leaves' indexes CONCURRENTLY by hand.",
+			Example: `CREATE INDEX "events_day_idx" ON "events" ("day");`},
 		{Code: codeFKBriefShared, Dialect: "postgres", Title: "ADD FOREIGN KEY NOT VALID without lock_timeout",
 			Help:    "Takes SHARE ROW EXCLUSIVE on both tables, briefly: writes to either queue behind it while it waits for the lock. Set lock_timeout earlier in the file.",
 			Example: `ALTER TABLE "docs" ADD CONSTRAINT "docs_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") NOT VALID;`},
@@ -203,6 +211,12 @@ func StmtForm(stmts []string, i int) hazard.Form {
 		f.Table = w[2].Name
 		f.AlterTable = w[0].Text == "ALTER" && w[1].Text == "TABLE"
 		f.Validate = w[0].Text == "ALTER" && hasSeq(w, "VALIDATE", "CONSTRAINT")
+		if f.AlterTable && w[2].Text == "ONLY" && len(w) > 3 {
+			f.Table, f.Only = w[3].Name, true
+		}
+	}
+	if len(w) > 0 && w[0].Text == "CREATE" && hasSeq(w, "ON", "ONLY") {
+		f.Only = true
 	}
 	f.Concurrently = hasSeq(w, "CONCURRENTLY")
 	f.NotValid = hasSeq(w, "NOT", "VALID")
@@ -272,12 +286,24 @@ func changeHazards(t *schema.Table, c schema.Change, f hazard.Form) []hazard.Haz
 			return []hazard.Hazard{briefLock(name)}
 		}
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
+		if !f.Concurrently && atlasdrv.PartitionKey(t) != "" {
+			if hs, ok := partitionedIndexHazards(t, c.I, f, constraint); ok {
+				return hs
+			}
+		}
 		return indexHazards(name, c.I, f.Concurrently, constraint && f.AlterTable)
 	case *schema.DropIndex:
 		if f.Concurrently {
 			return nil
 		}
-		return []hazard.Hazard{briefLock(name)}
+		h := briefLock(name)
+		if n := len(atlasdrv.PartsOf(t)); n > 0 {
+			// PostgreSQL drops no index of a partitioned table
+			// CONCURRENTLY (0A000): DROP INDEX takes ACCESS EXCLUSIVE of
+			// the table, each part and each part's index (pg_locks).
+			h.Text = fmt.Sprintf("also of its %d parts and their indexes (no CONCURRENTLY drops a partitioned table's index)", n)
+		}
+		return []hazard.Hazard{h}
 	case *schema.AddCheck:
 		if f.NotValid {
 			return []hazard.Hazard{briefLock(name)}

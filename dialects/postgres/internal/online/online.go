@@ -67,7 +67,8 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
 	referenced, pinned := referencedByNewFKs(changes)
-	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referenced, pinned: pinned, builtOnline: uniqueKeysAdded(changes), dropped: droppedColumns(changes)}
+	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referenced, pinned: pinned, builtOnline: uniqueKeysAdded(changes), dropped: droppedColumns(changes),
+		partsJoined: partsJoined(changes), names: map[string]bool{}}
 	// The indexes, unique keys and CHECKs a plan replaces are dropped after
 	// their replacements are built (online: a unique constraint's drop
 	// goes to the second file, after the new key is built CONCURRENTLY and
@@ -159,6 +160,9 @@ type planner struct {
 	builtOnline map[string]bool
 	dropped     map[string][]string // the columns the plan drops, by table
 	late        func(*schema.Table, schema.Change) bool
+	// partsJoined are the parts the plan adds to partitioned tables, or
+	// attaches again (partsJoined); names the parts' index names it chose.
+	partsJoined, names map[string]bool
 }
 
 // droppedColumns are the columns the changes drop, by table.
@@ -231,9 +235,13 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 	switch c := c.(type) {
 	case *schema.AddIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
-		// PostgreSQL builds no index of a partitioned table CONCURRENTLY
-		// (0A000): it is built with the table's other changes.
-		if !p.online || c.I.Unique && p.pinned[keyOf(name, c.I)] || atlasdrv.PartitionKey(t) != "" {
+		if p.online && atlasdrv.PartitionKey(t) != "" && !(c.I.Unique && p.pinned[keyOf(name, c.I)]) {
+			// PostgreSQL builds no index of a partitioned table
+			// CONCURRENTLY (0A000): ON ONLY, then each part's
+			// (partindex.go).
+			return p.partIndex(t, c)
+		}
+		if !p.online || c.I.Unique && p.pinned[keyOf(name, c.I)] {
 			// A unique key that a new table's foreign key, or one
 			// replacing another in the first file, needs is created with
 			// the table's other changes, before the key.
@@ -282,6 +290,18 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 		// A comment alone is COMMENT ON INDEX: nothing to build.
 		if p.online && c.Change != schema.ChangeComment {
 			switch {
+			case atlasdrv.PartitionKey(t) != "":
+				// No index of a partitioned table is built or dropped
+				// CONCURRENTLY: the old one is dropped (a brief lock of
+				// the table and its parts) and the new one made as
+				// partIndex makes one; the table has neither until the
+				// online file has attached every part's.
+				drop, err := p.one(t, &schema.DropIndex{I: c.From}, hazard.Form{})
+				if err != nil {
+					return nil, err
+				}
+				add, err := p.partIndex(t, &schema.AddIndex{I: c.To})
+				return append(drop, add...), err
 			case p.replaceable(t, c):
 				return p.replaceIndex(t, c)
 			case p.rebuildable(t, c):
@@ -747,7 +767,9 @@ func concurrentIndexName(stmt string) (string, bool) {
 
 // Unfinished implements dialects.Online.
 func Unfinished(ctx context.Context, conn schema.ExecQuerier) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT format('index %s of table %s is invalid (an interrupted CREATE INDEX CONCURRENTLY): the next migrate apply drops and rebuilds it', c.relname, t.relname)
+	rows, err := conn.QueryContext(ctx, `SELECT CASE WHEN c.relkind = 'I'
+  THEN format('index %s of partitioned table %s is invalid: the index of a part is not attached to it yet (the online file of its migration builds and attaches them; migrate apply runs it)', c.relname, t.relname)
+  ELSE format('index %s of table %s is invalid (an interrupted CREATE INDEX CONCURRENTLY): the next migrate apply drops and rebuilds it', c.relname, t.relname) END
 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
 WHERE NOT i.indisvalid AND c.relnamespace = current_schema()::regnamespace
 UNION ALL

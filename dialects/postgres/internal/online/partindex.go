@@ -1,0 +1,260 @@
+package online
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/hazard"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
+)
+
+// An index added online to a partitioned table (PostgreSQL builds none of
+// a partitioned table CONCURRENTLY, 0A000) is built as PostgreSQL's
+// documentation shows for partitioned tables:
+//
+//   - in the transactional file, CREATE INDEX name ON ONLY parent (...), or
+//     for a unique constraint ALTER TABLE ONLY parent ADD CONSTRAINT name
+//     UNIQUE (...): the parent's catalog only, a brief SHARE (ACCESS
+//     EXCLUSIVE) lock of it; the index is invalid while a part lacks its
+//     own;
+//   - in the online file, for each part: CREATE INDEX CONCURRENTLY of the
+//     part's own index (SHARE UPDATE EXCLUSIVE of the part: writes go on),
+//     for a constraint ALTER TABLE part ADD CONSTRAINT ... UNIQUE USING
+//     INDEX (a brief ACCESS EXCLUSIVE of the part), then ALTER INDEX name
+//     ATTACH PARTITION (a brief ACCESS EXCLUSIVE of the part's index, which
+//     reads and writes of the part wait for); once every part's index is
+//     attached, the parent's is valid.
+//
+// A part that the plan adds (or detaches and attaches again) is given its
+// index by PostgreSQL when it joins the parent after the ON ONLY index,
+// which the first file creates first. A part that is itself partitioned
+// cannot be built CONCURRENTLY either: the index is then created plainly,
+// with hazard PG115. The parts' indexes are named <part>_<index> (see
+// partIndexName); PostgreSQL names those it makes itself otherwise, which
+// no comparison reads: parts are not tables of the schema.
+
+// partIndex plans index c added to partitioned table t online.
+func (p *planner) partIndex(t *schema.Table, c *schema.AddIndex) ([]hazard.Stmt, error) {
+	_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
+	var parts []atlasdrv.Part
+	for _, part := range atlasdrv.PartsOf(t) {
+		if part.Partitioned {
+			// PG115: the plain form, with its whole-scan lock.
+			return p.one(t, c, hazard.Form{AlterTable: constraint})
+		}
+		if !p.partsJoined[t.Name+"\x00"+part.Name] {
+			parts = append(parts, part)
+		}
+	}
+	ss, err := p.plan(&schema.ModifyTable{T: t, Changes: []schema.Change{c}})
+	if err != nil {
+		return nil, err
+	}
+	if len(ss) != 1 || !onlyForm(&ss[0], c.I.Name, constraint) {
+		return nil, fmt.Errorf("postgres: index %q of partitioned table %q: no ON ONLY form of %d statements", c.I.Name, t.Name, len(ss))
+	}
+	ss[0].Hazards = changeHazards(t, c, hazard.Form{AlterTable: constraint, Only: true})
+	ss[0].Precheck = precheck(t, c)
+	for _, part := range parts {
+		name, err := p.partIndexName(t, part.Name, c.I.Name)
+		if err != nil {
+			return nil, err
+		}
+		pt := &schema.Table{Name: part.Name, Schema: t.Schema, Columns: t.Columns}
+		idx := *c.I
+		idx.Name, idx.Table = name, pt
+		idx.Attrs = withoutUniqueConstraint(idx.Attrs)
+		build, err := p.plan(&schema.ModifyTable{T: pt, Changes: []schema.Change{&schema.AddIndex{I: &idx, Extra: []schema.Clause{&postgres.Concurrently{}}}}})
+		if err != nil {
+			return nil, err
+		}
+		for i := range build {
+			build[i].NoTx = true
+			build[i].Comment = fmt.Sprintf("build the index of part %q for index %q of table %q", part.Name, c.I.Name, t.Name)
+			build[i].Hazards = indexHazards(part.Name, &idx, true, false)
+		}
+		ss = append(ss, build...)
+		if constraint {
+			ss = append(ss, hazard.Stmt{
+				Cmd:     fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", qualified(t, part.Name), ident(name), ident(name)),
+				Comment: fmt.Sprintf("turn index %q into a unique constraint of part %q (attached to constraint %q)", name, part.Name, c.I.Name),
+				Later:   true,
+				Hazards: []hazard.Hazard{briefLock(part.Name)},
+			})
+		}
+		ss = append(ss, hazard.Stmt{
+			Cmd:     fmt.Sprintf("ALTER INDEX %s ATTACH PARTITION %s", qualified(t, c.I.Name), qualified(t, name)),
+			Comment: fmt.Sprintf("attach index %q of part %q to index %q of table %q (valid once every part's is attached)", name, part.Name, c.I.Name, t.Name),
+			Later:   true,
+			Hazards: []hazard.Hazard{attachHazard(part.Name, name)},
+		})
+	}
+	return ss, nil
+}
+
+// onlyForm rewrites Atlas's statement creating index name of a partitioned
+// table into its ON ONLY form, the parent's catalog alone; false when the
+// statement is not of the form expected.
+func onlyForm(s *hazard.Stmt, name string, constraint bool) bool {
+	if constraint {
+		rest, ok := strings.CutPrefix(s.Cmd, "ALTER TABLE ")
+		if !ok || strings.HasPrefix(rest, "ONLY ") {
+			return false
+		}
+		s.Cmd = "ALTER TABLE ONLY " + rest
+		return true
+	}
+	on := "INDEX " + ident(name) + " ON "
+	if !strings.Contains(s.Cmd, on) {
+		return false
+	}
+	s.Cmd = strings.Replace(s.Cmd, on, on+"ONLY ", 1)
+	return true
+}
+
+// qualified is name qualified by t's schema, as Atlas writes t's.
+func qualified(t *schema.Table, name string) string {
+	if t.Schema != nil && t.Schema.Name != "" {
+		return ident(t.Schema.Name) + "." + ident(name)
+	}
+	return ident(name)
+}
+
+// partIndexName names the index of part for index of partitioned table t:
+// <part>_<index>, within PostgreSQL's 63 bytes (a longer one keeps its
+// first 54 bytes and a hash of the whole), with a number after it where
+// the name is taken, in the current database or by this plan.
+func (p *planner) partIndexName(t *schema.Table, part, index string) (string, error) {
+	base := fit(part+"_"+index, 63)
+	for n := 0; ; n++ {
+		name := base
+		if n > 0 {
+			suffix := fmt.Sprint(n)
+			name = fit(base, 63-len(suffix)) + suffix
+		}
+		if p.names[name] {
+			continue
+		}
+		taken, err := p.relationExists(t, name)
+		if err != nil {
+			return "", err
+		}
+		if !taken {
+			p.names[name] = true
+			return name, nil
+		}
+	}
+}
+
+// fit is s within max bytes: itself, or its first bytes (whole
+// characters) and an underscore and 8 hex digits of its hash.
+func fit(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	sum := fmt.Sprintf("_%08x", h.Sum32())
+	cut := max - len(sum)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + sum
+}
+
+// relationExists reports whether a relation (table, index, sequence, view)
+// of t's schema is named name in the database the plan is made on.
+func (p *planner) relationExists(t *schema.Table, name string) (bool, error) {
+	q, ok := p.drv.(schema.ExecQuerier)
+	if !ok {
+		return false, nil
+	}
+	sch := ""
+	if t.Schema != nil {
+		sch = t.Schema.Name
+	}
+	rows, err := q.QueryContext(p.ctx, `SELECT count(*) FROM pg_class WHERE relname = $1
+AND relnamespace = COALESCE(to_regnamespace(NULLIF($2, '')), current_schema()::regnamespace)`, name, sch)
+	if err != nil {
+		return false, fmt.Errorf("postgres: looking up relation %q: %w", name, err)
+	}
+	defer rows.Close()
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return false, err
+		}
+	}
+	return n > 0, rows.Err()
+}
+
+// partsJoined are the parts (table and part name) that changes add to a
+// partitioned table, or detach and attach again: PostgreSQL gives each the
+// indexes of its parent when it joins.
+func partsJoined(changes []schema.Change) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		for _, sc := range mt.Changes {
+			if m, ok := sc.(*schema.ModifyAttr); ok {
+				switch x := m.To.(type) {
+				case *atlasdrv.PartAdded:
+					out[mt.T.Name+"\x00"+x.Part.Name] = true
+				case *atlasdrv.PartRebound:
+					out[mt.T.Name+"\x00"+x.Part.Name] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// partitionedIndexHazards are the hazards of index i created without
+// CONCURRENTLY on partitioned table t, false where they are an ordinary
+// table's (the parts are built, and could have been CONCURRENTLY): ON
+// ONLY, or with no part, the catalog alone (PG114); with a part that is
+// itself partitioned, which no CONCURRENTLY builds, the build's own
+// hazard under PG115.
+func partitionedIndexHazards(t *schema.Table, i *schema.Index, f hazard.Form, constraint bool) ([]hazard.Hazard, bool) {
+	parts := atlasdrv.PartsOf(t)
+	lock, blocks := "SHARE", hazard.BlocksWrites
+	if constraint && f.AlterTable {
+		lock, blocks = "ACCESS EXCLUSIVE", hazard.BlocksAll
+	}
+	if f.Only || len(parts) == 0 {
+		text := "builds nothing: the table has no part"
+		if len(parts) > 0 {
+			text = "builds nothing: the index is invalid until the index of every part is attached to it (the online file builds each CONCURRENTLY and attaches it)"
+		}
+		return []hazard.Hazard{{Code: codeOnlyIndex, Table: t.Name, Lock: lock, Blocks: blocks, Held: hazard.Brief, Text: text}}, true
+	}
+	i2 := slices.IndexFunc(parts, func(p atlasdrv.Part) bool { return p.Partitioned })
+	if i2 < 0 {
+		return nil, false
+	}
+	hs := []hazard.Hazard{{Code: codeSubPartIndex, Table: t.Name, Lock: lock, Blocks: blocks, Held: hazard.WholeScan, Scan: true,
+		Text: fmt.Sprintf("builds every part's index; part %s is itself partitioned, which PostgreSQL builds no index of CONCURRENTLY", parts[i2].Name)}}
+	if i.Unique {
+		hs = append(hs, hazard.Hazard{Code: codeUnique, Table: t.Name, CanFail: true, Text: "existing duplicates make it fail"})
+	}
+	return hs, true
+}
+
+// attachHazard is the hazard of ALTER INDEX ... ATTACH PARTITION of index
+// of part: ACCESS EXCLUSIVE of that index, briefly, which the part's reads
+// (the planner opens its indexes) and writes wait for; SHARE UPDATE
+// EXCLUSIVE of the parent's index.
+func attachHazard(part, index string) hazard.Hazard {
+	h := briefLock(part)
+	h.Text = fmt.Sprintf("on its index %s, which is attached", index)
+	return h
+}
