@@ -1,12 +1,14 @@
 package drift_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/drift"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
 
@@ -135,5 +137,51 @@ func TestDriftFunctionPartitions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDriftPartitionIndexOnline: indexes added to a partitioned table
+// holding rows by migrate diff's online plan (created ON ONLY the table,
+// each part's built CONCURRENTLY, named as PostgreSQL would, and
+// attached) leave no drift against the directory nor the model, whose
+// database PostgreSQL indexes itself, and migrate diff plans nothing more.
+func TestDriftPartitionIndexOnline(t *testing.T) {
+	t.Parallel()
+	p := testproject.New(t, partModel)
+	p.Diff("init")
+	db := dbtest.Postgres(t)
+	p.Apply("postgres", db.URL)
+	exec(t, db, `INSERT INTO events SELECT g, DATE '1990-01-01' + g * 10 FROM generate_series(1, 2000) g`)
+	p.Generate(strings.Replace(partModel, "  partition {", `  index "events_day_idx" {
+    columns = ["day"]
+  }
+  index "events_day_id_uq" {
+    unique  = true
+    columns = ["day", "id"]
+  }
+  partition {`, 1))
+	stmts := strings.Join(p.Diff("index")["postgres"], "\n")
+	for _, want := range []string{`CREATE INDEX "events_day_idx" ON ONLY`, `CREATE UNIQUE INDEX CONCURRENTLY "events_old_day_id_idx" ON "events_old"`, `ATTACH PARTITION "events_new_day_idx"`} {
+		if !strings.Contains(stmts, want) {
+			t.Fatalf("no %q in the plan:\n%s", want, stmts)
+		}
+	}
+	p.Apply("postgres", db.URL)
+	var invalid int
+	if err := db.QueryRow(`SELECT count(*) FROM pg_index WHERE NOT indisvalid`).Scan(&invalid); err != nil || invalid != 0 {
+		t.Fatalf("%d invalid indexes (%v)", invalid, err)
+	}
+	f := &fixture{p: p, dialect: "postgres"}
+	if r := f.check(t, db.URL)[0]; r.Status != drift.NoDrift || r.Error != "" {
+		t.Fatalf("status %d %s %+v %+v", r.Status, r.Error, r.Migrations, r.Model)
+	}
+	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), "again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pl := range planned {
+		if pl.Plan != nil {
+			t.Errorf("%s: migrate diff plans more: %v", pl.Target.Dialect.Name(), pl.Plan.Changes)
+		}
 	}
 }

@@ -126,3 +126,41 @@ func TestImportFunctionPartitions(t *testing.T) {
 		}
 	}
 }
+
+// TestImportPartitionIndexOnline imports a PostgreSQL database whose
+// partitioned table got its indexes as migrate diff's online plan makes
+// them (ON ONLY the table, each part's built CONCURRENTLY, named as
+// PostgreSQL names those it makes, and attached): the model has the
+// table's indexes, and its DDL, where PostgreSQL indexes the parts itself,
+// builds a database equal to the original, catalog and all.
+func TestImportPartitionIndexOnline(t *testing.T) {
+	t.Parallel()
+	pg := dbtest.Postgres(t)
+	testproject.RunSQL(t, pg, []byte(`CREATE TABLE "events" ("id" bigint NOT NULL, "day" date NOT NULL, "n" integer NULL, PRIMARY KEY ("id", "day")) PARTITION BY RANGE ("day");
+CREATE TABLE "events_2024" PARTITION OF "events" FOR VALUES FROM (MINVALUE) TO ('2025-01-01');
+CREATE TABLE "events_rest" PARTITION OF "events" FOR VALUES FROM ('2025-01-01') TO (MAXVALUE);
+INSERT INTO "events" SELECT g, DATE '2024-06-01' + g, g FROM generate_series(1, 500) g;
+CREATE INDEX "events_n_idx" ON ONLY "events" ("n") WHERE "n" > 10;
+CREATE UNIQUE INDEX "events_day_id_uq" ON ONLY "events" ("day", "id");
+CREATE INDEX CONCURRENTLY "events_2024_n_idx" ON "events_2024" ("n") WHERE "n" > 10;
+CREATE INDEX CONCURRENTLY "events_rest_n_idx" ON "events_rest" ("n") WHERE "n" > 10;
+CREATE UNIQUE INDEX CONCURRENTLY "events_2024_day_id_idx" ON "events_2024" ("day", "id");
+CREATE UNIQUE INDEX CONCURRENTLY "events_rest_day_id_idx" ON "events_rest" ("day", "id");
+ALTER INDEX "events_n_idx" ATTACH PARTITION "events_2024_n_idx";
+ALTER INDEX "events_n_idx" ATTACH PARTITION "events_rest_n_idx";
+ALTER INDEX "events_day_id_uq" ATTACH PARTITION "events_2024_day_id_idx";
+ALTER INDEX "events_day_id_uq" ATTACH PARTITION "events_rest_day_id_idx";
+`))
+	r, model, out := importAndCompile(t, pg.URL)
+	if len(r.Schema.Tables) != 1 {
+		t.Errorf("the imported model has %d tables, want 1 (parts and their indexes are not tables):\n%s", len(r.Schema.Tables), model)
+	}
+	for _, want := range []string{`index "events_n_idx" {`, `index "events_day_id_uq" {`} {
+		if !strings.Contains(string(model), want) {
+			t.Errorf("the imported model has no %q:\n%s", want, model)
+		}
+	}
+	fresh := dbtest.Postgres(t)
+	testproject.RunSQL(t, fresh, out.Outputs["postgres"].SQL)
+	compareDatabases(t, all.Get("postgres"), pg, fresh, nil)
+}

@@ -222,3 +222,70 @@ table "events" {
 	}
 	want(t, r, "TD110", 3, false, "the rows of part events_old are deleted")
 }
+
+const partitionedInit = `CREATE TABLE "events" ("id" bigint NOT NULL, "day" date NOT NULL, "n" integer NULL, PRIMARY KEY ("id", "day")) PARTITION BY RANGE ("day");
+CREATE TABLE "events_old" PARTITION OF "events" FOR VALUES FROM (MINVALUE) TO ('2025-01-01');
+CREATE TABLE "events_new" PARTITION OF "events" FOR VALUES FROM ('2025-01-01') TO (MAXVALUE);
+CREATE TABLE "nested" ("id" bigint NOT NULL, "n" integer NULL) PARTITION BY HASH ("id");
+CREATE TABLE "nested_p0" PARTITION OF "nested" FOR VALUES WITH (MODULUS 1, REMAINDER 0) PARTITION BY RANGE ("id");
+CREATE TABLE "nested_p0_all" PARTITION OF "nested_p0" FOR VALUES FROM (MINVALUE) TO (MAXVALUE);
+CREATE TABLE "empty" ("id" bigint NOT NULL, "n" integer NULL) PARTITION BY HASH ("id");
+`
+
+// TestLintPartitionedIndexes: the files of migrate diff's online plan of
+// indexes added to a partitioned table (issue 30: lint reported PG101 on
+// the plain CREATE INDEX the plan wrote, plan oracle seed 61616) have no
+// error: the index created ON ONLY the table, a unique constraint ALTER
+// TABLE ONLY, is PG114 (a brief lock, catalog only), and the statements on
+// the parts are on no table of the schema. Plain, an index of a table with
+// parts is PG101; of one with none PG114; of one with a partitioned part
+// PG115, a warning (no CONCURRENTLY builds it); DROP INDEX of a
+// partitioned table's index locks the parts too (PG110).
+func TestLintPartitionedIndexes(t *testing.T) {
+	p := newLintProject(t)
+	p.file("postgres", "init", partitionedInit)
+	p.file("postgres", "online", `SET LOCAL lock_timeout = '5s';
+CREATE INDEX "events_n_idx" ON ONLY "events" ("n");
+ALTER TABLE ONLY "events" ADD CONSTRAINT "events_n_key" UNIQUE ("n", "day");
+`)
+	p.file("postgres", "online2", `-- atlas:txmode none
+
+CREATE INDEX CONCURRENTLY "events_old_events_n_idx" ON "events_old" ("n");
+CREATE INDEX CONCURRENTLY "events_new_events_n_idx" ON "events_new" ("n");
+CREATE UNIQUE INDEX CONCURRENTLY "events_old_events_n_key" ON "events_old" ("n", "day");
+CREATE UNIQUE INDEX CONCURRENTLY "events_new_events_n_key" ON "events_new" ("n", "day");
+SET lock_timeout = '5s';
+ALTER INDEX "events_n_idx" ATTACH PARTITION "events_old_events_n_idx";
+ALTER INDEX "events_n_idx" ATTACH PARTITION "events_new_events_n_idx";
+ALTER TABLE "events_old" ADD CONSTRAINT "events_old_events_n_key" UNIQUE USING INDEX "events_old_events_n_key";
+ALTER INDEX "events_n_key" ATTACH PARTITION "events_old_events_n_key";
+ALTER TABLE "events_new" ADD CONSTRAINT "events_new_events_n_key" UNIQUE USING INDEX "events_new_events_n_key";
+ALTER INDEX "events_n_key" ATTACH PARTITION "events_new_events_n_key";
+RESET lock_timeout;
+`)
+	r := p.lint("postgres", lint.Options{Latest: 2})
+	if errs, _, _ := r.Counts(); errs != 0 {
+		t.Errorf("the online files have errors:\n%s", dump(r))
+	}
+	if fs := find(r, "PG114"); len(fs) != 2 || fs[0].Line != 2 || fs[1].Line != 3 || !strings.Contains(fs[0].Message, "SHARE lock briefly (blocks writes)") ||
+		!strings.Contains(fs[1].Message, "ACCESS EXCLUSIVE lock briefly (blocks reads and writes)") || fs[0].Severity != lint.SeverityWarning {
+		t.Errorf("want PG114 warnings on lines 2 and 3:\n%s", dump(r))
+	}
+	none(t, r, "PG101", "PG109", "PG110", "PG111")
+
+	p2 := newLintProject(t)
+	p2.file("postgres", "init", partitionedInit)
+	p2.file("postgres", "plain", `CREATE INDEX "nested_n_idx" ON "nested" ("n");
+CREATE INDEX "events_n_idx" ON "events" ("n");
+CREATE INDEX "empty_n_idx" ON "empty" ("n");
+DROP INDEX "events_n_idx";
+`)
+	r = p2.lint("postgres", lint.Options{Latest: 1})
+	want(t, r, "PG115", 1, false, "part nested_p0 is itself partitioned")
+	want(t, r, "PG101", 2, false, "SHARE lock for the whole scan")
+	want(t, r, "PG114", 3, false, "builds nothing: the table has no part")
+	want(t, r, "PG110", 4, false, "also of its 2 parts and their indexes")
+	if f := find(r, "PG115")[0]; f.Severity != lint.SeverityWarning {
+		t.Errorf("PG115 is a %s", f.Severity)
+	}
+}

@@ -79,7 +79,8 @@ table "hits" {
 // they fit a part), then plans and applies a range part added at the end
 // and one dropped (with its rows), as such: ADD and DROP PARTITION on
 // TiDB, CREATE TABLE ... PARTITION OF and DROP TABLE on PostgreSQL (the
-// next part detached and attached again from MINVALUE); and an index.
+// next part detached and attached again from MINVALUE); and an index
+// (on PostgreSQL ON ONLY the table, then each part's).
 func TestPartitions(t *testing.T) {
 	t.Parallel()
 	plantest.Replay(t, 1, "", partitioned)
@@ -88,7 +89,9 @@ func TestPartitions(t *testing.T) {
 	dropped := strings.Replace(partitioned, "    part \"events_2000\" {\n      less_than = \"2001-01-01\"\n    }\n", "", 1)
 	plantest.Replay(t, 1, partitioned, dropped)
 	// An index of a partitioned table: PostgreSQL builds none CONCURRENTLY
-	// (0A000), so it is built in the file's transaction.
+	// (0A000), so it is created ON ONLY the table in the file's
+	// transaction, and each part's built CONCURRENTLY and attached in the
+	// online file.
 	indexed := strings.Replace(partitioned, "  partition {\n    type   = \"range\"", "  index \"events_body_idx\" {\n    columns = [\"body\"]\n  }\n  partition {\n    type   = \"range\"", 1)
 	plantest.Replay(t, 1, partitioned, indexed)
 }

@@ -2,7 +2,7 @@ package online
 
 import (
 	"fmt"
-	"hash/fnv"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -35,9 +35,9 @@ import (
 // index by PostgreSQL when it joins the parent after the ON ONLY index,
 // which the first file creates first. A part that is itself partitioned
 // cannot be built CONCURRENTLY either: the index is then created plainly,
-// with hazard PG115. The parts' indexes are named <part>_<index> (see
-// partIndexName); PostgreSQL names those it makes itself otherwise, which
-// no comparison reads: parts are not tables of the schema.
+// with hazard PG115. The parts' indexes are named as PostgreSQL names
+// those it makes itself (partIndexName); no comparison reads them: parts
+// are not tables of the schema.
 
 // partIndex plans index c added to partitioned table t online.
 func (p *planner) partIndex(t *schema.Table, c *schema.AddIndex) ([]hazard.Stmt, error) {
@@ -62,7 +62,7 @@ func (p *planner) partIndex(t *schema.Table, c *schema.AddIndex) ([]hazard.Stmt,
 	ss[0].Hazards = changeHazards(t, c, hazard.Form{AlterTable: constraint, Only: true})
 	ss[0].Precheck = precheck(t, c)
 	for _, part := range parts {
-		name, err := p.partIndexName(t, part.Name, c.I.Name)
+		name, err := p.partIndexName(t, part.Name, c.I, constraint)
 		if err != nil {
 			return nil, err
 		}
@@ -126,22 +126,32 @@ func qualified(t *schema.Table, name string) string {
 	return ident(name)
 }
 
-// partIndexName names the index of part for index of partitioned table t:
-// <part>_<index>, within PostgreSQL's 63 bytes (a longer one keeps its
-// first 54 bytes and a hash of the whole), with a number after it where
-// the name is taken, in the current database or by this plan.
-func (p *planner) partIndexName(t *schema.Table, part, index string) (string, error) {
-	base := fit(part+"_"+index, 63)
+// partIndexName names the index of part for index i of partitioned table
+// t as PostgreSQL names the indexes it makes for parts (ChooseIndexName):
+// <part>_<columns>_idx (a unique constraint's _key), the columns joined by
+// underscores (an expression by its function's name, or expr; a repeated
+// name numbered), the part's name and the columns' shortened to fit 63
+// bytes, the label numbered (idx1, idx2, ...) where the database the plan
+// is made on, or the plan, has the name already. A database built from
+// generated/, where PostgreSQL names them, then has the same names in the
+// common case (an expression PostgreSQL names otherwise keeps expr here:
+// the names are no part of any comparison).
+func (p *planner) partIndexName(t *schema.Table, part string, i *schema.Index, constraint bool) (string, error) {
+	label := "idx"
+	if constraint {
+		label = "key"
+	}
+	addition := indexNameAddition(indexColumnNames(i))
 	for n := 0; ; n++ {
-		name := base
+		l := label
 		if n > 0 {
-			suffix := fmt.Sprint(n)
-			name = fit(base, 63-len(suffix)) + suffix
+			l = fmt.Sprint(label, n)
 		}
+		name := objectName(part, addition, l)
 		if p.names[name] {
 			continue
 		}
-		taken, err := p.relationExists(t, name)
+		taken, err := p.nameTaken(t, name, constraint)
 		if err != nil {
 			return "", err
 		}
@@ -152,25 +162,90 @@ func (p *planner) partIndexName(t *schema.Table, part, index string) (string, er
 	}
 }
 
-// fit is s within max bytes: itself, or its first bytes (whole
-// characters) and an underscore and 8 hex digits of its hash.
-func fit(s string, max int) string {
-	if len(s) <= max {
-		return s
+// indexColumnNames are the names PostgreSQL gives the columns of index i
+// (ChooseIndexColumnNames): a column's name, an expression's function's
+// (FigureIndexColname) or expr, made unique by a number.
+func indexColumnNames(i *schema.Index) []string {
+	var names []string
+	add := func(n string) {
+		cur := n
+		for k := 1; slices.Contains(names, cur); k++ {
+			suffix := fmt.Sprint(k)
+			cur = clip(n, 63-len(suffix)) + suffix
+		}
+		names = append(names, cur)
 	}
-	h := fnv.New32a()
-	h.Write([]byte(s))
-	sum := fmt.Sprintf("_%08x", h.Sum32())
-	cut := max - len(sum)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	for _, part := range i.Parts {
+		switch x, _ := part.X.(*schema.RawExpr); {
+		case part.C != nil:
+			add(part.C.Name)
+		case x != nil && funcName.MatchString(x.X):
+			add(strings.ToLower(funcName.FindStringSubmatch(x.X)[1]))
+		default:
+			add("expr")
+		}
 	}
-	return s[:cut] + sum
+	for _, a := range i.Attrs {
+		if inc, ok := a.(*postgres.IndexInclude); ok {
+			for _, c := range inc.Columns {
+				add(c.Name)
+			}
+		}
+	}
+	return names
 }
 
-// relationExists reports whether a relation (table, index, sequence, view)
-// of t's schema is named name in the database the plan is made on.
-func (p *planner) relationExists(t *schema.Table, name string) (bool, error) {
+// funcName is an expression that is a call of a function (unquoted, maybe
+// qualified): PostgreSQL names its index column after the function.
+var funcName = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_$]*\.)?([A-Za-z_][A-Za-z0-9_$]*)\(`)
+
+// indexNameAddition joins names with underscores, as PostgreSQL does
+// (ChooseIndexNameAddition): it stops once 64 bytes are reached.
+func indexNameAddition(names []string) string {
+	var b strings.Builder
+	for _, n := range names {
+		if b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(clip(n, 63))
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	return b.String()
+}
+
+// objectName is PostgreSQL's makeObjectName: name1_name2_label within 63
+// bytes, the longer of the two names shortened first, each cut at a whole
+// character.
+func objectName(name1, name2, label string) string {
+	avail := 63 - len(label) - 2
+	n1, n2 := len(name1), len(name2)
+	for n1+n2 > avail {
+		if n1 > n2 {
+			n1--
+		} else {
+			n2--
+		}
+	}
+	return clip(name1, n1) + "_" + clip(name2, n2) + "_" + label
+}
+
+// clip is s cut to at most n bytes, at a whole character.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// nameTaken reports whether a relation (table, index, sequence, view) of
+// t's schema is named name in the database the plan is made on, or for a
+// constraint's index a constraint of the schema (ChooseRelationName).
+func (p *planner) nameTaken(t *schema.Table, name string, constraint bool) (bool, error) {
 	q, ok := p.drv.(schema.ExecQuerier)
 	if !ok {
 		return false, nil
@@ -179,8 +254,9 @@ func (p *planner) relationExists(t *schema.Table, name string) (bool, error) {
 	if t.Schema != nil {
 		sch = t.Schema.Name
 	}
-	rows, err := q.QueryContext(p.ctx, `SELECT count(*) FROM pg_class WHERE relname = $1
-AND relnamespace = COALESCE(to_regnamespace(NULLIF($2, '')), current_schema()::regnamespace)`, name, sch)
+	rows, err := q.QueryContext(p.ctx, `WITH ns AS (SELECT COALESCE(to_regnamespace(NULLIF($2, '')), current_schema()::regnamespace) AS oid)
+SELECT (SELECT count(*) FROM pg_class, ns WHERE relname = $1 AND relnamespace = ns.oid)
+  + (SELECT count(*) FROM pg_constraint, ns WHERE $3 AND conname = $1 AND connamespace = ns.oid)`, name, sch, constraint)
 	if err != nil {
 		return false, fmt.Errorf("postgres: looking up relation %q: %w", name, err)
 	}

@@ -34,12 +34,13 @@ INSERT INTO p0 SELECT g, 'c' || g, g % 7 FROM generate_series(1, 2000) g;
 // the whole build, PG101). The statements apply in their files' order,
 // the index ends valid with every part's attached, the comparison of
 // migrate diff, drift and the plan oracle finds nothing between the
-// database and one where the index was created plainly (PostgreSQL naming
-// the parts' indexes itself), and the statements' hazards hold what the
-// server takes (pg_locks, waiting writes and reads).
+// database and one where the index was created plainly, whose parts'
+// indexes PostgreSQL named as the plan names them, and the statements'
+// hazards hold what the server takes (pg_locks, waiting writes and reads).
 func TestPartitionedIndexOnline(t *testing.T) {
 	cases := []struct {
 		name, setup, model string
+		current            string   // run on the migrated database only
 		codes              []string // the codes of the whole plan
 		onlyBuilt          bool     // the plan builds CONCURRENTLY and attaches
 	}{
@@ -49,6 +50,11 @@ func TestPartitionedIndexOnline(t *testing.T) {
 		{name: "expression partial index", model: `CREATE INDEX p0_lower ON p0 (lower(c), (n + 1)) WHERE n > 2`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
 		{name: "long names", setup: `ALTER TABLE p0_p1 RENAME TO p0_part_with_a_name_long_enough_to_overflow_with_its_index;`,
 			model: `CREATE INDEX p0_index_with_a_name_long_enough_too ON p0 (c)`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
+		{name: "names taken", setup: `CREATE TABLE p0_p0_c_idx (x int); CREATE SEQUENCE p0_p1_c_idx;`,
+			model: `CREATE INDEX p0_ix0 ON p0 (c); CREATE INDEX p0_ix1 ON p0 (c)`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
+		{name: "multibyte names clipped", setup: `ALTER TABLE p0_p2 RENAME TO "p0_déjà_vu_part_with_a_name_long_enough_to_overflow_ééé";`,
+			model: `CREATE INDEX p0_ix0 ON p0 (c, n, id0, lower(c), (n * 2))`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
+		{name: "part added", current: `DROP TABLE p0_p3;`, model: `CREATE INDEX p0_ix0 ON p0 (c)`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
 		{name: "no parts", setup: `DROP TABLE p0_p0, p0_p1, p0_p2, p0_p3;`, model: `CREATE INDEX p0_ix0 ON p0 (c)`, codes: []string{"PG114"}},
 		{name: "drop index", setup: `CREATE INDEX p0_ix0 ON p0 (c);`, model: `DROP INDEX p0_ix0`, codes: []string{"PG110"}},
 		{name: "index changed", setup: `CREATE INDEX p0_ix0 ON p0 (c);`, model: `DROP INDEX p0_ix0; CREATE INDEX p0_ix0 ON p0 (c, n)`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
@@ -67,6 +73,9 @@ CREATE TABLE p0_p3_a PARTITION OF p0_p3 FOR VALUES FROM (MINVALUE) TO (MAXVALUE)
 				}
 			}
 			if _, err := want.Exec(c.model); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(c.current); err != nil {
 				t.Fatal(err)
 			}
 			drv, err := postgres.Dialect{}.OpenAtlas(db.DB)
@@ -106,6 +115,11 @@ CREATE TABLE p0_p3_a PARTITION OF p0_p3 FOR VALUES FROM (MINVALUE) TO (MAXVALUE)
 				if invalid > 0 || unattached > 0 {
 					t.Errorf("after the plan: %d invalid indexes of p0, %d parts without an attached index; plan:\n%s", invalid, unattached, plan)
 				}
+			}
+			// The parts' indexes have the names PostgreSQL gave those of
+			// the database where the index was created plainly.
+			if got, want := indexDefs(t, db.DB), indexDefs(t, want.DB); !slices.Equal(got, want) {
+				t.Errorf("indexes:\n%s\nwant (PostgreSQL's names):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 			diffs, err := proof.Differences(ctx, drv, proof.Side{Schema: inspect(t, db.DB)}, proof.Side{Schema: inspect(t, want.DB)})
 			if err != nil {
@@ -227,4 +241,24 @@ func observeClaims(t *testing.T, db *dbtest.DB, before []hazard.Stmt, s hazard.S
 func writeBlocked(t *testing.T, db *sql.DB, table string) bool {
 	t.Helper()
 	return blocked(t, db, "UPDATE "+table+" SET n = n WHERE id0 = (SELECT min(id0) FROM "+table+")")
+}
+
+// indexDefs are the definitions of the indexes of the database's tables
+// and parts, sorted.
+func indexDefs(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d)
+	}
+	return out
 }
