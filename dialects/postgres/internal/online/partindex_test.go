@@ -58,6 +58,9 @@ func TestPartitionedIndexOnline(t *testing.T) {
 		{name: "no parts", setup: `DROP TABLE p0_p0, p0_p1, p0_p2, p0_p3;`, model: `CREATE INDEX p0_ix0 ON p0 (c)`, codes: []string{"PG114"}},
 		{name: "drop index", setup: `CREATE INDEX p0_ix0 ON p0 (c);`, model: `DROP INDEX p0_ix0`, codes: []string{"PG110"}},
 		{name: "index changed", setup: `CREATE INDEX p0_ix0 ON p0 (c);`, model: `DROP INDEX p0_ix0; CREATE INDEX p0_ix0 ON p0 (c, n)`, codes: []string{"PG109", "PG110", "PG114"}, onlyBuilt: true},
+		{name: "unique constraint changed", setup: `ALTER TABLE p0 ADD CONSTRAINT p0_uc UNIQUE (c, id0);`,
+			model: `ALTER TABLE p0 DROP CONSTRAINT p0_uc; ALTER TABLE p0 ADD CONSTRAINT p0_uc UNIQUE (n, c, id0)`, codes: []string{"PG102", "PG109", "PG110", "PG114"}, onlyBuilt: true},
+		{name: "include and nulls not distinct", model: `CREATE UNIQUE INDEX p0_uq ON p0 (c, id0) INCLUDE (n) NULLS NOT DISTINCT`, codes: []string{"PG102", "PG109", "PG110", "PG114"}, onlyBuilt: true},
 		{name: "partitioned part", setup: `DROP TABLE p0_p3; CREATE TABLE p0_p3 PARTITION OF p0 FOR VALUES WITH (MODULUS 4, REMAINDER 3) PARTITION BY RANGE (id0);
 CREATE TABLE p0_p3_a PARTITION OF p0_p3 FOR VALUES FROM (MINVALUE) TO (MAXVALUE); INSERT INTO p0 SELECT g, 'c' || g, g % 7 FROM generate_series(2001, 3000) g ON CONFLICT DO NOTHING;`,
 			model: `CREATE INDEX p0_ix0 ON p0 (c)`, codes: []string{"PG115"}},
@@ -167,6 +170,17 @@ func applyObserved(t *testing.T, db *dbtest.DB, stmts []hazard.Stmt) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	// Between the files, migrate status says the index waits for its
+	// parts' (Unfinished).
+	if len(noTx) > 0 && slices.ContainsFunc(first, func(s hazard.Stmt) bool { return strings.Contains(s.Cmd, " ONLY ") }) {
+		left, err := online.Unfinished(context.Background(), db.DB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left) == 0 || !strings.Contains(left[0], "of partitioned table p0 is invalid: the index of a part is not attached to it yet") {
+			t.Errorf("between the files, Unfinished says %q", left)
+		}
+	}
 	for _, s := range append(noTx, later...) {
 		if !s.NoTx {
 			observeClaims(t, db, nil, s)
@@ -225,6 +239,30 @@ func observeClaims(t *testing.T, db *dbtest.DB, before []hazard.Stmt, s hazard.S
 		}
 		if !slices.Contains(modes, pgLockModes[h.Lock]) {
 			t.Errorf("%s: %s claims %s of %s; the session holds %v", s.Cmd, h.Code, h.Lock, h.Table, modes)
+		}
+		if strings.Contains(h.Text, "also of its") {
+			// DROP INDEX of a partitioned table's index: every part too.
+			rows, err := db.Query(`SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = $1::regclass`, h.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var parts []string
+			for rows.Next() {
+				var part string
+				if err := rows.Scan(&part); err != nil {
+					t.Fatal(err)
+				}
+				parts = append(parts, part)
+			}
+			rows.Close()
+			for _, part := range parts {
+				if m := heldModes(t, db.DB, pid, part); !slices.Contains(m, pgLockModes[h.Lock]) {
+					t.Errorf("%s: %s claims %s of every part; the session holds %v of %s", s.Cmd, h.Code, h.Lock, m, part)
+				}
+			}
+			if len(parts) == 0 {
+				t.Errorf("%s: %s claims locks of parts; %s has none", s.Cmd, h.Code, h.Table)
+			}
 		}
 		b := most[h.Table]
 		if w := writeBlocked(t, db.DB, h.Table); w != (b >= hazard.BlocksWrites) {
