@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
@@ -82,14 +83,14 @@ func (p *planner) partIndex(t *schema.Table, c *schema.AddIndex) ([]hazard.Stmt,
 		ss = append(ss, build...)
 		if constraint {
 			ss = append(ss, hazard.Stmt{
-				Cmd:     fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", qualified(t, part.Name), ident(name), ident(name)),
+				Cmd:     fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", p.qualified(t, part.Name), ident(name), ident(name)),
 				Comment: fmt.Sprintf("turn index %q into a unique constraint of part %q (attached to constraint %q)", name, part.Name, c.I.Name),
 				Later:   true,
 				Hazards: []hazard.Hazard{briefLock(part.Name)},
 			})
 		}
 		ss = append(ss, hazard.Stmt{
-			Cmd:     fmt.Sprintf("ALTER INDEX %s ATTACH PARTITION %s", qualified(t, c.I.Name), qualified(t, name)),
+			Cmd:     fmt.Sprintf("ALTER INDEX %s ATTACH PARTITION %s", p.qualified(t, c.I.Name), p.qualified(t, name)),
 			Comment: fmt.Sprintf("attach index %q of part %q to index %q of table %q (valid once every part's is attached)", name, part.Name, c.I.Name, t.Name),
 			Later:   true,
 			Hazards: []hazard.Hazard{attachHazard(part.Name, name)},
@@ -118,10 +119,22 @@ func onlyForm(s *hazard.Stmt, name string, constraint bool) bool {
 	return true
 }
 
-// qualified is name qualified by t's schema, as Atlas writes t's.
-func qualified(t *schema.Table, name string) string {
-	if t.Schema != nil && t.Schema.Name != "" {
-		return ident(t.Schema.Name) + "." + ident(name)
+// qualified is name qualified as Atlas qualifies t's in the plan: by the
+// plan's schema qualifier (migrate diff's is none), else by t's schema.
+func (p *planner) qualified(t *schema.Table, name string) string {
+	var o migrate.PlanOptions
+	for _, f := range p.opts {
+		f(&o)
+	}
+	q := ""
+	switch {
+	case o.SchemaQualifier != nil:
+		q = *o.SchemaQualifier
+	case t.Schema != nil:
+		q = t.Schema.Name
+	}
+	if q != "" {
+		return ident(q) + "." + ident(name)
 	}
 	return ident(name)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/postgres"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/online"
 	"github.com/schemagen/schemagen/internal/dbtest"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/migration/proof"
 )
 
@@ -89,7 +90,7 @@ CREATE TABLE p0_p3_a PARTITION OF p0_p3 FOR VALUES FROM (MINVALUE) TO (MAXVALUE)
 			if err != nil {
 				t.Fatal(err)
 			}
-			stmts, err := online.PlanStmts(ctx, drv, changes, true)
+			stmts, err := online.PlanStmts(ctx, drv, changes, true, migration.PlanOptions)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,6 +102,9 @@ CREATE TABLE p0_p3_a PARTITION OF p0_p3 FOR VALUES FROM (MINVALUE) TO (MAXVALUE)
 			}
 			plan := strings.Join(text, ";\n")
 			t.Logf("plan:\n%s", plan)
+			if strings.Contains(plan, `"public".`) {
+				t.Errorf("the plan names the schema, which migrate diff's files do not:\n%s", plan)
+			}
 			if got := hazard.Codes(all); !slices.Equal(got, c.codes) {
 				t.Errorf("codes %v, want %v; plan:\n%s", got, c.codes, plan)
 			}
