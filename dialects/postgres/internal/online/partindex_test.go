@@ -95,13 +95,14 @@ CREATE TABLE p0_p3_a PARTITION OF p0_p3 FOR VALUES FROM (MINVALUE) TO (MAXVALUE)
 				t.Fatal(err)
 			}
 			var all []hazard.Hazard
-			var text []string
+			var text, commented []string
 			for _, s := range stmts {
 				all = append(all, s.Hazards...)
 				text = append(text, s.Cmd)
+				commented = append(commented, "-- "+s.FileComment()+"\n"+s.Cmd)
 			}
 			plan := strings.Join(text, ";\n")
-			t.Logf("plan:\n%s", plan)
+			t.Logf("plan:\n%s", strings.Join(commented, ";\n"))
 			if strings.Contains(plan, `"public".`) {
 				t.Errorf("the plan names the schema, which migrate diff's files do not:\n%s", plan)
 			}
