@@ -89,8 +89,8 @@ func TestMigrateDiffAmbiguousRename(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1\n%s", r.code, r.stderr)
 	}
-	// The column's block starts on line 18 of schema.hcl.
-	wantIn(t, "migrate diff", r.stderr, "schema.hcl:18:", "a rename migrate diff cannot tell from a drop", `remove renamed_from = "doc"`)
+	// The column's block starts on line 5 of schema.hcl.
+	wantIn(t, "migrate diff", r.stderr, "schema.hcl:5:", "a rename migrate diff cannot tell from a drop", `remove renamed_from = "doc"`)
 	if after, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql")); len(after) != len(before) {
 		t.Errorf("files written: %v", after)
 	}
