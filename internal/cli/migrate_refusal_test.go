@@ -66,3 +66,32 @@ func TestMigrateDiffRawTypoAtSchema(t *testing.T) {
 	// The postgres block of the check is on line 19.
 	wantIn(t, "migrate diff", r.stderr, "schema.hcl:19:", "char_length(stat)", "the postgres dev database refuses the generated DDL")
 }
+
+// TestMigrateDiffAmbiguousRename: a column renamed to the name of a column
+// the same model drops (doc becomes state, the old state goes) is refused
+// at the column, exit 1, nothing written: the plan used to drop doc and
+// keep the old state's rows (issue 30).
+func TestMigrateDiffAmbiguousRename(t *testing.T) {
+	dir := migrateProject(t)
+	if r := migrate(t, dir, "diff", "init"); r.code != 0 {
+		t.Fatalf("migrate diff init: exit %d\n%s", r.code, r.stderr)
+	}
+	before, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql"))
+	src := strings.Replace(model, "  column \"doc\" {\n    type = json\n  }\n", "", 1)
+	src = strings.Replace(src, "  column \"state\" {\n", "  column \"state\" {\n    renamed_from = \"doc\"\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "schema.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := schemagen(t, dir, "generate", "--out", "OUT"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := migrate(t, dir, "diff", "rename")
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1\n%s", r.code, r.stderr)
+	}
+	// The column's block starts on line 5 of schema.hcl.
+	wantIn(t, "migrate diff", r.stderr, "schema.hcl:5:", "a rename migrate diff cannot tell from a drop", `remove renamed_from = "doc"`)
+	if after, _ := filepath.Glob(filepath.Join(dir, "migrations/*/*.sql")); len(after) != len(before) {
+		t.Errorf("files written: %v", after)
+	}
+}

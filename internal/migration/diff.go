@@ -210,6 +210,11 @@ func planTarget(ctx context.Context, dev *scratch.Dev, p *Planned, name string, 
 	for _, o := range opts {
 		o(&c)
 	}
+	if len(files) == 0 {
+		if plan, err := planFirst(ctx, dev, p, c, name); plan != nil || err != nil {
+			return plan, nil, err
+		}
+	}
 	wg.Go(func() {
 		if c.current != nil {
 			current, errs[0] = c.current(ctx, t, p.Dir.Path(), files)
@@ -251,7 +256,9 @@ func planStep(ctx context.Context, p *Planned, current, desired *State, history 
 	var renames []schema.Change
 	if p.exprs != nil {
 		rb, _ := t.Dialect.(dialects.RuleBook)
-		renames = renameChanges(current.Schema, p.exprs.Renames, foldsCase(rb))
+		if renames, err = renameChanges(current.Schema, desired.Schema, p.exprs.Renames, foldsCase(rb)); err != nil {
+			return nil, nil, err
+		}
 	}
 	split := proof.SplitGenerated(current.Schema, desired.Schema)
 	changes, err := drv.SchemaDiff(current.Schema, desired.Schema, schema.DiffNormalized())

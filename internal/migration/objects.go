@@ -87,7 +87,8 @@ func (e *RawError) Error() string {
 
 // Refused reports whether err is migrate diff refusing a change that no
 // migration file could make (a *hazard.Refusal from a dialect's planner, a
-// *RawError, or a *ProofError: a plan that did not prove): the change is
+// *RawError, an *AmbiguousRenameError, or a *ProofError: a plan that did
+// not prove): the change is
 // named and nothing is written. Of errors
 // joined (one per target), every one must be a refusal.
 func Refused(err error) bool {
@@ -106,7 +107,8 @@ func Refused(err error) bool {
 	var r *hazard.Refusal
 	var raw *RawError
 	var proof *ProofError
-	return errors.As(err, &r) || errors.As(err, &raw) || errors.As(err, &proof)
+	var rename *AmbiguousRenameError
+	return errors.As(err, &r) || errors.As(err, &raw) || errors.As(err, &proof) || errors.As(err, &rename)
 }
 
 // objectPlan is what planObjects adds around the planned table changes.

@@ -1,6 +1,7 @@
 package migration
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,8 +23,19 @@ import (
 // a renamed column are dropped first and left to the diff to add again:
 // TiDB refuses to rename a column they use (errors 3959, 3837, 3108), and on
 // PostgreSQL their text then says what the model says.
-func renameChanges(current *schema.Schema, renames []dialects.Rename, fold bool) []schema.Change {
+//
+// A column rename whose old and new names current both has, into a table
+// of desired that no longer has the old name, is refused with an
+// *AmbiguousRenameError: the model may mean the rename (the column under
+// the new name dropped, the old one taking its name and rows) or a rename
+// made long ago and a later column of the old name dropped, and the two
+// keep different rows.
+func renameChanges(current, desired *schema.Schema, renames []dialects.Rename, fold bool) ([]schema.Change, error) {
 	same := func(a, b string) bool { return a == b || fold && strings.EqualFold(a, b) }
+	has := func(s *schema.Schema, table, column string) bool {
+		i := slices.IndexFunc(s.Tables, func(t *schema.Table) bool { return same(t.Name, table) })
+		return i >= 0 && slices.ContainsFunc(s.Tables[i].Columns, func(c *schema.Column) bool { return same(c.Name, column) })
+	}
 	table := func(name string) *schema.Table {
 		i := slices.IndexFunc(current.Tables, func(t *schema.Table) bool { return same(t.Name, name) })
 		if i < 0 {
@@ -57,7 +69,13 @@ func renameChanges(current *schema.Schema, renames []dialects.Rename, fold bool)
 				continue
 			}
 			i := slices.IndexFunc(t.Columns, func(c *schema.Column) bool { return same(c.Name, r.FromColumn) })
-			if i < 0 || slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return same(c.Name, r.ToColumn) }) {
+			if i < 0 {
+				continue
+			}
+			if slices.ContainsFunc(t.Columns, func(c *schema.Column) bool { return same(c.Name, r.ToColumn) }) {
+				if desired != nil && !has(desired, r.ToTable, r.FromColumn) {
+					return nil, &AmbiguousRenameError{Table: r.ToTable, Column: r.ToColumn, From: r.FromColumn}
+				}
 				continue
 			}
 			m := modify(t)
@@ -72,7 +90,20 @@ func renameChanges(current *schema.Schema, renames []dialects.Rename, fold bool)
 	for _, t := range order {
 		out = append(out, mods[t])
 	}
-	return out
+	return out, nil
+}
+
+// AmbiguousRenameError is a column rename (renamed_from) that migrate diff
+// cannot tell from a drop: the database has the column under both names,
+// and the model keeps only the new one.
+type AmbiguousRenameError struct {
+	Table, Column, From string
+}
+
+func (e *AmbiguousRenameError) Error() string {
+	return fmt.Sprintf("cannot plan column %q of table %q (renamed_from = %q): the database has both %q and %q, so the model may mean that %q is dropped and %q takes its name and rows, or that %q was renamed long ago and the later %q is dropped; the two keep different rows. "+
+		"To rename: first drop %q (the model without it, migrate diff), then rename in the next migration. If the rename was made long ago: remove renamed_from = %q",
+		e.Column, e.Table, e.From, e.From, e.Column, e.Column, e.From, e.Column, e.From, e.Column, e.From)
 }
 
 // dropDependents removes from t the CHECKs, expression indexes and

@@ -2,6 +2,7 @@ package migration_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/schemagen/schemagen/internal/dbtest"
 	"github.com/schemagen/schemagen/internal/lint"
+	"github.com/schemagen/schemagen/internal/migration"
 	"github.com/schemagen/schemagen/internal/scratch"
 	"github.com/schemagen/schemagen/internal/testproject"
 )
@@ -201,4 +203,55 @@ func rowsOf(t *testing.T, db *dbtest.DB, q string) []string {
 		out = append(out, strings.Join(parts, " "))
 	}
 	return out
+}
+
+// TestRenameIntoDroppedName: a column renamed to the name of a column the
+// same step drops (c2 becomes n, the old n goes) cannot be told from a
+// rename made long ago and a later c2 dropped. The plan dropped c2 and kept
+// the old n's rows; now migrate diff refuses it on both databases, naming
+// the column, and a model that keeps c2 still plans.
+func TestRenameIntoDroppedName(t *testing.T) {
+	t.Parallel()
+	const before = `
+table "items" {
+  column "id" {
+    type = int
+  }
+  column "n" {
+    type = int
+    null = true
+  }
+  column "c2" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+	p := testproject.New(t, before)
+	p.Diff("init")
+	p.Generate(strings.Replace(strings.Replace(before, "  column \"n\" {\n    type = int\n    null = true\n  }\n", "", 1),
+		`column "c2" {`, "column \"n\" {\n    renamed_from = \"c2\"", 1))
+	_, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), "rename")
+	var re *migration.AmbiguousRenameError
+	if !errors.As(err, &re) || !migration.Refused(err) {
+		t.Fatalf("migrate diff: %v, want an *AmbiguousRenameError refusal", err)
+	}
+	if re.Table != "items" || re.Column != "n" || re.From != "c2" {
+		t.Errorf("refusal names %+v", re)
+	}
+	for _, env := range []string{"env postgres", "env tidb"} {
+		if !strings.Contains(err.Error(), env) {
+			t.Errorf("no refusal for %s: %v", env, err)
+		}
+	}
+
+	// With c2 kept in the model, n's renamed_from is a rename made long
+	// ago: n stays and nothing is refused.
+	p.Generate(strings.Replace(before, `column "n" {`, "column \"n\" {\n    renamed_from = \"c2\"", 1))
+	if _, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), "keep"); err != nil {
+		t.Fatalf("migrate diff with c2 kept: %v", err)
+	}
 }

@@ -64,7 +64,7 @@ func TestVectorThroughMigrationsPostgres(t *testing.T) {
 func testVectorThroughMigrations(t *testing.T, dialect string, pg bool) {
 	p := testproject.New(t, vectorModel(pg, ""))
 	got := p.Diff("init")
-	if !strings.Contains(strings.Join(got[dialect], "\n"), map[string]string{"tidb": "`dense_vector` vector", "postgres": `"dense_vector" vector`}[dialect]) {
+	if !strings.Contains(strings.ToLower(strings.Join(got[dialect], "\n")), map[string]string{"tidb": "`dense_vector` vector", "postgres": `"dense_vector" vector`}[dialect]) {
 		t.Fatalf("init plan has no dimensionless vector:\n%s", strings.Join(got[dialect], "\n"))
 	}
 	live := dbtest.New(t, dialect)

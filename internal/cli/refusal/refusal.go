@@ -36,7 +36,17 @@ func Diagnostics(err error, s *compiler.Schema) (hcl.Diagnostics, bool) {
 		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "migrate diff refuses this change", Detail: e.Error()}
 		var r *hazard.Refusal
 		var raw *migration.RawError
+		var rename *migration.AmbiguousRenameError
 		switch {
+		case errors.As(e, &rename):
+			key := "rename\x00" + rename.Error()
+			if same[key] != nil {
+				continue
+			}
+			same[key] = d
+			d.Summary = fmt.Sprintf("column %q: a rename migrate diff cannot tell from a drop", rename.Column)
+			d.Detail = rename.Error()
+			d.Subject = refusalRange(s, &hazard.Refusal{Table: rename.Table, Column: rename.Column})
 		case errors.As(e, &r):
 			key := strings.Join([]string{r.Table, r.Column, r.Change, r.Reason}, "\x00")
 			if o := same[key]; o != nil {
