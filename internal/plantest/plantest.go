@@ -199,6 +199,14 @@ type Failure struct {
 	// Data is the data migration that failed, placed over Before, when
 	// the failure is a data step's (Kind "data ...").
 	Data string
+	// Steps is the steps Evolve drew up to the failing one (the failure
+	// of the evolution Seed comes back with Evolve(Seed, Steps)).
+	Steps int
+	// Unreproduced is set by Shrink when the step failed over its model
+	// before and after alone, without the evolution's history (the rows
+	// and data migrations of the steps before): the failure is printed as
+	// the evolution replayed by its seed.
+	Unreproduced bool
 }
 
 func (f *Failure) Error() string { return f.What }
@@ -294,7 +302,7 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 			return nil, err
 		}
 		if f != nil {
-			f.Seed, f.Before, f.Edits = seed, m, edits
+			f.Seed, f.Before, f.Edits, f.Steps = seed, m, edits, step
 			r.kindSteps(edits, 2)
 			return f, nil
 		}
