@@ -93,6 +93,9 @@ func Compile(path string, src []byte, s *compiler.Schema) ([]expr.Stmt, hcl.Diag
 	if errs := unorderedIdentities(stmts, s); len(errs) > 0 {
 		return nil, diags(path, text, errs)
 	}
+	if errs := onUpdateKept(stmts, s); len(errs) > 0 {
+		return nil, diags(path, text, errs)
+	}
 	// A batched statement commits batch by batch: a file holding it runs
 	// without a transaction, in which a guard could not roll back the
 	// statements before it.
@@ -122,6 +125,46 @@ func unorderedIdentities(stmts []expr.Stmt, s *compiler.Schema) []*expr.Error {
 		}
 	}
 	return errs
+}
+
+// onUpdateKept refuses an UPDATE that sets an `on_update = now()` column
+// to its own value beside another column (SET price = 2, updated_at =
+// updated_at): TiDB's ON UPDATE CURRENT_TIMESTAMP leaves a column the
+// statement sets, so the row keeps its time, while PostgreSQL's trigger
+// sees the same value as not set and writes now(). Both set now() when the
+// column is left out, and keep a value it is set to that differs from the
+// row's.
+func onUpdateKept(stmts []expr.Stmt, s *compiler.Schema) []*expr.Error {
+	var errs []*expr.Error
+	for _, st := range stmts {
+		up, ok := st.(*expr.Update)
+		if !ok || len(up.Set) < 2 || s.Table(up.Table.Name) == nil {
+			continue
+		}
+		t := s.Table(up.Table.Name)
+		for _, a := range up.Set {
+			col := t.Column(a.Column.Name)
+			if col == nil || !col.OnUpdate || !ownValue(a.Value, a.Column.Name, up.Table.Ref()) {
+				continue
+			}
+			errs = append(errs, &expr.Error{Offset: a.Column.Offset(), End: a.Column.Offset() + len(a.Column.Name), Msg: fmt.Sprintf("the column %q of table %q has on_update = now() and is set to its own value beside other columns: TiDB keeps the row's time, PostgreSQL's trigger cannot tell the value from one not set and writes now(). Leave %q out of SET (both set now() when the row changes), or set it to another value", a.Column.Name, up.Table.Name, a.Column.Name)})
+		}
+	}
+	return errs
+}
+
+// ownValue reports whether v reads column name of the updated table (ref:
+// its name or alias) and nothing else.
+func ownValue(v expr.Node, name, ref string) bool {
+	for {
+		p, ok := v.(*expr.Paren)
+		if !ok {
+			break
+		}
+		v = p.X
+	}
+	c, ok := v.(*expr.Column)
+	return ok && c.Name == name && (c.Table == "" || c.Table == ref)
 }
 
 // batchOffset is the offset of the BATCH of a batched statement, or -1.

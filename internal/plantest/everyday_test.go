@@ -85,6 +85,37 @@ func TestTiDBRefusals(t *testing.T) {
 	}
 }
 
+// TestPostgresRetypeUnderGenerated: the type of a column that a generated
+// column reads, changed, was planned on PostgreSQL as ALTER COLUMN ...
+// TYPE, which it refuses (0A000): migrate diff's proof stopped it with a
+// generic "two steps" message (plan oracle seed 61616, evolutions
+// 106-125). It is now refused with a typed *hazard.Refusal naming the
+// generated column and the three steps to write, as TiDB's (3106).
+func TestPostgresRetypeUnderGenerated(t *testing.T) {
+	t.Parallel()
+	r := plantest.NewRunner(t)
+	r.Only = "postgres"
+	after := strings.Replace(generatedTotal(true), "  column \"price\" {\n    type = int\n", "  column \"price\" {\n    type = bigint\n", 1)
+	f, err := r.Reproduce(context.Background(), 1, generatedTotal(true), after, "price to bigint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("%s", f.What)
+	}
+	if len(r.Refusals) != 1 {
+		t.Fatalf("migrate diff refused %d steps, want 1: %v", len(r.Refusals), r.Refusals)
+	}
+	var ref *hazard.Refusal
+	if !errors.As(r.Refusals[0], &ref) {
+		t.Fatalf("the refusal is a %T, want a *hazard.Refusal: %v", r.Refusals[0], r.Refusals[0])
+	}
+	if ref.Database != "PostgreSQL" || ref.Table != "items" || ref.Column != "price" || !strings.Contains(ref.Reason, `generated column "total"`) || !strings.Contains(ref.Instead, "three steps") {
+		t.Fatalf("refusal %+v, want PostgreSQL's of items.price naming total, with the three steps", ref)
+	}
+	t.Log(ref)
+}
+
 // TestPostgresIdentityAddedRemoved: identity added to or removed from an
 // existing column failed migrate diff on PostgreSQL (Atlas v1.2.3:
 // "unexpected attribute change (expect IDENTITY)"); it is planned as ADD

@@ -17,7 +17,10 @@
 //   - rows in the columns the step did not change are there, unchanged;
 //   - on databases of both dialects that held the same rows, the step's
 //     migration is stopped by the rows on both or on neither, and where it
-//     applies the rows read the same on both afterwards (results.go).
+//     applies the rows read the same on both afterwards (results.go); so
+//     must the data migration placed before every other step, whose rows
+//     are compared in every column (the values each database draws itself,
+//     now() and uuid(), as being there or NULL).
 //
 // A failure is shrunk to a small model and one edit and printed as a test
 // for regression_test.go.
@@ -199,6 +202,14 @@ type Failure struct {
 	// Data is the data migration that failed, placed over Before, when
 	// the failure is a data step's (Kind "data ...").
 	Data string
+	// Steps is the steps Evolve drew up to the failing one (the failure
+	// of the evolution Seed comes back with Evolve(Seed, Steps)).
+	Steps int
+	// Unreproduced is set by Shrink when the step failed over its model
+	// before and after alone, without the evolution's history (the rows
+	// and data migrations of the steps before): the failure is printed as
+	// the evolution replayed by its seed.
+	Unreproduced bool
 }
 
 func (f *Failure) Error() string { return f.What }
@@ -294,7 +305,7 @@ func (r *Runner) Evolve(ctx context.Context, seed uint64, steps int) (*Failure, 
 			return nil, err
 		}
 		if f != nil {
-			f.Seed, f.Before, f.Edits = seed, m, edits
+			f.Seed, f.Before, f.Edits, f.Steps = seed, m, edits, step
 			r.kindSteps(edits, 2)
 			return f, nil
 		}
@@ -788,6 +799,25 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 	}
 	_, want := datamig.Compile("data.sql", text, prev.Schema)
 	name := fmt.Sprintf("data%d", ev.step)
+	// The rows before, in every column (those each database draws itself
+	// read as "(a time)" and the like): where a lineage's databases held
+	// the same, the data migration must stop on all or none of them and
+	// leave the same rows (evolution 61616184896: SET u0 = u0 beside
+	// another column kept a NULL on TiDB alone, which the next step's NOT
+	// NULL met there only).
+	before := map[string][]string{}
+	if err := ev.eachDB(func(l *lineage, d string, i int, db *scratch.DB) error {
+		rs, err := readRows(ctx, db, d, difftest.Shape(prev.Schema))
+		for t, v := range rs {
+			before[fmt.Sprintf("%s %s %d %s", l.name(), d, i, t)] = v
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	for _, l := range ev.lineages {
+		l.replaced, l.transient = map[string]bool{}, map[string]bool{}
+	}
 	for _, l := range ev.lineages {
 		version := l.now.Add(30 * time.Second).Format("20060102150405")
 		path := filepath.Join(l.dir, "migrations", "portable", version+"_"+name+".sql")
@@ -838,7 +868,13 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 			}
 		}
 	}
-	return nil, nil
+	fail := func(kind, format string, args ...any) *Failure {
+		return &Failure{Kind: "data " + kind, What: fmt.Sprintf(format, args...) + "\nthe data migration:\n" + string(text)}
+	}
+	if f := ev.sameResult(before, fail); f != nil {
+		return f, nil
+	}
+	return ev.sameRows(ctx, before, prev.Schema, fail)
 }
 
 // dataError reports whether err is rows breaking what a statement adds (a

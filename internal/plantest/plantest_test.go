@@ -158,6 +158,18 @@ func TestDataRegression(t *testing.T) {
 	}
 }
 
+// TestEvolutionRegression: a failure that does not come back over its
+// models alone (Shrink sets Unreproduced) is printed as its evolution run
+// by seed: the printed Replay of evolution 61616184896, whose failure
+// needed a data migration drawn before the step, passed on the bug.
+func TestEvolutionRegression(t *testing.T) {
+	t.Parallel()
+	f := &plantest.Failure{Seed: 61616184896, Steps: 3, RowSeed: 7, Kind: "two results", What: "step 3: two results", After: "table", Unreproduced: true}
+	if got := f.Regression("RegressionX"); !strings.Contains(got, "\tplantest.ReplayEvolution(t, 61616184896, 3)\n") {
+		t.Errorf("not a ReplayEvolution test:\n%s", got)
+	}
+}
+
 // TestLintRegression: a failure lint found is printed as a ReplayLinted
 // test, which lints as the oracle does (Replay does not: the printed test
 // of evolution seed 72727218223 passed on the bug).

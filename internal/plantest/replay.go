@@ -35,6 +35,23 @@ func ReplayLinted(t *testing.T, rowSeed uint64, before, after string) {
 	replay(t, r, rowSeed, before, after)
 }
 
+// ReplayEvolution runs the oracle's evolution of seed through steps steps,
+// lint on, and fails t on its first failure: the form of the oracle's
+// printed regression tests for a failure that needs the steps before it.
+// Should the generators change what the seed draws, it still must pass.
+func ReplayEvolution(t *testing.T, seed uint64, steps int) {
+	t.Helper()
+	r := NewRunner(t)
+	r.Lint = true
+	f, err := r.Evolve(context.Background(), seed, steps)
+	if err != nil {
+		t.Fatalf("evolution seed %d: the oracle failed: %v", seed, err)
+	}
+	if f != nil {
+		t.Fatalf("evolution seed %d: %s", seed, f.What)
+	}
+}
+
 func replay(t *testing.T, r *Runner, rowSeed uint64, before, after string) {
 	t.Helper()
 	f, err := r.Reproduce(context.Background(), rowSeed, before, after, "the regression's change")

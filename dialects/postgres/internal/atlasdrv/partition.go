@@ -290,6 +290,14 @@ func Model(t *schema.Table) *compiler.Partition {
 	default:
 		return nil
 	}
+	// A numeric key's bounds print quoted: ('2025') for EXTRACT, and
+	// ('0') for a bigint or smallint column (PostgreSQL prints only an
+	// integer's plain; plan oracle seed 61616, evolution 61616184981,
+	// where import left such a table out).
+	whole := out.Function != ""
+	if c := p.Parts[0].C; c != nil && c.Type != nil {
+		_, whole = c.Type.Type.(*schema.IntegerType)
+	}
 	hashNames := map[int]string{}
 	for _, part := range PartsOf(t) {
 		b := part.Bound
@@ -313,8 +321,7 @@ func Model(t *schema.Table) *compiler.Partition {
 				}
 			}
 		}
-		if out.Function != "" {
-			// A numeric key's bounds print quoted: ('2025').
+		if whole {
 			mp.LessThan = wholeNumber(mp.LessThan)
 			for i, v := range mp.Values {
 				mp.Values[i] = wholeNumber(v)

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -976,6 +977,12 @@ func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.C
 			if !ok || !mc.Change.Is(schema.ChangeType) {
 				continue
 			}
+			if by := generatedUsers(mt, mc.To.Name); len(by) > 0 {
+				return &hazard.Refusal{Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
+					Change:  fmt.Sprintf("the change of the type of column %q", mc.To.Name),
+					Reason:  fmt.Sprintf("PostgreSQL cannot alter the type of a column that %s uses (0A000)", strings.Join(by, " and ")),
+					Instead: fmt.Sprintf("Make the change in three steps: remove %s from the model (one migrate diff), change the column (another), then add %s back (a third)", strings.Join(by, " and "), map[bool]string{true: "them", false: "it"}[len(by) > 1])}
+			}
 			if _, ok := mc.To.Type.Type.(*schema.EnumType); ok {
 				continue
 			}
@@ -1012,6 +1019,31 @@ func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.C
 		}
 	}
 	return nil
+}
+
+// generatedUsers names the generated columns of mt's table, other than
+// column name and kept by the change (not added by it), whose expression
+// reads column name: PostgreSQL refuses ALTER COLUMN ... TYPE of such a
+// column (0A000, "cannot alter type of a column used by a generated
+// column"; plan oracle seed 61616, where the plan did not prove), as TiDB
+// refuses its MODIFY COLUMN (3106).
+func generatedUsers(mt *schema.ModifyTable, name string) []string {
+	added := map[string]bool{}
+	for _, c := range mt.Changes {
+		if a, ok := c.(*schema.AddColumn); ok {
+			added[a.C.Name] = true
+		}
+	}
+	uses := regexp.MustCompile(`(^|[^A-Za-z0-9_$])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_$])`)
+	var by []string
+	for _, c := range mt.T.Columns {
+		for _, a := range c.Attrs {
+			if g, ok := a.(*schema.GeneratedExpr); ok && c.Name != name && !added[c.Name] && uses.MatchString(g.Expr) {
+				by = append(by, fmt.Sprintf("generated column %q", c.Name))
+			}
+		}
+	}
+	return by
 }
 
 // defaultsAroundUsing drops the default of a column whose type changes by
