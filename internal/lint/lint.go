@@ -502,7 +502,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return err
 		}
-		changes, err := l.drv.RealmDiff(l.state, next, schema.DiffNormalized())
+		changes, err := sumDiff(l.drv, l.state, next)
 		if err != nil {
 			return fmt.Errorf("%s: statement %d: %w", fl.path, i+1, err)
 		}
@@ -514,7 +514,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return err
 		}
-		changes, err := l.drv.RealmDiff(l.state, next, schema.DiffNormalized())
+		changes, err := sumDiff(l.drv, l.state, next)
 		if err != nil {
 			return fmt.Errorf("%s: %w", fl.path, err)
 		}
@@ -534,13 +534,13 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 	return nil
 }
 
-// sumDiff is what a file changed as a whole, from the state before it to
-// the state after it. A column made generated, or given another expression,
-// which Atlas's PostgreSQL diff refuses ("changing column ... to generated
-// column is not supported"), a file can only have dropped and added again
-// (each statement's diff sees that): it is diffed as that drop and add
-// (proof.SplitGenerated, as migrate diff plans it). Neither state is
-// changed.
+// sumDiff is what a statement, or a file as a whole, changed, from the
+// state before it to the state after it. A column made generated, or given
+// another expression, which Atlas's PostgreSQL diff refuses ("changing
+// column ... to generated column is not supported"), can only have been
+// dropped and added again (by two statements, or one ALTER TABLE with
+// both): it is diffed as that drop and add (proof.SplitGenerated, as
+// migrate diff plans it). Neither state is changed.
 func sumDiff(drv migrate.Driver, from, to *schema.Realm) ([]schema.Change, error) {
 	// SplitGenerated takes the columns out of both states: they are put
 	// back afterwards.
