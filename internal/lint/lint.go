@@ -11,6 +11,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -27,6 +28,7 @@ import (
 	"github.com/schemagen/schemagen/dialects"
 	"github.com/schemagen/schemagen/internal/devdb"
 	"github.com/schemagen/schemagen/internal/migration"
+	"github.com/schemagen/schemagen/internal/migration/proof"
 	"github.com/schemagen/schemagen/internal/redact"
 	"github.com/schemagen/schemagen/internal/scratch"
 )
@@ -500,7 +502,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return err
 		}
-		changes, err := l.drv.RealmDiff(l.state, next, schema.DiffNormalized())
+		changes, err := sumDiff(l.drv, l.state, next)
 		if err != nil {
 			return fmt.Errorf("%s: statement %d: %w", fl.path, i+1, err)
 		}
@@ -512,7 +514,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		if err != nil {
 			return err
 		}
-		changes, err := l.drv.RealmDiff(l.state, next, schema.DiffNormalized())
+		changes, err := sumDiff(l.drv, l.state, next)
 		if err != nil {
 			return fmt.Errorf("%s: %w", fl.path, err)
 		}
@@ -520,7 +522,7 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 		l.state = next
 	}
 	var err error
-	if file.Sum, err = l.drv.RealmDiff(from, l.state, schema.DiffNormalized()); err != nil {
+	if file.Sum, err = sumDiff(l.drv, from, l.state); err != nil {
 		return fmt.Errorf("%s: %w", fl.path, err)
 	}
 	file.From, file.To = from, l.state
@@ -530,6 +532,64 @@ func (l *linter) execFile(ctx context.Context, fl *fileLint, f migrate.File, lex
 	notNullRule(fl, file, from)
 	hazardRule(fl, file, from)
 	return nil
+}
+
+// sumDiff is what a statement, or a file as a whole, changed, from the
+// state before it to the state after it. A column made generated, or given
+// another expression, which Atlas's PostgreSQL diff refuses ("changing
+// column ... to generated column is not supported"), can only have been
+// dropped and added again (by two statements, or one ALTER TABLE with
+// both): it is diffed as that drop and add (proof.SplitGenerated, as
+// migrate diff plans it). Neither state is changed.
+func sumDiff(drv migrate.Driver, from, to *schema.Realm) ([]schema.Change, error) {
+	// SplitGenerated takes the columns out of both states: they are put
+	// back afterwards.
+	saved := map[*schema.Table][]*schema.Column{}
+	for _, r := range []*schema.Realm{from, to} {
+		for _, s := range r.Schemas {
+			for _, t := range s.Tables {
+				saved[t] = slices.Clone(t.Columns)
+			}
+		}
+	}
+	defer func() {
+		for t, cols := range saved {
+			t.Columns = cols
+		}
+	}()
+	var split []*schema.ModifyTable
+	for _, ts := range to.Schemas {
+		fs, ok := from.Schema(ts.Name)
+		if !ok {
+			continue
+		}
+		cols := proof.SplitGenerated(fs, ts)
+		for _, name := range slices.Sorted(maps.Keys(cols)) {
+			t, _ := ts.Table(name)
+			mt := &schema.ModifyTable{T: t}
+			for i := 0; i+1 < len(cols[name]); i += 2 {
+				mt.Changes = append(mt.Changes, &schema.DropColumn{C: cols[name][i]}, &schema.AddColumn{C: cols[name][i+1]})
+			}
+			split = append(split, mt)
+		}
+	}
+	changes, err := drv.RealmDiff(from, to, schema.DiffNormalized())
+	if err != nil {
+		return nil, err
+	}
+	for _, mt := range split {
+		i := slices.IndexFunc(changes, func(c schema.Change) bool {
+			m, ok := c.(*schema.ModifyTable)
+			return ok && m.T == mt.T
+		})
+		if i < 0 {
+			changes = append(changes, mt)
+			continue
+		}
+		m := changes[i].(*schema.ModifyTable)
+		m.Changes = append(mt.Changes, m.Changes...)
+	}
+	return changes, nil
 }
 
 // analyze runs Atlas's analyzers on a file's changes.

@@ -260,3 +260,33 @@ raw "v0" {
 
 `)
 }
+
+// TestRegression31313093953: a plain column made generated (stored =
+// false: TiDB's VIRTUAL, PostgreSQL's STORED) (plan oracle seed 31313,
+// evolution 14, step 4). The plan drops and adds it, in two statements;
+// migrate lint then failed instead of reporting: its summary of the file
+// (Atlas's PostgreSQL diff of the states before and after it) refused the
+// column ("changing column "f1" to generated column is not supported").
+// Lint now diffs such a column as the drop and add it is.
+func TestRegression31313093953(t *testing.T) {
+	t.Parallel()
+	before := `
+table "t2" {
+  column "id0" {
+    type = int
+  }
+  column "a0" {
+    type = int
+    null = true
+  }
+  column "f1" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`
+	after := strings.Replace(before, "    type = bigint\n", "    type = bigint\n    as   = \"CASE WHEN a0 > 0 THEN 1 WHEN a0 < 0 THEN -1 ELSE 0 END\"\n    stored = false\n", 1)
+	plantest.ReplayLinted(t, 1, before, after)
+}

@@ -830,3 +830,54 @@ raw "v0" {
 UPDATE "p0" SET "c0" = 'a' WHERE NOT (NOT ("p0"."d0" IS NULL));
 `)
 }
+
+// TestRegression31313093955: a unique key added on a new nullable column
+// k0 and a foreign key to it from a new column of the same table whose
+// default no k0 holds (plan oracle seed 31313, evolution 16): PostgreSQL
+// refused the key on the table's rows (no row's k0 is 1), TiDB added it.
+// TiDB's own check of the rows looks for a row NOT IN (SELECT k0 ...),
+// which none is while k0 holds a NULL. The TiDB plan now fails first on
+// rows without a match, as PostgreSQL does.
+func TestRegression31313093955(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayLinted(t, 247968391029646, `
+table "t1" {
+  column "id0" {
+    type = varchar(10)
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+
+`, `
+table "t1" {
+  column "id0" {
+    type = varchar(10)
+  }
+  column "k0" {
+    type = smallint
+    null = true
+  }
+  column "r0_0" {
+    type = smallint
+    default = 1
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk1" {
+    columns     = ["r0_0"]
+    ref_table   = "t1"
+    ref_columns = ["k0"]
+    on_delete   = "cascade"
+    on_update   = "restrict"
+  }
+  index "t1_uq0" {
+    unique = true
+    columns = ["k0"]
+  }
+}
+
+`)
+}

@@ -57,7 +57,7 @@ func HazardCodes() []hazard.Code {
 			Help:    "Its data is lost. Written above the statement in migration files; `migrate lint` reports it as DS102 or DS103.",
 			Example: "ALTER TABLE `docs` DROP COLUMN `body`;"},
 		{Code: codeForeignKey, Dialect: name, Title: "ADD FOREIGN KEY checks every row (TiDB)",
-			Help:    "With foreign_key_checks on, reads every row and fails on an orphan.",
+			Help:    "With foreign_key_checks on, reads every row and fails on an orphan, unless a referenced column holds a NULL (TiDB's check, NOT IN the referenced columns, then passes every row): `migrate diff` writes a statement before it that fails on orphans when a referenced column is nullable.",
 			Example: "ALTER TABLE `docs` ADD CONSTRAINT `docs_space_fk` FOREIGN KEY (`space_id`) REFERENCES `spaces` (`id`);"},
 		{Code: codeNotNull, Dialect: name, Title: "MODIFY COLUMN ... NOT NULL checks every row (TiDB)",
 			Help:    "Reads every row and fails on a NULL. `migrate diff` writes a pre-check for NULLs.",
