@@ -64,7 +64,7 @@ func planFirst(ctx context.Context, dev *scratch.Dev, p *Planned, c planConfig, 
 // firstPlan is the generated DDL src as a migration file's plan: its
 // statements with their comments, without the generated file's header,
 // and each raw block's statement under its raw line (rawHistory).
-func firstPlan(d dialects.Dialect, src []byte, x *dialects.Exprs, name string) (*migrate.Plan, error) {
+func firstPlan(d dialects.Atlas, src []byte, x *dialects.Exprs, name string) (*migrate.Plan, error) {
 	stmts, err := d.ScanStmts(string(src))
 	if err != nil {
 		return nil, fmt.Errorf("reading the generated schema: %w", err)
