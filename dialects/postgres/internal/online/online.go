@@ -1096,20 +1096,15 @@ func regtypeName(t schema.Type) (string, error) {
 // parts added and dropped: PostgreSQL cannot change a table's partition
 // key, nor partition an existing table or stop partitioning one.
 func partitionRefusal(changes []schema.Change) error {
-	for _, c := range changes {
-		mt, ok := c.(*schema.ModifyTable)
-		if !ok {
-			continue
+	var err error
+	eachAttrChange(changes, func(mt *schema.ModifyTable, to schema.Attr) bool {
+		if r, ok := to.(*atlasdrv.PartitionRefused); ok {
+			err = &hazard.Refusal{Database: "PostgreSQL", Table: mt.T.Name, Change: r.Change,
+				Reason:  "PostgreSQL fixes a table's partitioning when it creates it: a partition key cannot be added, changed or removed, nor a part's bound changed",
+				Instead: "Keep the partitioning and add or drop parts; or create a new table partitioned as the model says, copy the rows (INSERT ... SELECT) and rename it, in a migration written by hand"}
+			return false
 		}
-		for _, sc := range mt.Changes {
-			if m, ok := sc.(*schema.ModifyAttr); ok {
-				if r, ok := m.To.(*atlasdrv.PartitionRefused); ok {
-					return &hazard.Refusal{Database: "PostgreSQL", Table: mt.T.Name, Change: r.Change,
-						Reason:  "PostgreSQL fixes a table's partitioning when it creates it: a partition key cannot be added, changed or removed, nor a part's bound changed",
-						Instead: "Keep the partitioning and add or drop parts; or create a new table partitioned as the model says, copy the rows (INSERT ... SELECT) and rename it, in a migration written by hand"}
-				}
-			}
-		}
-	}
-	return nil
+		return true
+	})
+	return err
 }

@@ -288,23 +288,33 @@ SELECT (SELECT count(*) FROM pg_class, ns WHERE relname = $1 AND relnamespace = 
 // indexes of its parent when it joins.
 func partsJoined(changes []schema.Change) map[string]bool {
 	out := map[string]bool{}
+	eachAttrChange(changes, func(mt *schema.ModifyTable, to schema.Attr) bool {
+		switch x := to.(type) {
+		case *atlasdrv.PartAdded:
+			out[mt.T.Name+"\x00"+x.Part.Name] = true
+		case *atlasdrv.PartRebound:
+			out[mt.T.Name+"\x00"+x.Part.Name] = true
+		}
+		return true
+	})
+	return out
+}
+
+// eachAttrChange calls f with each table attribute that changes set
+// (ModifyAttr's To, as the partitioning's changes come), until f returns
+// false.
+func eachAttrChange(changes []schema.Change, f func(mt *schema.ModifyTable, to schema.Attr) bool) {
 	for _, c := range changes {
 		mt, ok := c.(*schema.ModifyTable)
 		if !ok {
 			continue
 		}
 		for _, sc := range mt.Changes {
-			if m, ok := sc.(*schema.ModifyAttr); ok {
-				switch x := m.To.(type) {
-				case *atlasdrv.PartAdded:
-					out[mt.T.Name+"\x00"+x.Part.Name] = true
-				case *atlasdrv.PartRebound:
-					out[mt.T.Name+"\x00"+x.Part.Name] = true
-				}
+			if m, ok := sc.(*schema.ModifyAttr); ok && !f(mt, m.To) {
+				return
 			}
 		}
 	}
-	return out
 }
 
 // partitionedIndexHazards are the hazards of index i created without
