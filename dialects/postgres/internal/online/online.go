@@ -51,6 +51,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}); err != nil {
 		return nil, err
 	}
+	renamedPredicates(drv, changes)
 	if err := hazard.TimeToText("PostgreSQL", changes); err != nil {
 		return nil, err
 	}
