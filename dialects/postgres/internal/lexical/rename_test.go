@@ -1,4 +1,4 @@
-package online
+package lexical
 
 import "testing"
 
@@ -13,11 +13,11 @@ func TestRenameIdents(t *testing.T) {
 		`(n)::text <> 'id0 n' AND x_n = n`:  `("Big")::text <> 'id0 n' AND x_n = "Big"`,
 		`name = 'it''s id0' OR id0 IS NULL`: `name = 'it''s id0' OR rc0 IS NULL`,
 	} {
-		if got := renameIdents(in, renamed); got != want {
-			t.Errorf("renameIdents(%q) = %q, want %q", in, got, want)
+		if got := RenameIdents(in, renamed); got != want {
+			t.Errorf("RenameIdents(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if plainText(`(("rc0" IS NOT NULL))`) != plainText(`"rc0" IS NOT NULL`) || plainText(`(a) OR (b)`) != `(a) OR (b)` {
+	if Plain(`(("rc0" IS NOT NULL))`) != Plain(`"rc0" IS NOT NULL`) || Plain(`(a) OR (b)`) != `(a) OR (b)` {
 		t.Error("plainText does not read the predicate as PostgreSQL prints it")
 	}
 }
