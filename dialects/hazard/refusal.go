@@ -2,6 +2,7 @@ package hazard
 
 import (
 	"fmt"
+	"strings"
 
 	"ariga.io/atlas/sql/schema"
 )
@@ -67,4 +68,42 @@ func NotNullWithoutValue(database string, changes []schema.Change, filled func(*
 // ('100000000000000000000', '0.00001'). Both plans pre-check such rows.
 func FloatTextDiffers(col string) string {
 	return fmt.Sprintf("(%s <> 0 AND (ABS(%s) >= 1e15 OR ABS(%s) < 1e-4))", col, col, col)
+}
+
+// TimeToText refuses a column changed from a time of day or a date and
+// time (datetime, timestamp, time) to a string type: the two databases
+// write such values differently as text, so the converted rows would
+// differ. PostgreSQL leaves out a fraction of zeros and writes a
+// timestamptz's offset ('2020-01-01 00:00:00', '... 00:00:00+00'), TiDB
+// writes every digit of the column's precision ('2020-01-01
+// 00:00:00.000000'; plan oracle, seed 31313, evolution 31313094173). A
+// date converts alike ('2020-01-01') and is planned. Every dialect
+// refuses it alike, so that migrate diff of any env says so.
+func TimeToText(database string, changes []schema.Change) error {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		for _, sc := range mt.Changes {
+			mc, ok := sc.(*schema.ModifyColumn)
+			if !ok || !mc.Change.Is(schema.ChangeType) || mc.From.Type == nil || mc.To.Type == nil {
+				continue
+			}
+			from, ok := mc.From.Type.Type.(*schema.TimeType)
+			if !ok || strings.EqualFold(from.T, "date") || strings.EqualFold(from.T, "year") {
+				continue
+			}
+			switch mc.To.Type.Type.(type) {
+			case *schema.StringType, *schema.BinaryType:
+			default:
+				continue
+			}
+			return &Refusal{Database: database, Table: mt.T.Name, Column: mc.To.Name,
+				Change:  fmt.Sprintf("the change of column %q from a time type (%s) to a string type", mc.To.Name, from.T),
+				Reason:  "PostgreSQL and TiDB write a time as different text ('2020-01-01 00:00:00' on PostgreSQL, '2020-01-01 00:00:00.000000' on TiDB, and a timestamp with its offset on PostgreSQL alone), so the converted rows would differ between the databases",
+				Instead: fmt.Sprintf("Add a string column beside %q, fill it in a data migration (schemagen migrate new NAME --data) with the text you want written the same on both, and drop %q in a later change", mc.To.Name, mc.To.Name)}
+		}
+	}
+	return nil
 }

@@ -881,3 +881,79 @@ table "t1" {
 
 `)
 }
+
+// TestRegression31313094151: a column renamed under a unique partial index
+// (its predicate names the column) of a table a foreign key references.
+// RENAME COLUMN rewrites the predicate by itself, but the diff compared its
+// old text with the model's and planned DROP INDEX and CREATE INDEX, plain
+// (the index is a key a foreign key may use), which migrate lint reported
+// (PG101, an index built without CONCURRENTLY on an existing table; plan
+// oracle, seed 31313, evolution 212). The rename is now the whole plan.
+func TestRegression31313094151(t *testing.T) {
+	plantest.ReplayLinted(t, 247968392581770, `
+table "t0" {
+  column "id0" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  index "t0_ix1" {
+    unique = true
+    columns = ["id0"]
+    where = "id0 IS NOT NULL"
+  }
+}
+
+table "t1" {
+  column "id0" {
+    type = bigint
+  }
+  column "f0" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk0" {
+    columns     = ["f0"]
+    ref_table   = "t0"
+    ref_columns = ["id0"]
+  }
+}
+
+`, `
+table "t0" {
+  column "rc0" {
+    type = uuid
+    renamed_from = "id0"
+  }
+  primary_key {
+    columns = ["rc0"]
+  }
+  index "t0_ix1" {
+    unique = true
+    columns = ["rc0"]
+    where = "rc0 IS NOT NULL"
+  }
+}
+
+table "t1" {
+  column "id0" {
+    type = bigint
+  }
+  column "f0" {
+    type = uuid
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+  foreign_key "t1_fk0" {
+    columns     = ["f0"]
+    ref_table   = "t0"
+    ref_columns = ["rc0"]
+  }
+}
+
+`)
+}

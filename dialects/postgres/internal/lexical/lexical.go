@@ -1,6 +1,6 @@
 // Package lexical is PostgreSQL's lexical layer as schemagen writes and
-// reads it: quoting identifiers and strings, and the Grammar of the
-// expressions PostgreSQL prints back.
+// reads it: quoting identifiers and strings, the Grammar of the
+// expressions PostgreSQL prints back, and renaming columns in one.
 //
 // It stands alone because every part of the dialect (generation, import,
 // the online planner in internal/online) quotes names the same way, and
@@ -8,6 +8,7 @@
 package lexical
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/schemagen/schemagen/compiler/expr/parse"
@@ -43,4 +44,85 @@ var Grammar = &parse.Grammar{
 	NegPrec:    12,
 	CastPrec:   15,
 	Quantified: true,
+}
+
+var plainIdent = regexp.MustCompile(`^[a-z_][a-z0-9_$]*$`)
+
+// RenameIdents writes names new for old in expression x, outside its
+// string literals, as PostgreSQL prints an identifier (quoted unless a
+// plain lower-case name).
+func RenameIdents(x string, renamed map[string]string) string {
+	var b strings.Builder
+	for i := 0; i < len(x); {
+		ch := x[i]
+		switch {
+		case ch == '\'':
+			j := i + 1
+			for j < len(x) && !(x[j] == '\'' && (j+1 >= len(x) || x[j+1] != '\'')) {
+				if x[j] == '\'' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(x))
+			b.WriteString(x[i:j])
+			i = j
+		case ch == '"' || ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z':
+			j, name := i+1, ""
+			if ch == '"' {
+				for j < len(x) && x[j] != '"' {
+					j++
+				}
+				name = x[i+1 : min(j, len(x))]
+				j = min(j+1, len(x))
+			} else {
+				for j < len(x) && (x[j] == '_' || x[j] == '$' || x[j] >= 'a' && x[j] <= 'z' || x[j] >= 'A' && x[j] <= 'Z' || x[j] >= '0' && x[j] <= '9') {
+					j++
+				}
+				name = x[i:j]
+			}
+			if to, ok := renamed[name]; ok {
+				if !plainIdent.MatchString(to) {
+					to = Ident(to)
+				}
+				b.WriteString(to)
+			} else {
+				b.WriteString(x[i:j])
+			}
+			i = j
+		default:
+			b.WriteByte(ch)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// Plain is expression x without its outer parentheses and with its
+// plain identifiers unquoted, as PostgreSQL prints it back.
+func Plain(x string) string {
+	x = strings.TrimSpace(x)
+	for strings.HasPrefix(x, "(") && strings.HasSuffix(x, ")") && balanced(x[1:len(x)-1]) {
+		x = strings.TrimSpace(x[1 : len(x)-1])
+	}
+	return quotedPlain.ReplaceAllStringFunc(x, func(q string) string { return q[1 : len(q)-1] })
+}
+
+var quotedPlain = regexp.MustCompile(`"[a-z_][a-z0-9_$]*"`)
+
+// balanced reports whether x's parentheses pair up, read left to right.
+func balanced(x string) bool {
+	depth := 0
+	for _, ch := range x {
+		switch ch {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }

@@ -51,6 +51,10 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}); err != nil {
 		return nil, err
 	}
+	renamedPredicates(drv, changes)
+	if err := hazard.TimeToText("PostgreSQL", changes); err != nil {
+		return nil, err
+	}
 	if q, ok := drv.(schema.ExecQuerier); ok {
 		if err := typeChanges(ctx, q, changes); err != nil {
 			return nil, err

@@ -1,0 +1,66 @@
+package online
+
+import (
+	"slices"
+
+	"ariga.io/atlas/sql/postgres"
+	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
+)
+
+// renamedPredicates removes from changes the index changes that only a
+// column rename of the same plan makes: PostgreSQL keeps a partial index's
+// predicate by the column itself, so RENAME COLUMN rewrites it, but the
+// diff compared the predicate's old text ("id0 IS NOT NULL") with the
+// model's ("rc0 IS NOT NULL") and planned a DROP INDEX and a CREATE INDEX,
+// which online blocked writes for the whole build (PG101) when a foreign
+// key references the table (plan oracle, seed 31313, evolution
+// 31313094151). A change whose old index, with the renamed names written
+// in its predicate, differs from the new one in nothing stays out.
+func renamedPredicates(d schema.Differ, changes []schema.Change) {
+	for _, c := range changes {
+		mt, ok := c.(*schema.ModifyTable)
+		if !ok {
+			continue
+		}
+		renamed := map[string]string{}
+		for _, sc := range mt.Changes {
+			if r, ok := sc.(*schema.RenameColumn); ok {
+				renamed[r.From.Name] = r.To.Name
+			}
+		}
+		if len(renamed) == 0 {
+			continue
+		}
+		mt.Changes = slices.DeleteFunc(mt.Changes, func(sc schema.Change) bool {
+			mi, ok := sc.(*schema.ModifyIndex)
+			if !ok || !mi.Change.Is(schema.ChangeAttr) {
+				return false
+			}
+			var p1, p2 *postgres.IndexPredicate
+			for _, a := range mi.From.Attrs {
+				if p, ok := a.(*postgres.IndexPredicate); ok {
+					p1 = p
+				}
+			}
+			for _, a := range mi.To.Attrs {
+				if p, ok := a.(*postgres.IndexPredicate); ok {
+					p2 = p
+				}
+			}
+			if p1 == nil || p2 == nil || lexical.Plain(lexical.RenameIdents(p1.P, renamed)) != lexical.Plain(p2.P) {
+				return false
+			}
+			// Nothing else changes: the old index with the new predicate
+			// is the new one.
+			from := *mi.From
+			from.Attrs = slices.Clone(from.Attrs)
+			from.Attrs[slices.Index(from.Attrs, schema.Attr(p1))] = p2
+			t1 := &schema.Table{Name: mt.T.Name, Schema: mt.T.Schema, Columns: mt.T.Columns, Indexes: []*schema.Index{&from}}
+			t2 := &schema.Table{Name: mt.T.Name, Schema: mt.T.Schema, Columns: mt.T.Columns, Indexes: []*schema.Index{mi.To}}
+			diff, err := d.TableDiff(t1, t2)
+			return err == nil && len(diff) == 0
+		})
+	}
+}
