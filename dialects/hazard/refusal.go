@@ -80,29 +80,40 @@ func FloatTextDiffers(col string) string {
 // date converts alike ('2020-01-01') and is planned. Every dialect
 // refuses it alike, so that migrate diff of any env says so.
 func TimeToText(database string, changes []schema.Change) error {
+	return EachTypeChange(changes, func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error {
+		if mc.From.Type == nil || mc.To.Type == nil {
+			return nil
+		}
+		from, ok := mc.From.Type.Type.(*schema.TimeType)
+		if !ok || strings.EqualFold(from.T, "date") || strings.EqualFold(from.T, "year") {
+			return nil
+		}
+		switch mc.To.Type.Type.(type) {
+		case *schema.StringType, *schema.BinaryType:
+		default:
+			return nil
+		}
+		return &Refusal{Database: database, Table: mt.T.Name, Column: mc.To.Name,
+			Change:  fmt.Sprintf("the change of column %q from a time type (%s) to a string type", mc.To.Name, from.T),
+			Reason:  "PostgreSQL and TiDB write a time as different text ('2020-01-01 00:00:00' on PostgreSQL, '2020-01-01 00:00:00.000000' on TiDB, and a timestamp with its offset on PostgreSQL alone), so the converted rows would differ between the databases",
+			Instead: fmt.Sprintf("Add a string column beside %q, fill it in a data migration (schemagen migrate new NAME --data) with the text you want written the same on both, and drop %q in a later change", mc.To.Name, mc.To.Name)}
+	})
+}
+
+// EachTypeChange calls f with each column type change of changes, in
+// order, until f returns an error, which it returns.
+func EachTypeChange(changes []schema.Change, f func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error) error {
 	for _, c := range changes {
 		mt, ok := c.(*schema.ModifyTable)
 		if !ok {
 			continue
 		}
 		for _, sc := range mt.Changes {
-			mc, ok := sc.(*schema.ModifyColumn)
-			if !ok || !mc.Change.Is(schema.ChangeType) || mc.From.Type == nil || mc.To.Type == nil {
-				continue
+			if mc, ok := sc.(*schema.ModifyColumn); ok && mc.Change.Is(schema.ChangeType) {
+				if err := f(mt, mc); err != nil {
+					return err
+				}
 			}
-			from, ok := mc.From.Type.Type.(*schema.TimeType)
-			if !ok || strings.EqualFold(from.T, "date") || strings.EqualFold(from.T, "year") {
-				continue
-			}
-			switch mc.To.Type.Type.(type) {
-			case *schema.StringType, *schema.BinaryType:
-			default:
-				continue
-			}
-			return &Refusal{Database: database, Table: mt.T.Name, Column: mc.To.Name,
-				Change:  fmt.Sprintf("the change of column %q from a time type (%s) to a string type", mc.To.Name, from.T),
-				Reason:  "PostgreSQL and TiDB write a time as different text ('2020-01-01 00:00:00' on PostgreSQL, '2020-01-01 00:00:00.000000' on TiDB, and a timestamp with its offset on PostgreSQL alone), so the converted rows would differ between the databases",
-				Instead: fmt.Sprintf("Add a string column beside %q, fill it in a data migration (schemagen migrate new NAME --data) with the text you want written the same on both, and drop %q in a later change", mc.To.Name, mc.To.Name)}
 		}
 	}
 	return nil

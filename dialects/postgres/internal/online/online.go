@@ -971,58 +971,48 @@ FROM (SELECT $1::regtype::oid AS s, $2::regtype::oid AS t) x`
 // dev database says which is which (pg_cast). Changes to an enum are
 // enumChanges'.
 func typeChanges(ctx context.Context, drv schema.ExecQuerier, changes []schema.Change) error {
-	for _, c := range changes {
-		mt, ok := c.(*schema.ModifyTable)
+	return hazard.EachTypeChange(changes, func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error {
+		if by := generatedUsers(mt, mc.To.Name); len(by) > 0 {
+			return &hazard.Refusal{Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
+				Change:  fmt.Sprintf("the change of the type of column %q", mc.To.Name),
+				Reason:  fmt.Sprintf("PostgreSQL cannot alter the type of a column that %s uses (0A000)", strings.Join(by, " and ")),
+				Instead: fmt.Sprintf("Make the change in three steps: remove %s from the model (one migrate diff), change the column (another), then add %s back (a third)", strings.Join(by, " and "), map[bool]string{true: "them", false: "it"}[len(by) > 1])}
+		}
+		if _, ok := mc.To.Type.Type.(*schema.EnumType); ok {
+			return nil
+		}
+		if slices.ContainsFunc(mc.Extra, func(x schema.Clause) bool { _, ok := x.(*postgres.ConvertUsing); return ok }) {
+			return nil
+		}
+		from, err := regtypeName(mc.From.Type.Type)
+		if err != nil {
+			return err
+		}
+		to, err := postgres.FormatType(mc.To.Type.Type)
+		if err != nil {
+			return err
+		}
+		how, ok := conversion(ctx, drv, from, to)
 		if !ok {
-			continue
+			// A type the dev database does not know yet (made by the
+			// same migration, as an extension's): planned as Atlas
+			// plans it.
+			return nil
 		}
-		for _, sc := range mt.Changes {
-			mc, ok := sc.(*schema.ModifyColumn)
-			if !ok || !mc.Change.Is(schema.ChangeType) {
-				continue
-			}
-			if by := generatedUsers(mt, mc.To.Name); len(by) > 0 {
-				return &hazard.Refusal{Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
-					Change:  fmt.Sprintf("the change of the type of column %q", mc.To.Name),
-					Reason:  fmt.Sprintf("PostgreSQL cannot alter the type of a column that %s uses (0A000)", strings.Join(by, " and ")),
-					Instead: fmt.Sprintf("Make the change in three steps: remove %s from the model (one migrate diff), change the column (another), then add %s back (a third)", strings.Join(by, " and "), map[bool]string{true: "them", false: "it"}[len(by) > 1])}
-			}
-			if _, ok := mc.To.Type.Type.(*schema.EnumType); ok {
-				continue
-			}
-			if slices.ContainsFunc(mc.Extra, func(x schema.Clause) bool { _, ok := x.(*postgres.ConvertUsing); return ok }) {
-				continue
-			}
-			from, err := regtypeName(mc.From.Type.Type)
-			if err != nil {
-				return err
-			}
-			to, err := postgres.FormatType(mc.To.Type.Type)
-			if err != nil {
-				return err
-			}
-			how, ok := conversion(ctx, drv, from, to)
-			if !ok {
-				// A type the dev database does not know yet (made by the
-				// same migration, as an extension's): planned as Atlas
-				// plans it.
-				continue
-			}
-			switch how {
-			case "i", "a":
-			case "e":
-				mc.Extra = append(mc.Extra, &postgres.ConvertUsing{X: lexical.Ident(mc.To.Name) + "::" + to})
-			default:
-				return &hazard.Refusal{
-					Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
-					Change:  fmt.Sprintf("the change of column %q from %s to %s", mc.To.Name, from, to),
-					Reason:  fmt.Sprintf("PostgreSQL has no conversion from %s to %s, so ALTER COLUMN ... TYPE cannot convert the rows", from, to),
-					Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it from the old one in a data migration (migrations/portable), and drop %q in a later change; or, if its values may be lost, drop the column in one change and add the new one in the next", mc.To.Name, mc.To.Name),
-				}
+		switch how {
+		case "i", "a":
+		case "e":
+			mc.Extra = append(mc.Extra, &postgres.ConvertUsing{X: lexical.Ident(mc.To.Name) + "::" + to})
+		default:
+			return &hazard.Refusal{
+				Database: "PostgreSQL", Table: mt.T.Name, Column: mc.To.Name,
+				Change:  fmt.Sprintf("the change of column %q from %s to %s", mc.To.Name, from, to),
+				Reason:  fmt.Sprintf("PostgreSQL has no conversion from %s to %s, so ALTER COLUMN ... TYPE cannot convert the rows", from, to),
+				Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it from the old one in a data migration (migrations/portable), and drop %q in a later change; or, if its values may be lost, drop the column in one change and add the new one in the next", mc.To.Name, mc.To.Name),
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // generatedUsers names the generated columns of mt's table, other than
