@@ -49,8 +49,10 @@ func planFirst(ctx context.Context, dev *scratch.Dev, p *Planned, c planConfig, 
 	if len(current.Schema.Tables) > 0 {
 		return nil, nil
 	}
-	source := fmt.Sprintf("%s (as the first migration)", t.Env.Src)
-	if err := scratch.Exec(ctx, current.Driver, source, content); err != nil {
+	// Named as the generated file, whose statements it runs in their
+	// order: a statement the database refuses is placed in schema.hcl as
+	// one of the generated DDL (refusal.Generated).
+	if err := scratch.Exec(ctx, current.Driver, t.Env.Src, content); err != nil {
 		var ee *scratch.ExecError
 		if errors.As(err, &ee) && t.Dialect.TransactionalDDL() {
 			// Rolled back: the database is empty again.
