@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,27 +24,97 @@ import (
 // The online benchmark (scripts/bench-online.sh) is not part of CI: it
 // loads a million rows. It runs only when SCHEMAGEN_BENCH_ONLINE is set.
 
-var benchSchemas = map[string]struct{ init, model, insert, fill string }{
+// benchTable is each dialect's table of rows: the statements creating it
+// (before a case's own), the statement a writer inserts with while a plan
+// runs, and how it is filled.
+var benchTable = map[string]struct {
+	init   []string
+	insert string
+	fill   string
+}{
 	"postgres": {
-		init: `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
-CREATE TABLE "items" ("id" bigint NOT NULL, "space_id" bigint NOT NULL, "title" character varying(200) NULL, "slug" character varying(64) NOT NULL, "n" integer NOT NULL, PRIMARY KEY ("id"));
-`,
-		model: `CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"));
-CREATE TABLE "items" ("id" bigint NOT NULL, "space_id" bigint NOT NULL, "title" character varying(200) NOT NULL, "slug" character varying(64) NOT NULL, "n" integer NOT NULL, PRIMARY KEY ("id"),
-  CONSTRAINT "items_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id"),
-  CONSTRAINT "items_n_ck" CHECK (n > 0));
-CREATE INDEX "items_title_idx" ON "items" ("title");
-`,
-		insert: `INSERT INTO items (id, space_id, title, slug, n) VALUES ($1::bigint, 1 + mod($1::bigint, 100), 'title', 's' || $1::bigint, 1)`,
+		init: []string{
+			`CREATE TABLE "spaces" ("id" bigint NOT NULL, PRIMARY KEY ("id"))`,
+			`CREATE TABLE "items" ("id" bigint NOT NULL, "space_id" bigint NOT NULL, "title" character varying(200) NULL, "slug" character varying(64) NOT NULL, "n" integer NOT NULL, "price" numeric(12,2) NOT NULL DEFAULT 0, PRIMARY KEY ("id"))`,
+		},
+		insert: `INSERT INTO items (id, space_id, title, slug, n) VALUES ($1::bigint, 1 + mod($1::bigint, 100), 'title', 's' || $1::bigint, 2)`,
 		fill: `INSERT INTO spaces SELECT g FROM generate_series(1, 100) g;
-INSERT INTO items SELECT g, 1 + mod(g, 100), 'title ' || g, 's' || g, 1 + mod(g, 1000) FROM generate_series(1, %d) g;
+INSERT INTO items SELECT g, 1 + mod(g, 100), 'title ' || g, 's' || g, 2 + mod(g, 1000) FROM generate_series(1, %d) g;
 ANALYZE items;`,
 	},
 	"tidb": {
-		init: "CREATE TABLE `items` (`id` bigint NOT NULL, `space_id` bigint NOT NULL, `title` varchar(200) NULL, `slug` varchar(64) NOT NULL, `n` int NOT NULL, PRIMARY KEY (`id`));\n",
-		model: "CREATE TABLE `items` (`id` bigint NOT NULL, `space_id` bigint NOT NULL, `title` varchar(200) NULL, `slug` varchar(64) NOT NULL, `n` int NOT NULL, PRIMARY KEY (`id`),\n" +
-			"  INDEX `items_title_idx` (`title`), UNIQUE INDEX `items_slug_key` (`slug`), CONSTRAINT `items_n_ck` CHECK (`n` > 0));\n",
-		insert: "INSERT INTO items (id, space_id, title, slug, n) VALUES (?, 1, 'title', CONCAT('s', ?), 1)",
+		init: []string{
+			"CREATE TABLE `spaces` (`id` bigint NOT NULL, PRIMARY KEY (`id`))",
+			"CREATE TABLE `items` (`id` bigint NOT NULL, `space_id` bigint NOT NULL, `title` varchar(200) NULL, `slug` varchar(64) NOT NULL, `n` int NOT NULL, `price` decimal(12,2) NOT NULL DEFAULT 0, PRIMARY KEY (`id`))",
+		},
+		insert: "INSERT INTO items (id, space_id, title, slug, n) VALUES (?, 1, 'title', CONCAT('s', ?), 2)",
+	},
+}
+
+// benchCase is one change of the items table: the statements that hold
+// its state before (after benchTable's init) and the model after, written
+// as the dev database reads them. Each case is one of the changes issue 30
+// found locking more than its file said; rewrite marks a change that
+// rewrites the table in any plan, where no stall goal applies.
+type benchCase struct {
+	name, what   string
+	before, into map[string][]string
+	rewrite      bool
+}
+
+var benchCases = []benchCase{
+	{
+		name: "add", what: "an index, a foreign key, a CHECK and a NOT NULL (TiDB: an index, a unique key and a CHECK)",
+		into: map[string][]string{
+			"postgres": {
+				`ALTER TABLE "items" ALTER COLUMN "title" SET NOT NULL, ADD CONSTRAINT "items_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id"), ADD CONSTRAINT "items_n_ck" CHECK (n > 0)`,
+				`CREATE INDEX "items_title_idx" ON "items" ("title")`,
+			},
+			"tidb": {
+				"ALTER TABLE `items` ADD INDEX `items_title_idx` (`title`), ADD UNIQUE INDEX `items_slug_key` (`slug`), ADD CONSTRAINT `items_n_ck` CHECK (`n` > 0)",
+			},
+		},
+	},
+	{
+		name: "predicate", what: "a partial index's predicate changed",
+		before: map[string][]string{"postgres": {`CREATE INDEX "items_n_idx" ON "items" ("n") WHERE (n > 0)`}},
+		into:   map[string][]string{"postgres": {`CREATE INDEX "items_n_idx" ON "items" ("n") WHERE (n > 1)`}},
+	},
+	{
+		name: "fk-action", what: "a foreign key's ON DELETE changed",
+		before: map[string][]string{
+			"postgres": {`ALTER TABLE "items" ADD CONSTRAINT "items_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id")`},
+			"tidb":     {"ALTER TABLE `items` ADD CONSTRAINT `items_space_fk` FOREIGN KEY (`space_id`) REFERENCES `spaces` (`id`)"},
+		},
+		into: map[string][]string{
+			"postgres": {`ALTER TABLE "items" ADD CONSTRAINT "items_space_fk" FOREIGN KEY ("space_id") REFERENCES "spaces" ("id") ON DELETE CASCADE`},
+			"tidb":     {"ALTER TABLE `items` ADD CONSTRAINT `items_space_fk` FOREIGN KEY (`space_id`) REFERENCES `spaces` (`id`) ON DELETE CASCADE"},
+		},
+	},
+	{
+		name: "unique-moved", what: "a unique key moved from (slug) to (space_id, slug)",
+		before: map[string][]string{
+			"postgres": {`CREATE UNIQUE INDEX "items_slug_key" ON "items" ("slug")`},
+			"tidb":     {"ALTER TABLE `items` ADD UNIQUE INDEX `items_slug_key` (`slug`)"},
+		},
+		into: map[string][]string{
+			"postgres": {`CREATE UNIQUE INDEX "items_space_slug_key" ON "items" ("space_id", "slug")`},
+			"tidb":     {"ALTER TABLE `items` ADD UNIQUE INDEX `items_space_slug_key` (`space_id`, `slug`)"},
+		},
+	},
+	{
+		name: "widen", what: "numeric(12,2) to (14,2) and varchar(64) to (128)",
+		into: map[string][]string{
+			"postgres": {`ALTER TABLE "items" ALTER COLUMN "price" TYPE numeric(14,2), ALTER COLUMN "slug" TYPE character varying(128)`},
+			"tidb":     {"ALTER TABLE `items` MODIFY COLUMN `price` decimal(14,2) NOT NULL DEFAULT 0", "ALTER TABLE `items` MODIFY COLUMN `slug` varchar(128) NOT NULL"},
+		},
+	},
+	{
+		name: "generated", what: "a stored generated column added (TiDB: a virtual one)", rewrite: true,
+		into: map[string][]string{
+			"postgres": {`ALTER TABLE "items" ADD COLUMN "n2" integer GENERATED ALWAYS AS (n * 2) STORED`},
+			"tidb":     {"ALTER TABLE `items` ADD COLUMN `n2` int GENERATED ALWAYS AS (`n` * 2) VIRTUAL"},
+		},
 	},
 }
 
@@ -65,17 +136,42 @@ func TestBenchOnline(t *testing.T) {
 	if rows <= 0 {
 		rows = 1_000_000
 	}
-	plain := benchRun(t, dialect, rows, true)
-	online := benchRun(t, dialect, rows, false)
-	fmt.Printf("\n%s, %d rows, a writer inserting continuously on its own session\n", dialect, rows)
-	fmt.Printf("%-34s %14s %14s\n", "", "plain", "online")
-	fmt.Printf("%-34s %14s %14s\n", "longest write stall", plain.stall.Round(time.Millisecond), online.stall.Round(time.Millisecond))
-	fmt.Printf("%-34s %14s %14s\n", "total migration time", plain.total.Round(time.Millisecond), online.total.Round(time.Millisecond))
-	fmt.Printf("%-34s %14d %14d\n", "writes during the migration", plain.writes, online.writes)
-	fmt.Printf("%-34s %14s %14s\n", "longest write before (baseline)", plain.baseline.Round(time.Millisecond), online.baseline.Round(time.Millisecond))
-	fmt.Printf("online stall goal: < 100ms: %v\n", online.stall < 100*time.Millisecond)
-	for _, f := range online.files {
-		fmt.Printf("\n--- online plan: %s\n%s", filepath.Base(f), mustRead(f))
+	only := map[string]bool{}
+	for _, name := range strings.Split(os.Getenv("SCHEMAGEN_BENCH_CASES"), ",") {
+		if name != "" {
+			only[name] = true
+		}
+	}
+	type row struct {
+		c             benchCase
+		plain, online benchResult
+	}
+	var rs []row
+	for _, c := range benchCases {
+		if c.into[dialect] == nil || len(only) > 0 && !only[c.name] {
+			continue
+		}
+		plain := benchRun(t, dialect, rows, c, true)
+		online := benchRun(t, dialect, rows, c, false)
+		rs = append(rs, row{c, plain, online})
+	}
+	fmt.Printf("\n%s, %d rows, a writer inserting continuously on its own session (longest write stall / total migration time; stall goal for online plans < 100ms)\n", dialect, rows)
+	fmt.Printf("%-13s %11s %11s %11s %11s %8s %8s  %s\n", "case", "plain stall", "online", "plain time", "online", "writes", "baseline", "goal")
+	for _, r := range rs {
+		goal := fmt.Sprint(r.online.stall < 100*time.Millisecond)
+		if r.c.rewrite {
+			goal = "none (rewrites the table)"
+		}
+		fmt.Printf("%-13s %11s %11s %11s %11s %8d %8s  %s\n", r.c.name,
+			r.plain.stall.Round(time.Millisecond), r.online.stall.Round(time.Millisecond),
+			r.plain.total.Round(time.Millisecond), r.online.total.Round(time.Millisecond),
+			r.online.writes, r.online.baseline.Round(time.Millisecond), goal)
+	}
+	for _, r := range rs {
+		fmt.Printf("\n=== %s: %s\n", r.c.name, r.c.what)
+		for _, f := range r.online.files {
+			fmt.Printf("--- online plan: %s\n%s", filepath.Base(f), mustRead(f))
+		}
 	}
 }
 
@@ -84,20 +180,32 @@ func mustRead(path string) string {
 	return string(b)
 }
 
+func statements(ss []string) string {
+	var b strings.Builder
+	for _, s := range ss {
+		b.WriteString(s + ";\n")
+	}
+	return b.String()
+}
+
 // benchRun fills a fresh database, plans the model change (plain or
 // online), then applies it while a writer inserts one row at a time and
 // records the longest insert.
-func benchRun(t *testing.T, dialect string, rows int, plain bool) benchResult {
+func benchRun(t *testing.T, dialect string, rows int, c benchCase, plain bool) benchResult {
 	t.Helper()
 	ctx := context.Background()
-	s := benchSchemas[dialect]
+	s := benchTable[dialect]
+	init := append(append([]string(nil), s.init...), c.before[dialect]...)
 	root := t.TempDir()
 	dir := filepath.Join(root, "migrations")
 	os.MkdirAll(dir, 0o755)
-	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000001_init.sql", SQL: s.init})
+	testproject.WriteMigrations(t, dir, testproject.File{Name: "20260101000001_init.sql", SQL: statements(init)})
 	src := filepath.Join(root, "generated", dialect, "schema.sql")
 	os.MkdirAll(filepath.Dir(src), 0o755)
-	if err := os.WriteFile(src, []byte(s.model), 0o644); err != nil {
+	// The model is the table with the case's statements after: what the
+	// state before held besides is dropped.
+	model := append(append([]string(nil), s.init...), c.into[dialect]...)
+	if err := os.WriteFile(src, []byte(statements(model)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tg := migration.Target{Env: &atlasconf.Env{Name: dialect, Dir: dir, Src: src, Dev: dbtest.ServerURL(t, dialect)}, Dialect: all.Get(dialect)}
@@ -108,15 +216,17 @@ func benchRun(t *testing.T, dialect string, rows int, plain bool) benchResult {
 	}
 	db := dbtest.New(t, dialect)
 	start := time.Now()
-	if _, err := db.Exec(s.init); err != nil && dialect == "postgres" {
-		t.Fatal(err)
+	for _, q := range init {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
 	}
 	if dialect == "tidb" {
-		fillTiDB(t, db.DB, s.init, rows)
+		fillTiDB(t, db.DB, rows)
 	} else if _, err := db.Exec(fmt.Sprintf(s.fill, rows)); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("%s: %d rows loaded in %s\n", dialect, rows, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("%s %s (plain %v): %d rows loaded in %s\n", dialect, c.name, plain, rows, time.Since(start).Round(time.Millisecond))
 
 	var (
 		stop   atomic.Bool
@@ -171,7 +281,7 @@ func benchRun(t *testing.T, dialect string, rows int, plain bool) benchResult {
 	stop.Store(true)
 	wg.Wait()
 	if err != nil {
-		t.Fatalf("apply (plain %v): %v", plain, err)
+		t.Fatalf("%s: apply (plain %v): %v", c.name, plain, err)
 	}
 	if wErr != nil {
 		t.Fatalf("writer: %v", wErr)
@@ -180,14 +290,19 @@ func benchRun(t *testing.T, dialect string, rows int, plain bool) benchResult {
 }
 
 // fillTiDB loads rows by doubling, TiDB having no generate_series.
-func fillTiDB(t *testing.T, db *sql.DB, init string, rows int) {
+func fillTiDB(t *testing.T, db *sql.DB, rows int) {
 	t.Helper()
-	if _, err := db.Exec("INSERT INTO items VALUES (1, 1, 'title 1', 's1', 1)"); err != nil {
-		t.Fatal(err)
+	for _, q := range []string{
+		"INSERT INTO spaces VALUES (1)",
+		"INSERT INTO items (id, space_id, title, slug, n) VALUES (1, 1, 'title 1', 's1', 2)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
 	}
 	for n := 1; n < rows; n *= 2 {
 		add := min(n, rows-n)
-		q := fmt.Sprintf("INSERT INTO items SELECT id + %d, 1, CONCAT('title ', id + %d), CONCAT('s', id + %d), 1 + (id + %d) %% 1000 FROM items WHERE id <= %d", n, n, n, n, add)
+		q := fmt.Sprintf("INSERT INTO items (id, space_id, title, slug, n) SELECT id + %d, 1, CONCAT('title ', id + %d), CONCAT('s', id + %d), 2 + (id + %d) %% 1000 FROM items WHERE id <= %d", n, n, n, n, add)
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
