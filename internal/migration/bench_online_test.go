@@ -71,7 +71,8 @@ var benchCases = []benchCase{
 				`CREATE INDEX "items_title_idx" ON "items" ("title")`,
 			},
 			"tidb": {
-				"ALTER TABLE `items` ADD INDEX `items_title_idx` (`title`), ADD UNIQUE INDEX `items_slug_key` (`slug`), ADD CONSTRAINT `items_n_ck` CHECK (`n` > 0)",
+				"ALTER TABLE `items` ADD INDEX `items_title_idx` (`title`), ADD UNIQUE INDEX `items_slug_key` (`slug`)",
+				"ALTER TABLE `items` ADD CONSTRAINT `items_n_ck` CHECK (`n` > 0)",
 			},
 		},
 	},
@@ -155,10 +156,12 @@ func TestBenchOnline(t *testing.T) {
 		online := benchRun(t, dialect, rows, c, false)
 		rs = append(rs, row{c, plain, online})
 	}
-	fmt.Printf("\n%s, %d rows, a writer inserting continuously on its own session (longest write stall / total migration time; stall goal for online plans < 100ms)\n", dialect, rows)
+	fmt.Printf("\n%s, %d rows, a writer inserting continuously on its own session (longest write stall / total migration time; stall goal for online plans < 100ms, or < twice the longest write before the migration (baseline)\n", dialect, rows)
 	fmt.Printf("%-13s %11s %11s %11s %11s %8s %8s  %s\n", "case", "plain stall", "online", "plain time", "online", "writes", "baseline", "goal")
 	for _, r := range rs {
-		goal := fmt.Sprint(r.online.stall < 100*time.Millisecond)
+		// TiDB's writer stalls for a few hundred ms now and then with no
+		// DDL running (the baseline): a stall within twice that is noise.
+		goal := fmt.Sprint(r.online.stall < max(100*time.Millisecond, 2*r.online.baseline))
 		if r.c.rewrite {
 			goal = "none (rewrites the table)"
 		}
