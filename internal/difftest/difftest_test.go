@@ -49,12 +49,9 @@ func TestDifferential(t *testing.T) {
 	// Progress every 25 models. How many models left every setting out (the defaults), and how
 	// many turned one off.
 	defaults, off := 0, 0
-	// The key options of issue 33 drawn, and how many of their models
-	// compiled.
-	keyOptions := map[string]int{}
-	// The index options of issue 33 drawn (indexes; of their models
-	// compiled).
-	indexOptions := map[string]int{}
+	// The options of issue 33 (and 31's sides) drawn, and how many of them
+	// reached both databases in a model that compiled, as drawn or repaired.
+	options := map[string]int{}
 	for i := range models {
 		if i > 0 && i%25 == 0 {
 			t.Logf("%d models so far: %d disagreements, %d with the defaults, %d with a setting off", i, found, defaults, off)
@@ -67,66 +64,10 @@ func TestDifferential(t *testing.T) {
 		if m.UUIDCheck == "false" || m.ExactStrings == "false" || m.ValueDomains == "false" {
 			off++
 		}
-		for _, tb := range m.Tables {
-			if tb.Clustered == "false" {
-				keyOptions["nonclustered"]++
-				if difftest.Accepted(m) {
-					keyOptions["nonclustered compiled"]++
-				}
-			}
-			if tb.ShardRowIDBits > 0 {
-				keyOptions["shard"]++
-			}
-			if tb.Partition != "" {
-				keyOptions["partition"]++
-				if difftest.Accepted(m) {
-					keyOptions["partition compiled"]++
-				}
-				if strings.Contains(tb.Partition, "function = ") {
-					keyOptions["partition by function"]++
-					if difftest.Accepted(m) {
-						keyOptions["partition by function compiled"]++
-					}
-				}
-			}
-			if tb.TTL != nil {
-				keyOptions["ttl"]++
-				if difftest.Accepted(m) {
-					keyOptions["ttl compiled"]++
-				}
-			}
-			if tb.PKName != "" {
-				keyOptions["pk name"]++
-				if difftest.Accepted(m) {
-					keyOptions["pk name compiled"]++
-				}
-			}
-			for _, c := range tb.Cols {
-				if strings.Contains(c.Override, "null = true") && !c.Null {
-					keyOptions["dialect null"]++
-					if difftest.Accepted(m) {
-						keyOptions["dialect null compiled"]++
-					}
-				}
-			}
-			for _, x := range tb.Indexes {
-				for k, on := range map[string]bool{"include": len(x.Include) > 0, "storage": x.Storage != "", "invisible": x.Invisible, "nulls": x.NullsNotDistinct} {
-					if on {
-						indexOptions[k]++
-						if difftest.Accepted(m) {
-							indexOptions[k+" compiled"]++
-						}
-					}
-				}
-			}
-			for _, c := range tb.Cols {
-				if k := keyOption(c); k != "" {
-					keyOptions[k]++
-					if difftest.Accepted(m) {
-						keyOptions[k+" compiled"]++
-					}
-				}
-			}
+		tallyOptions(options, m, "")
+		ran := m
+		if !difftest.Accepted(m) {
+			ran = nil
 		}
 		d, err := r.Run(ctx, m, st)
 		if err != nil {
@@ -137,10 +78,14 @@ func TestDifferential(t *testing.T) {
 		if d == nil {
 			if rm := difftest.Repair(m); rm != nil {
 				repaired++
+				ran = rm
 				if d, err = r.Run(ctx, rm, st); err != nil {
 					t.Fatalf("model %d (seed %d), repaired: %v", i, s, err)
 				}
 			}
+		}
+		if ran != nil {
+			tallyOptions(options, ran, " compiled")
 		}
 		if d == nil {
 			continue
@@ -158,10 +103,41 @@ func TestDifferential(t *testing.T) {
 	st := r.Stats
 	t.Logf("%d models (%d with the defaults, %d with a setting off; %d of them repaired after a refusal) in %s: %d disagreements, %d compiles refused, %d models applied on both; %d statements agreed (%d rejected by both, %d of them for different first reasons, e.g. %s); identity realigned after %d INSERTs both refused",
 		models, defaults, off, repaired, time.Since(start).Round(time.Millisecond), found, st.Refused, st.Applied, st.Agreed, st.Rejected, st.ReasonDiffers, st.ReasonExample, st.Realigned)
-	t.Logf("key options drawn (columns or tables; of their models compiled): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d of them with shard_row_id_bits; %d ttl (%d), %d partition (%d), %d of them by a function (%d)", keyOptions["unordered"], keyOptions["unordered compiled"], keyOptions["cache"], keyOptions["cache compiled"], keyOptions["nonclustered"], keyOptions["nonclustered compiled"], keyOptions["shard"], keyOptions["ttl"], keyOptions["ttl compiled"], keyOptions["partition"], keyOptions["partition compiled"], keyOptions["partition by function"], keyOptions["partition by function compiled"])
-	t.Logf("issue 31's sides drawn (of their models compiled): %d columns nullable in one dialect's block only (%d), %d primary keys named (%d)", keyOptions["dialect null"], keyOptions["dialect null compiled"], keyOptions["pk name"], keyOptions["pk name compiled"])
-	t.Logf("index options drawn (indexes; of their models compiled): %d include (%d), %d storage (%d), %d visible = false (%d), %d nulls_distinct = false (%d)",
-		indexOptions["include"], indexOptions["include compiled"], indexOptions["storage"], indexOptions["storage compiled"], indexOptions["invisible"], indexOptions["invisible compiled"], indexOptions["nulls"], indexOptions["nulls compiled"])
+	o := options
+	t.Logf("key options drawn (columns or tables; of them in models that compiled, as drawn or repaired, and ran on both): %d ordered = false (%d), %d cache (%d), %d clustered = false (%d), %d with shard_row_id_bits (%d); %d ttl (%d), %d partition (%d), %d of them by a function (%d)", o["unordered"], o["unordered compiled"], o["cache"], o["cache compiled"], o["nonclustered"], o["nonclustered compiled"], o["shard"], o["shard compiled"], o["ttl"], o["ttl compiled"], o["partition"], o["partition compiled"], o["partition by function"], o["partition by function compiled"])
+	t.Logf("issue 31's sides drawn (of them in models that ran): %d columns nullable in one dialect's block only (%d), %d primary keys named (%d)", o["dialect null"], o["dialect null compiled"], o["pk name"], o["pk name compiled"])
+	t.Logf("index options drawn (indexes; of them in models that ran): %d include (%d), %d storage (%d), %d visible = false (%d), %d nulls_distinct = false (%d)",
+		o["include"], o["include compiled"], o["storage"], o["storage compiled"], o["invisible"], o["invisible compiled"], o["nulls"], o["nulls compiled"])
+}
+
+// tallyOptions counts in counts, each key followed by suffix, the options
+// of issues 33 and 31 that m holds.
+func tallyOptions(counts map[string]int, m *difftest.Model, suffix string) {
+	add := func(k string, on bool) {
+		if on {
+			counts[k+suffix]++
+		}
+	}
+	for _, tb := range m.Tables {
+		add("nonclustered", tb.Clustered == "false")
+		add("shard", tb.ShardRowIDBits > 0)
+		add("partition", tb.Partition != "")
+		add("partition by function", strings.Contains(tb.Partition, "function = "))
+		add("ttl", tb.TTL != nil)
+		add("pk name", tb.PKName != "")
+		for _, c := range tb.Cols {
+			add("dialect null", strings.Contains(c.Override, "null = true") && !c.Null)
+			if k := keyOption(c); k != "" {
+				add(k, true)
+			}
+		}
+		for _, x := range tb.Indexes {
+			add("include", len(x.Include) > 0)
+			add("storage", x.Storage != "")
+			add("invisible", x.Invisible)
+			add("nulls", x.NullsNotDistinct)
+		}
+	}
 }
 
 // keyOption names the key option of issue 33 that c has, "" for none.
