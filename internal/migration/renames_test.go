@@ -255,3 +255,142 @@ table "items" {
 		t.Fatalf("migrate diff with c2 kept: %v", err)
 	}
 }
+
+const renamedKeysBefore = `
+table "spaces" {
+  column "id" {
+    type = bigint
+  }
+  column "slug" {
+    type = varchar(40)
+  }
+  column "title" {
+    type = varchar(40)
+  }
+  column "n" {
+    type = int
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "spaces_slug_uq" {
+    columns = ["slug"]
+  }
+  index "spaces_title_n_key" {
+    unique  = true
+    columns = ["title", "n"]
+  }
+  index "spaces_n_idx" {
+    columns = ["n"]
+  }
+}
+table "items" {
+  column "id" {
+    type = bigint
+  }
+  column "space_slug" {
+    type = varchar(40)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "items_space_fk" {
+    columns     = ["space_slug"]
+    ref_table   = "spaces"
+    ref_columns = ["slug"]
+  }
+}
+`
+
+// TestRenamedKeys plans keys and an index that change only their names (a
+// table rebuilt through a backup table and a copy names every one anew),
+// with the action of a foreign key over the renamed unique key changed in
+// the same step, as RENAMEs: no key is built again, under a lock or not
+// (plan oracle, seed 92929, evolution 92929278969: PostgreSQL built the
+// unique constraint under ACCESS EXCLUSIVE, PG111, and lint refused the
+// file). The rows stay and the renamed keys still hold on both databases.
+func TestRenamedKeys(t *testing.T) {
+	t.Parallel()
+	p := testproject.New(t, renamedKeysBefore)
+	p.Diff("init")
+	dbs := map[string]*dbtest.DB{"postgres": dbtest.Postgres(t), "tidb": dbtest.TiDB(t)}
+	for d, db := range dbs {
+		p.Apply(d, db.URL)
+		for _, q := range []string{
+			"INSERT INTO spaces (id, slug, title, n) VALUES (1, 'a', 'A', 1), (2, 'b', 'B', 2)",
+			"INSERT INTO items (id, space_slug) VALUES (10, 'a'), (11, 'b')",
+		} {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("%s: %s: %v", d, q, err)
+			}
+		}
+	}
+	after := strings.NewReplacer(
+		`unique "spaces_slug_uq"`, `unique "spaces_slug_key2"`,
+		`index "spaces_title_n_key"`, `index "spaces_title_n_uq2"`,
+		`index "spaces_n_idx"`, `index "spaces_n_idx2"`,
+		`ref_columns = ["slug"]`, "ref_columns = [\"slug\"]\n    on_delete   = \"cascade\"",
+	).Replace(renamedKeysBefore)
+	p.Generate(after)
+	stmts := p.Diff("rename_keys")
+	for _, d := range []string{"postgres", "tidb"} {
+		all := strings.Join(stmts[d], "\n")
+		t.Logf("%s:\n%s", d, all)
+		for _, s := range stmts[d] {
+			up := strings.ToUpper(s)
+			if strings.Contains(up, "CREATE") || strings.Contains(up, "ADD UNIQUE") || strings.Contains(up, "ADD INDEX") ||
+				strings.Contains(up, "UNIQUE (") || strings.Contains(up, "DROP INDEX") {
+				t.Errorf("%s: the plan builds or drops a key that is only renamed: %s", d, s)
+			}
+		}
+		if n := strings.Count(strings.ToUpper(all), "RENAME"); n != 3 {
+			t.Errorf("%s: %d renames, want 3", d, n)
+		}
+	}
+
+	dev := &scratch.Dev{}
+	defer dev.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	r, err := lint.Run(ctx, dev, p.Targets, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Severity == lint.SeverityError {
+			t.Errorf("lint: %s in %s: %s", f.Code, f.File, f.Message)
+		}
+	}
+
+	for d, db := range dbs {
+		p.Apply(d, db.URL)
+		if got, want := rowsOf(t, db, "SELECT i.id, s.slug FROM items i JOIN spaces s ON s.slug = i.space_slug ORDER BY i.id"), []string{"10 a", "11 b"}; !slices.Equal(got, want) {
+			t.Errorf("%s: rows after the renames: %q, want %q", d, got, want)
+		}
+		for _, q := range []string{
+			"INSERT INTO spaces (id, slug, title, n) VALUES (3, 'a', 'C', 3)",
+			"INSERT INTO spaces (id, slug, title, n) VALUES (4, 'd', 'A', 1)",
+		} {
+			if _, err := db.Exec(q); err == nil {
+				t.Errorf("%s: a renamed unique key no longer holds: %s", d, q)
+			}
+		}
+		// The foreign key's new action holds over the renamed key.
+		if _, err := db.Exec("DELETE FROM spaces WHERE id = 1"); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if got := rowsOf(t, db, "SELECT id FROM items ORDER BY id"); !slices.Equal(got, []string{"11"}) {
+			t.Errorf("%s: items after deleting a space: %q, want [11] (on_delete cascade)", d, got)
+		}
+	}
+	// The databases reached the model: the next diff plans nothing.
+	planned, err := migration.Plan(context.Background(), p.Dev, nil, p.Targets, p.Model(), "again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pl := range planned {
+		if pl.Plan != nil && len(pl.Plan.Changes) > 0 {
+			t.Errorf("%s: a second diff plans %d changes", pl.Target.Dialect.Name(), len(pl.Plan.Changes))
+		}
+	}
+}

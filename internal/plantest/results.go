@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -138,7 +139,12 @@ func (ev *evolution) lintWritten(ctx context.Context, l *lineage, fail func(kind
 	ev.r.count(func(s *Stats) { s.Linted += len(l.written) })
 	for _, f := range r.Findings {
 		if l.written[f.File] && f.Severity == lint.SeverityError && !f.Suppressed && !lintAccepted[f.Code] {
-			return fail("lint "+f.Code, "%s: migrate lint reports %s on a file migrate diff wrote: %s: %s", l.name(), f.Code, f.File, f.Message), nil
+			var text []byte
+			for name := range l.written {
+				b, _ := os.ReadFile(name)
+				text = append(text, fmt.Sprintf("-- %s\n%s", name, b)...)
+			}
+			return fail("lint "+f.Code, "%s: migrate lint reports %s on a file migrate diff wrote: %s: %s\nthe files it wrote:\n%s", l.name(), f.Code, f.File, f.Message, text), nil
 		}
 	}
 	return nil, nil

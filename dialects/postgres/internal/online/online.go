@@ -71,6 +71,9 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	// PostgreSQL binds a foreign key to the index it was created with and
 	// refuses to drop that index while the key stands (2BP01).
 	changes = hazard.RebindForeignKeys(changes)
+	// After the rebinding: a key renamed in place keeps the foreign keys
+	// bound to it.
+	hazard.RenameIndexes(drv, changes, renamedIndex)
 	referenced, pinned := referencedByNewFKs(changes)
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referenced, pinned: pinned, builtOnline: uniqueKeysAdded(changes), dropped: droppedColumns(changes),
 		partsJoined: partsJoined(changes), names: map[string]bool{}}
@@ -273,6 +276,8 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 			})
 		}
 		return ss, nil
+	case *schema.RenameIndex:
+		return p.one(t, c, hazard.Form{RenamesIndex: true})
 	case *schema.DropIndex:
 		_, constraint := atlasdrv.UniqueConstraint(c.I.Attrs)
 		if p.online && !constraint && !p.overDropped(name, c.I) && atlasdrv.PartitionKey(t) == "" {

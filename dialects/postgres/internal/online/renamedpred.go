@@ -6,6 +6,7 @@ import (
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
+	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
 )
 
@@ -63,4 +64,24 @@ func renamedPredicates(d schema.Differ, changes []schema.Change) {
 			return err == nil && len(diff) == 0
 		})
 	}
+}
+
+// renamedIndex is index i of table t under name, its unique constraint
+// too (ALTER INDEX ... RENAME renames the constraint of its index), for
+// hazard.RenameIndexes; nil on a partitioned table, whose parts' indexes
+// keep the names PostgreSQL gave them after the old one.
+func renamedIndex(t *schema.Table, i *schema.Index, name string) *schema.Index {
+	if atlasdrv.PartitionKey(t) != "" {
+		return nil
+	}
+	c := *i
+	c.Name, c.Attrs = name, slices.Clone(i.Attrs)
+	for k, a := range c.Attrs {
+		if x, ok := a.(*postgres.Constraint); ok {
+			y := *x
+			y.N = name
+			c.Attrs[k] = &y
+		}
+	}
+	return &c
 }

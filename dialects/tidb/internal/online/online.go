@@ -44,6 +44,11 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}
 	splitForeignKeyModifies(changes)
 	renameKeyIndexes(changes)
+	hazard.RenameIndexes(drv, changes, func(_ *schema.Table, i *schema.Index, name string) *schema.Index {
+		c := *i
+		c.Name = name
+		return &c
+	})
 	for _, c := range changes {
 		if mt, ok := c.(*schema.ModifyTable); ok {
 			for _, sc := range mt.Changes {
