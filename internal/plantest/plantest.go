@@ -228,6 +228,8 @@ type lineage struct {
 	// replaced are the databases (dialect and applier) that existing rows
 	// stopped this step, replaced by ones without rows.
 	replaced map[string]bool
+	// stops are the errors that stopped them, by the same key.
+	stops map[string]error
 	// replays hold, by dialect, the directory replayed so far.
 	replays Replays
 	// transient are the replaced databases that an error of the shared
@@ -519,7 +521,7 @@ func (ev *evolution) run(ctx context.Context, src []byte, edits []*evolve.Edit) 
 		if err != nil {
 			return nil, err
 		}
-		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		l.written, l.replaced, l.transient, l.stops = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]error{}
 		for _, w := range written {
 			l.written[w] = true
 		}
@@ -816,7 +818,7 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 		return nil, err
 	}
 	for _, l := range ev.lineages {
-		l.replaced, l.transient = map[string]bool{}, map[string]bool{}
+		l.replaced, l.transient, l.stops = map[string]bool{}, map[string]bool{}, map[string]error{}
 	}
 	for _, l := range ev.lineages {
 		version := l.now.Add(30 * time.Second).Format("20060102150405")
@@ -844,7 +846,7 @@ func (ev *evolution) placeData(ctx context.Context, text []byte, prevHCL string)
 		if err := gen.Write("", rendered.Files); err != nil {
 			return nil, err
 		}
-		l.written, l.replaced, l.transient = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		l.written, l.replaced, l.transient, l.stops = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]error{}
 		for p := range rendered.Files {
 			if filepath.Base(p) != migrate.HashFileName {
 				l.written[p] = true
@@ -945,6 +947,7 @@ func (ev *evolution) apply(ctx context.Context, l *lineage, t migration.Target, 
 	l.dbs[d][i] = fresh
 	ev.mu.Lock()
 	l.replaced[fmt.Sprint(d, i)] = true
+	l.stops[fmt.Sprint(d, i)] = err
 	l.transient[fmt.Sprint(d, i)] = transient(err)
 	ev.mu.Unlock()
 	return nil, nil

@@ -74,8 +74,12 @@ func (ev *evolution) sameResult(before map[string][]string, fail func(kind, form
 				}
 			}
 			if len(stopped) > 0 && len(applied) > 0 {
-				return fail("two results", "%s applied by %s: on the same rows, existing rows stopped the step's migration on %s and it applied on %s",
-					l.name(), applier(i), strings.Join(stopped, ", "), strings.Join(applied, ", "))
+				var why []string
+				for _, d := range stopped {
+					why = append(why, fmt.Sprintf("%s: %v", d, l.stops[fmt.Sprint(d, i)]))
+				}
+				return fail("two results", "%s applied by %s: on the same rows, existing rows stopped the step's migration on %s and it applied on %s\n%s\nthe files it wrote:\n%s",
+					l.name(), applier(i), strings.Join(stopped, ", "), strings.Join(applied, ", "), strings.Join(why, "\n"), l.writtenText())
 			}
 		}
 	}
@@ -139,13 +143,19 @@ func (ev *evolution) lintWritten(ctx context.Context, l *lineage, fail func(kind
 	ev.r.count(func(s *Stats) { s.Linted += len(l.written) })
 	for _, f := range r.Findings {
 		if l.written[f.File] && f.Severity == lint.SeverityError && !f.Suppressed && !lintAccepted[f.Code] {
-			var text []byte
-			for name := range l.written {
-				b, _ := os.ReadFile(name)
-				text = append(text, fmt.Sprintf("-- %s\n%s", name, b)...)
-			}
-			return fail("lint "+f.Code, "%s: migrate lint reports %s on a file migrate diff wrote: %s: %s\nthe files it wrote:\n%s", l.name(), f.Code, f.File, f.Message, text), nil
+			return fail("lint "+f.Code, "%s: migrate lint reports %s on a file migrate diff wrote: %s: %s\nthe files it wrote:\n%s", l.name(), f.Code, f.File, f.Message, l.writtenText()), nil
 		}
 	}
 	return nil, nil
+}
+
+// writtenText is the text of the files l wrote this step, each under its
+// path, in the order of their paths.
+func (l *lineage) writtenText() string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(l.written)) {
+		text, _ := os.ReadFile(name)
+		fmt.Fprintf(&b, "-- %s\n%s", name, text)
+	}
+	return b.String()
 }

@@ -237,3 +237,25 @@ func TestTimeToString(t *testing.T) {
 		plantest.Replay(t, 1, dated, strings.Replace(dated, "type = date", "type = varchar(255)", 1))
 	})
 }
+
+// TestBytesToString: a bytes column changed to char(5) stopped on
+// PostgreSQL (22001: it converts bytes to their hex text, '\x6162', longer
+// than 5) and applied on TiDB, which copies the bytes (plan oracle, seed
+// 92929, evolution 92929278869: "two results"). migrate diff now refuses
+// bytes to a string and a string to bytes, naming the column.
+func TestBytesToString(t *testing.T) {
+	t.Parallel()
+	withBytes := strings.Replace(dated, "type = varchar(20)", "type = bytes", 1)
+	for name, c := range map[string]struct{ before, after, from string }{
+		"bytes to char":    {withBytes, strings.Replace(withBytes, "type = bytes", "type = char(5)", 1), "from a byte string type"},
+		"bytes to varchar": {withBytes, strings.Replace(withBytes, "type = bytes", "type = varchar(255)", 1), "from a byte string type"},
+		"varchar to bytes": {dated, withBytes, "from a character string type"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ref := refused(t, c.before, c.after, name)
+			if ref.Table != "events" || ref.Column != "code" || !strings.Contains(ref.Change, c.from) || !strings.Contains(ref.Instead, "data migration") {
+				t.Fatalf("the refusal does not name the column and what to write: %v", ref)
+			}
+		})
+	}
+}

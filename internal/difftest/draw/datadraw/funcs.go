@@ -216,7 +216,7 @@ func (g *dataGen) updateFrom(t *difftest.Table) string {
 	if g.chance(0.6) {
 		where += " AND " + g.cond(scope, 1)
 	}
-	return "UPDATE " + dq(t.Name) + " SET " + strings.Join(onUpdateSets(t, sets), ", ") + " FROM " + dq(u.t.Name) + " " + dq(u.alias) + " WHERE " + where
+	return "UPDATE " + dq(t.Name) + " SET " + strings.Join(onUpdateSets(g.m, t, sets), ", ") + " FROM " + dq(u.t.Name) + " " + dq(u.alias) + " WHERE " + where
 }
 
 // batched draws an UPDATE or DELETE in batches of a few rows, over a table
@@ -258,5 +258,5 @@ func (g *dataGen) batched(t *difftest.Table) string {
 	if len(sets) == 0 {
 		return ""
 	}
-	return "UPDATE " + dq(t.Name) + " SET " + strings.Join(onUpdateSets(t, sets), ", ") + " WHERE " + g.cond(self, 1) + batch
+	return "UPDATE " + dq(t.Name) + " SET " + strings.Join(onUpdateSets(g.m, t, sets), ", ") + " WHERE " + g.cond(self, 1) + batch
 }
