@@ -62,3 +62,43 @@ func TestIndexOptionChanges(t *testing.T) {
 		t.Run(name, func(t *testing.T) { plantest.Replay(t, 1, indexed, after) })
 	}
 }
+
+// TestUniqueIndexOfReferencedTable: a unique index of a table a foreign key
+// references, over columns the key does not reference, is given INCLUDE
+// columns and made NULLS NOT DISTINCT. PostgreSQL binds a foreign key to a
+// unique index over exactly its referenced columns, so these indexes are
+// free, and the online plan builds them CONCURRENTLY; it dropped and
+// created them plainly, blocking writes for the build, and lint refused
+// the file (PG101; plan oracle, seed 94949, evolution 94949285039).
+func TestUniqueIndexOfReferencedTable(t *testing.T) {
+	t.Parallel()
+	referenced := indexed + `
+table "notes" {
+  column "id" {
+    type = bigint
+  }
+  column "doc_id" {
+    type = bigint
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "notes_doc_fk" {
+    columns     = ["doc_id"]
+    ref_table   = "docs"
+    ref_columns = ["id"]
+  }
+}
+`
+	for name, after := range map[string]string{
+		"include": strings.Replace(referenced, "    nulls_distinct = false\n", "    nulls_distinct = false\n    include        = [\"title\"]\n", 1),
+		"nulls":   strings.Replace(referenced, "nulls_distinct = false", "nulls_distinct = true", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if after == referenced {
+				t.Fatal("the edit did not apply")
+			}
+			plantest.ReplayLinted(t, 1, referenced, after)
+		})
+	}
+}

@@ -57,8 +57,13 @@ func (p *planner) partIndex(t *schema.Table, c *schema.AddIndex) ([]hazard.Stmt,
 	if err != nil {
 		return nil, err
 	}
-	if len(ss) != 1 || !onlyForm(&ss[0], c.I.Name, constraint) {
-		return nil, fmt.Errorf("postgres: index %q of partitioned table %q: no ON ONLY form of %d statements", c.I.Name, t.Name, len(ss))
+	// Atlas writes an index's comment as a COMMENT ON after it.
+	if len(ss) == 0 || !onlyForm(&ss[0], c.I.Name, constraint) || slices.ContainsFunc(ss[1:], func(s hazard.Stmt) bool { return !strings.HasPrefix(s.Cmd, "COMMENT ON ") }) {
+		cmds := make([]string, len(ss))
+		for i := range ss {
+			cmds[i] = ss[i].Cmd
+		}
+		return nil, fmt.Errorf("postgres: index %q of partitioned table %q: no ON ONLY form of %d statements: %s", c.I.Name, t.Name, len(ss), strings.Join(cmds, "; "))
 	}
 	ss[0].Hazards = changeHazards(t, c, hazard.Form{AlterTable: constraint, Only: true})
 	ss[0].Precheck = precheck(t, c)
@@ -70,7 +75,8 @@ func (p *planner) partIndex(t *schema.Table, c *schema.AddIndex) ([]hazard.Stmt,
 		pt := &schema.Table{Name: part.Name, Schema: t.Schema, Columns: t.Columns}
 		idx := *c.I
 		idx.Name, idx.Table = name, pt
-		idx.Attrs = withoutUniqueConstraint(idx.Attrs)
+		// The parts' indexes have no comment, as PostgreSQL makes them.
+		idx.Attrs = slices.DeleteFunc(withoutUniqueConstraint(idx.Attrs), func(a schema.Attr) bool { _, ok := a.(*schema.Comment); return ok })
 		build, err := p.plan(&schema.ModifyTable{T: pt, Changes: []schema.Change{&schema.AddIndex{I: &idx, Extra: []schema.Clause{&postgres.Concurrently{}}}}})
 		if err != nil {
 			return nil, err

@@ -6,7 +6,6 @@ import (
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 
-	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
 )
 
@@ -68,12 +67,10 @@ func renamedPredicates(d schema.Differ, changes []schema.Change) {
 
 // renamedIndex is index i of table t under name, its unique constraint
 // too (ALTER INDEX ... RENAME renames the constraint of its index), for
-// hazard.RenameIndexes; nil on a partitioned table, whose parts' indexes
-// keep the names PostgreSQL gave them after the old one.
-func renamedIndex(t *schema.Table, i *schema.Index, name string) *schema.Index {
-	if atlasdrv.PartitionKey(t) != "" {
-		return nil
-	}
+// hazard.RenameIndexes. On a partitioned table the parts' indexes keep
+// their names, which PostgreSQL takes from the part and the columns, not
+// from the parent's index: as a database built from the model names them.
+func renamedIndex(_ *schema.Table, i *schema.Index, name string) *schema.Index {
 	c := *i
 	c.Name, c.Attrs = name, slices.Clone(i.Attrs)
 	for k, a := range c.Attrs {
