@@ -128,6 +128,31 @@ func BytesText(database string, changes []schema.Change) error {
 	})
 }
 
+// BoolText refuses a column changed from a boolean to a character string
+// type or back: PostgreSQL writes a boolean as 'true' and reads 't',
+// 'yes', 'on' and more as one, TiDB's boolean is an integer written '1'
+// (plan oracle, seed 94949, evolution 94949285058: a bool column made
+// varchar(5) held 'true' on PostgreSQL and '1' on TiDB).
+func BoolText(database string, changes []schema.Change) error {
+	return EachTypeChange(changes, func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error {
+		if mc.From.Type == nil || mc.To.Type == nil {
+			return nil
+		}
+		_, fromBool := mc.From.Type.Type.(*schema.BoolType)
+		_, fromText := mc.From.Type.Type.(*schema.StringType)
+		_, toBool := mc.To.Type.Type.(*schema.BoolType)
+		_, toText := mc.To.Type.Type.(*schema.StringType)
+		if !(fromBool && toText || fromText && toBool) {
+			return nil
+		}
+		what := map[bool]string{true: "from bool to a string type", false: "from a string type to bool"}[fromBool]
+		return &Refusal{Database: database, Table: mt.T.Name, Column: mc.To.Name,
+			Change:  fmt.Sprintf("the change of column %q %s", mc.To.Name, what),
+			Reason:  "PostgreSQL writes a boolean as 'true' and 'false' and reads many words as one, TiDB's boolean is an integer written '1' and '0', so the converted rows would differ between the databases",
+			Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it in a data migration (schemagen migrate new NAME --data, with a CASE writing the values you want), and drop %q in a later change", mc.To.Name, mc.To.Name)}
+	})
+}
+
 // EachTypeChange calls f with each column type change of changes, in
 // order, until f returns an error, which it returns.
 func EachTypeChange(changes []schema.Change, f func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error) error {

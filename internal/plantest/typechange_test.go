@@ -259,3 +259,24 @@ func TestBytesToString(t *testing.T) {
 		})
 	}
 }
+
+// TestBoolToString: a bool column changed to varchar(5) held 'true' on
+// PostgreSQL and '1' on TiDB (plan oracle, seed 94949, evolution
+// 94949285058, a table rebuilt with a column of another type). migrate
+// diff now refuses bool to a string and a string to bool, naming the
+// column.
+func TestBoolToString(t *testing.T) {
+	t.Parallel()
+	withBool := strings.Replace(dated, "type = varchar(20)", "type = bool", 1)
+	for name, c := range map[string]struct{ before, after, from string }{
+		"bool to varchar": {withBool, strings.Replace(withBool, "type = bool", "type = varchar(5)", 1), "from bool"},
+		"varchar to bool": {dated, withBool, "to bool"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ref := refused(t, c.before, c.after, name)
+			if ref.Table != "events" || ref.Column != "code" || !strings.Contains(ref.Change, c.from) || !strings.Contains(ref.Instead, "data migration") {
+				t.Fatalf("the refusal does not name the column and what to write: %v", ref)
+			}
+		})
+	}
+}

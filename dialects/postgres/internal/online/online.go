@@ -58,6 +58,9 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	if err := hazard.BytesText("PostgreSQL", changes); err != nil {
 		return nil, err
 	}
+	if err := hazard.BoolText("PostgreSQL", changes); err != nil {
+		return nil, err
+	}
 	if q, ok := drv.(schema.ExecQuerier); ok {
 		if err := typeChanges(ctx, q, changes); err != nil {
 			return nil, err
