@@ -101,3 +101,46 @@ func TestHistoryForeignKeysToNewUniqueKey(t *testing.T) {
 	}
 	t.Logf("%d rows compared before and after the steps", st.RowsKept)
 }
+
+// TestNewTableKeyToNewUniqueKey: a new table's foreign key references a
+// unique key added to an existing table with rows in the same step. The
+// key was built in the first file by ADD CONSTRAINT ... UNIQUE, under
+// ACCESS EXCLUSIVE for the whole scan, because CREATE TABLE's foreign key
+// needed it (PG111, refused by lint; plan oracle, seed 94949, evolution
+// 94949284908). The new table is now created without the key, the unique
+// key built CONCURRENTLY, and the foreign key added after it.
+func TestNewTableKeyToNewUniqueKey(t *testing.T) {
+	t.Parallel()
+	const before = `
+table "docs" {
+  column "id" {
+    type = bigint
+  }
+  column "code" {
+    type = varchar(20)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+}
+`
+	after := strings.Replace(before, "  primary_key {", "  unique \"docs_code_uq\" {\n    columns = [\"code\"]\n  }\n  primary_key {", 1) + `
+table "notes" {
+  column "id" {
+    type = bigint
+  }
+  column "doc_code" {
+    type = varchar(20)
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  foreign_key "notes_doc_fk" {
+    columns     = ["doc_code"]
+    ref_table   = "docs"
+    ref_columns = ["code"]
+  }
+}
+`
+	plantest.ReplayLinted(t, 1, before, after)
+}
