@@ -109,23 +109,9 @@ func TimeToText(database string, changes []schema.Change) error {
 // 92929278869: bytes to char(5) stopped on PostgreSQL, 22001, and applied
 // on TiDB).
 func BytesText(database string, changes []schema.Change) error {
-	return EachTypeChange(changes, func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error {
-		if mc.From.Type == nil || mc.To.Type == nil {
-			return nil
-		}
-		_, fromBytes := mc.From.Type.Type.(*schema.BinaryType)
-		_, fromText := mc.From.Type.Type.(*schema.StringType)
-		_, toBytes := mc.To.Type.Type.(*schema.BinaryType)
-		_, toText := mc.To.Type.Type.(*schema.StringType)
-		if !(fromBytes && toText || fromText && toBytes) {
-			return nil
-		}
-		what := map[bool]string{true: "from a byte string type to a character string type", false: "from a character string type to a byte string type"}[fromBytes]
-		return &Refusal{Database: database, Table: mt.T.Name, Column: mc.To.Name,
-			Change:  fmt.Sprintf("the change of column %q %s", mc.To.Name, what),
-			Reason:  "PostgreSQL converts bytes to their hex text ('\\x6162') and text to bytes through escapes, TiDB copies the bytes as they are ('ab'), so the converted rows would differ between the databases",
-			Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it in a data migration (schemagen migrate new NAME --data) with values written the same on both, and drop %q in a later change", mc.To.Name, mc.To.Name)}
-	})
+	return textConversion(database, changes, "a byte string type", func(t schema.Type) bool { _, ok := t.(*schema.BinaryType); return ok },
+		"PostgreSQL converts bytes to their hex text ('\\x6162') and text to bytes through escapes, TiDB copies the bytes as they are ('ab')",
+		"with values written the same on both")
 }
 
 // BoolText refuses a column changed from a boolean to a character string
@@ -134,22 +120,34 @@ func BytesText(database string, changes []schema.Change) error {
 // (plan oracle, seed 94949, evolution 94949285058: a bool column made
 // varchar(5) held 'true' on PostgreSQL and '1' on TiDB).
 func BoolText(database string, changes []schema.Change) error {
+	return textConversion(database, changes, "bool", func(t schema.Type) bool { _, ok := t.(*schema.BoolType); return ok },
+		"PostgreSQL writes a boolean as 'true' and 'false' and reads many words as one, TiDB's boolean is an integer written '1' and '0'",
+		"with a CASE writing the values you want")
+}
+
+// textConversion refuses a column changed from a type kind accepts (named
+// kind) to a character string type or back, which the databases convert
+// differently (why); fill says how to fill the new column instead.
+func textConversion(database string, changes []schema.Change, kind string, accepts func(schema.Type) bool, why, fill string) error {
 	return EachTypeChange(changes, func(mt *schema.ModifyTable, mc *schema.ModifyColumn) error {
 		if mc.From.Type == nil || mc.To.Type == nil {
 			return nil
 		}
-		_, fromBool := mc.From.Type.Type.(*schema.BoolType)
 		_, fromText := mc.From.Type.Type.(*schema.StringType)
-		_, toBool := mc.To.Type.Type.(*schema.BoolType)
 		_, toText := mc.To.Type.Type.(*schema.StringType)
-		if !(fromBool && toText || fromText && toBool) {
+		var what string
+		switch {
+		case accepts(mc.From.Type.Type) && toText:
+			what = "from " + kind + " to a string type"
+		case fromText && accepts(mc.To.Type.Type):
+			what = "from a string type to " + kind
+		default:
 			return nil
 		}
-		what := map[bool]string{true: "from bool to a string type", false: "from a string type to bool"}[fromBool]
 		return &Refusal{Database: database, Table: mt.T.Name, Column: mc.To.Name,
 			Change:  fmt.Sprintf("the change of column %q %s", mc.To.Name, what),
-			Reason:  "PostgreSQL writes a boolean as 'true' and 'false' and reads many words as one, TiDB's boolean is an integer written '1' and '0', so the converted rows would differ between the databases",
-			Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it in a data migration (schemagen migrate new NAME --data, with a CASE writing the values you want), and drop %q in a later change", mc.To.Name, mc.To.Name)}
+			Reason:  why + ", so the converted rows would differ between the databases",
+			Instead: fmt.Sprintf("Add a column of the new type beside %q, fill it in a data migration (schemagen migrate new NAME --data, %s), and drop %q in a later change", mc.To.Name, fill, mc.To.Name)}
 	})
 }
 

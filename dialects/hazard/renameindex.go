@@ -48,7 +48,7 @@ func RenameIndexes(d schema.Differ, changes []schema.Change, named func(t *schem
 			if !ok || taken[strings.ToLower(add.I.Name)] != 1 {
 				continue
 			}
-			drop := findChange(mt.Changes, func(x *schema.DropIndex) bool {
+			drop := FindChange(mt.Changes, func(x *schema.DropIndex) bool {
 				return taken[strings.ToLower(x.I.Name)] == 1 && !strings.EqualFold(x.I.Name, add.I.Name) &&
 					x.I.Unique == add.I.Unique && !hasIndex(x.I.Table, add.I.Name) && !hasIndex(mt.T, x.I.Name) &&
 					sameIndex(d, mt.T, named(mt.T, x.I, add.I.Name), add.I)
@@ -80,8 +80,8 @@ func hasIndex(t *schema.Table, name string) bool {
 	return t != nil && slices.ContainsFunc(t.Indexes, func(i *schema.Index) bool { return strings.EqualFold(i.Name, name) })
 }
 
-// findChange is the first of changes of type T that ok accepts, or nil.
-func findChange[T schema.Change](changes []schema.Change, ok func(T) bool) T {
+// FindChange is the first of changes of type T that ok accepts, or nil.
+func FindChange[T schema.Change](changes []schema.Change, ok func(T) bool) T {
 	var zero T
 	for _, c := range changes {
 		if x, is := c.(T); is && ok(x) {

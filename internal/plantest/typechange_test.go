@@ -249,7 +249,7 @@ func TestBytesToString(t *testing.T) {
 	for name, c := range map[string]struct{ before, after, from string }{
 		"bytes to char":    {withBytes, strings.Replace(withBytes, "type = bytes", "type = char(5)", 1), "from a byte string type"},
 		"bytes to varchar": {withBytes, strings.Replace(withBytes, "type = bytes", "type = varchar(255)", 1), "from a byte string type"},
-		"varchar to bytes": {dated, withBytes, "from a character string type"},
+		"varchar to bytes": {dated, withBytes, "from a string type to a byte string type"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ref := refused(t, c.before, c.after, name)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"ariga.io/atlas/sql/schema"
+
+	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // renameKeyIndexes makes, in each table's changes, the index TiDB made for
@@ -29,16 +31,16 @@ func renameKeyIndexes(changes []schema.Change) {
 			if !ok {
 				continue
 			}
-			add := findChange(mt.Changes, func(a *schema.AddForeignKey) bool {
+			add := hazard.FindChange(mt.Changes, func(a *schema.AddForeignKey) bool {
 				return !strings.EqualFold(a.F.Symbol, drop.F.Symbol) && sameColumns(a.F.Columns, drop.F.Columns)
 			})
 			if add == nil {
 				continue
 			}
-			di := findChange(mt.Changes, func(d *schema.DropIndex) bool {
+			di := hazard.FindChange(mt.Changes, func(d *schema.DropIndex) bool {
 				return strings.EqualFold(d.I.Name, drop.F.Symbol) && keyIndex(d.I, drop.F.Columns)
 			})
-			ai := findChange(mt.Changes, func(a *schema.AddIndex) bool {
+			ai := hazard.FindChange(mt.Changes, func(a *schema.AddIndex) bool {
 				return strings.EqualFold(a.I.Name, add.F.Symbol) && keyIndex(a.I, add.F.Columns)
 			})
 			if di == nil || ai == nil || !reflect.DeepEqual(di.I.Attrs, ai.I.Attrs) {
@@ -49,17 +51,6 @@ func renameKeyIndexes(changes []schema.Change) {
 			mt.Changes = slices.DeleteFunc(mt.Changes, func(x schema.Change) bool { return x == schema.Change(di) })
 		}
 	}
-}
-
-// findChange is the first of changes of type T that ok accepts, or nil.
-func findChange[T schema.Change](changes []schema.Change, ok func(T) bool) T {
-	var zero T
-	for _, c := range changes {
-		if x, is := c.(T); is && ok(x) {
-			return x
-		}
-	}
-	return zero
 }
 
 // keyIndex reports whether i is an index like the one TiDB makes for a
