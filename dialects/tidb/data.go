@@ -92,14 +92,8 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 			}
 			v := render.SQL(sy, a.Value)
 			b.WriteString(target + Ident(a.Column.Name) + " = " + v)
-			// A batch skips the rows holding their new value already,
-			// compared as bytes: <=> between the column and the value
-			// compares by their collations, which it refuses to mix
-			// (1267: a utf8mb4_0900_bin column and CONCAT's
-			// utf8mb4_general_ci; plan oracle, seed 96969, evolution
-			// 96969291105) and under which a case-insensitive column's
-			// 'A' would count as 'a' and keep it, where PostgreSQL's IS
-			// DISTINCT FROM writes 'a'.
+			// Bytes: <=> refuses mixed collations (1267; plan oracle,
+			// seed 96969, evolution 96969291105) and a ci one keeps 'A'.
 			changes = append(changes, "NOT (CAST("+Ident(s.Table.Name)+"."+Ident(a.Column.Name)+" AS BINARY) <=> CAST(("+v+") AS BINARY))")
 		}
 		if s.Where != nil {

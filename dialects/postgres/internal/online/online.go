@@ -82,7 +82,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	hazard.RenameIndexes(drv, changes, renamedIndex)
 	var deferred map[string]bool
 	if online {
-		changes, deferred = deferNewTableKeys(changes)
+		changes, deferred = hazard.DeferNewTableKeys(changes, func(t *schema.Table) bool { return atlasdrv.PartitionKey(t) != "" })
 	}
 	referenced, pinned := referencedByNewFKs(changes)
 	p := &planner{ctx: ctx, drv: drv, opts: opts, online: online, referenced: referenced, pinned: pinned, builtOnline: uniqueKeysAdded(changes), dropped: droppedColumns(changes),
@@ -628,56 +628,6 @@ func referencedByNewFKs(changes []schema.Change) (refs, pinned map[string]bool) 
 		}
 	}
 	return refs, pinned
-}
-
-// deferNewTableKeys takes out of each new table the foreign keys that
-// reference a unique key the plan adds to an existing, unpartitioned
-// table, and adds them to the table after it is created: the key is then
-// built CONCURRENTLY and the foreign keys added after it, in the second
-// file, not built in the first under ACCESS EXCLUSIVE for the whole scan
-// that CREATE TABLE's foreign key needed it for (PG111; plan oracle, seed
-// 94949, evolution 94949284908). It returns the changes (a copy where
-// changed) and the tables whose keys it moved.
-func deferNewTableKeys(changes []schema.Change) ([]schema.Change, map[string]bool) {
-	added := map[string]bool{}
-	for _, c := range changes {
-		if mt, ok := c.(*schema.ModifyTable); ok && atlasdrv.PartitionKey(mt.T) == "" {
-			for _, sc := range mt.Changes {
-				if a, ok := sc.(*schema.AddIndex); ok && a.I.Unique {
-					added[keyOf(mt.T.Name, a.I)] = true
-				}
-			}
-		}
-	}
-	if len(added) == 0 {
-		return changes, nil
-	}
-	out := slices.Clone(changes)
-	moved := map[string]bool{}
-	for i, c := range out {
-		at, ok := c.(*schema.AddTable)
-		if !ok {
-			continue
-		}
-		var keep []*schema.ForeignKey
-		after := &schema.ModifyTable{T: at.T}
-		for _, fk := range at.T.ForeignKeys {
-			if fk.RefTable != nil && fk.RefTable.Name != at.T.Name && added[keyOfColumns(fk.RefTable.Name, fk.RefColumns)] {
-				after.Changes = append(after.Changes, &schema.AddForeignKey{F: fk})
-			} else {
-				keep = append(keep, fk)
-			}
-		}
-		if len(after.Changes) == 0 {
-			continue
-		}
-		t := *at.T
-		t.ForeignKeys = keep
-		out[i] = &schema.AddTable{T: &t, Extra: at.Extra}
-		out = append(out, after)
-		moved[at.T.Name] = true
-	}
-	return out, moved
 }
 
 // uniqueKeysAdded are the keys (keyOf) of the unique indexes changes add
