@@ -132,15 +132,7 @@ func TestDiffEverydayKinds(t *testing.T) {
 		}
 	}
 
-	dev := &scratch.Dev{}
-	defer dev.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	r, err := lint.Run(ctx, dev, p.Targets, lint.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range r.Findings {
+	for _, f := range lintFindings(t, p) {
 		if strings.HasPrefix(f.Code, "DS") {
 			t.Errorf("lint: destructive finding %s in %s: %s", f.Code, f.File, f.Message)
 		}
@@ -348,15 +340,7 @@ func TestRenamedKeys(t *testing.T) {
 		}
 	}
 
-	dev := &scratch.Dev{}
-	defer dev.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	r, err := lint.Run(ctx, dev, p.Targets, lint.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range r.Findings {
+	for _, f := range lintFindings(t, p) {
 		if f.Severity == lint.SeverityError {
 			t.Errorf("lint: %s in %s: %s", f.Code, f.File, f.Message)
 		}
@@ -393,4 +377,18 @@ func TestRenamedKeys(t *testing.T) {
 			t.Errorf("%s: a second diff plans %d changes", pl.Target.Dialect.Name(), len(pl.Plan.Changes))
 		}
 	}
+}
+
+// lintFindings is what migrate lint finds in p's directories.
+func lintFindings(t *testing.T, p *testproject.Project) []lint.Finding {
+	t.Helper()
+	dev := &scratch.Dev{}
+	defer dev.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	r, err := lint.Run(ctx, dev, p.Targets, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Findings
 }
