@@ -50,7 +50,7 @@ func RenameIndexes(d schema.Differ, changes []schema.Change, named func(t *schem
 			}
 			drop := FindChange(mt.Changes, func(x *schema.DropIndex) bool {
 				return taken[strings.ToLower(x.I.Name)] == 1 && !strings.EqualFold(x.I.Name, add.I.Name) &&
-					x.I.Unique == add.I.Unique && !hasIndex(x.I.Table, add.I.Name) && !hasIndex(mt.T, x.I.Name) &&
+					x.I.Unique == add.I.Unique && len(x.I.Parts) == len(add.I.Parts) && !hasIndex(x.I.Table, add.I.Name) && !hasIndex(mt.T, x.I.Name) &&
 					sameIndex(d, mt.T, named(mt.T, x.I, add.I.Name), add.I)
 			})
 			if drop == nil {
