@@ -158,8 +158,10 @@ func startPostgres(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, s.startFailed(err)
 	}
+	// docs/semantics.md asks for a UTF-8 LC_CTYPE: under C, lower and
+	// upper change ASCII letters only, where TiDB changes every letter.
 	initdb := exec.CommandContext(ctx, filepath.Join(binDir, "initdb"),
-		"-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
+		"-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync")
 	initdb.Dir = dir
 	initdb.Env = postgresEnv()
 	initdb.Stdout, initdb.Stderr = initLog, initLog
