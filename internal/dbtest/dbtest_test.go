@@ -59,14 +59,17 @@ func TestPostgresDDL(t *testing.T) {
 // generated upper(c1) held 'é' on PostgreSQL and 'É' on TiDB).
 func TestPostgresCaseMapping(t *testing.T) {
 	t.Parallel()
-	for _, db := range []*DB{Postgres(t), TiDB(t)} {
-		var up, low string
-		if err := db.QueryRow("SELECT upper('éß'), lower('ÉİA')").Scan(&up, &low); err != nil {
-			t.Fatalf("%s: %v", db.Dialect, err)
-		}
-		if up != "Éß" || low != "éia" {
-			t.Errorf("%s: upper('éß') = %q, lower('ÉİA') = %q; want \"Éß\", \"éia\"", db.Dialect, up, low)
-		}
+	for name, open := range map[string]func(testing.TB) *DB{"postgres": Postgres, "tidb": TiDB} {
+		t.Run(name, func(t *testing.T) {
+			db := open(t)
+			var up, low string
+			if err := db.QueryRow("SELECT upper('éß'), lower('ÉİA')").Scan(&up, &low); err != nil {
+				t.Fatalf("%s: %v", db.Dialect, err)
+			}
+			if up != "Éß" || low != "éia" {
+				t.Errorf("%s: upper('éß') = %q, lower('ÉİA') = %q; want \"Éß\", \"éia\"", db.Dialect, up, low)
+			}
+		})
 	}
 }
 
