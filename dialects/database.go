@@ -46,4 +46,8 @@ const (
 	// ChecksIgnored: the server accepts CHECK constraints and does not
 	// enforce them.
 	ChecksIgnored ServerWarningKind = iota + 1
+	// CaseMappingDiffers: lower and upper change other letters than the
+	// other dialects' do, so CHECKs, indexes and generated columns that
+	// call them hold other values there.
+	CaseMappingDiffers
 )

@@ -80,10 +80,32 @@ func checkVersion(conn schema.ExecQuerier) error {
 	return nil
 }
 
-// ServerWarnings implements dialects.Dialect: no PostgreSQL setting changes
-// what the generated DDL means.
-func (Dialect) ServerWarnings(context.Context, schema.ExecQuerier) ([]dialects.ServerWarning, error) {
-	return nil, nil
+// ServerWarnings implements dialects.Dialect: the database's LC_CTYPE (or
+// ICU locale) decides what lower and upper change. Under C they change
+// ASCII letters only; ICU maps 'ß' to 'SS'. TiDB maps every letter to one,
+// as a UTF-8 libc LC_CTYPE does (docs/semantics.md). The functions are
+// asked rather than the settings read, which differ across versions and
+// providers.
+func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]dialects.ServerWarning, error) {
+	var enc, ctype string
+	if err := queryRow(ctx, conn, "SELECT current_setting('server_encoding'), current_setting('lc_ctype')", &enc, &ctype); err != nil {
+		return nil, fmt.Errorf("postgres: reading the encoding: %w", err)
+	}
+	if enc != "UTF8" {
+		// The letters below cannot be sent to it.
+		return []dialects.ServerWarning{{Kind: dialects.CaseMappingDiffers, Text: fmt.Sprintf(
+			"this database's encoding is %s, not UTF8: it holds other strings than TiDB's utf8mb4, and lower and upper change other letters (create the database with ENCODING 'UTF8' LC_CTYPE 'C.UTF-8')", enc)}}, nil
+	}
+	var got [3]string
+	if err := queryRow(ctx, conn, "SELECT upper('é'), upper('ß'), lower('İ')", &got[0], &got[1], &got[2]); err != nil {
+		return nil, fmt.Errorf("postgres: reading the case mapping: %w", err)
+	}
+	if got == [3]string{"É", "ß", "i"} {
+		return nil, nil
+	}
+	return []dialects.ServerWarning{{Kind: dialects.CaseMappingDiffers, Text: fmt.Sprintf(
+		"this database's case mapping (LC_CTYPE %s) differs from TiDB's: upper('é'), upper('ß'), lower('İ') give %q, %q, %q here and 'É', 'ß', 'i' there, so CHECKs, indexes and generated columns that call lower or upper hold other values (create the database with LC_CTYPE 'C.UTF-8')",
+		ctype, got[0], got[1], got[2])}}, nil
 }
 
 // MarshalState implements dialects.Dialect.
@@ -199,4 +221,23 @@ var printer = describe.Printer{
 func (Dialect) Volatile(a schema.Attr) bool {
 	_, ok := a.(*postgres.OID)
 	return ok
+}
+
+// queryRow scans the one row q returns into dest.
+func queryRow(ctx context.Context, conn schema.ExecQuerier, q string, dest ...any) error {
+	rows, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("%s: no row", q)
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	return rows.Close()
 }

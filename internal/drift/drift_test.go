@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -426,5 +427,37 @@ func TestDriftChecksOff(t *testing.T) {
 	}
 	if !slices.Contains(described(r.Migrations), "missing check spaces.spaces_kind_ck") {
 		t.Errorf("the CHECK TiDB ignored is not reported missing: %v", described(r.Migrations))
+	}
+}
+
+// TestDriftCaseMapping runs drift against a PostgreSQL database whose
+// LC_CTYPE is C, under which upper and lower change ASCII letters only: the
+// database is reported, though its schema matches.
+func TestDriftCaseMapping(t *testing.T) {
+	ctx := context.Background()
+	serverURL := dbtest.ServerURL(t, devdb.Postgres)
+	server, err := devdb.Open(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	name := "t_drift_ctype_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if _, err := server.Exec("CREATE DATABASE " + name + " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = devdb.DropDatabase(ctx, serverURL, name) })
+	target, err := devdb.WithDatabase(serverURL, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testproject.New(t, model)
+	p.Diff("init")
+	p.Apply("postgres", target)
+	r := drift.Check(ctx, drift.Options{Target: p.Target("postgres"), Dev: p.Dev, Model: p.Model(), Timeout: time.Minute, Parallel: 1}, []string{target})[0]
+	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], "(LC_CTYPE C) differs") {
+		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
+	}
+	if len(r.Migrations.Findings) != 0 || len(r.Model.Findings) != 0 {
+		t.Errorf("findings on a matching schema: %v %v", described(r.Migrations), described(r.Model))
 	}
 }
