@@ -62,6 +62,7 @@ func TestPartitionRefused(t *testing.T) {
 		{"bounds not increasing", `"3001-01-01"`, `"2000-01-01"`, "increasing"},
 		{"bound of another kind", `"3001-01-01"`, `3001`, "does not fit"},
 		{"part named like a table", `part "events_new"`, `part "other"`, "named like a table"},
+		{"partial unique index", "  partition {", "  index \"events_code_key\" {\n    unique  = true\n    columns = [\"code\", \"day\"]\n    where   = \"note IS NULL\"\n  }\n  partition {", "error 8264"},
 		{"foreign key", "table \"other\" {\n", "table \"other\" {\n  column \"event_id\" {\n    type = bigint\n  }\n  column \"event_day\" {\n    type = date\n  }\n  foreign_key \"other_event_fk\" {\n    columns = [\"event_id\", \"event_day\"]\n    ref_table = \"events\"\n    ref_columns = [\"id\", \"day\"]\n  }\n", "error 1506"},
 	}
 	for _, c := range cases {
@@ -87,7 +88,9 @@ func TestPartitionRefused(t *testing.T) {
 // to their parts; one past every part is refused by both), and shows what
 // the compiler's rules stand for: a key without the partition column
 // (PostgreSQL 0A000, TiDB 1503), a generated partition column (PostgreSQL
-// 42P17) and a foreign key to a partitioned table (TiDB 1506).
+// 42P17), a foreign key to a partitioned table (TiDB 1506) and a unique key
+// over a generated column computed from the partition column, as TiDB's
+// partial index is (TiDB 8264).
 func TestPartitionOnServer(t *testing.T) {
 	ctx := context.Background()
 	refusals := map[string][]struct{ ddl, want string }{
@@ -100,6 +103,7 @@ func TestPartitionOnServer(t *testing.T) {
 			{"CREATE TABLE u (id BIGINT PRIMARY KEY, d DATE NOT NULL) PARTITION BY RANGE COLUMNS(d) (PARTITION p0 VALUES LESS THAN ('2025-01-01'))", "1503"},
 			{"CREATE TABLE f (id BIGINT PRIMARY KEY, eid BIGINT, ed DATE, FOREIGN KEY (eid, ed) REFERENCES events (id, day))", "1506"},
 			{"INSERT INTO events (id, day, code) VALUES (3, '3500-01-01', 'x')", "1526"},
+			{"CREATE TABLE w (id BIGINT, d DATE NOT NULL, n INT, w_d DATE AS (CASE WHEN n IS NULL THEN d END) VIRTUAL, UNIQUE KEY (w_d, id)) PARTITION BY RANGE COLUMNS(d) (PARTITION p0 VALUES LESS THAN ('2025-01-01'))", "8264"},
 		},
 	}
 	for _, d := range []string{"postgres", "tidb"} {

@@ -137,8 +137,14 @@ func Keys(t *compiler.Table, report Report) {
 		}
 	}
 	for _, idx := range t.Indexes {
-		if idx.Unique && !slices.ContainsFunc(idx.Parts, func(p *compiler.IndexPart) bool { return p.Expr == nil && p.Column == col }) {
+		switch {
+		case idx.Unique && !slices.ContainsFunc(idx.Parts, func(p *compiler.IndexPart) bool { return p.Expr == nil && p.Column == col }):
 			report(idx.Range, "Invalid partition", "Unique index %q of table %q does not hold column %q, its partition column; %s. Add it to the index.", idx.Name, t.Name, col, why)
+		case idx.Unique && idx.Where != nil:
+			// TiDB has no partial index: its unique key is over generated
+			// columns (CASE WHEN where THEN column END), which it does not
+			// count as the partition column.
+			report(idx.WhereRange, "Invalid partition", "Unique index %q of table %q has a where, and the table is partitioned: TiDB, which has no partial index, holds it over generated columns computed from %q, and refuses those as the partition column (error 8264: Global Index is needed). Drop the where, or partition the table by no column of the index.", idx.Name, t.Name, col)
 		}
 	}
 }
