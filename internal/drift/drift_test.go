@@ -418,13 +418,7 @@ func TestDriftChecksOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := testproject.New(t, model)
-	p.Diff("init")
-	p.Apply("tidb", target)
-	r := drift.Check(ctx, drift.Options{Target: p.Target("tidb"), Dev: p.Dev, Model: p.Model(), Timeout: time.Minute, Parallel: 1}, []string{target})[0]
-	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], "tidb_enable_check_constraint is OFF") {
-		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
-	}
+	r := driftWarned(t, "tidb", target, "tidb_enable_check_constraint is OFF")
 	if !slices.Contains(described(r.Migrations), "missing check spaces.spaces_kind_ck") {
 		t.Errorf("the CHECK TiDB ignored is not reported missing: %v", described(r.Migrations))
 	}
@@ -450,14 +444,22 @@ func TestDriftCaseMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := testproject.New(t, model)
-	p.Diff("init")
-	p.Apply("postgres", target)
-	r := drift.Check(ctx, drift.Options{Target: p.Target("postgres"), Dev: p.Dev, Model: p.Model(), Timeout: time.Minute, Parallel: 1}, []string{target})[0]
-	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], "(LC_CTYPE C) differs") {
-		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
-	}
+	r := driftWarned(t, "postgres", target, "(LC_CTYPE C) differs")
 	if len(r.Migrations.Findings) != 0 || len(r.Model.Findings) != 0 {
 		t.Errorf("findings on a matching schema: %v %v", described(r.Migrations), described(r.Model))
 	}
+}
+
+// driftWarned applies the model to target and runs drift against it: the
+// report must be a drift with one server warning, holding want.
+func driftWarned(t *testing.T, dialect, target, want string) *drift.Report {
+	t.Helper()
+	p := testproject.New(t, model)
+	p.Diff("init")
+	p.Apply(dialect, target)
+	r := drift.Check(context.Background(), drift.Options{Target: p.Target(dialect), Dev: p.Dev, Model: p.Model(), Timeout: time.Minute, Parallel: 1}, []string{target})[0]
+	if r.Status != drift.Drift || len(r.ServerWarnings) != 1 || !strings.Contains(r.ServerWarnings[0], want) {
+		t.Fatalf("status %d, server warnings %v, error %s", r.Status, r.ServerWarnings, r.Error)
+	}
+	return r
 }
