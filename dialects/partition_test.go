@@ -84,6 +84,46 @@ func TestPartitionRefused(t *testing.T) {
 	}
 }
 
+// TestPartitionByUnorderedIdentity: a range or list partitioning by an
+// identity with ordered = false is refused, as TiDB's ids (AUTO_RANDOM)
+// fall in other parts than PostgreSQL's, or in none (found by
+// TestDifferential, seed 98181: TiDB refused the first INSERT with 1526);
+// a hash partitioning by it spreads the rows on both, and compiles.
+func TestPartitionByUnorderedIdentity(t *testing.T) {
+	const src = `table "t" {
+  column "id" {
+    type = bigint
+    identity {
+      ordered = false
+    }
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  partition {
+    type   = "range"
+    column = "id"
+    part "t_low" {
+      less_than = 10
+    }
+  }
+}
+`
+	_, diags := generate(t, "tidb", src)
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "ordered = false") || diags[0].Subject == nil || diags[0].Subject.Start.Line != 13 {
+		t.Fatalf("want an error at line 13 (column = \"id\") naming ordered = false, got %v", diags)
+	}
+	hash := strings.Replace(src, "    type   = \"range\"\n    column = \"id\"\n    part \"t_low\" {\n      less_than = 10\n    }\n", "    type   = \"hash\"\n    column = \"id\"\n    count  = 2\n", 1)
+	if hash == src {
+		t.Fatal("the hash case changes nothing")
+	}
+	for _, d := range []string{"postgres", "tidb"} {
+		if _, diags := generate(t, d, hash); diags.HasErrors() {
+			t.Errorf("%s: hash partitioning refused: %v", d, diags)
+		}
+	}
+}
+
 // TestPartitionOnServer applies the model's DDL on both databases (rows go
 // to their parts; one past every part is refused by both), and shows what
 // the compiler's rules stand for: a key without the partition column

@@ -129,6 +129,8 @@ func (v *validator) partitionRules(t *compiler.Table) {
 		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is generated; PostgreSQL refuses a generated column in a partition key.", t.Name, c.Name)
 	case c.Null && p.Type != compiler.PartitionHash:
 		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is null = true; a range or list partition column is NOT NULL: TiDB puts a NULL in the first range part (PostgreSQL refuses the row) and the two place NULLs in list parts otherwise.", t.Name, c.Name)
+	case c.Identity != nil && c.Identity.Unordered && p.Type != compiler.PartitionHash:
+		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is an identity with ordered = false; its ids are scattered 64-bit numbers on TiDB (AUTO_RANDOM) and 1, 2, 3... on PostgreSQL, so a row would go to other %s parts on each, or to none. Partition by hash, or by another column.", t.Name, c.Name, p.Type)
 	case function:
 	case p.Type == compiler.PartitionHash && !integer:
 		v.errorf(p.ColumnRange, "Invalid partition", "Column %s.%s is %s; a hash partition column is smallint, int or bigint (TiDB hashes integers only, error 1659).", t.Name, c.Name, c.Type)
