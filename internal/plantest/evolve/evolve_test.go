@@ -98,3 +98,37 @@ func TestVectorKeepsStandIn(t *testing.T) {
 		}
 	}
 }
+
+// TestExactStringsNeverTurnedOff: the rows drawn while exact_strings is on
+// may end in a space, which TiDB compares as if it were not there once it
+// is off (a documented difference), so no step turns it off; steps still
+// turn it on, and the other settings off (evolution 91717275196).
+func TestExactStringsNeverTurnedOff(t *testing.T) {
+	turnedOn, othersOff := 0, 0
+	for seed := uint64(0); seed < 80; seed++ {
+		g, m := evolve.First(seed)
+		if m == nil {
+			continue
+		}
+		for range 5 {
+			next, _, _ := evolve.Step(g, m, nil)
+			if next == nil {
+				continue
+			}
+			if m.ExactStrings != "false" && next.ExactStrings == "false" {
+				t.Fatalf("seed %d: a step turned exact_strings off:\n%s", seed, next.HCL())
+			}
+			if m.ExactStrings == "false" && next.ExactStrings != "false" {
+				turnedOn++
+			}
+			if m.UUIDCheck != "false" && next.UUIDCheck == "false" || m.ValueDomains != "false" && next.ValueDomains == "false" {
+				othersOff++
+			}
+			m = next
+		}
+	}
+	if turnedOn == 0 || othersOff == 0 {
+		t.Errorf("exact_strings turned on %d times, another setting turned off %d times: want both drawn", turnedOn, othersOff)
+	}
+	t.Logf("exact_strings turned on %d times, another setting turned off %d times", turnedOn, othersOff)
+}

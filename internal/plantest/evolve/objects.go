@@ -48,7 +48,13 @@ func changeSetting(g *draw.Gen, m *difftest.Model) *Edit {
 		{"value_domains", func(m *difftest.Model) *string { return &m.ValueDomains }},
 	}
 	f := fields[g.N(len(fields))]
-	values := slices.DeleteFunc([]string{"", "true", "false"}, func(v string) bool { return v == *f.f(m) })
+	values := slices.DeleteFunc([]string{"", "true", "false"}, func(v string) bool {
+		// exact_strings is never turned off: the rows drawn while it was on
+		// may end in a space, which TiDB then compares as if it were not
+		// there (a documented difference): a data migration's WHERE found
+		// other rows there (evolution 91717275196).
+		return v == *f.f(m) || f.name == "exact_strings" && v == "false"
+	})
 	v := values[g.N(len(values))]
 	what := v
 	if v == "" {
