@@ -125,17 +125,6 @@ func BoolText(database string, changes []schema.Change) error {
 		"with a CASE writing the values you want")
 }
 
-// FloatText refuses a column changed from a floating-point type to a
-// character string type or back: PostgreSQL writes 16777216 in a real as
-// '1.6777216e+07' and 1e300 as '1e+300', TiDB as '16777216' and '1e300',
-// and the two read 'NaN' and 'Infinity' differently (plan oracle, seed
-// 92323, evolution 92323277059: float to text).
-func FloatText(database string, changes []schema.Change) error {
-	return textConversion(database, changes, "a floating-point type", func(t schema.Type) bool { _, ok := t.(*schema.FloatType); return ok },
-		"PostgreSQL and TiDB write floating-point numbers as different text (16777216 in a real is '1.6777216e+07' on PostgreSQL, '16777216' on TiDB) and read 'NaN' and 'Infinity' differently",
-		"with a CAST to a decimal or a format you choose")
-}
-
 // textConversion refuses a column changed from a type kind accepts (named
 // kind) to a character string type or back, which the databases convert
 // differently (why); fill says how to fill the new column instead.

@@ -280,23 +280,3 @@ func TestBoolToString(t *testing.T) {
 		})
 	}
 }
-
-// TestFloatToString: a float column changed to a string type, or back, is
-// refused: 16777216 in a real became '1.6777216e+07' on PostgreSQL and
-// '16777216' on TiDB (plan oracle, evolution 92323277059).
-func TestFloatToString(t *testing.T) {
-	t.Parallel()
-	withFloat := strings.Replace(dated, "type = varchar(20)", "type = float", 1)
-	for name, c := range map[string]struct{ before, after, from string }{
-		"float to text":     {withFloat, strings.Replace(withFloat, "type = float", "type = text", 1), "from a floating-point type"},
-		"double to varchar": {strings.Replace(withFloat, "type = float", "type = double", 1), dated, "from a floating-point type"},
-		"varchar to float":  {dated, withFloat, "to a floating-point type"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			ref := refused(t, c.before, c.after, name)
-			if ref.Table != "events" || ref.Column != "code" || !strings.Contains(ref.Change, c.from) || !strings.Contains(ref.Instead, "data migration") {
-				t.Fatalf("the refusal does not name the column and what to write: %v", ref)
-			}
-		})
-	}
-}

@@ -61,9 +61,6 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	if err := hazard.BoolText("PostgreSQL", changes); err != nil {
 		return nil, err
 	}
-	if err := hazard.FloatText("PostgreSQL", changes); err != nil {
-		return nil, err
-	}
 	if q, ok := drv.(schema.ExecQuerier); ok {
 		if err := typeChanges(ctx, q, changes); err != nil {
 			return nil, err

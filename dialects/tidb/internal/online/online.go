@@ -79,9 +79,6 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	if err := hazard.BoolText("TiDB", changes); err != nil {
 		return nil, err
 	}
-	if err := hazard.FloatText("TiDB", changes); err != nil {
-		return nil, err
-	}
 	planOne := func(c schema.Change) ([]hazard.Stmt, error) {
 		return hazard.PlanOne(ctx, drv, c, opts...)
 	}
