@@ -62,12 +62,19 @@ func NotNullWithoutValue(database string, changes []schema.Change, filled func(*
 }
 
 // FloatTextDiffers is a condition true of the values of floating-point
-// column col (quoted) that PostgreSQL and TiDB write differently as text,
-// when the column becomes a string: PostgreSQL writes an exponent from
-// 1e15 up and below 1e-4 ('1e+20', '1e-05'), TiDB the digits
-// ('100000000000000000000', '0.00001'). Both plans pre-check such rows.
-func FloatTextDiffers(col string) string {
-	return fmt.Sprintf("(%s <> 0 AND (ABS(%s) >= 1e15 OR ABS(%s) < 1e-4))", col, col, col)
+// column col (quoted), of type t, that PostgreSQL and TiDB write
+// differently as text, when the column becomes a string: PostgreSQL writes
+// an exponent from 1e15 up in a double, from 1e6 up in a real (its
+// digits, DBL_DIG and FLT_DIG), and below 1e-4 ('1e+20', '1.6777216e+07',
+// '1e-05'); TiDB the digits ('100000000000000000000', '16777216',
+// '0.00001'; plan oracle, evolution 92323277059). Both plans pre-check
+// such rows.
+func FloatTextDiffers(col string, t *schema.FloatType) string {
+	limit := "1e15"
+	if t != nil && (t.T == "real" || t.T == "float4" || t.T == "float" && t.Precision <= 24) {
+		limit = "1e6"
+	}
+	return fmt.Sprintf("(%s <> 0 AND (ABS(%s) >= %s OR ABS(%s) < 1e-4))", col, col, limit, col)
 }
 
 // TimeToText refuses a column changed from a time of day or a date and

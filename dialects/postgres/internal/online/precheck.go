@@ -71,12 +71,12 @@ func precheck(t *schema.Table, c schema.Change) string {
 		q = fmt.Sprintf("rows without a match for foreign key %s: SELECT %s FROM %s AS c WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS r WHERE %s) LIMIT 10",
 			fk.Symbol, strings.Join(cols, ", "), tbl, strings.Join(notNull, " AND "), ident(fk.RefTable.Name), strings.Join(match, " AND "))
 	case *schema.ModifyColumn:
-		_, fromFloat := c.From.Type.Type.(*schema.FloatType)
+		ft, fromFloat := c.From.Type.Type.(*schema.FloatType)
 		_, toString := c.To.Type.Type.(*schema.StringType)
 		switch {
 		case c.Change.Is(schema.ChangeType) && fromFloat && toString:
 			q = fmt.Sprintf("values of %s.%s that PostgreSQL and TiDB write differently as text: SELECT %s FROM %s WHERE %s LIMIT 10",
-				t.Name, c.To.Name, ident(c.To.Name), tbl, hazard.FloatTextDiffers(ident(c.To.Name)))
+				t.Name, c.To.Name, ident(c.To.Name), tbl, hazard.FloatTextDiffers(ident(c.To.Name), ft))
 		case c.Change.Is(schema.ChangeNull) && !c.To.Type.Null:
 			q = fmt.Sprintf("NULLs in %s.%s, which becomes NOT NULL: SELECT * FROM %s WHERE %s IS NULL LIMIT 10", t.Name, c.To.Name, tbl, ident(c.To.Name))
 		}

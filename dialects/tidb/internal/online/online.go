@@ -745,10 +745,10 @@ func doesNotFit(col string, from, t schema.Type) string {
 		return strings.Join(conds, " OR ")
 	case *schema.StringType:
 		var conds []string
-		if _, ok := from.(*schema.FloatType); ok {
+		if ft, ok := from.(*schema.FloatType); ok {
 			// 1e20 is '100000000000000000000' on TiDB, '1e+20' on
 			// PostgreSQL, and so are small values: such a row stops both.
-			conds = append(conds, hazard.FloatTextDiffers(col))
+			conds = append(conds, hazard.FloatTextDiffers(col, ft))
 		}
 		if t.Size > 0 && (t.T == "varchar" || t.T == "char") {
 			conds = append(conds, fmt.Sprintf("CHAR_LENGTH(%s) > %d", col, t.Size))
