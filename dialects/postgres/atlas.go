@@ -85,10 +85,11 @@ func checkVersion(conn schema.ExecQuerier) error {
 // ASCII letters only; ICU maps 'ß' to 'SS'. TiDB maps every letter to one,
 // as a UTF-8 libc LC_CTYPE does (docs/semantics.md). The functions are
 // asked rather than the settings read, which differ across versions and
-// providers.
+// providers (lc_ctype is no setting from PostgreSQL 16 on; datctype is
+// read for the message alone).
 func (Dialect) ServerWarnings(ctx context.Context, conn schema.ExecQuerier) ([]dialects.ServerWarning, error) {
 	var enc, ctype string
-	if err := queryRow(ctx, conn, "SELECT current_setting('server_encoding'), current_setting('lc_ctype')", &enc, &ctype); err != nil {
+	if err := queryRow(ctx, conn, "SELECT pg_encoding_to_char(encoding), datctype FROM pg_database WHERE datname = current_database()", &enc, &ctype); err != nil {
 		return nil, fmt.Errorf("postgres: reading the encoding: %w", err)
 	}
 	if enc != "UTF8" {
