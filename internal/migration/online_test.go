@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -199,11 +200,9 @@ func onlineWithRows(t *testing.T, db *dbtest.DB) {
 }
 
 // atlasExecute runs the directory's files after init with migrate.Executor
-// as the Atlas CLI does: in a transaction unless the file says
-// `-- atlas:txmode none`, which is then run on one session.
+// as the Atlas CLI does (executeAsCLI).
 func atlasExecute(t *testing.T, tg migration.Target, db *sql.DB) {
 	t.Helper()
-	ctx := context.Background()
 	dir, err := migrate.NewLocalDir(tg.Env.Dir)
 	if err != nil {
 		t.Fatal(err)
@@ -212,44 +211,70 @@ func atlasExecute(t *testing.T, tg migration.Target, db *sql.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files[1:] {
-		conn, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var on interface {
-			ExecContext(context.Context, string, ...any) (sql.Result, error)
-			QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-		} = conn
-		var tx *sql.Tx
-		if !slices.Equal(f.(*migrate.LocalFile).Directive("txmode"), []string{"none"}) {
-			if tx, err = conn.BeginTx(ctx, nil); err != nil {
-				t.Fatal(err)
-			}
-			on = tx
-		}
-		drv, err := tg.Dialect.OpenAtlas(on)
-		if err != nil {
-			t.Fatal(err)
-		}
-		revs := tg.Dialect.Revisions(on)
-		if err := revs.Init(ctx); err != nil {
-			t.Fatal(err)
-		}
-		ex, err := migrate.NewExecutor(drv, dir, revs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := ex.Execute(ctx, f); err != nil {
-			t.Fatalf("migrate.Executor on %s: %v", f.Name(), err)
-		}
-		if tx != nil {
-			if err := tx.Commit(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		conn.Close()
+	if err := executeAsCLI(tg, dir, db, files[1:]); err != nil {
+		t.Fatal(err)
 	}
+}
+
+// executeAsCLI runs files of dir with migrate.Executor as the Atlas CLI
+// does: each still pending in a transaction unless the file says `-- atlas:txmode none`,
+// which is then run on one session. It stops at the first error.
+func executeAsCLI(tg migration.Target, dir migrate.Dir, db *sql.DB, files []migrate.File) error {
+	ctx := context.Background()
+	for _, f := range files {
+		if err := executeOne(ctx, tg, dir, db, f); err != nil {
+			return fmt.Errorf("migrate.Executor on %s: %w", f.Name(), err)
+		}
+	}
+	return nil
+}
+
+func executeOne(ctx context.Context, tg migration.Target, dir migrate.Dir, db *sql.DB, f migrate.File) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var on interface {
+		ExecContext(context.Context, string, ...any) (sql.Result, error)
+		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	} = conn
+	var tx *sql.Tx
+	if !slices.Equal(f.(*migrate.LocalFile).Directive("txmode"), []string{"none"}) {
+		if tx, err = conn.BeginTx(ctx, nil); err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		on = tx
+	}
+	drv, err := tg.Dialect.OpenAtlas(on)
+	if err != nil {
+		return err
+	}
+	revs := tg.Dialect.Revisions(on)
+	if err := revs.Init(ctx); err != nil {
+		return err
+	}
+	// The files before the first one given may have been applied another
+	// way, with no revision: the database is not clean then.
+	ex, err := migrate.NewExecutor(drv, dir, revs, migrate.WithAllowDirty(true))
+	if err != nil {
+		return err
+	}
+	pending, err := ex.Pending(ctx)
+	if err != nil && !errors.Is(err, migrate.ErrNoPendingFiles) {
+		return err
+	}
+	if !slices.ContainsFunc(pending, func(p migrate.File) bool { return p.Name() == f.Name() }) {
+		return nil
+	}
+	if err := ex.Execute(ctx, f); err != nil {
+		return err
+	}
+	if tx != nil {
+		return tx.Commit()
+	}
+	return nil
 }
 
 // checkOnlineDone checks that the online migration reached the model: every

@@ -237,21 +237,19 @@ func TestStringToIntegerSameResult(t *testing.T) {
 	before := strings.Replace(invoicesBefore, "  primary_key {", "  column \"s\" {\n    type = varchar(10)\n    null = true\n  }\n  primary_key {", 1)
 	p := testproject.New(t, before)
 	p.Diff("init")
-	dbs := withRows(t, p, "INSERT INTO invoices (id, s) VALUES (1, '2.5'), (2, ' 7 '), (3, NULL)")
+	appliers := withRowsByBoth(t, p, "INSERT INTO invoices (id, s) VALUES (1, '2.5'), (2, ' 7 '), (3, NULL)")
 	p.Generate(strings.Replace(before, "type = varchar(10)", "type = int", 1))
 	p.Diff("to_int")
-	for d, db := range dbs {
-		if err := applyErr(p, d, db.URL); err == nil {
-			t.Errorf("%s: '2.5' was converted to an integer", d)
+	for _, a := range appliers {
+		if err := a.apply(); err == nil {
+			t.Errorf("%s: '2.5' was converted to an integer", a)
 		}
-		if _, err := db.Exec("UPDATE invoices SET s = '3' WHERE id = 1"); err != nil {
-			t.Fatal(err)
+		exec(t, a.db, "UPDATE invoices SET s = '3' WHERE id = 1")
+		if err := a.apply(); err != nil {
+			t.Fatalf("%s: %v", a, err)
 		}
-		if err := applyErr(p, d, db.URL); err != nil {
-			t.Fatalf("%s: %v", d, err)
-		}
-		if got := rowsOf(t, db, "SELECT id, s FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 3,2 7,3 NULL" {
-			t.Errorf("%s: rows %q", d, got)
+		if got := rowsOf(t, a.db, "SELECT id, s FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 3,2 7,3 NULL" {
+			t.Errorf("%s: rows %q", a, got)
 		}
 	}
 }
@@ -479,21 +477,19 @@ func floatToString(t *testing.T, typ, big string) {
 	before := strings.Replace(invoicesBefore, "  primary_key {", "  column \"f\" {\n    type = "+typ+"\n    null = true\n  }\n  primary_key {", 1)
 	p := testproject.New(t, before)
 	p.Diff("init")
-	dbs := withRows(t, p, "INSERT INTO invoices (id, f) VALUES (1, "+big+"), (2, 0.1), (3, 2.5)")
+	appliers := withRowsByBoth(t, p, "INSERT INTO invoices (id, f) VALUES (1, "+big+"), (2, 0.1), (3, 2.5)")
 	p.Generate(strings.Replace(before, "type = "+typ, "type = varchar(40)", 1))
 	p.Diff("to_text")
-	for d, db := range dbs {
-		if err := applyErr(p, d, db.URL); err == nil {
-			t.Errorf("%s: %s was converted to text", d, big)
+	for _, a := range appliers {
+		if err := a.apply(); err == nil {
+			t.Errorf("%s: %s was converted to text", a, big)
 		}
-		if _, err := db.Exec("UPDATE invoices SET f = 7 WHERE id = 1"); err != nil {
-			t.Fatal(err)
+		exec(t, a.db, "UPDATE invoices SET f = 7 WHERE id = 1")
+		if err := a.apply(); err != nil {
+			t.Fatalf("%s: %v", a, err)
 		}
-		if err := applyErr(p, d, db.URL); err != nil {
-			t.Fatalf("%s: %v", d, err)
-		}
-		if got := rowsOf(t, db, "SELECT id, f FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 7,2 0.1,3 2.5" {
-			t.Errorf("%s: rows %q", d, got)
+		if got := rowsOf(t, a.db, "SELECT id, f FROM invoices ORDER BY id"); strings.Join(got, ",") != "1 7,2 0.1,3 2.5" {
+			t.Errorf("%s: rows %q", a, got)
 		}
 	}
 }

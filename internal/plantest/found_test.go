@@ -134,3 +134,12 @@ table "t0" {
 	t.Run("set", func(t *testing.T) { plantest.Replay(t, 1, before, withDefault) })
 	t.Run("dropped", func(t *testing.T) { plantest.Replay(t, 1, withDefault, before) })
 }
+
+// TestRegression92323277221: timestamp to timestamp(0) over a row at
+// '9999-12-31 23:59:59.x' stopped PostgreSQL (its range CHECK, 23514)
+// while TiDB wrote the year 10000. Both plans now guard the change
+// (hazard.TimeRounding); lint on, as the oracle ran it.
+func TestRegression92323277221(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayEvolution(t, 92323277221, 5)
+}

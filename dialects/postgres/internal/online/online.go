@@ -524,11 +524,15 @@ func validateStmt(table, constraint string) hazard.Stmt {
 
 func (p *planner) modifyColumn(t *schema.Table, c *schema.ModifyColumn) ([]hazard.Stmt, error) {
 	name := t.Name
+	var out []hazard.Stmt
+	if g, ok := conversionGuard(t, c); ok {
+		out = append(out, g)
+	}
 	setNotNull := c.Change.Is(schema.ChangeNull) && !c.To.Type.Null
 	if !setNotNull {
-		return p.one(t, c, hazard.Form{AlterTable: true})
+		ss, err := p.one(t, c, hazard.Form{AlterTable: true})
+		return append(out, ss...), err
 	}
-	var out []hazard.Stmt
 	from := c.From
 	if rest := c.Change &^ schema.ChangeNull; rest != 0 {
 		// The other changes first, the column still nullable.

@@ -11,8 +11,6 @@ import (
 	"ariga.io/atlas/sql/postgres"
 	"ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/schemagen/schemagen/dialects/hazard"
 )
 
 // Pre-checks, as on TiDB: above a statement that existing rows can make
@@ -71,12 +69,14 @@ func precheck(t *schema.Table, c schema.Change) string {
 		q = fmt.Sprintf("rows without a match for foreign key %s: SELECT %s FROM %s AS c WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS r WHERE %s) LIMIT 10",
 			fk.Symbol, strings.Join(cols, ", "), tbl, strings.Join(notNull, " AND "), ident(fk.RefTable.Name), strings.Join(match, " AND "))
 	case *schema.ModifyColumn:
-		ft, fromFloat := c.From.Type.Type.(*schema.FloatType)
-		_, toString := c.To.Type.Type.(*schema.StringType)
+		var cond string
+		if c.Change.Is(schema.ChangeType) {
+			cond, _ = convertsDifferently(t.Name, ident(c.To.Name), c.To.Name, c.From.Type.Type, c.To.Type.Type)
+		}
 		switch {
-		case c.Change.Is(schema.ChangeType) && fromFloat && toString:
-			q = fmt.Sprintf("values of %s.%s that PostgreSQL and TiDB write differently as text: SELECT %s FROM %s WHERE %s LIMIT 10",
-				t.Name, c.To.Name, ident(c.To.Name), tbl, hazard.FloatTextDiffers(ident(c.To.Name), ft))
+		case cond != "":
+			q = fmt.Sprintf("values of %s.%s that PostgreSQL and TiDB convert differently: SELECT %s FROM %s WHERE %s LIMIT 10",
+				t.Name, c.To.Name, ident(c.To.Name), tbl, cond)
 		case c.Change.Is(schema.ChangeNull) && !c.To.Type.Null:
 			q = fmt.Sprintf("NULLs in %s.%s, which becomes NOT NULL: SELECT * FROM %s WHERE %s IS NULL LIMIT 10", t.Name, c.To.Name, tbl, ident(c.To.Name))
 		}
