@@ -329,16 +329,17 @@ func checkedRows(s *expr.Insert, t *expr.CatalogTable, x *dialects.Exprs, inner 
 
 // checkedUpdate skips a duplicate as DO NOTHING does when the row passes
 // the CHECKs (every column keeps its value: nothing changes, no row is
-// counted); when it does not, it writes the row's values (those inserted
-// and the defaults) over the duplicate, so that TiDB's own CHECK fails the
-// statement, as PostgreSQL's does.
+// counted); when it does not, it writes the row's values (those inserted,
+// the defaults, and NULL in the other columns) over the duplicate, so that
+// TiDB's own CHECK fails the statement, as PostgreSQL's does. A column
+// without a default counts: a CHECK that fails on its NULL would pass on
+// the duplicate's value (plan oracle, evolution 93737281213: CHECK (c1 IS
+// NOT NULL), c1 not inserted).
 func checkedUpdate(s *expr.Insert, t *expr.CatalogTable, x *dialects.Exprs) string {
 	var sets []string
 	for _, c := range t.Columns {
 		key := dialects.ObjectName{Table: t.Name, Name: c.Name}
-		_, def := x.Defaults[key]
-		_, gen := x.Generated[key]
-		if gen || !def && !slices.ContainsFunc(s.Columns, func(i *expr.Column) bool { return i.Name == c.Name }) {
+		if _, gen := x.Generated[key]; gen {
 			continue
 		}
 		col := Ident(s.Table.Name) + "." + Ident(c.Name)
