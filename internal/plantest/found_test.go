@@ -143,3 +143,14 @@ func TestRegression92323277221(t *testing.T) {
 	t.Parallel()
 	plantest.ReplayEvolution(t, 92323277221, 5)
 }
+
+// TestRegression94141282586: a foreign key redirected to a unique key
+// added in the same step (a new uuid column of its own table) had that key
+// built by ADD CONSTRAINT ... UNIQUE in the first file, under ACCESS
+// EXCLUSIVE for the build: lint's PG111 on the file migrate diff wrote.
+// The key is now built CONCURRENTLY and the redirected foreign key added
+// after it, in the second file.
+func TestRegression94141282586(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayEvolution(t, 94141282586, 5)
+}

@@ -343,6 +343,17 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 			return nil, err
 		}
 		add, err := p.notValid(t, c.To.Symbol, &schema.AddForeignKey{F: c.To, Extra: []schema.Clause{&postgres.NotValid{}}})
+		if c.To.RefTable != nil && p.builtOnline[keyOfColumns(c.To.RefTable.Name, c.To.RefColumns)] {
+			// The unique key it now references is built CONCURRENTLY by
+			// this plan: as a new table's key (hazard.DeferNewTableKeys),
+			// the new one is added after it, in the second file, and is
+			// missing meanwhile; building the key in the first file would
+			// lock the table for the build (PG111; plan oracle, evolution
+			// 94141282586).
+			for i := range add {
+				add[i].Later = true
+			}
+		}
 		return append(drop, add...), err
 	case *schema.AddCheck:
 		if !p.online {
@@ -602,9 +613,10 @@ func hasNotNullCheck(t *schema.Table, column string) bool {
 
 // referencedByNewFKs are the keys (table and columns, keyOf) that foreign
 // keys the plan adds reference; pinned are those of them that a key
-// created with a new table, or replacing another key in the first file,
-// references: a unique index they need is built in the first file, while
-// the others' is built CONCURRENTLY and the keys added after it.
+// created with a new table references: a unique index they need is built
+// in the first file, while the others' is built CONCURRENTLY and the keys
+// added after it (a key replacing another too: the old one is dropped in
+// the first file).
 func referencedByNewFKs(changes []schema.Change) (refs, pinned map[string]bool) {
 	refs, pinned = map[string]bool{}, map[string]bool{}
 	add := func(fk *schema.ForeignKey, pin bool) {
@@ -626,7 +638,7 @@ func referencedByNewFKs(changes []schema.Change) (refs, pinned map[string]bool) 
 				case *schema.AddForeignKey:
 					add(a.F, false)
 				case *schema.ModifyForeignKey:
-					add(a.To, true)
+					add(a.To, false)
 				}
 			}
 		}
