@@ -140,3 +140,33 @@ func executeNew(t *testing.T, p *testproject.Project, d string, db *dbtest.DB, d
 	}
 	return executeAsCLI(tg, dir, db.DB, pending)
 }
+
+// TestVirtualNotNullSameResult: a plain column made generated, VIRTUAL on
+// TiDB and NOT NULL, over rows where its expression is NULL: PostgreSQL
+// refused to store the NULL (23502) and TiDB, which computes a VIRTUAL
+// column when read, added it (plan oracle, evolution 94141282462). TiDB's
+// file now stops there too, by either applier; once the rows give a
+// value, both add it alike.
+func TestVirtualNotNullSameResult(t *testing.T) {
+	t.Parallel()
+	before := strings.Replace(invoicesBefore, "  primary_key {", "  column \"code\" {\n    type = varchar(10)\n    null = true\n  }\n  column \"tag\" {\n    type = varchar(10)\n    null = true\n  }\n  primary_key {", 1)
+	p := testproject.New(t, before)
+	p.Diff("init")
+	appliers := withRowsByBoth(t, p, "INSERT INTO invoices (id, code, tag) VALUES (1, NULL, 'x'), (2, 'b', NULL)")
+	p.Generate(strings.Replace(before, "  column \"tag\" {\n    type = varchar(10)\n    null = true\n  }", "  column \"tag\" {\n    type   = varchar(10)\n    as     = \"upper(code)\"\n    stored = false\n  }", 1))
+	p.Diff("generated")
+	for _, a := range appliers {
+		if err := a.apply(); err == nil {
+			t.Errorf("%s: a NOT NULL generated column was added over a NULL", a)
+		} else {
+			t.Logf("%s: %v", a, firstLine(err.Error()))
+		}
+		exec(t, a.db, "UPDATE invoices SET code = 'a' WHERE id = 1")
+		if err := a.apply(); err != nil {
+			t.Fatalf("%s: %v", a, err)
+		}
+		if got := strings.Join(rowsOf(t, a.db, "SELECT id, tag FROM invoices ORDER BY id"), ","); got != "1 A,2 B" {
+			t.Errorf("%s: rows %s", a, got)
+		}
+	}
+}

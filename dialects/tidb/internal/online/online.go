@@ -148,6 +148,11 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 				ss = append([]hazard.Stmt{g}, ss...)
 			}
 		}
+		if ac, ok := sc.(*schema.AddColumn); ok {
+			if g, ok := virtualNotNullGuard(t, ac); ok {
+				ss = append([]hazard.Stmt{g}, ss...)
+			}
+		}
 		return ss, nil
 	}, func(src schema.Change, s *hazard.Stmt) {
 		if dt, ok := src.(*schema.DropTable); ok {
@@ -640,6 +645,11 @@ func precheck(t *schema.Table, c schema.Change, renamed map[string]string) strin
 		return fmt.Sprintf("rows breaking CHECK %s: SELECT * FROM %s WHERE NOT %s LIMIT 10", c.C.Name, tbl, inParens(lexical.RenameIdents(c.C.Expr, renamed)))
 	case *schema.AddForeignKey:
 		return foreignKeyPrecheck(t, c.F, renamed)
+	case *schema.AddColumn:
+		if cond := virtualNullRows(c); cond != "" {
+			return fmt.Sprintf("rows where %s.%s, generated and NOT NULL, would be NULL: SELECT * FROM %s WHERE %s LIMIT 10",
+				t.Name, c.C.Name, tbl, lexical.RenameIdents(cond, renamed))
+		}
 	case *schema.ModifyColumn:
 		col := quote(c.To.Name)
 		var conds []string
