@@ -203,6 +203,15 @@ func onlineWithRows(t *testing.T, db *dbtest.DB) {
 // as the Atlas CLI does (executeAsCLI).
 func atlasExecute(t *testing.T, tg migration.Target, db *sql.DB) {
 	t.Helper()
+	dir, files := localFiles(t, tg)
+	if err := executeAsCLI(tg, dir, db, files[1:]); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// localFiles is target tg's migration directory and its files.
+func localFiles(t *testing.T, tg migration.Target) (*migrate.LocalDir, []migrate.File) {
+	t.Helper()
 	dir, err := migrate.NewLocalDir(tg.Env.Dir)
 	if err != nil {
 		t.Fatal(err)
@@ -211,9 +220,7 @@ func atlasExecute(t *testing.T, tg migration.Target, db *sql.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := executeAsCLI(tg, dir, db, files[1:]); err != nil {
-		t.Fatal(err)
-	}
+	return dir, files
 }
 
 // executeAsCLI runs files of dir with migrate.Executor as the Atlas CLI

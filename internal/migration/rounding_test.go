@@ -124,14 +124,7 @@ func filesOf(t *testing.T, p *testproject.Project) map[string]bool {
 func executeNew(t *testing.T, p *testproject.Project, d string, db *dbtest.DB, done map[string]bool) error {
 	t.Helper()
 	tg := p.Target(d)
-	dir, err := migrate.NewLocalDir(tg.Env.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := dir.Files()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, files := localFiles(t, tg)
 	var pending []migrate.File
 	for _, f := range files {
 		if !done[filepath.Join(tg.Env.Dir, f.Name())] {
