@@ -27,6 +27,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/hazard"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/atlasdrv"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/renames"
 )
 
 // LockTimeout is how long a statement of an online plan waits for a strong
@@ -51,7 +52,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	}); err != nil {
 		return nil, err
 	}
-	renamedPredicates(drv, changes)
+	renames.Predicates(drv, changes)
 	if err := hazard.TimeToText("PostgreSQL", changes); err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func PlanStmts(ctx context.Context, drv migrate.Driver, changes []schema.Change,
 	changes = hazard.RebindForeignKeys(changes)
 	// After the rebinding: a key renamed in place keeps the foreign keys
 	// bound to it.
-	hazard.RenameIndexes(drv, changes, renamedIndex)
+	hazard.RenameIndexes(drv, changes, renames.Index)
 	var deferred map[string]bool
 	if online {
 		changes, deferred = hazard.DeferNewTableKeys(changes, func(t *schema.Table) bool { return atlasdrv.PartitionKey(t) != "" })

@@ -1,4 +1,6 @@
-package online
+// Package renames keeps what only a rename changes out of PostgreSQL's
+// online plans.
+package renames
 
 import (
 	"slices"
@@ -9,7 +11,7 @@ import (
 	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
 )
 
-// renamedPredicates removes from changes the index changes that only a
+// Predicates removes from changes the index changes that only a
 // column rename of the same plan makes: PostgreSQL keeps a partial index's
 // predicate by the column itself, so RENAME COLUMN rewrites it, but the
 // diff compared the predicate's old text ("id0 IS NOT NULL") with the
@@ -18,7 +20,7 @@ import (
 // key references the table (plan oracle, seed 31313, evolution
 // 31313094151). A change whose old index, with the renamed names written
 // in its predicate, differs from the new one in nothing stays out.
-func renamedPredicates(d schema.Differ, changes []schema.Change) {
+func Predicates(d schema.Differ, changes []schema.Change) {
 	for _, c := range changes {
 		mt, ok := c.(*schema.ModifyTable)
 		if !ok {
@@ -65,12 +67,12 @@ func renamedPredicates(d schema.Differ, changes []schema.Change) {
 	}
 }
 
-// renamedIndex is index i of table t under name, its unique constraint
+// Index is index i of table t under name, its unique constraint
 // too (ALTER INDEX ... RENAME renames the constraint of its index), for
 // hazard.RenameIndexes. On a partitioned table the parts' indexes keep
 // their names, which PostgreSQL takes from the part and the columns, not
 // from the parent's index: as a database built from the model names them.
-func renamedIndex(_ *schema.Table, i *schema.Index, name string) *schema.Index {
+func Index(_ *schema.Table, i *schema.Index, name string) *schema.Index {
 	c := *i
 	c.Name, c.Attrs = name, slices.Clone(i.Attrs)
 	for k, a := range c.Attrs {
