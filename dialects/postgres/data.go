@@ -7,6 +7,7 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/postgres/internal/lexical"
 	"github.com/schemagen/schemagen/dialects/postgres/internal/lower"
 )
 
@@ -84,15 +85,9 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog) string {
 		}
 		whereAll(&b, conds)
 	case *expr.Assert:
-		// A DO block raises the message when the query finds a row: the
-		// migration stops, and its transaction with the file's other
+		// The migration stops, and its transaction with the file's other
 		// statements rolls back before Atlas records the file.
-		body := "BEGIN\n  IF EXISTS (" + render.SelectSQL(sy, s.Query) + ") THEN\n    RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = " + String(s.Message) + ";\n  END IF;\nEND"
-		tag := "$schemagen_assert$"
-		for strings.Contains(body, tag) {
-			tag = tag[:len(tag)-1] + "_$"
-		}
-		b.WriteString("DO " + tag + "\n" + body + "\n" + tag)
+		b.WriteString(lexical.RaiseIfAny(render.SelectSQL(sy, s.Query), s.Message))
 	}
 	return b.String()
 }

@@ -126,3 +126,15 @@ func balanced(x string) bool {
 	}
 	return depth == 0
 }
+
+// RaiseIfAny is a DO block that raises message (P0001) when query finds a
+// row: a file's assertion, for data migrations and the planner's guards.
+// In a transaction, the file's other statements roll back with it.
+func RaiseIfAny(query, message string) string {
+	body := "BEGIN\n  IF EXISTS (" + query + ") THEN\n    RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = " + String(message) + ";\n  END IF;\nEND"
+	tag := "$schemagen_assert$"
+	for strings.Contains(body, tag) {
+		tag = tag[:len(tag)-1] + "_$"
+	}
+	return "DO " + tag + "\n" + body + "\n" + tag
+}

@@ -25,10 +25,8 @@ func conversionGuard(t *schema.Table, c *schema.ModifyColumn) (hazard.Stmt, bool
 	if cond == "" {
 		return hazard.Stmt{}, false
 	}
-	body := fmt.Sprintf("BEGIN\n  IF EXISTS (SELECT 1 FROM %s WHERE %s) THEN\n    RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = %s;\n  END IF;\nEND",
-		ident(t.Name), cond, lexical.String("assertion failed: "+msg))
 	return hazard.Stmt{
-		Cmd:     "DO $schemagen_guard$\n" + body + "\n$schemagen_guard$",
+		Cmd:     lexical.RaiseIfAny(fmt.Sprintf("SELECT 1 FROM %s WHERE %s", ident(t.Name), cond), "assertion failed: "+msg),
 		Comment: fmt.Sprintf("fail on %s, which would convert differently on TiDB", msg),
 	}, true
 }
