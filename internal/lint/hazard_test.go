@@ -289,3 +289,25 @@ DROP INDEX "events_n_idx";
 		t.Errorf("PG115 is a %s", f.Severity)
 	}
 }
+
+// TestLintTypeChangeUnderIndexes: a column type change that rewrites the
+// table rebuilds its indexes under the rewrite's lock, which PG106 reports.
+// A replay reads the partial index over the column as changed, since
+// PostgreSQL prints its predicate anew over the new type; that is no CREATE
+// INDEX (plan oracle, evolution 95353286301: PG101 on a file migrate diff
+// wrote). A statement that rewrites nothing still reports a rebuilt index.
+func TestLintTypeChangeUnderIndexes(t *testing.T) {
+	t.Parallel()
+	p := newLintProject(t)
+	p.file("postgres", "init", `CREATE TABLE "items" ("id" bigint NOT NULL, "code" character(5) NOT NULL, PRIMARY KEY ("id"));
+CREATE INDEX "items_code_part" ON "items" ("id") WHERE "code" = 'abc';
+CREATE INDEX "items_code_idx" ON "items" ("code");
+`)
+	p.file("postgres", "widen", `ALTER TABLE "items" ALTER COLUMN "code" TYPE character varying(15);
+DROP INDEX "items_code_part";
+CREATE INDEX "items_code_part" ON "items" ("id") WHERE "code" = 'xyz';
+`)
+	r := p.lint("postgres", lint.Options{})
+	want(t, r, "PG106", 1, false, "column code becomes character varying")
+	want(t, r, "PG101", 3, false, "")
+}

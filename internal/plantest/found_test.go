@@ -154,3 +154,11 @@ func TestRegression94141282586(t *testing.T) {
 	t.Parallel()
 	plantest.ReplayEvolution(t, 94141282586, 5)
 }
+
+// TestRegression95353286301: a char(5) column made varchar(15) under a
+// partial index whose predicate names it, in a table rebuilt with 62 index
+// renames: lint's PG101 on the first file migrate diff wrote.
+func TestRegression95353286301(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayEvolution(t, 95353286301, 5)
+}
