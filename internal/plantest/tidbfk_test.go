@@ -51,3 +51,22 @@ ALTER TABLE c ADD CONSTRAINT c_parent_fk FOREIGN KEY (p_id) REFERENCES p (id);
 		t.Errorf("comparison: %q, %v; want the index c_p_fk named", diff, err)
 	}
 }
+
+// TestCompareSeesOnUpdate: the oracle's comparison (and so drift's and
+// migrate diff's) tells a TiDB column with ON UPDATE CURRENT_TIMESTAMP from
+// one without, both ways: Atlas's MySQL diff reads no change there, so
+// on_update set on an existing column was planned on PostgreSQL alone (plan
+// oracle, evolution 97171291727).
+func TestCompareSeesOnUpdate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	with, without := dbtest.New(t, "tidb"), dbtest.New(t, "tidb")
+	testproject.RunSQL(t, with, []byte("CREATE TABLE t (id INT PRIMARY KEY, at DATETIME(6) NULL ON UPDATE CURRENT_TIMESTAMP(6));\n"))
+	testproject.RunSQL(t, without, []byte("CREATE TABLE t (id INT PRIMARY KEY, at DATETIME(6) NULL);\n"))
+	for _, c := range []struct{ got, want *dbtest.DB }{{with, without}, {without, with}} {
+		diff, err := plantest.Compare(ctx, all.Get("tidb"), c.got.DB, c.want.DB)
+		if err != nil || !strings.Contains(diff, "`at`") {
+			t.Errorf("comparison: %q, %v; want column at modified", diff, err)
+		}
+	}
+}

@@ -220,7 +220,16 @@ func (d *atlasDriver) showCreate(ctx context.Context, s *schema.Schema, t *schem
 // AutoIncrement reports whether c is an AUTO_INCREMENT column.
 func AutoIncrement(c *schema.Column) bool {
 	return slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.AutoIncrement); return ok })
+}
 
+// onUpdate is c's ON UPDATE expression, or "".
+func onUpdate(c *schema.Column) string {
+	for _, a := range c.Attrs {
+		if ou, ok := a.(*mysql.OnUpdate); ok {
+			return ou.A
+		}
+	}
+	return ""
 }
 
 // VectorTypes gives TiDB's VECTOR and VECTOR(n) columns a type that Atlas's
@@ -326,7 +335,7 @@ func (d *atlasDriver) SchemaDiff(from, to *schema.Schema, opts ...schema.DiffOpt
 	for _, t := range to.Tables {
 		if f, ok := from.Table(t.Name); ok {
 			changes = addCheckChanges(changes, f, t)
-			changes = addIdentityChanges(changes, f, t)
+			changes = addColumnAttrChanges(changes, f, t)
 			changes = optionsChanges(changes, f, t)
 			changes = visibilityChanges(changes, f, t)
 		}
@@ -358,7 +367,7 @@ func (d *atlasDriver) RealmDiff(from, to *schema.Realm, opts ...schema.DiffOptio
 		for _, t := range ts.Tables {
 			if f, ok := fs.Table(t.Name); ok {
 				changes = addCheckChanges(changes, f, t)
-				changes = addIdentityChanges(changes, f, t)
+				changes = addColumnAttrChanges(changes, f, t)
 				changes = optionsChanges(changes, f, t)
 				changes = visibilityChanges(changes, f, t)
 			}
@@ -381,7 +390,7 @@ func (d *atlasDriver) TableDiff(from, to *schema.Table, opts ...schema.DiffOptio
 	}
 	changes = append(changes, checkChanges(from, to)...)
 	var all []schema.Change
-	for _, c := range visibilityChanges(optionsChanges(addIdentityChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to), from, to) {
+	for _, c := range visibilityChanges(optionsChanges(addColumnAttrChanges([]schema.Change{&schema.ModifyTable{T: to, Changes: changes}}, from, to), from, to), from, to) {
 		all = append(all, c.(*schema.ModifyTable).Changes...)
 	}
 	return all, nil
@@ -501,11 +510,13 @@ func addCheckChanges(changes []schema.Change, from, to *schema.Table) []schema.C
 	return append(changes, &schema.ModifyTable{T: to, Changes: cs})
 }
 
-// addIdentityChanges adds the columns of to whose AUTO_INCREMENT differs
-// from from's, which Atlas's MySQL diff leaves out, as a ChangeAttr of the
-// column: migrate diff then sees identity added or removed (and refuses
-// it, see refusal), and so do drift and the plan oracle.
-func addIdentityChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
+// addColumnAttrChanges adds the columns of to whose AUTO_INCREMENT or ON
+// UPDATE differs from from's, which Atlas's MySQL diff leaves out, as a
+// ChangeAttr of the column: migrate diff then sees identity added or
+// removed (and refuses it, see refusal) and writes ON UPDATE set or
+// dropped (plan oracle, evolution 97171291727: on_update set on a column
+// changed PostgreSQL alone), and so do drift and the plan oracle.
+func addColumnAttrChanges(changes []schema.Change, from, to *schema.Table) []schema.Change {
 	var mt *schema.ModifyTable
 	for _, c := range changes {
 		if m, ok := c.(*schema.ModifyTable); ok && m.T.Name == to.Name {
@@ -514,7 +525,7 @@ func addIdentityChanges(changes []schema.Change, from, to *schema.Table) []schem
 	}
 	for _, tc := range to.Columns {
 		fc, ok := from.Column(tc.Name)
-		if !ok || AutoIncrement(fc) == AutoIncrement(tc) {
+		if !ok || AutoIncrement(fc) == AutoIncrement(tc) && strings.EqualFold(onUpdate(fc), onUpdate(tc)) {
 			continue
 		}
 		if mt == nil {
