@@ -162,3 +162,14 @@ func TestRegression95353286301(t *testing.T) {
 	t.Parallel()
 	plantest.ReplayEvolution(t, 95353286301, 5)
 }
+
+// TestRegression98383295347: a data migration's UPDATE gave a key that an
+// ON UPDATE CASCADE foreign key references a value another row held.
+// PostgreSQL refused it (23505); TiDB, inside the file's transaction, took
+// the statement and failed the commit (8141), which the oracle read as a
+// failure of its own. Both stop the file; migrate apply explains TiDB's
+// error (TestCascadingKeyDuplicateAtCommit).
+func TestRegression98383295347(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayEvolution(t, 98383295347, 3)
+}

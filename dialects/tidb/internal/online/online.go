@@ -896,7 +896,20 @@ func eachRow(rows *sql.Rows, f func(cols []string, vals []sql.NullString)) error
 }
 
 // ExplainError implements dialects.Online.
-func ExplainError(a0 error) string { return "" }
+func ExplainError(err error) string {
+	var me *gomysql.MySQLError
+	if errors.As(err, &me) && me.Number == 8141 && strings.Contains(me.Message, "assertion: NotExist") {
+		// Inside a transaction, TiDB does not report at the statement an
+		// UPDATE of a key that an ON UPDATE CASCADE foreign key references
+		// (and no row refers to) to a value another row holds (1062
+		// without the transaction): its commit finds the key written
+		// twice (plan oracle, evolution 98383295347).
+		return "TiDB found, when committing, a key written by the file that another row already holds: a duplicate of a primary or unique key " +
+			"that it did not report at the statement (it does not, inside a transaction, for an UPDATE of a key that a foreign key with ON UPDATE CASCADE references). " +
+			"The transaction was rolled back: nothing of the file is applied. Find the rows holding the duplicate values, fix them, then apply again."
+	}
+	return ""
+}
 
 // inParens is e in parentheses, unless one pair around all of it has them.
 func inParens(e string) string {
