@@ -8,6 +8,7 @@ import (
 	"github.com/schemagen/schemagen/compiler/expr"
 	"github.com/schemagen/schemagen/compiler/expr/render"
 	"github.com/schemagen/schemagen/dialects"
+	"github.com/schemagen/schemagen/dialects/tidb/internal/lexical"
 	"github.com/schemagen/schemagen/dialects/tidb/internal/lower"
 )
 
@@ -94,7 +95,8 @@ func renderData(sy dataSyntax, s expr.Stmt, cat expr.Catalog, x *dialects.Exprs)
 			b.WriteString(target + Ident(a.Column.Name) + " = " + v)
 			// Bytes: <=> refuses mixed collations (1267; plan oracle,
 			// seed 96969, evolution 96969291105) and a ci one keeps 'A'.
-			changes = append(changes, "NOT ("+asBytes(Ident(s.Table.Name)+"."+Ident(a.Column.Name), a.Column.Kind)+" <=> "+asBytes("("+v+")", a.Column.Kind)+")")
+			text := a.Column.Kind == expr.KindString || a.Column.Kind == expr.KindUUID || a.Column.Kind == expr.KindEnum
+			changes = append(changes, "NOT ("+lexical.Bytes(Ident(s.Table.Name)+"."+Ident(a.Column.Name), text)+" <=> "+lexical.Bytes("("+v+")", text)+")")
 		}
 		if s.Where != nil {
 			conds = append(conds, render.SQL(sy, s.Where))
@@ -157,20 +159,6 @@ func MatchedSQL(u *expr.Update, cat expr.Catalog) string {
 	}
 	whereAll(&b, conds)
 	return b.String()
-}
-
-// asBytes is x, a value of kind k, as bytes, for a comparison that no
-// collation or type bends. TiDB's CAST(... AS BINARY) of a char(n) or
-// varchar(n) is cut at n bytes, so five emoji in a char(5) failed the
-// UPDATE (1406, or 1105 over a scan; plan oracle, evolution 97171291569);
-// CONVERT(... USING binary) keeps a string whole but cuts a vector(n) at n
-// bytes.
-func asBytes(x string, k expr.Kind) string {
-	switch k {
-	case expr.KindString, expr.KindUUID, expr.KindEnum:
-		return "CONVERT(" + x + " USING binary)"
-	}
-	return "CAST(" + x + " AS BINARY)"
 }
 
 // The bounds of a batch are user variables of the session, of the key's
