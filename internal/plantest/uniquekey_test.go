@@ -144,3 +144,58 @@ table "notes" {
 `
 	plantest.ReplayLinted(t, 1, before, after)
 }
+
+// TestUniqueConstraintNewColumns: a unique constraint whose name a step
+// gives to other columns (a table rebuilt with its keys renamed, and a new
+// key under the old name) was dropped and added again by a plain ADD
+// CONSTRAINT, which builds the index under ACCESS EXCLUSIVE: lint's PG101
+// on the file migrate diff wrote (plan oracle, evolution 98383295244). The
+// new constraint is now built CONCURRENTLY and made a constraint USING
+// INDEX in the second file; with a self-reference moved to the old columns'
+// new key in the same step, as the evolution had it.
+func TestUniqueConstraintNewColumns(t *testing.T) {
+	t.Parallel()
+	before := `
+table "t0" {
+  column "id" {
+    type = int
+  }
+  column "k" {
+    type = int
+    null = true
+  }
+  column "c" {
+    type = int
+    null = true
+  }
+  column "r" {
+    type = int
+    null = true
+  }
+  primary_key {
+    columns = ["id"]
+  }
+  unique "t0_uq0" {
+    columns = ["k"]
+  }
+  foreign_key "t0_fk0" {
+    columns     = ["r"]
+    ref_table   = "t0"
+    ref_columns = ["k"]
+  }
+}
+`
+	moved := strings.Replace(strings.Replace(before, `unique "t0_uq0" {
+    columns = ["k"]
+  }`, `unique "t0_uq0" {
+    columns = ["c", "id"]
+  }
+  unique "t0_b0" {
+    columns = ["k"]
+  }`, 1), `"t0_fk0"`, `"t0_b1"`, 1)
+	t.Run("plain", func(t *testing.T) {
+		plain := strings.Replace(before, "  foreign_key \"t0_fk0\" {\n    columns     = [\"r\"]\n    ref_table   = \"t0\"\n    ref_columns = [\"k\"]\n  }\n", "", 1)
+		plantest.ReplayLinted(t, 1, plain, strings.Replace(plain, `columns = ["k"]`, `columns = ["c", "id"]`, 1))
+	})
+	t.Run("key_moved", func(t *testing.T) { plantest.ReplayLinted(t, 1, before, moved) })
+}

@@ -330,6 +330,17 @@ func (p *planner) tableChange(t *schema.Table, c schema.Change) ([]hazard.Stmt, 
 				return p.replaceIndex(t, c)
 			case p.rebuildable(t, c):
 				return p.rebuildIndex(t, c)
+			case constraintOf(c.From) && constraintOf(c.To) && !p.covers(name, c.From):
+				// A unique constraint given other columns: dropped in the
+				// first file, built as a new one (CONCURRENTLY, USING INDEX)
+				// in the second, not by a plain ADD CONSTRAINT (PG101; plan
+				// oracle, evolution 98383295244). Neither holds meanwhile.
+				drop, err := p.one(t, &schema.DropIndex{I: c.From}, hazard.Form{AlterTable: true})
+				if err != nil {
+					return nil, err
+				}
+				add, err := p.tableChange(t, &schema.AddIndex{I: c.To})
+				return append(drop, add...), err
 			}
 		}
 		return p.one(t, c, hazard.Form{})
@@ -682,6 +693,11 @@ func keyOfColumns(table string, cols []*schema.Column) string {
 	}
 	slices.Sort(names)
 	return table + "\x00" + strings.Join(names, "\x00")
+}
+
+func constraintOf(i *schema.Index) bool {
+	_, ok := atlasdrv.UniqueConstraint(i.Attrs)
+	return ok
 }
 
 func withoutUniqueConstraint(attrs []schema.Attr) []schema.Attr {
