@@ -23,10 +23,7 @@ go build -o .cache/bin/devdb ./internal/devdb/cmd/devdb
 
 # devdb starts the servers, runs the tests with their URLs and stops them
 # whatever happens. The first go test shows, verbosely, DDL run on each real
-# server and the versions they report; the others run everything. go test
-# starts packages in the order of their paths, so the longest, the plan
-# oracle's, would start last and run alone at the end: it runs beside the
-# rest from the start instead.
+# server and the versions they report; the second runs everything.
 servers=()
 case ${SCHEMAGEN_TEST_ONLY:-} in
 "") ;;
@@ -37,25 +34,8 @@ tidb) servers=(-postgres=false) ;;
 	exit 2
 	;;
 esac
-long=./internal/plantest
 exec .cache/bin/devdb "${servers[@]}" -- bash -c '
 	set -euo pipefail
-	long=$1
-	shift
 	go test -count=1 -v -run "^Test(PostgresDDL|TiDBDDL|TiDBEnforcesCheck)$" ./internal/dbtest
-	mapfile -t all < <(go list "$@")
-	longpkg=$(go list "$long")
-	rest=()
-	for p in "${all[@]}"; do
-		[ "$p" = "$longpkg" ] || rest+=("$p")
-	done
-	if [ ${#rest[@]} -eq ${#all[@]} ] || [ ${#rest[@]} -eq 0 ]; then
-		exec go test -count=1 -timeout 20m "$@"
-	fi
-	go test -count=1 -timeout 28m "$long" &
-	first=$!
-	status=0
-	go test -count=1 -timeout 20m "${rest[@]}" || status=$?
-	wait $first || status=$?
-	exit $status
-' test.sh "$long" "${pkgs[@]}"
+	go test -count=1 -timeout 20m "$@"
+' test.sh "${pkgs[@]}"
