@@ -319,13 +319,8 @@ func (Dialect) OnUpdate(c *schema.Column, t compiler.Type) bool {
 	if t.Kind != compiler.TypeTimestamp && t.Kind != compiler.TypeDatetime {
 		return false
 	}
-	for _, a := range c.Attrs {
-		if ou, ok := a.(*mysql.OnUpdate); ok {
-			m := currentTime.FindStringSubmatch(ou.A)
-			return m != nil && (m[2] == fmt.Sprint(lower.Precision(t)) || m[2] == "" && lower.Precision(t) == 0)
-		}
-	}
-	return false
+	m := currentTime.FindStringSubmatch(atlasdrv.OnUpdateOf(c))
+	return m != nil && (m[2] == fmt.Sprint(lower.Precision(t)) || m[2] == "" && lower.Precision(t) == 0)
 }
 
 // OwnCheck implements the importer's ownChecker: the CHECK the lowering

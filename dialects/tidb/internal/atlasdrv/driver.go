@@ -222,8 +222,8 @@ func AutoIncrement(c *schema.Column) bool {
 	return slices.ContainsFunc(c.Attrs, func(a schema.Attr) bool { _, ok := a.(*mysql.AutoIncrement); return ok })
 }
 
-// onUpdate is c's ON UPDATE expression, or "".
-func onUpdate(c *schema.Column) string {
+// OnUpdateOf is c's ON UPDATE expression, or "".
+func OnUpdateOf(c *schema.Column) string {
 	for _, a := range c.Attrs {
 		if ou, ok := a.(*mysql.OnUpdate); ok {
 			return ou.A
@@ -525,7 +525,7 @@ func addColumnAttrChanges(changes []schema.Change, from, to *schema.Table) []sch
 	}
 	for _, tc := range to.Columns {
 		fc, ok := from.Column(tc.Name)
-		if !ok || AutoIncrement(fc) == AutoIncrement(tc) && strings.EqualFold(onUpdate(fc), onUpdate(tc)) {
+		if !ok || AutoIncrement(fc) == AutoIncrement(tc) && strings.EqualFold(OnUpdateOf(fc), OnUpdateOf(tc)) {
 			continue
 		}
 		if mt == nil {
