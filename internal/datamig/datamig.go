@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	_ "github.com/schemagen/schemagen/compiler/expr/datacheck"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/schemagen/schemagen/compiler"
 	"github.com/schemagen/schemagen/compiler/expr"
+	"github.com/schemagen/schemagen/compiler/expr/datacheck"
 	"github.com/schemagen/schemagen/dialects"
 )
 
@@ -100,6 +100,9 @@ func Compile(path string, src []byte, s *compiler.Schema) ([]expr.Stmt, hcl.Diag
 	if errs := keyActionOnOwnValue(stmts, s); len(errs) > 0 {
 		return nil, diags(path, text, errs)
 	}
+	if errs := unorderedFailures(stmts); len(errs) > 0 {
+		return nil, diags(path, text, errs)
+	}
 	// A batched statement commits batch by batch: a file holding it runs
 	// without a transaction, in which a guard could not roll back the
 	// statements before it.
@@ -181,6 +184,107 @@ func keyActionOnOwnValue(stmts []expr.Stmt, s *compiler.Schema) []*expr.Error {
 		}
 	}
 	return errs
+}
+
+// unorderedFailures refuses a value that can fail for a row (a cast to
+// integer, bigint, smallint or decimal(p,s); an integer argument of
+// substring, left or right beyond PostgreSQL's integer) where the
+// databases may or may not compute it: beside other conditions under AND
+// or OR (PostgreSQL evaluates the cheaper first, TiDB in the written
+// order: DELETE ... WHERE CAST(b AS integer) > 1 AND coalesce(up, 1) = 1
+// stopped the file on TiDB alone, plan oracle, evolution 10303031179),
+// in a BETWEEN's bounds or an IN list, in a join's condition or a WHERE
+// beside joins, and in a subquery, which stops at the first row it finds
+// in an order neither defines. CASE evaluates in order on both: CASE WHEN
+// coalesce(up, 1) = 1 THEN CAST(b AS integer) > 1 ELSE false END.
+func unorderedFailures(stmts []expr.Stmt) []*expr.Error {
+	var errs []*expr.Error
+	var walk func(n expr.Node, unordered bool)
+	query := func(q *expr.Select, unordered bool) {
+		if q == nil {
+			return
+		}
+		for _, x := range q.Items {
+			walk(x, unordered)
+		}
+		for _, j := range q.Joins {
+			walk(j.On, true)
+		}
+		walk(q.Where, unordered || len(q.Joins) > 0)
+	}
+	walk = func(n expr.Node, unordered bool) {
+		expr.Walk(n, func(x expr.Node) bool {
+			switch x := x.(type) {
+			case *expr.Binary:
+				if x.Op == expr.OpAnd || x.Op == expr.OpOr {
+					walk(x.L, true)
+					walk(x.R, true)
+					return false
+				}
+			case *expr.Between:
+				walk(x.X, unordered)
+				walk(x.Lo, true)
+				walk(x.Hi, true)
+				return false
+			case *expr.In:
+				walk(x.X, unordered)
+				for _, v := range x.List {
+					walk(v, true)
+				}
+				return false
+			case *expr.Exists:
+				query(x.Sub, true)
+			case *expr.Subquery:
+				query(x.Sub, true)
+			case *expr.InSelect:
+				query(x.Sub, true)
+			}
+			if why := mayFail(x); why != "" && unordered {
+				errs = append(errs, &expr.Error{Offset: x.Offset(), End: x.Offset() + 1, Msg: why + " can fail for a row, and here the databases may or may not compute it for that row (PostgreSQL evaluates the conditions beside it under AND or OR in its own order, TiDB in the written one; a subquery or a join stops at rows neither orders): write the condition it needs first as CASE WHEN cond THEN ... ELSE false END, which both evaluate in order, at the top of the WHERE of a statement without joins"})
+			}
+			return true
+		})
+	}
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *expr.Insert:
+			query(st.Query, false)
+		case *expr.Update:
+			for _, a := range st.Set {
+				walk(a.Value, false)
+			}
+			joined := st.From != nil
+			if joined {
+				query(st.From, true)
+			}
+			walk(st.Where, joined)
+		case *expr.Delete:
+			walk(st.Where, false)
+		case *expr.Assert:
+			// The guard stops at the first row it finds.
+			query(st.Query, true)
+		}
+	}
+	return errs
+}
+
+// mayFail names x when it can fail for a row on both databases, or is "".
+func mayFail(x expr.Node) string {
+	switch x := x.(type) {
+	case *expr.Cast:
+		if x.To == expr.KindInteger || x.To == expr.KindNumeric {
+			return "the cast"
+		}
+	case *expr.Call:
+		if x.Name == "substring" || x.Name == "left" || x.Name == "right" {
+			for _, a := range x.Args[1:] {
+				if _, ok := datacheck.IntConst(a); !ok {
+					return "the integer argument of " + x.Name
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // actionOnUpdate is a foreign key (and its table) that references column
