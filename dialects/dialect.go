@@ -183,6 +183,9 @@ type Exprs struct {
 	Defaults map[ObjectName]string // by column name
 	// Generated are generated columns' expressions, by column name.
 	Generated map[ObjectName]string
+	// Collations are what string columns compare with, where the DDL
+	// names it, by column name.
+	Collations map[ObjectName]string
 	// IndexParts are an index's parts, "" for a column; by index name.
 	IndexParts map[ObjectName][]string
 	Predicates map[ObjectName]string // by index name

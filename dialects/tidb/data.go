@@ -315,6 +315,34 @@ func checkedRows(s *expr.Insert, t *expr.CatalogTable, x *dialects.Exprs, inner 
 	if len(cols) > 0 {
 		level(strings.Join(cols, ", "))
 	}
+	// The strings compare as the table's columns do: a literal takes the
+	// connection's collation (the driver's utf8mb4_general_ci ignores
+	// letter case), a column the one its DDL names, else the database's
+	// (plan oracle, evolution 11414034335: CONCAT('A', 'x') <> 'ax' failed
+	// over the literal and passed in the table, so the row replaced the one
+	// whose key it duplicated).
+	n++
+	alias := Ident(rowsAlias + "_" + strconv.Itoa(n))
+	var typed []string
+	for _, c := range t.Columns {
+		key := dialects.ObjectName{Table: t.Name, Name: c.Name}
+		if _, gen := x.Generated[key]; gen {
+			continue
+		}
+		v := alias + "." + Ident(c.Name)
+		if c.Kind == expr.KindString || c.Kind == expr.KindUUID || c.Kind == expr.KindEnum {
+			coll, charset := x.Collations[key], "utf8mb4"
+			if coll != "" {
+				charset, _, _ = strings.Cut(coll, "_")
+			}
+			v = "CONVERT(" + v + " USING " + charset + ")"
+			if coll != "" {
+				v += " COLLATE " + coll
+			}
+		}
+		typed = append(typed, v+" AS "+Ident(c.Name))
+	}
+	q = "SELECT " + strings.Join(typed, ", ") + " FROM (" + q + ") AS " + alias
 	// Generated columns in table order: each may read the ones before.
 	for _, c := range t.Columns {
 		if g, ok := x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}]; ok {

@@ -182,3 +182,13 @@ func TestRegression99494298641(t *testing.T) {
 	t.Parallel()
 	plantest.ReplayEvolution(t, 99494298641, 5)
 }
+
+// TestRegression11414034335: TiDB's ON CONFLICT DO NOTHING evaluated a
+// CHECK over the new row's literals under the connection's collation,
+// found 'A' || 'x' equal to 'ax', and wrote the row over the one it
+// duplicated, where the table's CHECK passed
+// (datamig.TestOnConflictChecksCompareAsColumns).
+func TestRegression11414034335(t *testing.T) {
+	t.Parallel()
+	plantest.ReplayEvolution(t, 11414034335, 2)
+}

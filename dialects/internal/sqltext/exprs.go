@@ -20,6 +20,7 @@ func (sc *Script) Exprs() *dialects.Exprs {
 		Checks:     map[dialects.ObjectName]string{},
 		Defaults:   map[dialects.ObjectName]string{},
 		Generated:  map[dialects.ObjectName]string{},
+		Collations: map[dialects.ObjectName]string{},
 		IndexParts: map[dialects.ObjectName][]string{},
 		Predicates: map[dialects.ObjectName]string{},
 		RawIndexes: map[dialects.ObjectName]string{},
@@ -45,6 +46,9 @@ func (sc *Script) Exprs() *dialects.Exprs {
 			}
 			if c.GeneratedExpr != "" {
 				x.Generated[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.GeneratedExpr
+			}
+			if c.Collation != "" {
+				x.Collations[dialects.ObjectName{Table: t.Name, Name: c.Name}] = c.Collation
 			}
 		}
 		for _, c := range t.Constraints {

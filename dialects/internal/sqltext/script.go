@@ -65,6 +65,9 @@ type Column struct {
 	Generated, GeneratedExpr string
 	// OnUpdate is the value an UPDATE sets the column to (ON UPDATE ...).
 	OnUpdate string
+	// Collation is what a string column compares with, where the DDL names
+	// it (the column's or its table's); "" for the database's.
+	Collation string
 }
 
 // ConstraintKind is what a table constraint is, in the order a table's

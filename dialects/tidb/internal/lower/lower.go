@@ -89,8 +89,12 @@ func (l *lowerer) Column(t *compiler.Table, c *compiler.Column) (*sqltext.Column
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "an INSERT that leaves out this NOT NULL enum column gets its first value, %s, on TiDB; PostgreSQL refuses the row", lexical.String(typ.Enum.Values[0]))
 		l.rec.Warnf(c.TypeRange, "Enum column without a default", "An INSERT that leaves out %s.%s gets the enum's first value, %s, on TiDB, where PostgreSQL refuses the row. Give the column a default, or make every INSERT write it (to acknowledge it: tidb { accept = [%q] }).", t.Name, c.Name, lexical.String(typ.Enum.Values[0]), compiler.AcceptEnumFirstValue)
 	}
+	if known && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText || typ.Kind == compiler.TypeChar || typ.Kind == compiler.TypeUUID || typ.Kind == compiler.TypeEnum) {
+		lc.Collation = l.set.Collation
+	}
 	if known && l.set.ExactStrings && (typ.Kind == compiler.TypeVarchar || typ.Kind == compiler.TypeText) {
 		lc.Type += " COLLATE " + ExactCollation
+		lc.Collation = ExactCollation
 		l.rec.Decide(t.Ref(compiler.KindColumn, c.Name), dialects.Lowered, "COLLATE %s: trailing spaces count, as on PostgreSQL (exact_strings)", ExactCollation)
 	}
 	if g := c.Generated; g != nil && g.Expr != nil {
