@@ -132,7 +132,9 @@ func (dataSyntax) CastTo(x string, from, to expr.Kind, typ string) string {
 		var p, s int
 		fmt.Sscanf(ps, "(%d,%d)", &p, &s)
 		limit := "1" + strings.Repeat("0", p-s)
-		return "(CAST(" + x + " AS DECIMAL" + ps + ") + " + overflow("ABS(ROUND("+x+", "+strconv.Itoa(s)+")) >= "+limit) + ")"
+		// Compared without ABS, which overflows BIGINT's least value (1690).
+		r := "ROUND(" + x + ", " + strconv.Itoa(s) + ")"
+		return "(CAST(" + x + " AS DECIMAL" + ps + ") + " + overflow("("+r+" >= "+limit+" OR "+r+" <= -"+limit+")") + ")"
 	}
 	switch typ {
 	case "integer":

@@ -100,3 +100,38 @@ table "t0" {
 		t.Errorf("the cast of every row: postgres %v, tidb %v; want both to fail", pg.err, ti.err)
 	}
 }
+
+// TestDecimalCastOfLeastBigint: TiDB's cast to decimal(p,s) checks that the
+// rounded value fits with ABS, which overflows BIGINT's least value
+// (1690), where PostgreSQL casts it (plan oracle, evolution 11414034364).
+func TestDecimalCastOfLeastBigint(t *testing.T) {
+	t.Parallel()
+	p := newPair(t, `
+table "t0" {
+  column "id0" {
+    type = int
+  }
+  column "b" {
+    type = bigint
+  }
+  column "d" {
+    type = decimal(65,30)
+    null = true
+  }
+  primary_key {
+    columns = ["id0"]
+  }
+}
+`)
+	p.exec(t, "INSERT INTO t0 (id0, b) VALUES (1, -9223372036854775808), (2, 9223372036854775807), (3, -1)")
+	if pg, ti := p.run(t, "UPDATE t0 SET d = CAST(t0.b AS decimal(65,30));"); pg.err != nil || ti.err != nil {
+		t.Fatalf("postgres %v, tidb %v; want both to apply", pg.err, ti.err)
+	}
+	if pg, ti := p.count(t, "SELECT count(*) FROM t0 WHERE d = b"); pg != 3 || ti != 3 {
+		t.Errorf("rows with d = b: postgres %d, tidb %d; want 3", pg, ti)
+	}
+	// Beyond the digits before the point, both still fail.
+	if pg, ti := p.run(t, "UPDATE t0 SET d = CAST(CAST(t0.b AS decimal(65,30)) AS decimal(20,2)) WHERE t0.id0 = 1;"); pg.err == nil || ti.err == nil {
+		t.Errorf("-9223372036854775808 as decimal(20,2): postgres %v, tidb %v; want both to fail", pg.err, ti.err)
+	}
+}
