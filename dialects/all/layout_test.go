@@ -19,7 +19,8 @@ import (
 // limits, the lowering), which dialect.go, types.go and rules.go hand
 // Generate, Type and Rules to; and internal/catalog, the catalog queries
 // of import beyond Atlas's inspection. TiDB has internal/readback too, its
-// SQL reader on TiDB's parser; PostgreSQL internal/builtin, the snapshot
+// SQL reader on TiDB's parser, and internal/datafunc, which datafunc.go
+// hands the rendering to; PostgreSQL internal/builtin, the snapshot
 // of its catalog that raw texts are checked against (it has no parser
 // here).
 var concerns = map[string]string{
