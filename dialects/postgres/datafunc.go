@@ -12,7 +12,7 @@ import (
 // integer: a value beyond its range fails (22003), as TiDB's rendering
 // fails (1690).
 func int4(sql string, n expr.Node) string {
-	if v, ok := datacheck.IntConst(n); ok && v >= -1<<31 && v < 1<<31 {
+	if datacheck.Int4Const(n) {
 		return sql
 	}
 	return "CAST(" + sql + " AS integer)"

@@ -278,7 +278,7 @@ func mayFail(x expr.Node) string {
 	case *expr.Call:
 		if x.Name == "substring" || x.Name == "left" || x.Name == "right" {
 			for _, a := range x.Args[1:] {
-				if _, ok := datacheck.IntConst(a); !ok {
+				if !datacheck.Int4Const(a) {
 					return "the integer argument of " + x.Name
 				}
 			}

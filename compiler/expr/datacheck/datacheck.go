@@ -37,6 +37,13 @@ func IntConst(n expr.Node) (int64, bool) {
 	return i, err == nil
 }
 
+// Int4Const reports whether n is an integer literal within PostgreSQL's
+// integer, which a function's integer argument needs no range check for.
+func Int4Const(n expr.Node) bool {
+	v, ok := IntConst(n)
+	return ok && v >= -1<<31 && v < 1<<31
+}
+
 // StringConst returns the value of a string literal.
 func StringConst(n expr.Node) (string, bool) {
 	lit, ok := expr.Unparen(n).(*expr.Literal)

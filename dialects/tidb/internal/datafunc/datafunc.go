@@ -15,7 +15,7 @@ import (
 // a value beyond that range fails, as it fails there (22003). Multiplied
 // by 2^32, exactly such a value leaves BIGINT's range (1690).
 func int4(sql string, n expr.Node) string {
-	if v, ok := datacheck.IntConst(n); ok && v >= -1<<31 && v < 1<<31 {
+	if datacheck.Int4Const(n) {
 		return sql
 	}
 	return "(" + sql + " * 4294967296 DIV 4294967296)"
